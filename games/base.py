@@ -1,0 +1,215 @@
+"""What every game module is, and the few pieces the five games share.
+
+A game module (``games/decrypto.py`` and friends) is pure: no I/O, no clock,
+no randomness, no threads.  It provides, at module level:
+
+``NAME``                      the short name used by the service ("decrypto")
+``EVENTS``                    the event classes it accepts (frozen dataclasses)
+``setup(options) -> State``   the start state; bad options raise ``Illegal``
+``apply(state, event, at) -> State``
+                              the next state; a move the rules forbid raises
+                              ``Illegal`` and changes nothing.  ``at`` is the
+                              wall-clock second the event was recorded, passed
+                              in as data so that timers replay exactly.
+``requests(state) -> tuple``  what the service must do now: ``Pick``,
+                              ``Shuffle`` or ``Roll`` (answered with
+                              ``Picked``, ``Shuffled``, ``Rolled``)
+``timer(state) -> Countdown | None``
+                              the countdown running now; the service answers
+                              its end with ``TimerExpired(name)``
+``public(state) -> dict``     what anyone may see: the public screen, the web
+``private(state, seat) -> dict``
+                              what one team or player may see, secrets included
+``summary(state) -> dict``    the score log entry (only what was revealed):
+                              status, players, rounds (each with "scores"),
+                              totals, winners
+``is_over(state) -> bool``
+
+Everything random or timed comes back as an event, so a game is replayed
+exactly from its event list, and undo is "replay all but the last action".
+"""
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+
+class Illegal(Exception):
+    """A move the rules do not allow.  ``str(exc)`` is a short English
+    sentence for the players; the service translates it as a message id."""
+
+
+# --- events the service produces --------------------------------------------
+
+@dataclass(frozen=True)
+class Picked:
+    """Answer to ``Pick``: ``value`` is one of the request's ``options``."""
+    purpose: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class Shuffled:
+    """Answer to ``Shuffle``: ``order`` is the request's items, shuffled."""
+    purpose: str
+    order: tuple
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """Answer to ``Roll``: the faces, in die order.  ``source`` is
+    ``"module"`` for the dice module and ``"software"`` for the fallback."""
+    purpose: str
+    values: tuple[int, ...]
+    source: str = "module"
+
+
+@dataclass(frozen=True)
+class TimerExpired:
+    name: str
+
+
+SERVICE_EVENTS = (Picked, Shuffled, Rolled, TimerExpired)
+
+# Events the box makes on its own.  Undo takes back the last event that is
+# *not* one of these, together with the automatic ones that followed it.
+# ``Rolled`` is not automatic: a player pressed ROLL for it.
+AUTOMATIC = (Picked, Shuffled, TimerExpired)
+
+
+# --- requests a game makes of the service ------------------------------------
+
+@dataclass(frozen=True)
+class Pick:
+    """Choose one of ``options`` uniformly at random."""
+    purpose: str
+    options: tuple
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    purpose: str
+    items: tuple
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll ``count`` dice of ``sides``.  Waits for a player to roll (the
+    module's button or ``#``); ``prompt`` says what the roll is for."""
+    purpose: str
+    count: int
+    sides: int
+    prompt: str = ""
+
+
+# --- time ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Countdown:
+    """A countdown as data.  While running, ``started_at`` is the wall second
+    it was (re)started and ``left`` the seconds left at that moment; paused,
+    ``started_at`` is None and ``left`` is what remains."""
+    name: str
+    seconds: float
+    left: float
+    started_at: float | None = None
+
+    @classmethod
+    def start(cls, name: str, seconds: float, at: float) -> Countdown:
+        return cls(name, seconds, seconds, at)
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None
+
+    def remaining(self, now: float) -> float:
+        if self.started_at is None:
+            return self.left
+        return max(0.0, self.left - (now - self.started_at))
+
+    def deadline(self) -> float | None:
+        return None if self.started_at is None else self.started_at + self.left
+
+    def pause(self, at: float) -> Countdown:
+        return dataclasses.replace(self, left=self.remaining(at), started_at=None)
+
+    def resume(self, at: float) -> Countdown:
+        return dataclasses.replace(self, started_at=at)
+
+
+# --- shared rule pieces ---------------------------------------------------------
+
+def next_seat(seat: int, count: int, skip: typing.Container[int] = (), step: int = 1) -> int:
+    """The next seat clockwise (``step=-1``: anticlockwise), passing over the
+    seats in ``skip``.  Seats are 0-based."""
+    for _ in range(count):
+        seat = (seat + step) % count
+        if seat not in skip:
+            return seat
+    raise Illegal("Nobody is left to play.")
+
+
+def winners(totals: dict[str, int | float]) -> list[str]:
+    """Names with the highest total; equal totals share the win."""
+    if not totals:
+        return []
+    best = max(totals.values())
+    return [name for name, points in totals.items() if points == best]
+
+
+def player_names(options: dict, low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
+    """Seat names from ``options["players"]``: a count or a list of names."""
+    given = options.get("players", low)
+    if isinstance(given, int):
+        names = tuple(default.format(n=n) for n in range(1, given + 1))
+    else:
+        names = tuple(str(n).strip() or default.format(n=i) for i, n in enumerate(given, 1))
+    if not low <= len(names) <= high:
+        raise Illegal(f"This game needs {low} to {high} players.")
+    if len(set(names)) != len(names):
+        raise Illegal("Two players have the same name.")
+    return names
+
+
+# --- events as data (the store keeps them as JSON) --------------------------------
+
+def encode(event) -> dict:
+    """An event as a JSON-ready dict: its class name under "type"."""
+    data = {"type": type(event).__name__}
+    for f in dataclasses.fields(event):
+        data[f.name] = _plain(getattr(event, f.name))
+    return data
+
+
+def decode(data: dict, classes) -> Any:
+    """The event ``encode`` gave ``data`` for; lists come back as tuples,
+    since events only ever hold tuples."""
+    by_name = {c.__name__: c for c in (*classes, *SERVICE_EVENTS)}
+    data = dict(data)
+    try:
+        cls = by_name[data.pop("type")]
+    except KeyError as exc:
+        raise ValueError(f"unknown event type {exc}") from None
+    return cls(**{k: _frozen(v) for k, v in data.items()})
+
+
+def _plain(value):
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _frozen(value):
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _frozen(v) for k, v in value.items()}
+    return value
+
+
+def is_automatic(event) -> bool:
+    return isinstance(event, AUTOMATIC)

@@ -1,0 +1,349 @@
+"""The box: one object on one event loop that owns everything that changes.
+
+A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
+``Box.on_key`` → the current flow (a menu, a game's key flow) → an event →
+``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
+sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
+
+Randomness comes from ``rng`` (seeded in tests), time from ``clock``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import random
+
+from games import base
+from referee import i18n, scorelog
+from referee.config import Config
+from referee.devices import DISPLAYS, build
+from referee.i18n import _
+from referee.screen import Screen, render
+from referee.session import Session
+from referee.store import Store
+
+log = logging.getLogger(__name__)
+FLASH_SECONDS = 2.5
+
+
+def lan_address() -> str:
+    """This box's IPv4 address on the local network (loopback if none)."""
+    import psutil
+    stats = psutil.net_if_stats()
+    for name, addrs in psutil.net_if_addrs().items():
+        if name == "lo" or not getattr(stats.get(name), "isup", False):
+            continue
+        for addr in addrs:
+            if addr.family.name == "AF_INET":
+                return addr.address
+    return "127.0.0.1"
+
+
+class Box:
+    def __init__(self, config: Config, clock, loop, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.clock = clock
+        self.loop = loop
+        self.rng = rng or random.SystemRandom()
+        path = config.database_path
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self.store = Store(path)
+        i18n.use(self.store.setting("lang", config.lang))
+        self.devices = build(config, clock, self.on_key)
+        self.session: Session | None = None
+        self.flow = None
+        self.shown: dict[str, Screen] = {}
+        self._flash: tuple[str, object] | None = None
+        self._confirm_undo = False
+        self._timer = None        # (name, deadline, expiry handle, tick handle)
+        self._tasks: set[asyncio.Task] = set()
+        self._rolling = False
+        self._saved_view = None
+        self.key_count = 0        # key events handled, for the virtual table
+        self.roll_count = 0       # rolls taken, likewise
+
+    # --- life ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """On the loop's thread: wire the devices and show the first screen
+        (the unfinished game, if the power went while one was played)."""
+        from referee.flows import menu
+        self.devices.keys.start(self.loop)
+        dice = self.devices.dice
+        dice.on_button = self.on_dice_button
+        dice.on_status = self.on_dice_status
+        dice.start(self.loop)
+        for display in self.devices.displays.values():
+            display.on_change = lambda name, online: self.render()
+        row = self.store.unfinished()
+        if row is not None:
+            self._enter(Session(self.store, row.id, row.name, row.options))
+        else:
+            self.flow = menu.Main(self)
+            self.changed()
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        self._cancel_timer()
+        self.devices.close()
+        self.store.close()
+
+    async def idle(self) -> None:
+        """Returns once nothing the box started is still under way."""
+        quiet = 0
+        while quiet < 3:  # callbacks may queue callbacks; a few empty turns
+            await asyncio.sleep(0)
+            if self._tasks:
+                quiet = 0
+                await asyncio.wait(set(self._tasks), timeout=5)
+            else:
+                quiet += 1
+
+    # --- games -------------------------------------------------------------------
+
+    def start_game(self, name: str, options: dict | None = None) -> None:
+        """Begin a game (or the table tools) with its setup options; this is
+        where every setup menu ends."""
+        options = dict(options or {})
+        if name == "decrypto" and options.get("keywords", "box") == "box":
+            options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
+        self._enter(Session.new(self.store, name, options, self.clock.wall()))
+
+    def _enter(self, session: Session) -> None:
+        from referee.flows import flow_for
+        self.session = session
+        self.flow = flow_for(self, session)
+        saved = self.store.setting("ui", {})
+        if saved.get("game") == session.id:
+            self.flow.restore(saved["view"])
+        self._saved_view = saved.get("view")
+        self.changed()
+
+    def _remember_view(self) -> None:
+        # Which page of a game's screens is up is not a game event, but a
+        # power cut should not lose it either.
+        if self.session is None:
+            return
+        view = self.flow.view()
+        if view != self._saved_view:
+            self.store.set_setting("ui", {"game": self.session.id, "view": view})
+            self._saved_view = view
+
+    def leave(self) -> None:
+        """Back to the main menu; a game left unfinished is marked finished."""
+        from referee.flows import menu
+        if self.session is not None and self.store.game(self.session.id).ended is None:
+            self.store.end_game(self.session.id, self.clock.wall())
+        self.session = None
+        self._cancel_timer()
+        self.flow = menu.Main(self)
+        self.changed()
+
+    def act(self, event) -> bool:
+        """Apply a player's event.  Refused: a message and a low beep."""
+        try:
+            self.session.apply(event, self.clock.wall())
+        except base.Illegal as exc:
+            self.flash(_(str(exc)))
+            self.sound("error")
+            return False
+        self.changed()
+        return True
+
+    def changed(self) -> None:
+        """After any change: answer what the rules ask for, keep the timer
+        in step, close a finished game, redraw."""
+        s = self.session
+        if s is not None:
+            while True:
+                todo = [r for r in s.rules.requests(s.state) if not isinstance(r, base.Roll)]
+                if not todo:
+                    break
+                s.apply(self._answer(todo[0]), self.clock.wall())
+            roll = self.pending_roll()
+            if roll is not None:
+                self.devices.dice.arm(roll.count, roll.sides)
+            self._sync_timer()
+            if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
+                self.store.end_game(s.id, self.clock.wall())
+        self.render()
+
+    def _answer(self, request):
+        if isinstance(request, base.Pick):
+            return base.Picked(request.purpose, self.rng.choice(request.options))
+        order = list(request.items)
+        self.rng.shuffle(order)
+        return base.Shuffled(request.purpose, tuple(order))
+
+    # --- dice ---------------------------------------------------------------------
+
+    def pending_roll(self) -> base.Roll | None:
+        if self.session is None:
+            return None
+        return next((r for r in self.session.rules.requests(self.session.state) if isinstance(r, base.Roll)), None)
+
+    def roll(self) -> None:
+        """Roll what the game asks for on the dice (a key was pressed)."""
+        request = self.pending_roll()
+        if request is None or self._rolling:
+            return
+        self._rolling = True
+        self._spawn(self._roll(request))
+
+    async def _roll(self, request: base.Roll) -> None:
+        try:
+            result = await self.devices.dice.roll(request.count, request.sides)
+        finally:
+            self._rolling = False
+        self._rolled(request, result)
+
+    def on_dice_button(self, result) -> None:
+        request = self.pending_roll()
+        if request is None or len(result.values) != request.count:
+            self.flash(_("No roll needed now."))
+            self.roll_count += 1
+            return
+        self._rolled(request, result)
+
+    def _rolled(self, request: base.Roll, result) -> None:
+        self.roll_count += 1
+        if self.pending_roll() == request and self.act(base.Rolled(request.purpose, tuple(result.values), result.source)):
+            on_roll = getattr(self.flow, "on_roll", None)
+            if on_roll:
+                on_roll()
+                self._remember_view()
+                self.render()
+
+    def on_dice_status(self, status: str) -> None:
+        if status == "offline":
+            self.flash(_("Dice module offline: rolling in software"))
+        else:
+            self.flash(_("Dice module is back"))
+
+    # --- time -----------------------------------------------------------------------
+
+    def countdown(self) -> base.Countdown | None:
+        return self.session.rules.timer(self.session.state) if self.session else None
+
+    def remaining(self) -> float | None:
+        """Seconds left on the running or paused countdown, if any."""
+        s = self.session
+        if s is None:
+            return None
+        cd = s.rules.timer(s.state)
+        return None if cd is None else cd.remaining(self.clock.wall())
+
+    def _sync_timer(self) -> None:
+        cd = self.countdown()
+        key = (cd.name, cd.deadline()) if cd is not None and cd.running else None
+        if self._timer is not None and self._timer[:2] == key:
+            return
+        self._cancel_timer()
+        if key is None:
+            return
+        left = cd.deadline() - self.clock.wall()
+        expiry = self.clock.call_later(left, self._expire, cd.name)
+        self._timer = [cd.name, cd.deadline(), expiry, None]
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        # Redraw each time the whole seconds shown change.
+        left = self._timer[1] - self.clock.wall()
+        step = left - math.ceil(left - 1) if left > 1 else left
+        self._timer[3] = self.clock.call_later(step if step > 1e-6 else 1.0, self._tick)
+
+    def _tick(self) -> None:
+        left = self._timer[1] - self.clock.wall()
+        if 0.5 < left <= getattr(self.flow, "warn_seconds", 5) + 0.5:
+            self.sound("tick")
+        self.render()
+        if left > 1.0:
+            self._schedule_tick()
+
+    def _expire(self, name: str) -> None:
+        self._timer = None
+        if self.act(base.TimerExpired(name)):
+            self.sound("timeup")
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            for handle in self._timer[2:]:
+                if handle is not None:
+                    handle.cancel()
+            self._timer = None
+
+    # --- keys ---------------------------------------------------------------------------
+
+    def on_key(self, key: str, kind: str) -> None:
+        self.key_count += 1
+        if self._confirm_undo:
+            if kind == "press" and key in "#*":
+                self._confirm_undo = False
+                if key == "#":
+                    self._undo()
+            self.render()
+            return
+        if key == "*" and kind == "hold":
+            if self.session is not None and self.session.can_undo():
+                self._confirm_undo = True
+                self.render()
+            return
+        if kind == "release" and key == "*":
+            return
+        self.flow.key(key, kind)
+        self._remember_view()
+        self.render()
+
+    def _undo(self) -> None:
+        self.session.undo(self.clock.wall())
+        self.flash(_("Undone."))
+        self.changed()
+
+    def public_url(self) -> str:
+        """Where phones find the score log.  Upper case, because a QR code
+        holds upper-case URLs in its compact alphanumeric mode."""
+        web = self.config.web
+        if web.public_url:
+            return web.public_url.rstrip("/") + "/"
+        host = web.host if web.host not in ("0.0.0.0", "::", "") else lan_address()
+        return f"HTTP://{host}:{web.port}/"
+
+    # --- output ----------------------------------------------------------------------------
+
+    def flash(self, text: str, seconds: float = FLASH_SECONDS) -> None:
+        if self._flash is not None:
+            self._flash[1].cancel()
+        self._flash = (text, self.clock.call_later(seconds, self._unflash))
+        self.render()
+
+    def _unflash(self) -> None:
+        self._flash = None
+        self.render()
+
+    def sound(self, name: str) -> None:
+        if self.devices.buzzer is not None:
+            self.devices.buzzer.play(name)
+
+    def render(self) -> None:
+        if self.flow is None:
+            return
+        screens = self.flow.screens()
+        if self._confirm_undo:
+            screens["main"] = Screen(_("Undo?"), (_("Take back the last"), _("action?")),
+                                     keys=(("#", _("Yes")), ("*", _("No"))))
+        for name in DISPLAYS:
+            screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
+            if name == "main" and self._flash is not None:
+                screen = Screen(screen.title, screen.lines, screen.big, screen.keys, screen.qr, flash=self._flash[0])
+            self.shown[name] = screen
+            display = self.devices.displays.get(name)
+            if display is not None:
+                display.show(render(screen))
+
+    def _spawn(self, coro) -> None:
+        task = self.loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

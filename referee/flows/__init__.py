@@ -1,0 +1,59 @@
+"""Key flows: what the keys do and what the screens say, one mode at a time.
+
+A flow has ``key(key, kind)`` and ``screens()`` (a ``Screen`` for each of
+"main", "team1", "team2" it wants to show).  A game's module here provides
+``setup(box)``, the flow of its setup menu, and ``Play(box, session)``, the
+flow while it is played.  Flows read the game's state and build its events;
+the rules decide.
+"""
+from __future__ import annotations
+
+import importlib
+
+from referee.i18n import _
+from referee.screen import Screen
+
+
+class Flow:
+    warn_seconds = 5     # the countdown ticks aloud for its last seconds
+    remembered = ()      # attributes that survive a power cut (which page is up)
+
+    def __init__(self, box) -> None:
+        self.box = box
+
+    def view(self) -> dict:
+        return {name: getattr(self, name) for name in self.remembered}
+
+    def restore(self, view: dict) -> None:
+        for name in self.remembered:
+            if name in view:
+                setattr(self, name, view[name])
+
+    def key(self, key: str, kind: str) -> None:
+        pass
+
+    def screens(self) -> dict[str, Screen]:
+        return {}
+
+
+def module(name: str):
+    try:
+        return importlib.import_module(f"referee.flows.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"referee.flows.{name}":
+            raise
+        return None
+
+
+def flow_for(box, session) -> Flow:
+    return module(session.name).Play(box, session)
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as players read it: whole seconds, rounded up, M:SS."""
+    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def team_label(seat: str) -> str:
+    return _("Team 1") if seat == "team1" else _("Team 2")

@@ -1,0 +1,67 @@
+"""The main menu, the settings, the score-log QR code, and "coming soon"."""
+from __future__ import annotations
+
+from referee import i18n
+from referee.flows import Flow, module
+from referee.flows.forms import Menu
+from referee.i18n import _
+from referee.screen import Screen, wrap
+
+GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Octiles"),
+         ("davinci", "Da Vinci Code"), ("decipher", "Decipher"))
+
+
+def Main(box) -> Menu:
+    items = [(title, lambda name=name: _open_game(box, name)) for name, title in GAMES]
+    items += [
+        (_("Table tools"), lambda: box.start_game("tools")),
+        (_("Score log"), lambda: _goto(box, ScoreLog(box))),
+        (_("Settings"), lambda: _goto(box, Settings(box))),
+    ]
+    return Menu(box, "Tabletop Referee", items)
+
+
+def _goto(box, flow) -> None:
+    box.flow = flow
+
+
+def _open_game(box, name: str) -> None:
+    flows = module(name)
+    box.flow = flows.setup(box) if flows is not None else ComingSoon(box, dict(GAMES)[name])
+
+
+class ComingSoon(Flow):
+    def __init__(self, box, title: str) -> None:
+        super().__init__(box)
+        self.title = title
+
+    def key(self, key, kind):
+        if kind == "press" and key in "*#":
+            self.box.flow = Main(self.box)
+
+    def screens(self):
+        return {"main": Screen(self.title, (_("Coming soon."),), keys=(("*", _("Back")),))}
+
+
+class ScoreLog(Flow):
+    """The QR code of tonight's score log, for every phone at the table."""
+
+    def key(self, key, kind):
+        if kind == "press" and key in "*#":
+            self.box.flow = Main(self.box)
+
+    def screens(self):
+        url = self.box.public_url()
+        return {"main": Screen(_("Scores"), tuple(wrap(_("Scan for tonight's scores"), 10)) + (url.split("//")[-1],),
+                               qr=url)}
+
+
+def Settings(box) -> Menu:
+    def choose(code):
+        i18n.use(code)
+        box.store.set_setting("lang", code)
+        box.flow = Settings(box)
+
+    items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
+    return Menu(box, _("Language") + f": {i18n.lang}", items, back=lambda: _goto(box, Main(box)))
+

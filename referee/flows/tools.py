@@ -1,0 +1,107 @@
+"""Table tools: the countdown and the dice, for any game on the table.
+
+Timer page: ``A`` 30 s, ``B`` 1 min, ``C`` 5 min, or type seconds and ``#``;
+``#`` starts, pauses and resumes; ``*`` resets, and at rest goes back.
+``D`` turns to the dice page: ``#`` rolls, ``A`` changes how many dice,
+``B`` how many sides, ``C`` lists the last rolls, ``D`` back to the timer.
+A roll on the dice module's own button shows on the dice page wherever you are.
+"""
+from __future__ import annotations
+
+from games import tools
+from referee.flows import Flow, clock_text
+from referee.i18n import _
+from referee.screen import Screen, wrap
+
+SIDES = (4, 6, 8, 10, 12, 20)
+
+
+class Play(Flow):
+    remembered = ("page",)
+
+    def __init__(self, box, session) -> None:
+        super().__init__(box)
+        self.session = session
+        self.page = "timer"
+        self.typed = ""
+
+    @property
+    def state(self) -> tools.State:
+        return self.session.state
+
+    def key(self, key: str, kind: str) -> None:
+        if kind != "press":
+            return
+        if self.page == "timer":
+            self._timer_key(key)
+        else:
+            self._dice_key(key)
+
+    def _timer_key(self, key: str) -> None:
+        act, cd = self.box.act, self.state.countdown
+        if key.isdigit() and len(self.typed) < 4:
+            self.typed += key
+        elif key == "#" and self.typed:
+            if act(tools.SetTimer(int(self.typed))):
+                self.typed = ""
+        elif key == "#":
+            act(tools.PauseTimer() if cd.running else tools.StartTimer())
+        elif key == "*" and self.typed:
+            self.typed = ""
+        elif key == "*" and (cd.running or cd.left != cd.seconds or self.state.expired):
+            act(tools.ResetTimer())
+        elif key == "*":
+            act(tools.Close())
+            self.box.leave()
+        elif key in "ABC":
+            act(tools.SetTimer(tools.PRESETS["ABC".index(key)]))
+        elif key == "D":
+            self.page = "dice"
+
+    def _dice_key(self, key: str) -> None:
+        s = self.state
+        if key == "#":
+            self.box.roll()
+        elif key == "A":
+            self.box.act(tools.SetDice(s.count % 4 + 1, s.sides))
+        elif key == "B":
+            following = [n for n in SIDES if n > s.sides]
+            self.box.act(tools.SetDice(s.count, following[0] if following else SIDES[0]))
+        elif key == "C":
+            self.page = "rolls"
+        elif key == "D":
+            self.page = "timer"
+        elif key == "*":
+            self.page = "dice" if self.page == "rolls" else "timer"
+
+    def on_roll(self) -> None:
+        self.page = "dice"  # wherever the table was, show the roll
+
+    def screens(self):
+        timer = self._timer_screen()
+        shown = {"timer": timer, "dice": self._dice_screen(), "rolls": self._rolls_screen()}[self.page]
+        mirror = Screen(_("Timer"), big=timer.big)
+        return {"main": shown, "team1": mirror, "team2": mirror}
+
+    def _timer_screen(self) -> Screen:
+        cd = self.state.countdown
+        if self.typed:
+            return Screen(_("Set timer"), big=f"{self.typed}s", keys=(("#", _("OK")), ("*", _("Clear"))))
+        left = self.box.remaining()
+        left = cd.left if left is None else left
+        paused = not cd.running and cd.left != cd.seconds
+        title = _("Time is up!") if self.state.expired else _("Timer") + (" ‖" if paused else "") + "  D:" + _("dice")
+        go = _("Pause") if cd.running else _("Go")
+        keys = (("#", go), ("A", "30s"), ("B", "1m"), ("C", "5m"))
+        return Screen(title, big=clock_text(left), keys=keys)
+
+    def _dice_screen(self) -> Screen:
+        s = self.state
+        last = s.rolls[0] if s.rolls else None
+        big = "  ".join(str(v) for v in last.values) if last else "–"
+        title = f"{_('Dice')} {s.count}d{s.sides}" + (" " + _("(software)") if last and last.source == "software" else "")
+        return Screen(title, big=big, keys=(("#", _("Roll")), ("A", "n"), ("B", "d"), ("C", _("list"))))
+
+    def _rolls_screen(self) -> Screen:
+        text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")
+        return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),))

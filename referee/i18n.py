@@ -1,0 +1,48 @@
+"""The box's four languages: English text is the message id; Czech, Polish
+and Russian come from gettext catalogues (``referee/locale/<lang>.po``), read
+with Babel at first use.  A message a catalogue lacks shows in English.
+"""
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from importlib import resources
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGS = ("en", "cs", "pl", "ru")
+NAMES = {"en": "English", "cs": "Čeština", "pl": "Polski", "ru": "Русский"}
+_current = gettext.NullTranslations()
+lang = "en"
+
+
+@functools.cache
+def catalogue(code: str) -> gettext.NullTranslations:
+    if code == "en":
+        return gettext.NullTranslations()
+    source = resources.files("referee") / "locale" / f"{code}.po"
+    with source.open("rb") as f:
+        catalog = read_po(f, locale=code)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    return gettext.GNUTranslations(buf)
+
+
+def use(code: str) -> None:
+    global _current, lang
+    if code not in LANGS:
+        raise ValueError(f"unknown language {code!r}; choose one of {', '.join(LANGS)}")
+    _current, lang = catalogue(code), code
+
+
+def _(message: str) -> str:
+    return _current.gettext(message)
+
+
+def N_(message: str) -> str:
+    """Marks a message for translation where it is defined; ``_`` translates
+    it where it is shown."""
+    return message

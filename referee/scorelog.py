@@ -1,0 +1,47 @@
+"""The evening's score log, derived from the event store.
+
+An evening is every game begun since 06:00 local time (a game night that
+runs past midnight stays one evening).  Each game's entry is its rules'
+``summary`` (only what was revealed) with the service's own facts around it.
+This is what the phone page shows and what ``/api/evening`` serves.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from referee.session import Session
+from referee.store import GameRow, Store
+
+EVENING_STARTS = 6  # o'clock
+
+
+def evening_start(now: float) -> float:
+    local = dt.datetime.fromtimestamp(now)
+    start = local.replace(hour=EVENING_STARTS, minute=0, second=0, microsecond=0)
+    if local < start:
+        start -= dt.timedelta(days=1)
+    return start.timestamp()
+
+
+def game_entry(store: Store, row: GameRow) -> dict:
+    session = Session(store, row.id, row.name, row.options)
+    entry = {"id": row.id, "game": row.name, "started": row.started, "ended": row.ended}
+    entry.update(session.rules.summary(session.state))
+    if row.ended is not None and entry.get("status") == "playing":
+        entry["status"] = "abandoned"
+    return entry
+
+
+def evening(store: Store, now: float) -> list[dict]:
+    """Tonight's games, newest first; the table tools are not a game."""
+    return [game_entry(store, row) for row in store.games(since=evening_start(now)) if row.name != "tools"]
+
+
+def words_dealt(store: Store, now: float) -> tuple[str, ...]:
+    """Decrypto keywords the box dealt tonight, so that none comes twice."""
+    words: list[str] = []
+    for row in store.games(since=evening_start(now)):
+        if row.name == "decrypto":
+            session = Session(store, row.id, row.name, row.options)
+            words.extend(getattr(session.state, "dealt", ()))
+    return tuple(words)

@@ -1,0 +1,150 @@
+"""What a display shows, as a small view model, and how it becomes pixels.
+
+A ``Screen`` is a title, up to four lines of text, an optional big line (a
+countdown, dice), an optional QR code, and the labels of the keys that do
+something now.  ``render`` draws it 1-bit at 128×64; ``text`` is the same
+screen as plain text, for tests and the terminal simulator.
+
+Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
+big lines; both cover Czech, Polish and Russian.  They come from Debian's
+``xfonts-base`` and ``fonts-terminus-otb``.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+
+import qrcode
+from PIL import Image, ImageDraw, ImageFont
+
+W, H = 128, 64
+COLS = 21          # text characters per line
+LINES = 4          # body lines under the title
+FONT_DIRS = ("/usr/share/fonts/X11/misc", "/usr/share/fonts/opentype/terminus",
+             "/usr/local/share/fonts", os.path.expanduser("~/.local/share/fonts"))
+FONTS = {"text": ("6x10.pcf.gz", 10, "xfonts-base"),
+         "big": ("terminus-bold.otb", 32, "fonts-terminus-otb"),
+         "mid": ("terminus-bold.otb", 16, "fonts-terminus-otb")}
+
+
+class FontMissing(RuntimeError):
+    pass
+
+
+@functools.cache
+def font(kind: str) -> ImageFont.FreeTypeFont:
+    name, size, package = FONTS[kind]
+    for folder in FONT_DIRS:
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            return ImageFont.truetype(path, size)
+    raise FontMissing(f"font {name} not found: install the Debian package {package} "
+                      f"(sudo apt-get install {package})")
+
+
+@dataclass(frozen=True)
+class Screen:
+    title: str = ""
+    lines: tuple[str, ...] = ()
+    big: str = ""
+    keys: tuple[tuple[str, str], ...] = ()   # (key, label), e.g. ("#", "OK")
+    qr: str = ""
+    invert_title: bool = True
+    flash: str = ""                           # one-line message over the body
+
+    @property
+    def text(self) -> str:
+        out = [f"[{self.title}]" if self.title else ""]
+        if self.flash:
+            out.append(f"! {self.flash}")
+        if self.big:
+            out.append(self.big)
+        out.extend(self.lines)
+        if self.qr:
+            out.append(f"QR {self.qr}")
+        if self.keys:
+            out.append(key_line(self.keys))
+        return "\n".join(out)
+
+
+def key_line(keys) -> str:
+    return " ".join(f"{k}:{label}" for k, label in keys)
+
+
+def fit(text: str, width: int = COLS) -> str:
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def wrap(text: str, width: int = COLS) -> list[str]:
+    """Words to lines of at most ``width`` characters."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            if line and len(line) + 1 + len(word) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(fit(line, width))
+    return lines
+
+
+@functools.lru_cache(maxsize=64)
+def render(screen: Screen) -> Image.Image:
+    image = Image.new("1", (W, H), 0)
+    draw = ImageDraw.Draw(image)
+    small = font("text")
+    left, cols, top = 0, COLS, 0
+    if screen.qr:
+        # The code takes the whole height it needs; everything else moves
+        # to the right of it.
+        qr = qr_image(screen.qr)
+        image.paste(qr, (0, (H - qr.height) // 2))
+        left = qr.width + 2
+        cols = (W - left) // 6
+    if screen.title:
+        if screen.invert_title:
+            draw.rectangle((left, 0, W - 1, 10), fill=1)
+        draw.text((left + 1, 1), fit(screen.title, cols), font=small, fill=0 if screen.invert_title else 1)
+        top = 12
+    body = list(screen.lines)
+    if screen.flash:
+        body = [screen.flash] + body
+    y = top
+    if screen.big:
+        big = font("big") if font("big").getlength(screen.big) <= W - left else font("mid")
+        width = big.getlength(screen.big)
+        height = big.size
+        draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
+        y += height + 1
+    room = (H - y - (10 if screen.keys else 0)) // 10
+    for line in body[:room]:
+        draw.text((left, y), fit(line, cols), font=small, fill=1)
+        y += 10
+    if screen.keys:
+        draw.line((left, H - 11, W - 1, H - 11), fill=1)
+        draw.text((left, H - 10), fit(key_line(screen.keys), cols), font=small, fill=1)
+    return image
+
+
+@functools.lru_cache(maxsize=16)
+def qr_image(url: str) -> Image.Image:
+    """Dark modules on a lit panel, 2 px a module, 3-module quiet zone; the
+    smallest version that holds the URL."""
+    code = qrcode.QRCode(version=None, box_size=2, border=3,
+                         error_correction=qrcode.constants.ERROR_CORRECT_M)
+    code.add_data(url)
+    code.make(fit=True)
+    matrix = code.get_matrix()  # includes the border; True = dark
+    size = len(matrix)
+    img = Image.new("1", (size, size), 1)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                img.putpixel((x, y), 0)
+    img = img.resize((size * 2, size * 2), Image.Resampling.NEAREST)
+    if img.height > H:
+        raise ValueError(f"URL too long for a QR code on this screen: {url}")
+    return img

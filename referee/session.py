@@ -1,0 +1,77 @@
+"""One game being played: its rules module, its state, its events in the store.
+
+``apply`` runs the rules first (an illegal move changes nothing and stores
+nothing), then commits the event, and only then takes the new state: what the
+screens show has always reached the disk.
+"""
+from __future__ import annotations
+
+import importlib
+
+from games import base
+from referee.store import UNDO, Store
+
+GAMES = ("tools", "decrypto", "osmisifry", "octiles", "davinci", "decipher")
+
+
+def rules(name: str):
+    if name not in GAMES:
+        raise ValueError(f"no game called {name!r}")
+    return importlib.import_module(f"games.{name}")
+
+
+def effective(rows: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
+    """The events that count once the undo rows have taken theirs back."""
+    kept: list[tuple[dict, float]] = []
+    for data, at in rows:
+        if data == UNDO:
+            while kept and kept[-1][0]["type"] in _AUTOMATIC:
+                kept.pop()
+            if kept:
+                kept.pop()
+        else:
+            kept.append((data, at))
+    return kept
+
+
+_AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
+
+
+class Session:
+    def __init__(self, store: Store, game: int, name: str, options: dict) -> None:
+        self.store = store
+        self.id = game
+        self.name = name
+        self.options = options
+        self.rules = rules(name)
+        self.replay()
+
+    @classmethod
+    def new(cls, store: Store, name: str, options: dict, at: float) -> Session:
+        module = rules(name)
+        module.setup(dict(options))  # refuse bad options before anything is stored
+        return cls(store, store.new_game(name, options, at), name, options)
+
+    def replay(self) -> None:
+        state = self.rules.setup(dict(self.options))
+        self.events = []
+        for data, at in effective(self.store.events(self.id)):
+            event = base.decode(data, self.rules.EVENTS)
+            state = self.rules.apply(state, event, at)
+            self.events.append((event, at))
+        self.state = state
+
+    def apply(self, event, at: float) -> None:
+        state = self.rules.apply(self.state, event, at)
+        self.store.append(self.id, base.encode(event), at)
+        self.state = state
+        self.events.append((event, at))
+
+    def can_undo(self) -> bool:
+        return any(not base.is_automatic(e) for e, _ in self.events)
+
+    def undo(self, at: float) -> None:
+        if not self.can_undo():
+            raise base.Illegal("Nothing to undo.")
+        self.store.append(self.id, UNDO, at)
+        self.replay()

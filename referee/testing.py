@@ -1,0 +1,178 @@
+"""The virtual table: the whole box on simulated devices, for tests,
+benchmarks and anyone extending the referee.
+
+It runs the service's own loop, games, screens, store and drivers: keys are
+pressed on gpiozero mock pins wired as a matrix, pictures are read back from
+simulated SSD1306 controllers behind luma.oled, dice come from the simulated
+module over a pty.  Time is a manual clock: ``advance`` lets it pass, and
+every timer fires at its exact moment.  The database is a temporary file that
+``restart`` keeps, as a power cut would.
+
+    with Table(seed=7, lang="en") as t:
+        t.press("1")
+        t.screen("main")
+
+The API (stable): ``press``, ``type``, ``hold``, ``advance``, ``screen``,
+``image``, ``dice.next``, ``dice.roll_button``, ``sounds``, ``log``,
+``start``, ``restart``; beyond it: ``down``/``up`` (one edge of a key),
+``display_fault`` (a panel stops answering), ``box`` (the service itself).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import tempfile
+import warnings
+
+from referee import scorelog
+from referee.box import Box
+from referee.clock import ManualClock
+from referee.config import parse
+
+PRESS_SECONDS = 0.05
+
+
+class _Dice:
+    def __init__(self, table: Table) -> None:
+        self._t = table
+
+    @property
+    def _module(self):
+        return self._t.box.devices.dice_module
+
+    def next(self, *values: int) -> None:
+        """The faces the dice module's next roll shows."""
+        self._module.next(*values)
+
+    def roll_button(self) -> None:
+        """Someone presses the ROLL button on the dice module."""
+        before = self._t.box.roll_count
+        self._module.press_button()
+        self._t._wait(lambda: self._t.box.roll_count > before)
+
+    def unplug(self) -> None:
+        self._module.unplug()
+
+    def plug_in(self) -> None:
+        self._module.plug_in()
+
+
+class Table:
+    def __init__(self, seed: int = 0, lang: str = "en", config: dict | None = None) -> None:
+        warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
+        self._tmp = tempfile.TemporaryDirectory(prefix="referee-table-")
+        self.database = os.path.join(self._tmp.name, "referee.db")
+        self._config = {"lang": lang, "database": self.database, **(config or {})}
+        self._seed = seed
+        self._boots = 0
+        self.loop = asyncio.new_event_loop()
+        self.clock = ManualClock()
+        self._boot()
+        self.dice = _Dice(self)
+
+    def _boot(self) -> None:
+        self.clock.settle = self._settle
+        rng = random.Random(f"{self._seed}/{self._boots}")
+        self._boots += 1
+        self.box = Box(parse(self._config), self.clock, self.loop, rng=rng)
+        self.box.start()
+        self.clock.advance(0)  # what the start scheduled for "now" happens now
+
+    def _settle(self) -> None:
+        self.loop.run_until_complete(self.box.idle())
+
+    def _wait(self, done, seconds: float = 5.0) -> None:
+        """Run the loop until ``done()`` (work on other threads: the dice)."""
+        async def until():
+            for _ in range(int(seconds / 0.005)):
+                if done():
+                    return
+                await asyncio.sleep(0.005)
+            raise TimeoutError("the box did not answer in time")
+        self.loop.run_until_complete(until())
+        self._settle()
+
+    # --- keys -------------------------------------------------------------
+
+    def down(self, key: str) -> None:
+        self.box.devices.pins.set(key, True)
+        self._settle()
+
+    def up(self, key: str) -> None:
+        """Let go of a key, and let time run until the box has taken it."""
+        before = self.box.key_count
+        self.box.devices.pins.set(key, False)
+        self._settle()
+        self._run_until(lambda: self.box.key_count > before)
+
+    def press(self, key: str) -> None:
+        self.hold(key, PRESS_SECONDS)
+
+    def type(self, keys: str) -> None:
+        for key in keys:
+            self.press(key)
+
+    def hold(self, key: str, seconds: float) -> None:
+        self.down(key)
+        self.advance(seconds)
+        self.up(key)
+
+    def _run_until(self, done, limit: float = 1.0) -> None:
+        end = self.clock.monotonic() + limit
+        while not done():
+            due = self.clock.next_due()
+            if due is None or due > end:
+                raise AssertionError("the box never took the key")
+            self.clock.advance(due - self.clock.monotonic())
+
+    # --- time -------------------------------------------------------------
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    # --- what players see and hear ---------------------------------------
+
+    def screen(self, name: str = "main") -> str:
+        return self.box.shown[name].text
+
+    def image(self, name: str = "main"):
+        """The picture on a panel, read back from its controller."""
+        return self.box.devices.panels[name].image
+
+    @property
+    def sounds(self) -> list[str]:
+        return [name for _, name in self.box.devices.buzzer.played]
+
+    def log(self) -> list[dict]:
+        return scorelog.evening(self.box.store, self.clock.wall())
+
+    def display_fault(self, name: str, failing: bool) -> None:
+        """Make a panel stop answering (or answer again), as an unplugged
+        cable or a brown-out would."""
+        self.box.devices.panels[name].fail = failing
+        self._settle()
+
+    # --- the box ------------------------------------------------------------
+
+    def start(self, name: str, **options) -> None:
+        self.box.start_game(name, options)
+        self._settle()
+
+    def restart(self) -> None:
+        """A power cut: the service dies where it stands and starts again on
+        the same database; time goes on."""
+        self.box.close()
+        self.clock = ManualClock(wall=self.clock.wall())
+        self._boot()
+
+    def close(self) -> None:
+        self.box.close()
+        self.loop.close()
+        self._tmp.cleanup()
+
+    def __enter__(self) -> Table:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
