@@ -1,0 +1,433 @@
+"""Da Vinci Code: expose every opponent's hidden row before yours falls.
+
+The number tiles stay on the table, face down in the pool and standing in the
+players' rows.  The box keeps what players lose track of: whose turn it is,
+how many tiles are left in the pool, how many tiles each row hides and shows,
+the turn timer, and the tournament points.
+
+Setup options
+-------------
+``players``     2 to 4: a count, or the names in seat order (clockwise).
+``rules``       ``"basic"`` (default): the 24 number tiles.  ``"extended"``:
+                the two jokers join the pool, 26 tiles [DV-10].
+``turn_timer``  seconds per turn, 10 to 600; ``0`` (default) is no timer.
+                Running out of time counts as a miss [DV-9].
+``tournament``  ``False`` (default): one game.  ``True``: three games with
+                points [DV-11].
+``starts``      the seat that starts the first game, default 0.  The rules
+                let the youngest start; the box asks [DV-3].
+
+The deal
+--------
+Every player takes ``deal_size(players)`` tiles (4, or 3 when four play)
+[DV-1] and sorts them (``ORDER_RULE`` [DV-2]; with jokers also
+``JOKER_RULE``).  ``Dealt()`` says everyone is ready; the first turn starts.
+
+A turn
+------
+The player on turn draws a tile and keeps it aside; the box counts it out of
+the pool (with an empty pool nothing is drawn [DV-7]).  The turn timer, if
+any, starts now and runs for the whole turn.  Then:
+
+``Attack(target, hit, by=None)``
+    The player named a tile in seat ``target``'s row.  ``hit=True`` [DV-5]:
+    that tile is turned face up and the attacker may attack again or stop.
+    ``hit=False`` [DV-6]: the attacker turns the drawn tile face up (with an
+    empty pool, one of their own hidden tiles) and the turn passes.  ``by``,
+    when given, is the seat of the attacker: a press meant for a turn that
+    has already ended is refused instead of being credited to the next
+    player.
+``Stop()``
+    After at least one hit: the drawn tile joins the attacker's row hidden,
+    and the turn passes.
+``TimerExpired("turn")``
+    The time is up: exactly like a miss [DV-9].  ``State.last`` says so.
+
+A player with no hidden tiles is out and is skipped; the last player with
+hidden tiles wins [DV-8].  A miss with an empty pool can put the attacker
+themselves out.
+
+Tournament
+----------
+Per game: 1 point per hit, 3 per opponent finished off (the hit that turned
+their last hidden tile), 5 for winning [DV-11].  ``NextGame(starts=None)``
+deals the next game; it is started by the seat left of the last game's
+starter (the next clockwise) unless ``starts`` names another.  After three
+games the most points win; equal totals share the win.
+
+A single game is logged as one round worth 1 point to its winner, so that the
+score log names the game's winner and nobody else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.base import Countdown, Illegal, TimerExpired, next_seat, player_names, winners
+
+NAME = "davinci"
+TILES = 24   # 0-11 in black and in white
+JOKERS = 2   # [DV-10]
+GAMES = 3    # [DV-11]
+OPTIONS = frozenset({"players", "rules", "turn_timer", "tournament", "starts"})
+
+# [DV-2]
+ORDER_RULE = "Sort your row from low to high, left to right; on equal numbers black stands left of white."
+JOKER_RULE = "A joker may stand anywhere in your row, and never moves once placed."  # [DV-10]
+
+
+def deal_size(players: int) -> int:
+    """Tiles each player takes at the deal [DV-1]."""
+    return 3 if players == 4 else 4
+
+
+# --- events -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Dealt:
+    pass
+
+
+@dataclass(frozen=True)
+class Attack:
+    target: int
+    hit: bool
+    by: int | None = None
+
+
+@dataclass(frozen=True)
+class Stop:
+    pass
+
+
+@dataclass(frozen=True)
+class NextGame:
+    starts: int | None = None
+
+
+EVENTS = (Dealt, Attack, Stop, NextGame)
+
+
+# --- state --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TurnEnd:
+    """How a turn ended: ``how`` is "stop", "miss" or "time".  ``drew``
+    tells which tile a miss turned up: the drawn one, or (empty pool) one of
+    the player's own."""
+    seat: int
+    hits: int
+    how: str
+    drew: bool
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """``seat`` lost its last hidden tile to ``by`` (None: to its own miss)."""
+    seat: int
+    by: int | None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    number: int
+    starter: int
+    turns: int
+    hits: tuple[int, ...]
+    out: tuple[Elimination, ...]
+    winner: int
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """``phase`` is "deal", "turn" or "done" (the game, not necessarily the
+    tournament).  Counts are per seat.  ``drawn``: the player on turn holds a
+    drawn tile aside.  ``hits``: hits so far in this turn.  ``tally``: hits
+    per player in this game.  ``last``: how the previous turn ended."""
+    players: tuple[str, ...]
+    jokers: bool = False
+    turn_timer: int = 0
+    tournament: bool = False
+    game: int = 1
+    starter: int = 0
+    phase: str = "deal"
+    pool: int = 0
+    hidden: tuple[int, ...] = ()
+    revealed: tuple[int, ...] = ()
+    turn: int = 0
+    turns: int = 0
+    drawn: bool = False
+    hits: int = 0
+    countdown: Countdown | None = None
+    last: TurnEnd | None = None
+    tally: tuple[int, ...] = ()
+    out: tuple[Elimination, ...] = ()
+    winner: int | None = None
+    games: tuple[GameResult, ...] = ()
+
+    @property
+    def tiles_each(self) -> int:
+        return deal_size(len(self.players))
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the box waits for next.
+
+    ``kind``:
+      "deal"       everyone takes and sorts their tiles; ``seat`` will start.
+                   Answer: ``Dealt()``.
+      "attack"     ``seat`` attacks one of ``targets``: ``Attack``.
+      "again"      ``seat`` has hit: ``Attack`` again or ``Stop()``.
+      "next_game"  a tournament game is over: ``NextGame()``.
+      "over"       the game (or the tournament) is over.
+    """
+    kind: str
+    seat: int | None = None
+    targets: tuple[int, ...] = ()
+
+
+# --- the rules ----------------------------------------------------------------
+
+def setup(options: dict) -> State:
+    unknown = sorted(set(options) - OPTIONS)
+    if unknown:
+        raise Illegal(f"There is no option {unknown[0]!r}.")
+    names = player_names(options, 2, 4)
+    rules = options.get("rules", "basic")
+    if rules not in ("basic", "extended"):
+        raise Illegal("The rules are basic or extended.")
+    seconds = options.get("turn_timer", 0)
+    if not _whole(seconds) or not (seconds == 0 or 10 <= seconds <= 600):
+        raise Illegal("The turn timer is off or 10 to 600 seconds.")
+    tournament = options.get("tournament", False)
+    if not isinstance(tournament, bool):
+        raise Illegal("A tournament is either on or off.")
+    state = State(players=names, jokers=rules == "extended", turn_timer=seconds, tournament=tournament)
+    return _deal(state, _seat(options.get("starts", 0), len(names)))  # [DV-3] the box asks who starts
+
+
+def apply(state: State, event, at: float) -> State:
+    match event:
+        case Dealt():
+            if state.phase != "deal":
+                raise Illegal("The tiles are already dealt.")
+            return _begin_turn(replace(state, phase="turn"), state.starter, at)
+        case Attack():
+            return _attack(state, event, at)
+        case Stop():
+            _on_turn(state)
+            if not state.hits:
+                raise Illegal("You may stop only after a hit.")
+            return _end_turn(state, "stop", at)
+        case TimerExpired("turn"):
+            if state.phase != "turn" or state.countdown is None:
+                raise Illegal("No turn timer is running.")
+            return _end_turn(state, "time", at)  # [DV-9] like a miss
+        case NextGame(starts):
+            if state.phase != "done" or is_over(state):
+                raise Illegal("There is no next game.")
+            n = len(state.players)
+            starter = next_seat(state.starter, n) if starts is None else _seat(starts, n)
+            return _deal(replace(state, game=state.game + 1), starter)
+    raise Illegal("That does not fit now.")
+
+
+def _deal(state: State, starter: int) -> State:
+    n = len(state.players)
+    size = deal_size(n)  # [DV-1]
+    return replace(
+        state, starter=starter, phase="deal", turn=starter, turns=0,
+        pool=TILES + (JOKERS if state.jokers else 0) - n * size,  # [DV-10]
+        hidden=(size,) * n, revealed=(0,) * n, drawn=False, hits=0, countdown=None,
+        last=None, tally=(0,) * n, out=(), winner=None)
+
+
+def _begin_turn(state: State, seat: int, at: float) -> State:
+    # [DV-4] a turn starts with a draw; [DV-7] an empty pool gives nothing to draw
+    drawn = state.pool > 0
+    countdown = Countdown.start("turn", state.turn_timer, at) if state.turn_timer else None
+    return replace(state, turn=seat, turns=state.turns + 1, pool=max(state.pool - 1, 0),
+                   drawn=drawn, hits=0, countdown=countdown)
+
+
+def _attack(state: State, attack: Attack, at: float) -> State:
+    _on_turn(state)
+    seat, target = state.turn, attack.target
+    if attack.by is not None and attack.by != seat:
+        raise Illegal(f"It is {state.players[seat]}'s turn.")
+    if not _whole(target) or not 0 <= target < len(state.players):
+        raise Illegal("There is no such player.")
+    if target == seat:
+        raise Illegal("Attack an opponent, not your own row.")
+    if not state.hidden[target]:
+        raise Illegal(f"{state.players[target]} is out: no hidden tiles left.")
+    if not attack.hit:
+        return _end_turn(state, "miss", at)  # [DV-6]
+    # [DV-5] the tile is turned face up where it stands
+    state = replace(state, hidden=_add(state.hidden, target, -1), revealed=_add(state.revealed, target, 1),
+                    hits=state.hits + 1, tally=_add(state.tally, seat, 1))
+    if not state.hidden[target]:
+        state = replace(state, out=(*state.out, Elimination(target, seat)))  # [DV-8]
+    return _settle(state, at, turn_over=False)
+
+
+def _end_turn(state: State, how: str, at: float) -> State:
+    seat, hidden, revealed = state.turn, state.hidden, state.revealed
+    if how == "stop":
+        if state.drawn:
+            hidden = _add(hidden, seat, 1)  # [DV-5] the row grows by one hidden tile
+    elif state.drawn:
+        revealed = _add(revealed, seat, 1)  # [DV-6] the drawn tile joins the row face up
+    else:
+        # [DV-7] nothing was drawn: one of the player's own tiles is turned up
+        hidden, revealed = _add(hidden, seat, -1), _add(revealed, seat, 1)
+    state = replace(state, hidden=hidden, revealed=revealed, drawn=False,
+                    last=TurnEnd(seat, state.hits, how, state.drawn))
+    if not hidden[seat]:
+        state = replace(state, out=(*state.out, Elimination(seat, None)))  # [DV-8] out by their own miss
+    return _settle(state, at, turn_over=True)
+
+
+def _settle(state: State, at: float, turn_over: bool) -> State:
+    alive = [seat for seat, count in enumerate(state.hidden) if count]
+    if len(alive) == 1:
+        return _finish(state, alive[0])  # [DV-8]
+    if not turn_over:
+        return state
+    out = {seat for seat, count in enumerate(state.hidden) if not count}
+    return _begin_turn(state, next_seat(state.turn, len(state.players), skip=out), at)
+
+
+def _finish(state: State, winner: int) -> State:
+    seats = range(len(state.players))
+    finished = [sum(e.by == seat for e in state.out) for seat in seats]
+    # [DV-11] 1 per hit, 3 per opponent finished off, 5 for the win
+    points = tuple(state.tally[s] + 3 * finished[s] + 5 * (s == winner) for s in seats)
+    result = GameResult(state.game, state.starter, state.turns, state.tally, state.out, winner, points)
+    return replace(state, phase="done", winner=winner, drawn=False, countdown=None,
+                   games=(*state.games, result))
+
+
+def _on_turn(state: State) -> None:
+    if state.phase == "deal":
+        raise Illegal("Deal the tiles first.")
+    if state.phase == "done":
+        raise Illegal("The game is over.")
+
+
+def _seat(seat, count: int) -> int:
+    if not _whole(seat) or not 0 <= seat < count:
+        raise Illegal("The starting player must be one of the players.")
+    return seat
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _add(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    return counts[:seat] + (counts[seat] + delta,) + counts[seat + 1:]
+
+
+# --- what the box shows -------------------------------------------------------
+
+def step(state: State) -> Step:
+    if state.phase == "deal":
+        return Step("deal", state.starter)
+    if state.phase == "done":
+        return Step("over") if is_over(state) else Step("next_game")
+    targets = tuple(s for s, count in enumerate(state.hidden) if count and s != state.turn)
+    return Step("again" if state.hits else "attack", state.turn, targets)
+
+
+def requests(state: State) -> tuple:
+    return ()  # the tiles are shuffled by hand
+
+
+def timer(state: State) -> Countdown | None:
+    return state.countdown if state.phase == "turn" else None
+
+
+def standings(state: State) -> dict[str, int]:
+    """Points per player over the finished games: tournament points, or in a
+    single game 1 for the winner."""
+    totals = dict.fromkeys(state.players, 0)
+    for game in state.games:
+        for name, points in _scores(state, game).items():
+            totals[name] += points
+    return totals
+
+
+def public(state: State) -> dict:
+    names = state.players
+    s = step(state)
+    countdown = timer(state)
+    return {
+        "game": state.game,
+        "games": GAMES if state.tournament else 1,
+        "rules": "extended" if state.jokers else "basic",
+        "tiles_each": state.tiles_each,
+        "order_rule": ORDER_RULE,
+        "joker_rule": JOKER_RULE if state.jokers else None,
+        "step": {"kind": s.kind, "seat": s.seat, "targets": list(s.targets)},
+        "pool": state.pool,
+        "players": [{"name": name, "hidden": state.hidden[seat], "revealed": state.revealed[seat],
+                     "out": not state.hidden[seat], "hits": state.tally[seat]}
+                    for seat, name in enumerate(names)],
+        "turn": names[state.turn],
+        "turns": state.turns,
+        "drawn": state.drawn,
+        "hits": state.hits,
+        "timer": None if countdown is None else {
+            "seconds": countdown.seconds, "left": countdown.left, "deadline": countdown.deadline()},
+        "last": None if state.last is None else {
+            "player": names[state.last.seat], "hits": state.last.hits, "how": state.last.how,
+            "drew": state.last.drew},
+        "eliminated": [_elimination(state, e) for e in state.out],
+        "winner": None if state.winner is None else names[state.winner],
+        "standings": standings(state),
+    }
+
+
+def private(state: State, seat: int) -> dict:
+    # The rows themselves stay on the table: the box holds no secrets.
+    return {**public(state), "seat": seat}
+
+
+def summary(state: State) -> dict:
+    totals = standings(state)
+    return {
+        "status": "finished" if is_over(state) else "playing",
+        "players": list(state.players),
+        "rounds": [_game_log(state, game) for game in state.games],
+        "totals": totals,
+        "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
+    }
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "done" and (not state.tournament or len(state.games) == GAMES)
+
+
+def _scores(state: State, game: GameResult) -> dict[str, int]:
+    if state.tournament:
+        return dict(zip(state.players, game.points))
+    return {name: int(seat == game.winner) for seat, name in enumerate(state.players)}
+
+
+def _game_log(state: State, game: GameResult) -> dict:
+    names = state.players
+    return {
+        "game": game.number,
+        "starter": names[game.starter],
+        "turns": game.turns,
+        "hits": dict(zip(names, game.hits)),
+        "eliminated": [_elimination(state, e) for e in game.out],
+        "winner": names[game.winner],
+        "scores": _scores(state, game),
+    }
+
+
+def _elimination(state: State, e: Elimination) -> dict:
+    return {"player": state.players[e.seat], "by": None if e.by is None else state.players[e.by]}
