@@ -22,7 +22,7 @@ from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice
 
 LAYOUT = ("123A", "456B", "789C", "*0#D")
 TEAMS = ("team1", "team2")
-SCAN = 0.005      # seconds between matrix scans while a key is down
+SCAN = 0.01       # seconds between matrix scans while a key is down
 DEBOUNCE = 0.02   # a level must hold this long before it counts
 HOLD = 0.6        # seconds down before a press becomes a hold
 
@@ -68,6 +68,10 @@ class Keys:
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
         self._cols = [DigitalInputDevice(p, pull_up=True, **opts) for p in cols]
+        # The scan talks to the pins directly: the devices' own machinery
+        # (blink threads, locks) is several times the cost of the pin access.
+        self._row_pins = [d.pin for d in self._rows]
+        self._col_pins = [d.pin for d in self._cols]
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
         self._scanning = None
         self._buttons: dict[str, Button] = {}
@@ -100,15 +104,19 @@ class Keys:
     def _scan(self) -> None:
         now = self.clock.monotonic()
         any_down = False
-        for r, row in enumerate(self._rows):
-            for other in self._rows:
-                other.value = other is row
-            levels = [col.is_active for col in self._cols]
+        rows, cols = self._row_pins, self._col_pins
+        for pin in rows[1:]:
+            pin.state = True            # all rows high but the first
+        for r, pin in enumerate(rows):
+            if r:
+                rows[r - 1].state = True
+                pin.state = False       # this row low: its keys pull columns low
             for c, key in enumerate(self._matrix[r]):
-                key.sample(levels[c], now)
-                any_down |= key.down or levels[c]
-        for row in self._rows:
-            row.on()
+                level = not cols[c].state
+                key.sample(level, now)
+                any_down |= key.down or level
+        for pin in rows[:-1]:
+            pin.state = False           # at rest every row is low
         # Keep scanning until every key has settled up; then rest, rows low,
         # until a column falls again.
         self._scanning = self.clock.call_later(SCAN, self._scan) if any_down or self._unsettled() else None

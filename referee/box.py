@@ -26,6 +26,7 @@ from referee.store import Store
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
+VIEW_WRITE_DELAY = 0.5
 
 
 def lan_address() -> str:
@@ -60,7 +61,11 @@ class Box:
         self._timer = None        # (name, deadline, expiry handle, tick handle)
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
+        self._dice_lost = False
         self._saved_view = None
+        self._view_write = None
+        self.closed = False
+        self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
         self.roll_count = 0       # rolls taken, likewise
 
@@ -85,6 +90,11 @@ class Box:
             self.changed()
 
     def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self._view_write is not None:
+            self._view_write.cancel()
         for task in self._tasks:
             task.cancel()
         self._cancel_timer()
@@ -124,7 +134,13 @@ class Box:
 
     def _remember_view(self) -> None:
         # Which page of a game's screens is up is not a game event, but a
-        # power cut should not lose it either.
+        # power cut should not lose it either.  Written a moment later, so
+        # that flipping pages costs no disk write on the key's way.
+        if self.session is not None and self._view_write is None:
+            self._view_write = self.clock.call_later(VIEW_WRITE_DELAY, self._write_view)
+
+    def _write_view(self) -> None:
+        self._view_write = None
         if self.session is None:
             return
         view = self.flow.view()
@@ -170,6 +186,12 @@ class Box:
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
                 self.store.end_game(s.id, self.clock.wall())
         self.render()
+        for watcher in self._watchers:
+            watcher()
+
+    def watch(self, fn) -> None:
+        """Call ``fn()`` after every change to a game (the web's live pages)."""
+        self._watchers.append(fn)
 
     def _answer(self, request):
         if isinstance(request, base.Pick):
@@ -219,8 +241,10 @@ class Box:
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
+            self._dice_lost = True
             self.flash(_("Dice module offline: rolling in software"))
-        else:
+        elif self._dice_lost:
+            self._dice_lost = False
             self.flash(_("Dice module is back"))
 
     # --- time -----------------------------------------------------------------------

@@ -1,0 +1,62 @@
+"""``make bench``: every benchmark, one table, bench/results.json.
+
+Each row states its target (from the issues) and whether it holds on this
+machine.  Rows whose module is missing are reported as such, not skipped
+silently.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import platform
+import sys
+import time
+import warnings
+
+warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
+
+HERE = os.path.dirname(__file__)
+
+
+def rows():
+    from bench import foundation
+    k = foundation.key_to_frame()
+    yield "key → frame, median", f"{k['median_ms']:.2f} ms", "≤ 2 ms", k["median_ms"] <= 2
+    yield "key → frame, p99", f"{k['p99_ms']:.2f} ms", "≤ 10 ms", k["p99_ms"] <= 10
+    b = foundation.bus_bytes()
+    for name, value in b["per_key"].items():
+        target = "0 B (unchanged)" if name != "main" else "< 1024 B"
+        ok = value == 0 if name != "main" else value < 1024
+        yield f"bytes per key press, {name}", f"{value:.0f} B", target, ok
+    for name, value in b["per_tick"].items():
+        yield f"bytes per timer tick, {name}", f"{value:.0f} B ({value / 1024:.0%})", "≤ 25 % of 1024 B", value <= 256
+    c = foundation.cold_start()
+    yield "cold start to ready", f"{c['ready_s']:.2f} s", "≤ 1 s", c["ready_s"] <= 1
+    yield "peak RSS at ready", f"{c['rss_ready_mb']:.1f} MB", "≤ 60 MB", c["rss_ready_mb"] <= 60
+    yield "peak RSS after 2000 keys", f"{c['rss_after_2000_keys_mb']:.1f} MB", "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60
+    for name in ("dice_bench", "octiles_bench", "web_bench"):
+        try:
+            module = importlib.import_module(f"bench.{name}")
+        except ModuleNotFoundError as exc:
+            yield name, f"missing ({exc.name})", "", False
+            continue
+        yield from module.rows()
+
+
+def main() -> int:
+    results = []
+    print(f"{'measure':<34} {'result':>18}  {'target':<18} holds")
+    for measure, result, target, ok in rows():
+        results.append({"measure": measure, "result": result, "target": target, "holds": bool(ok)})
+        print(f"{measure:<34} {result:>18}  {target:<18} {'yes' if ok else 'NO'}", flush=True)
+    meta = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), "python": sys.version.split()[0],
+            "machine": platform.machine(), "cpus": os.cpu_count()}
+    with open(os.path.join(HERE, "results.json"), "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=2, ensure_ascii=False)
+    print(f"written: bench/results.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The box's own figures: key press to frame, bytes on the display bus,
+cold start, memory."""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+from referee.testing import Table
+
+FULL = 1024  # bytes in a whole 128×64 frame
+
+
+def _quantile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def key_to_frame(presses: int = 1000) -> dict:
+    """From the release edge on the mock pin to the new picture handed to the
+    main display's driver, through scanning, debounce, flow, rules, render."""
+    with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
+        t.press("6")  # table tools: "D" flips between two pages
+        main = t.box.devices.displays["main"]
+        handed = []
+        show = main.show
+        main.show = lambda image: (show(image), handed.append(time.perf_counter()))
+        samples = []
+        for _ in range(presses):
+            t.down("D")
+            t.advance(0.05)
+            handed.clear()
+            start = time.perf_counter()
+            t.up("D")
+            samples.append((handed[-1] - start) * 1000)
+        return {"median_ms": statistics.median(samples), "p99_ms": _quantile(samples, 0.99), "presses": presses}
+
+
+def bus_bytes() -> dict:
+    """Bytes sent to each panel (commands and data) per key press and per
+    countdown tick, against a whole frame."""
+    with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
+        panels = t.box.devices.panels
+
+        def sent():
+            return {n: p.commands + p.data_bytes for n, p in panels.items()}
+
+        t.press("6")
+        before = sent()
+        for _ in range(100):
+            t.press("D")
+        after = sent()
+        per_key = {n: (after[n] - before[n]) / 100 for n in panels}
+        t.press("5")  # typing 5 seconds and back: main only
+        t.press("*")
+        t.press("C")  # 5 minutes
+        t.press("#")
+        t.advance(0.5)
+        before = sent()
+        t.advance(100)
+        after = sent()
+        per_tick = {n: (after[n] - before[n]) / 100 for n in panels}
+        return {"per_key": per_key, "per_tick": per_tick, "full_frame": FULL}
+
+
+READY_SCRIPT = r"""
+import asyncio, os, resource, sys, tempfile, time, warnings
+import psutil
+start = psutil.Process().create_time()
+from referee.config import parse
+from referee.service import Service
+async def main():
+    d = tempfile.mkdtemp()
+    service = Service(parse({"database": os.path.join(d, "r.db"), "dice": {"driver": "software"}}))
+    await service.start()
+    ready = time.time() - start
+    service.stop()
+    print(ready, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+asyncio.run(main())
+"""
+
+RSS_SCRIPT = r"""
+import resource
+from referee.testing import Table
+with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
+    t.press("6")
+    for i in range(2000):
+        t.press("D")
+    t.press("A"); t.press("#"); t.advance(600)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def cold_start(runs: int = 5) -> dict:
+    readies, rss = [], []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", READY_SCRIPT], capture_output=True, text=True, check=True)
+        ready, maxrss = out.stdout.split()
+        readies.append(float(ready))
+        rss.append(int(maxrss) / 1024)
+    out = subprocess.run([sys.executable, "-c", RSS_SCRIPT], capture_output=True, text=True, check=True)
+    return {"ready_s": statistics.median(readies), "rss_ready_mb": max(rss),
+            "rss_after_2000_keys_mb": int(out.stdout.split()[-1]) / 1024}

@@ -1,0 +1,216 @@
+"""``referee sim``: the whole box in a terminal, on simulated devices.
+
+The three panels are drawn from what their (simulated) controllers hold:
+the public screen in half blocks, one character for 1×2 pixels, the team
+screens in braille, one character for 2×4.  Keys on the keyboard or clicks on
+the pad press keys on the mock pins, so the same driver code runs as on the
+table.
+
+Keyboard: 0-9, a-d, * and # are the pad; q and w press the team buttons;
+Q and W hold them down until pressed again; u holds * (undo); r presses the
+dice module's ROLL button; t shows the screens as text; ctrl+q quits.
+"""
+from __future__ import annotations
+
+import os
+
+from textual.app import App, ComposeResult
+from textual.containers import Grid, Horizontal, Vertical
+from textual.events import MouseDown, MouseUp
+from textual.widgets import Button, Footer, Static
+
+from hal.keys import LAYOUT
+from referee.config import Config
+from referee.service import Service
+
+PRESS = 0.08   # seconds a typed key stays down
+BRAILLE = (0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80)  # dot bit for (row*2 + col)
+
+
+def half_blocks(image) -> str:
+    w, h = image.size
+    px = image.load()
+    rows = []
+    for y in range(0, h, 2):
+        rows.append("".join(" ▀▄█"[(px[x, y] > 0) | (px[x, y + 1] > 0) << 1] for x in range(w)))
+    return "\n".join(rows)
+
+
+def braille(image) -> str:
+    w, h = image.size
+    px = image.load()
+    rows = []
+    for y in range(0, h, 4):
+        line = []
+        for x in range(0, w, 2):
+            bits = 0
+            for dy in range(4):
+                for dx in range(2):
+                    if px[x + dx, y + dy]:
+                        bits |= BRAILLE[dy * 2 + dx]
+            line.append(chr(0x2800 + bits))
+        rows.append("".join(line))
+    return "\n".join(rows)
+
+
+class Panel(Static):
+    def __init__(self, name: str, **kw) -> None:
+        super().__init__(**kw)
+        self.panel_name = name
+        self._last = None
+
+
+class PadKey(Button):
+    """A pad key that stays down while the mouse button does."""
+
+    def __init__(self, key: str, **kw) -> None:
+        super().__init__(key, **kw)
+        self.key_name = key
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        self.app.set_key(self.key_name, True)
+
+    def on_mouse_up(self, event: MouseUp) -> None:
+        self.app.set_key(self.key_name, False)
+
+    def on_leave(self, event) -> None:
+        if self.key_name in self.app.down:
+            self.app.set_key(self.key_name, False)
+
+
+class RefereeSim(App):
+    CSS = """
+    Screen { layout: horizontal; }
+    #screens { width: auto; }
+    Panel { border: round $primary; width: auto; height: auto; padding: 0 1; }
+    #teams { height: auto; width: auto; }
+    #side { width: 30; }
+    #pad { grid-size: 4 4; grid-gutter: 0; height: 16; }
+    PadKey { width: 7; min-width: 5; height: 4; }
+    .wide { width: 14; }
+    #status { height: auto; padding: 0 1; }
+    """
+    BINDINGS = [("ctrl+q", "quit", "Quit"), ("t", "text", "Text/pixels")]
+
+    def __init__(self, config: Config) -> None:
+        super().__init__()
+        self.service = Service(config)
+        self.box = None
+        self.down: set[str] = set()
+        self.show_text = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="screens"):
+            yield Panel("main", id="main")
+            with Horizontal(id="teams"):
+                yield Panel("team1", id="team1")
+                yield Panel("team2", id="team2")
+        with Vertical(id="side"):
+            with Grid(id="pad"):
+                for row in LAYOUT:
+                    for key in row:
+                        yield PadKey(key)
+            with Horizontal():
+                yield PadKey("team1", classes="wide")
+                yield PadKey("team2", classes="wide")
+            yield Button("ROLL (dice module)", id="roll")
+            yield Static(id="status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.box = await self.service.start()
+        self.panels = {p.panel_name: p for p in self.query(Panel)}
+        self.panels["main"].border_title = "public"
+        self.panels["team1"].border_title = "team 1"
+        self.panels["team2"].border_title = "team 2"
+        self.set_interval(1 / 20, self.refresh_panels)
+        self.refresh_panels()
+
+    def on_unmount(self) -> None:
+        self.service.stop()
+
+    # --- drawing ---------------------------------------------------------
+
+    def refresh_panels(self) -> None:
+        box = self.box
+        for name, widget in self.panels.items():
+            if self.show_text:
+                content = box.shown[name].text if name in box.shown else ""
+            else:
+                image = box.devices.panels[name].image
+                content = half_blocks(image) if name == "main" else braille(image)
+            if content != widget._last:
+                widget._last = content
+                widget.update(content)
+        sounds = box.devices.buzzer.played[-1][1] if box.devices.buzzer and box.devices.buzzer.played else "-"
+        module = box.devices.dice_module
+        dice = getattr(module, "display", "") if module is not None else box.devices.dice.status
+        self.query_one("#status", Static).update(f"buzzer: {sounds}\ndice module: {dice}\ndice: {box.devices.dice.status}")
+
+    def action_text(self) -> None:
+        self.show_text = not self.show_text
+        self.refresh_panels()
+
+    # --- keys --------------------------------------------------------------
+
+    def set_key(self, key: str, down: bool) -> None:
+        (self.down.add if down else self.down.discard)(key)
+        self.box.devices.pins.set(key, down)
+
+    def tap(self, key: str) -> None:
+        if key in self.down:
+            return
+        self.set_key(key, True)
+        self.set_timer(PRESS, lambda: self.set_key(key, False))
+
+    def toggle(self, key: str) -> None:
+        self.set_key(key, key not in self.down)
+
+    def on_key(self, event) -> None:
+        ch = event.character or ""
+        if ch.isdigit() or ch in "*#":
+            self.tap(ch)
+        elif ch in "abcd":
+            self.tap(ch.upper())
+        elif ch == "q":
+            self.tap("team1")
+        elif ch == "w":
+            self.tap("team2")
+        elif ch == "Q":
+            self.toggle("team1")
+        elif ch == "W":
+            self.toggle("team2")
+        elif ch == "u":
+            self.set_key("*", True)
+            self.set_timer(1.0, lambda: self.set_key("*", False))
+        elif ch == "r":
+            self.roll_button()
+        else:
+            return
+        event.stop()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "roll":
+            self.roll_button()
+
+    def roll_button(self) -> None:
+        module = self.box.devices.dice_module
+        if module is not None:
+            module.press_button()
+
+
+def simulated(config: Config, database: str | None = None) -> Config:
+    """The configuration with the pad, buzzer and panels simulated (a dice
+    module on the laptop's USB may stay real), and its own database."""
+    from msgspec.structs import replace
+    displays = replace(config.displays, **{n: replace(getattr(config.displays, n), driver="sim")
+                                           for n in ("main", "team1", "team2")})
+    if database is None:
+        database = config.database or os.path.join(os.path.dirname(config.database_path), "sim.db")
+    return replace(config, database=database, displays=displays,
+                   keypad=replace(config.keypad, driver="sim"), buzzer=replace(config.buzzer, driver="sim"))
+
+
+def run_sim(config: Config, database: str | None) -> int:
+    RefereeSim(simulated(config, database)).run()
+    return 0
