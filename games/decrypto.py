@@ -1,0 +1,691 @@
+"""Decrypto: each team passes a secret three-digit code to its own players by
+three spoken clues, while the other team listens and tries to break it.
+
+The box deals the keywords (or the table uses its own cards), draws the codes,
+runs the 30-second clue timer, takes the guesses, reveals each code, hands
+out the tokens and decides the game, tie-breaks included.
+
+Setup options
+-------------
+``variant``   ``"teams"`` (default): White (team 0) against Black (team 1).
+              ``"hacker"``: the 3-player variant [DE-10], the Hacker (seat 0)
+              against a Team of two (seat 1).
+``sizes``     players per team, ``(white, black)``, each 2 to 4; default
+              ``(2, 2)``.  Only the encryptor rotation needs it [DE-2].  The
+              hacker variant is always ``(1, 2)``; the option may be left out.
+``keywords``  ``"box"`` (default): the box deals four keywords to each team.
+              ``"cards"``: the table deals its own keyword cards, and the box
+              handles only codes, the timer and the tokens.
+``lang``      the word list the box deals from: ``"en"`` (default), ``"cs"``,
+              ``"pl"`` or ``"ru"``.
+``exclude``   words already dealt this evening, default ``()``.  They are not
+              dealt again; when too few words are left for this game (four
+              and a spare per team), the whole list is used again.
+
+Setup deals the keywords: one ``Shuffle("keywords", words)`` of the words
+available; White takes the first four of the shuffled order as its keywords 1
+to 4, Black the next four (in the hacker variant the Team takes the first
+four).  ``State.dealt`` lists every word shown so far, for the next game's
+``exclude``.
+
+Each round
+----------
+1. Each playing team's encryptor draws a code: ``Pick("code:<team>", codes)``,
+   answered with ``Picked("code:<team>", (d1, d2, d3))``: any of the 24 codes
+   but the team's code of the last round [DE-3, DE-8].  The encryptor
+   rotates through the team: ``State.encryptors`` gives the player number
+   (1-based) of each team's encryptor this round [DE-2].
+2. The encryptors write their clues.  ``CluesDone(team)`` says one has
+   finished; the first starts the 30-second countdown ``"clues"``, and
+   ``TimerExpired("clues")`` means the other must stop writing [DE-4].
+3. For White's code, then Black's [DE-5]: from round 2 the other team
+   intercepts, ``Guess(other, code)`` [DE-7]; then the team decodes,
+   ``Guess(team, code)``; then the code is revealed and the tokens given
+   [DE-6].  A code is three different digits from 1 to 4, in clue order.
+4. After both codes the round ends and the game may be decided [DE-1, DE-9].
+
+In the hacker variant only the Team draws, writes and decodes, one code a
+round, with no clue timer; the Hacker intercepts from round 2.  A wrong
+decode gives the Hacker an interception instead of a miscommunication; the
+Hacker wins with two interceptions by the end of round 5, else the Team wins
+[DE-10].
+
+Other events
+------------
+``SwapKeyword(team, position)``
+    Before the first clues of round 1 are done, a team may swap one dealt
+    keyword (position 1-4) that nobody knows for the next word of the
+    shuffled order; once per team, and only when the box dealt the words.
+``KeywordsGuessed(team, count)``
+    The last tie-break [DE-9]: how many of the opponents' four keywords the
+    team guessed right, 0 to 4; each team types its own count.
+
+For the screens
+---------------
+``step(state)``            what to ask for next (``Step``)
+``timer(state)``           the clue countdown, while it runs
+``State.round``            the round, from 1; ``State.encryptors`` per team
+``State.clues_done``       which encryptors are done this round
+``State.intercept``        the interception announced for the code under way
+``State.last``             the code revealed last (``Reveal``)
+``State.interceptions``, ``State.miscommunications``, ``State.scores``
+                           the tokens per team, and interceptions minus
+                           miscommunications
+``State.tie``              a tie waiting for ``KeywordsGuessed``
+``State.result``           who won and why (``Result``)
+``can_swap(state, team)``  whether the team may still swap a keyword
+``CLUE_RULES``             the help screen's lines [DE-11]
+
+Per-team pairs are indexed by seat.  ``public`` carries the same facts as
+JSON; ``private(state, team)`` adds the team's keywords and current code.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+from dataclasses import dataclass
+from importlib import resources
+
+from games.base import Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
+
+NAME = "decrypto"
+
+TEAMS = ("White", "Black")
+HACKER_SIDES = ("Hacker", "Team")
+LANGS = ("en", "cs", "pl", "ru")
+KEYWORDS = 4
+CODES = tuple(itertools.permutations(range(1, 5), 3))  # the 24 code cards [DE-3]
+CLUE_SECONDS = 30
+LAST_ROUND = 8  # [DE-9]
+HACKER_LAST_ROUND = 5  # [DE-10]
+
+# [DE-11] The box cannot hear clues; the help screen reminds the table.
+CLUE_RULES = (
+    "Clue meaning only.",
+    "No spelling hints.",
+    "No letter counts.",
+    "No screen positions.",
+    "No sound-alikes.",
+    "Public facts only.",
+    "Write clues if asked.",
+    "No clue twice a game.",
+    "No keyword as a clue,",
+    "nor in translation.",
+)
+
+Code = tuple[int, int, int]
+
+
+# --- events -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CluesDone:
+    """The encryptor of ``team`` has written the three clues."""
+    team: int
+
+
+@dataclass(frozen=True)
+class SwapKeyword:
+    """``team`` swaps its keyword at ``position`` (1-4) before round 1."""
+    team: int
+    position: int
+
+
+@dataclass(frozen=True)
+class Guess:
+    """``team`` announces ``code`` for the code being guessed now."""
+    team: int
+    code: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class KeywordsGuessed:
+    """Tie-break: ``team`` guessed ``count`` of the opponents' keywords."""
+    team: int
+    count: int
+
+
+EVENTS = (CluesDone, SwapKeyword, Guess, KeywordsGuessed)
+
+
+# --- state ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Reveal:
+    """One code, its guesses and what it gave away [DE-6].  ``intercept`` is
+    None in round 1.  ``miscommunicated``: the team decoded it wrong (in the
+    hacker variant that is a token for the Hacker instead)."""
+    team: int
+    code: Code
+    intercept: Code | None
+    decode: Code
+    intercepted: bool
+    miscommunicated: bool
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    encryptors: tuple[int | None, int | None]
+    reveals: tuple[Reveal, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """``winners``: seats; two = a shared win.  ``reason``:
+
+    ``"interceptions"``      the winner got its 2nd interception [DE-1]
+    ``"miscommunications"``  the loser got its 2nd miscommunication [DE-1]
+    ``"rounds"``             hacker variant: the Team lasted five rounds
+    ``"score"``              tie-break on interceptions minus miscommunications
+    ``"keywords"``           tie-break on the opponents' keywords guessed
+    ``"shared"``             still equal: both teams win
+
+    ``tie``: why a tie-break was needed, else None: ``"both_tokens"`` (a team
+    holds 2 of each token), ``"both_miscommunications"``,
+    ``"both_interceptions"`` (both teams in the same round) or
+    ``"round_limit"`` (nothing decided after round 8) [DE-9]."""
+    winners: tuple[int, ...]
+    reason: str
+    tie: str | None = None
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the box must ask for next.
+
+    ``"deal"``       waiting for the service's shuffle or code draws
+    ``"clues"``      encryptors writing; ``waiting``: teams not done yet
+                     (``timer(state)`` is the countdown once one is done)
+    ``"intercept"``  ``team`` guesses the code of ``of_team``
+    ``"decode"``     ``team`` guesses its own code (``of_team == team``)
+    ``"tiebreak"``   ``waiting``: teams still to type ``KeywordsGuessed``
+    ``"over"``       nothing; see ``State.result``
+    """
+    kind: str
+    team: int | None = None
+    of_team: int | None = None
+    waiting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class State:
+    """Per-team fields are pairs indexed by seat (0 = White or the Hacker,
+    1 = Black or the Team)."""
+    variant: str
+    sizes: tuple[int, int]
+    deal: str  # "box" or "cards"
+    lang: str
+    pool: tuple[str, ...]  # the words the box may deal (empty with cards)
+    order: tuple[str, ...] | None = None  # the pool once shuffled
+    keywords: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    dealt: tuple[str, ...] = ()  # every word shown to a team, swaps included
+    swapped: tuple[bool, bool] = (False, False)
+    round: int = 1
+    codes: tuple[Code | None, Code | None] = (None, None)  # this round's, None until drawn
+    previous: tuple[Code | None, Code | None] = (None, None)
+    clues_done: tuple[bool, bool] = (False, False)
+    writing: bool = True  # this round's clues are being written
+    countdown: Countdown | None = None
+    intercept: Code | None = None  # announced for the code being guessed
+    reveals: tuple[Reveal, ...] = ()  # this round's, so far
+    rounds: tuple[Round, ...] = ()  # the finished rounds
+    interceptions: tuple[int, int] = (0, 0)
+    miscommunications: tuple[int, int] = (0, 0)
+    tie: str | None = None  # a tie waiting for the keyword counts
+    keywords_guessed: tuple[int | None, int | None] = (None, None)
+    result: Result | None = None
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return HACKER_SIDES if self.variant == "hacker" else TEAMS
+
+    @property
+    def coding(self) -> tuple[int, ...]:
+        """The teams with keywords and codes, in the order their codes are played."""
+        return (1,) if self.variant == "hacker" else (0, 1)
+
+    @property
+    def encryptors(self) -> tuple[int | None, int | None]:
+        """This round's encryptor of each team, as a player number from 1 [DE-2]."""
+        return tuple((self.round - 1) % self.sizes[t] + 1 if t in self.coding else None
+                     for t in (0, 1))
+
+    @property
+    def last(self) -> Reveal | None:
+        """The code revealed most recently, for the screens' result line."""
+        if self.reveals:
+            return self.reveals[-1]
+        return self.rounds[-1].reveals[-1] if self.rounds else None
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return tuple(i - m for i, m in zip(self.interceptions, self.miscommunications))
+
+
+# --- setup ----------------------------------------------------------------------------
+
+OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude")
+
+
+@functools.cache
+def words(lang: str) -> tuple[str, ...]:
+    """The keyword list of ``lang``, in file order."""
+    text = resources.files("games").joinpath(f"data/words-{lang}.txt").read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+def setup(options: dict | None = None) -> State:
+    options = dict(options or {})
+    for key in options:
+        if key not in OPTIONS:
+            raise Illegal(f"Decrypto has no option {key!r}.")
+    variant = options.get("variant", "teams")
+    if variant == "teams":
+        sizes = _tuple(options.get("sizes", (2, 2)))
+        if len(sizes) != 2 or not all(type(n) is int and 2 <= n <= 4 for n in sizes):
+            raise Illegal("Each team has 2 to 4 players.")
+    elif variant == "hacker":
+        sizes = _tuple(options.get("sizes", (1, 2)))
+        if sizes != (1, 2):
+            raise Illegal("The Hacker plays alone against a team of two.")
+    else:
+        raise Illegal("Play in two teams or as the Hacker against a team.")
+    deal = options.get("keywords", "box")
+    if deal not in ("box", "cards"):
+        raise Illegal("Deal keywords from the box or use your own cards.")
+    lang = options.get("lang", "en")
+    if lang not in LANGS:
+        raise Illegal("Keywords come in English, Czech, Polish or Russian.")
+    exclude = _tuple(options.get("exclude", ()))
+    if not all(isinstance(word, str) for word in exclude):
+        raise Illegal("The words to leave out must be words.")
+    state = State(variant, sizes, deal, lang, ())
+    if deal == "box":
+        # A word nobody at the table has seen tonight, while enough are left.
+        need = (KEYWORDS + 1) * len(state.coding)
+        left = set(exclude)
+        fresh = tuple(w for w in words(lang) if w not in left)
+        state = dataclasses.replace(state, pool=fresh if len(fresh) >= need else words(lang))
+    return state
+
+
+def _tuple(value) -> tuple:
+    # Options come back from the store as JSON, where tuples are lists.
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+# --- what the box must do -----------------------------------------------------------------
+
+def requests(state: State) -> tuple:
+    if state.result is not None or state.tie is not None:
+        return ()
+    todo = []
+    if state.deal == "box" and state.order is None:
+        todo.append(Shuffle("keywords", state.pool))
+    for team in state.coding:
+        if state.codes[team] is None:
+            # [DE-8] The used card goes back and the deck is shuffled every
+            # round, so a draw is uniform over all 24 codes; drawing again
+            # whenever it repeats last round's code leaves each of the other
+            # 23 equally likely, which is one pick from those 23.
+            options = tuple(c for c in CODES if c != state.previous[team])
+            todo.append(Pick(f"code:{team}", options))
+    return tuple(todo)
+
+
+def step(state: State) -> Step:
+    if state.result is not None:
+        return Step("over")
+    if state.tie is not None:
+        return Step("tiebreak", waiting=tuple(t for t in (0, 1) if state.keywords_guessed[t] is None))
+    if requests(state):
+        return Step("deal")
+    if state.writing:
+        return Step("clues", waiting=tuple(t for t in state.coding if not state.clues_done[t]))
+    # [DE-5] The codes are guessed in seat order: White's, then Black's.
+    team = state.coding[len(state.reveals)]
+    if state.round > 1 and state.intercept is None:  # [DE-7] no interception in round 1
+        return Step("intercept", team=next_seat(team, 2), of_team=team)
+    return Step("decode", team=team, of_team=team)
+
+
+def timer(state: State) -> Countdown | None:
+    return state.countdown
+
+
+def is_over(state: State) -> bool:
+    return state.result is not None
+
+
+def can_swap(state: State, team: int) -> bool:
+    """Whether ``team`` may still swap a keyword."""
+    try:
+        _check_swap(state, team)
+    except Illegal:
+        return False
+    return True
+
+
+# --- the rules ------------------------------------------------------------------------------
+
+def apply(state: State, event, at: float) -> State:
+    if state.result is not None:
+        raise Illegal("The game is over.")
+    match event:
+        case Shuffled("keywords", order) if state.deal == "box" and state.order is None:
+            return _deal(state, tuple(order))
+        case Picked(purpose, code):
+            return _draw(state, purpose, code)
+        case SwapKeyword(team, position):
+            return _swap(state, team, position)
+        case CluesDone(team):
+            return _clues_done(state, team, at)
+        case TimerExpired("clues") if state.countdown is not None:
+            # [DE-4] Time is up: only what is written counts.
+            return dataclasses.replace(state, writing=False, countdown=None)
+        case Guess(team, code):
+            return _guess(state, team, code)
+        case KeywordsGuessed(team, count):
+            return _keywords_guessed(state, team, count)
+    raise Illegal("That does not fit now.")
+
+
+def _deal(state: State, order: tuple) -> State:
+    if sorted(order) != sorted(state.pool):
+        raise Illegal("That is not a shuffle of the word list.")
+    keywords = [(), ()]
+    for n, team in enumerate(state.coding):
+        keywords[team] = order[n * KEYWORDS:(n + 1) * KEYWORDS]
+    shown = KEYWORDS * len(state.coding)
+    return dataclasses.replace(state, order=order, keywords=tuple(keywords), dealt=order[:shown])
+
+
+def _draw(state: State, purpose: str, code) -> State:
+    pick = next((r for r in requests(state) if isinstance(r, Pick) and r.purpose == purpose), None)
+    if pick is None:
+        raise Illegal("No code is being drawn now.")
+    code = tuple(code) if isinstance(code, (tuple, list)) else code
+    if code not in pick.options:
+        raise Illegal("That code is not in the deck.")
+    team = int(purpose.removeprefix("code:"))
+    return dataclasses.replace(state, codes=_put(state.codes, team, code))
+
+
+def _check_swap(state: State, team) -> None:
+    _team(state, team)
+    if state.deal != "box":
+        raise Illegal("You play with your own keyword cards.")
+    if team not in state.coding:
+        raise Illegal("The Hacker has no keywords.")
+    if state.order is None:
+        raise Illegal("The keywords are not dealt yet.")
+    if state.round > 1 or any(state.clues_done) or not state.writing:
+        raise Illegal("Keywords are swapped only before the first clues.")
+    if state.swapped[team]:
+        raise Illegal("A team swaps one keyword at most.")
+
+
+def _swap(state: State, team: int, position: int) -> State:
+    _check_swap(state, team)
+    if type(position) is not int or not 1 <= position <= KEYWORDS:
+        raise Illegal("Choose a keyword from 1 to 4.")
+    word = state.order[len(state.dealt)]
+    mine = list(state.keywords[team])
+    mine[position - 1] = word
+    return dataclasses.replace(state, keywords=_put(state.keywords, team, tuple(mine)),
+                               dealt=(*state.dealt, word), swapped=_put(state.swapped, team, True))
+
+
+def _clues_done(state: State, team, at: float) -> State:
+    _team(state, team)
+    now = step(state)
+    if now.kind == "deal":
+        raise Illegal("The codes are not drawn yet.")
+    if now.kind != "clues":
+        raise Illegal("The clues are already in.")
+    if team not in state.coding:
+        raise Illegal("The Hacker writes no clues.")
+    if state.clues_done[team]:
+        raise Illegal("Your clues are already done.")
+    done = _put(state.clues_done, team, True)
+    if all(done[t] for t in state.coding):
+        return dataclasses.replace(state, clues_done=done, writing=False, countdown=None)
+    # [DE-4] The first encryptor done turns the sand timer for the other.
+    return dataclasses.replace(state, clues_done=done, countdown=Countdown.start("clues", CLUE_SECONDS, at))
+
+
+def _guess(state: State, team, code) -> State:
+    _team(state, team)
+    now = step(state)
+    if now.kind == "deal":
+        raise Illegal("The codes are not drawn yet.")
+    if now.kind == "clues":
+        raise Illegal("The clues are still being written.")
+    if now.kind not in ("intercept", "decode"):
+        raise Illegal("The codes are all guessed.")
+    if team != now.team:
+        if now.kind == "decode" and state.round == 1:
+            raise Illegal("Nobody intercepts in round 1.")  # [DE-7]
+        if now.kind == "intercept":
+            raise Illegal(f"{state.names[now.team]} intercepts first.")  # [DE-5]
+        raise Illegal(f"Now {state.names[now.team]} decodes.")
+    code = _code(code)
+    if now.kind == "intercept":
+        return dataclasses.replace(state, intercept=code)
+    return _reveal(state, team, code)
+
+
+def _code(code) -> Code:
+    if (isinstance(code, (tuple, list)) and len(code) == 3 and len(set(code)) == 3
+            and all(type(d) is int and 1 <= d <= 4 for d in code)):
+        return tuple(code)
+    raise Illegal("Three different digits from 1 to 4, please.")
+
+
+def _reveal(state: State, team: int, decode: Code) -> State:
+    code = state.codes[team]
+    # [DE-6] Right digits in the right order intercept; a wrong decode is a
+    # miscommunication.  Both may happen on one code.
+    reveal = Reveal(team, code, state.intercept, decode,
+                    intercepted=state.intercept == code, miscommunicated=decode != code)
+    gained_i, gained_m = _tokens(state.variant, reveal)
+    state = dataclasses.replace(
+        state, reveals=(*state.reveals, reveal), intercept=None,
+        interceptions=tuple(map(sum, zip(state.interceptions, gained_i))),
+        miscommunications=tuple(map(sum, zip(state.miscommunications, gained_m))))
+    if len(state.reveals) < len(state.coding):
+        return state
+    return _end_round(state)
+
+
+def _tokens(variant: str, reveal: Reveal) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The interceptions and miscommunications one code gives, per seat."""
+    rival = next_seat(reveal.team, 2)
+    got_i, got_m = [0, 0], [0, 0]
+    if reveal.intercepted:
+        got_i[rival] += 1
+    if reveal.miscommunicated:
+        if variant == "hacker":
+            got_i[rival] += 1  # [DE-10] no miscommunication: the Hacker scores instead
+        else:
+            got_m[reveal.team] += 1
+    return tuple(got_i), tuple(got_m)
+
+
+def _end_round(state: State) -> State:
+    played = Round(state.round, state.encryptors, state.reveals)
+    state = dataclasses.replace(state, rounds=(*state.rounds, played), reveals=())
+    if state.variant == "hacker":
+        result = _hacker_result(state)
+        if result is not None:
+            return dataclasses.replace(state, result=result)
+    else:
+        result, tie = _teams_result(state)
+        if result is not None:
+            return dataclasses.replace(state, result=result)
+        if tie is not None:
+            return _tie_break(state, tie)
+    # [DE-8] The next round draws again from full decks.
+    return dataclasses.replace(state, round=state.round + 1, previous=state.codes, codes=(None, None),
+                               clues_done=(False, False), writing=True)
+
+
+def _hacker_result(state: State) -> Result | None:
+    # [DE-10] Two interceptions by the end of round 5, or the Team holds out.
+    if state.interceptions[0] >= 2:
+        return Result((0,), "interceptions")
+    if state.round == HACKER_LAST_ROUND:
+        return Result((1,), "rounds")
+    return None
+
+
+def _teams_result(state: State) -> tuple[Result | None, str | None]:
+    """A plain result, or the kind of tie, or neither: play on."""
+    # [DE-1] Two interceptions win, two miscommunications lose.
+    won = {t for t in (0, 1) if state.interceptions[t] >= 2}
+    lost = {t for t in (0, 1) if state.miscommunications[t] >= 2}
+    # [DE-9] Ties; tokens only ever come one of each kind per team and round,
+    # so "both in the same round" is "both now".
+    if won & lost:
+        return None, "both_tokens"
+    if len(lost) == 2:
+        return None, "both_miscommunications"
+    if len(won) == 2:
+        return None, "both_interceptions"
+    if won:
+        # Also when the loser got its 2nd miscommunication at once: a plain win.
+        return Result(tuple(won), "interceptions"), None
+    if lost:
+        return Result(tuple(next_seat(t, 2) for t in lost), "miscommunications"), None
+    if state.round == LAST_ROUND:
+        return None, "round_limit"
+    return None, None
+
+
+def _tie_break(state: State, tie: str) -> State:
+    # [DE-9] First the score: +1 per interception, -1 per miscommunication.
+    best = _best(state, state.scores)
+    if len(best) == 1:
+        return dataclasses.replace(state, result=Result(best, "score", tie))
+    return dataclasses.replace(state, tie=tie)
+
+
+def _keywords_guessed(state: State, team, count) -> State:
+    _team(state, team)
+    if state.tie is None:
+        raise Illegal("Keywords are counted only to break a tie.")
+    if type(count) is not int or not 0 <= count <= KEYWORDS:
+        raise Illegal("Count 0 to 4 keywords.")
+    if state.keywords_guessed[team] is not None:
+        raise Illegal(f"{state.names[team]} has given its count.")
+    counts = _put(state.keywords_guessed, team, count)
+    state = dataclasses.replace(state, keywords_guessed=counts)
+    if None in counts:
+        return state
+    # [DE-9] Then the keywords guessed; still equal, both teams win.
+    best = _best(state, counts)
+    reason = "keywords" if len(best) == 1 else "shared"
+    return dataclasses.replace(state, tie=None, result=Result(best, reason, state.tie))
+
+
+def _best(state: State, points) -> tuple[int, ...]:
+    top = winners(dict(zip(state.names, points)))
+    return tuple(state.names.index(name) for name in top)
+
+
+def _team(state: State, team) -> None:
+    if type(team) is not int or team not in (0, 1):
+        raise Illegal("There is no such team.")
+
+
+def _put(pair: tuple, index: int, value) -> tuple:
+    return tuple(value if i == index else old for i, old in enumerate(pair))
+
+
+# --- views ----------------------------------------------------------------------------------
+
+def public(state: State) -> dict:
+    """What everyone may see: no keyword, no code before it is revealed."""
+    now = step(state)
+    cd = state.countdown
+    return {
+        "variant": state.variant,
+        "teams": list(state.names),
+        "sizes": list(state.sizes),
+        "keywords": state.deal,
+        "lang": state.lang,
+        "round": state.round,
+        "last_round": HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
+        "encryptors": list(state.encryptors),
+        "step": {"kind": now.kind, "team": now.team, "of_team": now.of_team, "waiting": list(now.waiting)},
+        "clues_done": list(state.clues_done),
+        "clues_deadline": cd.deadline() if cd is not None else None,
+        "swapped": list(state.swapped),
+        "interceptions": list(state.interceptions),
+        "miscommunications": list(state.miscommunications),
+        "scores": list(state.scores),
+        "intercept": _list(state.intercept),
+        "reveals": [_reveal_view(r) for r in state.reveals],
+        "last": _reveal_view(state.last) if state.last is not None else None,
+        "history": [{"round": r.number, "encryptors": list(r.encryptors),
+                     "reveals": [_reveal_view(x) for x in r.reveals]} for r in state.rounds],
+        "tie": state.tie if state.result is None else state.result.tie,
+        "keywords_guessed": list(state.keywords_guessed),
+        "result": None if state.result is None else {
+            "winners": list(state.result.winners), "reason": state.result.reason, "tie": state.result.tie},
+    }
+
+
+def private(state: State, seat: int) -> dict:
+    """What one team may see: its keywords and its current code.  The code is
+    for the encryptor alone [DE-3]; the screen shows it only on demand."""
+    _team(state, seat)
+    return {**public(state), "team": seat, "keywords": list(state.keywords[seat]),
+            "code": _list(state.codes[seat]), "encryptor": state.encryptors[seat]}
+
+
+def summary(state: State) -> dict:
+    names = state.names
+    rounds = list(state.rounds)
+    if state.reveals:
+        rounds.append(Round(state.round, state.encryptors, state.reveals))
+    log = []
+    for r in rounds:
+        got_i, got_m = [0, 0], [0, 0]
+        for reveal in r.reveals:
+            i, m = _tokens(state.variant, reveal)
+            got_i = [a + b for a, b in zip(got_i, i)]
+            got_m = [a + b for a, b in zip(got_m, m)]
+        log.append({
+            "round": r.number,
+            "encryptors": {names[t]: r.encryptors[t] for t in state.coding},
+            "codes": {names[x.team]: list(x.code) for x in r.reveals},
+            "guesses": {names[x.team]: {"intercept": _list(x.intercept), "decode": list(x.decode)}
+                        for x in r.reveals},
+            "tokens": {names[t]: {"interceptions": got_i[t], "miscommunications": got_m[t]} for t in (0, 1)},
+            "scores": {names[t]: got_i[t] - got_m[t] for t in (0, 1)},
+        })
+    entry = {
+        "status": "finished" if state.result is not None else "playing",
+        "players": list(names),
+        "rounds": log,
+        "totals": dict(zip(names, state.scores)),
+        "winners": [names[t] for t in state.result.winners] if state.result is not None else [],
+    }
+    if state.result is not None:
+        entry["reason"] = state.result.reason
+        entry["tie"] = state.result.tie
+        if state.result.reason in ("keywords", "shared"):
+            entry["keywords_guessed"] = dict(zip(names, state.keywords_guessed))
+    return entry
+
+
+def _reveal_view(r: Reveal) -> dict:
+    return {"team": r.team, "code": list(r.code), "intercept": _list(r.intercept), "decode": list(r.decode),
+            "intercepted": r.intercepted, "miscommunicated": r.miscommunicated}
+
+
+def _list(code: tuple | None) -> list | None:
+    return None if code is None else list(code)
