@@ -23,14 +23,15 @@ def quiet_known_warnings() -> None:
 
 
 class Service:
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock=None) -> None:
         self.config = config
+        self.clock = clock
         self.box: Box | None = None
 
     async def start(self) -> Box:
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
-        self.box = Box(self.config, RealClock(loop), loop)
+        self.box = Box(self.config, self.clock or RealClock(loop), loop)
         self.box.start()
         log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
         return self.box

@@ -60,22 +60,35 @@ class Panel(Static):
         self._last = None
 
 
+KEY_IDS = {"*": "star", "#": "hash"}
+
+
 class PadKey(Button):
-    """A pad key that stays down while the mouse button does."""
+    """A pad key that stays down while the mouse button does (and at least
+    as long as a finger would: a click is shorter than the debounce)."""
 
     def __init__(self, key: str, **kw) -> None:
-        super().__init__(key, **kw)
+        super().__init__(key, id=f"key-{KEY_IDS.get(key, key)}", **kw)
         self.key_name = key
+        self._since = None
 
     def on_mouse_down(self, event: MouseDown) -> None:
+        self._since = self.app.box.clock.monotonic()
         self.app.set_key(self.key_name, True)
 
     def on_mouse_up(self, event: MouseUp) -> None:
-        self.app.set_key(self.key_name, False)
+        self._let_go()
 
     def on_leave(self, event) -> None:
-        if self.key_name in self.app.down:
-            self.app.set_key(self.key_name, False)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        if self._since is None:
+            return
+        clock = self.app.box.clock
+        left = self._since + PRESS - clock.monotonic()
+        self._since = None
+        clock.call_later(max(0.0, left), self.app.set_key, self.key_name, False)
 
 
 class RefereeSim(App):
@@ -92,12 +105,13 @@ class RefereeSim(App):
     """
     BINDINGS = [("ctrl+q", "quit", "Quit"), ("t", "text", "Text/pixels")]
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock=None) -> None:
         super().__init__()
-        self.service = Service(config)
+        self.service = Service(config, clock)
         self.box = None
         self.down: set[str] = set()
         self.show_text = False
+        self._status = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="screens"):
@@ -123,6 +137,7 @@ class RefereeSim(App):
         self.panels["main"].border_title = "public"
         self.panels["team1"].border_title = "team 1"
         self.panels["team2"].border_title = "team 2"
+        self.status = self.query_one("#status", Static)
         self.set_interval(1 / 20, self.refresh_panels)
         self.refresh_panels()
 
@@ -133,6 +148,8 @@ class RefereeSim(App):
 
     def refresh_panels(self) -> None:
         box = self.box
+        if box is None or box.closed:
+            return
         for name, widget in self.panels.items():
             if self.show_text:
                 content = box.shown[name].text if name in box.shown else ""
@@ -145,7 +162,10 @@ class RefereeSim(App):
         sounds = box.devices.buzzer.played[-1][1] if box.devices.buzzer and box.devices.buzzer.played else "-"
         module = box.devices.dice_module
         dice = getattr(module, "display", "") if module is not None else box.devices.dice.status
-        self.query_one("#status", Static).update(f"buzzer: {sounds}\ndice module: {dice}\ndice: {box.devices.dice.status}")
+        status = f"buzzer: {sounds}\ndice module: {dice}\ndice: {box.devices.dice.status}"
+        if status != self._status:
+            self._status = status
+            self.status.update(status)
 
     def action_text(self) -> None:
         self.show_text = not self.show_text
@@ -161,7 +181,7 @@ class RefereeSim(App):
         if key in self.down:
             return
         self.set_key(key, True)
-        self.set_timer(PRESS, lambda: self.set_key(key, False))
+        self.box.clock.call_later(PRESS, self.set_key, key, False)
 
     def toggle(self, key: str) -> None:
         self.set_key(key, key not in self.down)
@@ -182,7 +202,7 @@ class RefereeSim(App):
             self.toggle("team2")
         elif ch == "u":
             self.set_key("*", True)
-            self.set_timer(1.0, lambda: self.set_key("*", False))
+            self.box.clock.call_later(1.0, self.set_key, "*", False)
         elif ch == "r":
             self.roll_button()
         else:
