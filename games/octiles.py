@@ -1,0 +1,503 @@
+"""Octiles, the basic game "Move Over" (Dale Walton), for 2 to 4 players.
+
+Each player brings their runners from the start homes on their edge of the
+board to the goal homes on the opposite edge.  On a turn a player takes a
+tile, lays it on an empty space or in exchange for a tile already on the
+board, and moves one runner along a path that uses the new tile.  The box
+deals the tiles, keeps the turns, passes and finishing order, and in referee
+mode follows the board and checks every move.  The tiles, the board and the
+movement rules [OC-5]-[OC-7] are in ``games.octiles_board`` (re-exported here).
+
+Setup options
+-------------
+``players``  int 2-4, or a list of 2-4 names; default 2.  The seats, clockwise:
+             2 players sit West and East, 3 West, North and East, 4 all round.
+             Given a count, the players are named after their seats.
+``runners``  int 3-5, runners per player; default 5 [ruling: in every player
+             count].  They start on the first start homes of their seat
+             (see ``octiles_board.position``).
+``starts``   int, the seat index (0 = West) of who starts; default 0
+             [ruling: the box asks who starts].
+``mode``     ``"referee"`` (default): the box keeps the board and runners and
+             checks each move.  ``"dealer"``: the box deals the tiles and
+             keeps turns and passes; the players say where each tile went and
+             who has finished.
+
+Events
+------
+``Shuffled("deck", order)``  the service's answer to the ``Shuffle("deck",
+             TILE_IDS)`` requested at setup [OC-1]; ``order[0]`` is the top.
+``Play(space, rotation, from_circle, to_circle)``  referee mode: the player to
+             move lays the tile in hand on ``space`` turned ``rotation`` steps
+             and moves the runner from ``from_circle`` to ``to_circle``; it must
+             be one of ``legal_moves(state.board, state.hand)``.
+``Played(space)``  dealer mode: the tile in hand went on ``space`` (the box
+             keeps which tile lies where, so it knows what an exchange took off).
+``Pass()``   the player to move passes [OC-8]; their tile stays on top of
+             the deck for the next player.  Once everyone has passed in a row,
+             a player who can move may not pass (checked in referee mode).
+``Finished(seat)``  dealer mode: that player has all runners home [OC-9].
+``Stop()``   the table stops: after a winner, those still playing on keep the
+             places they have; before one, the game ends without a winner.
+
+For the screens
+---------------
+``step(state)``           what the box asks for next (see ``Step``).
+``legal_moves(state.board, state.hand)``
+                          the moves a ``Play`` may make, each
+                          ``Move(space, rotation, from_circle, to_circle)``.
+``exchange(state, space)``
+                          the tile that laying on ``space`` takes off the
+                          board, and where it goes.
+``tile_paths(tile, rotation)``
+                          the tile's four paths as pairs of sides (0 = N,
+                          clockwise), to draw between side midpoints.
+``space_number(name)``, ``space_name(number)``
+                          spaces are named as on the board ("c3") and
+                          numbered 1-17 for the keypad, row by row from the
+                          north-west.  Circles are named "A1"-"F6".
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
+from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
+                                 Position, canonical, legal_moves, load_board, play, position,
+                                 rotations, tile_paths)
+
+__all__ = [
+    "NAME", "EVENTS", "TILE_IDS", "Play", "Played", "Pass", "Finished", "Stop", "State", "Turn",
+    "Step", "Exchange", "setup", "apply", "requests", "timer", "public", "private", "summary",
+    "is_over", "step", "exchange", "space_name", "space_number",
+    # from games.octiles_board
+    "BOARD", "SEATS", "SIDES", "TILES", "Board", "Move", "Position", "canonical", "legal_moves",
+    "load_board", "play", "position", "rotations", "tile_paths",
+]
+
+NAME = "octiles"
+TILE_IDS = tuple(TILES)
+MODES = ("referee", "dealer")
+
+
+@dataclass(frozen=True)
+class Play:
+    space: str
+    rotation: int
+    from_circle: str
+    to_circle: str
+
+
+@dataclass(frozen=True)
+class Played:
+    space: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True)
+class Finished:
+    seat: int
+
+
+@dataclass(frozen=True)
+class Stop:
+    pass
+
+
+EVENTS = (Play, Played, Pass, Finished, Stop)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as the table saw it.  ``action`` is "placed", "exchanged" or
+    "passed"; ``removed`` is the tile an exchange took off; ``move`` is the
+    runner's (from, to) in referee mode; ``home`` counts runners that reached
+    a goal home on this turn (in dealer mode: all of them, on the turn that
+    finished the player, once declared)."""
+    number: int
+    round: int
+    seat: int
+    tile: str
+    action: str
+    space: str | None = None
+    rotation: int | None = None
+    removed: str | None = None
+    move: tuple[str, str] | None = None
+    home: int = 0
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class State:
+    """``board`` holds the tiles by space and, in referee mode, the runners;
+    in dealer mode rotations are None and no runners are known.  ``hand`` is
+    the tile of the player to move, taken from the deck or, on a full board,
+    handed over by the last exchange (``hand_from`` "deck" or "board").
+    ``passes`` counts passes in a row since a tile was last played."""
+    mode: str
+    names: tuple[str, ...]
+    starts: int
+    board: Position
+    deck: tuple[str, ...] | None = None
+    hand: str | None = None
+    hand_from: str = "deck"
+    turn: int = 0
+    round: int = 1
+    passes: int = 0
+    finishers: tuple[int, ...] = ()
+    stopped: bool = False
+    turns: tuple[Turn, ...] = ()
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.board.seats
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still playing, in seat order."""
+        return tuple(s for s in range(len(self.names)) if s not in self.finishers)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What the box asks for next.
+
+    ``kind``:
+      "shuffle"  the deck is not shuffled yet (the service answers the request);
+      "play"     ``seat`` plays ``tile``: ``Play`` (referee) or ``Played``
+                 (dealer), or ``Pass``;
+      "no_move"  referee mode: ``seat`` has no legal move with ``tile`` and
+                 can only ``Pass``;
+      "stuck"    referee mode: nobody could move with this tile for a whole
+                 round after everyone passed; ``Pass`` goes on, ``Stop`` ends;
+      "over"     the game is over.
+    ``must_move``: everyone passed, so ``seat`` must move if they can [OC-8].
+    ``moves``: referee mode, how many legal moves ``tile`` offers.
+    """
+    kind: str
+    seat: int | None = None
+    tile: str | None = None
+    tile_from: str | None = None
+    must_move: bool = False
+    moves: int | None = None
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """The tile an exchange takes off the board and where it goes: "deck"
+    (the bottom of the deck) or "next" (the next player's tile)."""
+    tile: str
+    to: str
+
+
+def space_name(number: int) -> str:
+    """The space keyed as ``number`` 1-17."""
+    return BOARD.space(number)
+
+
+def space_number(space: str) -> int:
+    """The keypad number 1-17 of ``space``."""
+    return BOARD.number(space)
+
+
+# --- setup ------------------------------------------------------------------------
+
+def setup(options: dict | None = None) -> State:
+    options = dict(options or {})
+    for key in options:
+        if key not in ("players", "runners", "starts", "mode"):
+            raise Illegal(f"Octiles has no option {key!r}.")
+    names = player_names(options, 2, 4)
+    seats = SEATS_IN_PLAY[len(names)]
+    if isinstance(options.get("players", 2), int):
+        names = tuple(seat.title() for seat in seats)
+    runners = options.get("runners", 5)
+    if type(runners) is not int or not 3 <= runners <= 5:
+        raise Illegal("Each player plays 3 to 5 runners.")
+    starts = options.get("starts", 0)
+    if type(starts) is not int or not 0 <= starts < len(names):
+        raise Illegal("The starting player must be one of the players.")
+    mode = options.get("mode", "referee")
+    if mode not in MODES:
+        raise Illegal("Octiles is played in referee or dealer mode.")
+    if mode == "referee":
+        # [OC-1] runners on their start homes
+        board = position(len(names), runners, to_move=seats[starts])
+    else:
+        board = Position(seats, runners, (None,) * len(BOARD.spaces), (None,) * len(BOARD.circles),
+                         seats[starts])
+    return State(mode, names, starts, board, turn=starts)
+
+
+# --- events -----------------------------------------------------------------------
+
+def apply(state: State, event, at: float) -> State:
+    if is_over(state):
+        raise Illegal("The game is over.")
+    if state.deck is None:
+        match event:
+            case Shuffled("deck", order):
+                if len(order) != len(TILE_IDS) or set(order) != set(TILE_IDS):
+                    raise Illegal("The deck is the 18 tiles.")
+                # [OC-1] all 18 tiles, shuffled face down; the first player draws
+                return dataclasses.replace(state, deck=tuple(order[1:]), hand=order[0])
+        raise Illegal("The tiles are not shuffled yet.")
+
+    match event:
+        case Play(space, rotation, start, end):
+            if state.mode != "referee":
+                raise Illegal("In dealer mode, say only which space the tile went on.")
+            return _play(state, space, rotation, start, end)
+        case Played(space):
+            if state.mode != "dealer":
+                raise Illegal("The box follows the board: give the whole move.")
+            if space not in BOARD.space_index:
+                raise Illegal("There is no such space.")
+            tiles = list(state.board.tiles)
+            tiles[BOARD.space_index[space]] = (state.hand, None)
+            return _tile_played(state, dataclasses.replace(state.board, tiles=tuple(tiles)), space)
+        case Pass():
+            return _pass(state)
+        case Finished(seat):
+            return _declare(state, seat)
+        case Stop():
+            return dataclasses.replace(state, stopped=True)
+    raise Illegal("That does not fit now.")
+
+
+def _play(state: State, space, rotation, start, end) -> State:
+    tile, board = state.hand, state.board
+    if type(rotation) is not int or not 0 <= rotation < 8:
+        raise Illegal("A tile turns 0 to 7 steps.")
+    move = Move(space, canonical(tile, rotation), start, end)
+    if move not in legal_moves(board, tile):
+        raise Illegal(_why_not(state, move))
+    after = play(board, tile, move)
+    me = board.to_move
+    return _tile_played(state, after, space, rotation=move.rotation, move=(start, end),
+                        home=int(end in BOARD.goal_homes(me)),
+                        # [OC-9] all runners in the goal homes
+                        finished=after.home(me) == board.runners_per_player)
+
+
+def _why_not(state: State, move: Move) -> str:
+    """The sentence for a move that ``legal_moves`` does not offer."""
+    board, me = state.board, state.board.to_move
+    if move.space not in BOARD.space_index:
+        return "There is no such space."
+    if move.from_circle not in BOARD.circle_index or move.to_circle not in BOARD.circle_index:
+        return "There is no such circle."
+    if board.runner_on(move.from_circle) != me:
+        return "You have no runner on that circle."
+    if move.from_circle in BOARD.goal_homes(me):
+        return "A runner that reached its goal home stays there."
+    if move.to_circle in BOARD.start_homes(me):
+        return "A runner may never go back to its start homes."
+    if not BOARD.is_stop(move.to_circle) and move.to_circle not in BOARD.goal_homes(me):
+        return "That home is closed to you."
+    if move.to_circle != move.from_circle and board.runner_on(move.to_circle) is not None:
+        return "Another runner stands on that circle."
+    starts = BOARD.start_homes(me)
+    if move.from_circle not in starts and any(m.from_circle in starts for m in legal_moves(board, state.hand)):
+        return "All your start homes are taken: a runner must leave one."
+    return "That path does not lead there over the new tile."
+
+
+def _tile_played(state: State, board: Position, space: str, **details) -> State:
+    """The tile in hand lies on ``space`` in ``board``: settle the tile it
+    replaced, record the turn (with ``details`` of the move, in referee mode)
+    and hand on to the next player."""
+    removed = state.board.tile_on(space)
+    deck = state.deck
+    if removed is None:
+        hand_over = None
+    elif board.is_full():
+        hand_over = removed[0]  # [OC-3] on a full board the next player plays the removed tile
+    else:
+        deck = deck + (removed[0],)  # [OC-2] the removed tile goes to the bottom of the deck
+        hand_over = None
+    turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand,
+                "exchanged" if removed else "placed", space,
+                removed=removed[0] if removed else None, **details)
+    finishers = state.finishers + ((state.turn,) if turn.finished else ())
+    state = dataclasses.replace(state, board=board, deck=deck, passes=0, finishers=finishers,
+                                turns=state.turns + (turn,))
+    if hand_over:
+        state = dataclasses.replace(state, hand=hand_over, hand_from="board")
+    else:
+        state = dataclasses.replace(state, hand=deck[0], deck=deck[1:], hand_from="deck")
+    return _next_player(state)
+
+
+def _pass(state: State) -> State:
+    # [OC-8] once everyone has passed in a row, the first who can move must
+    if _must_move(state) and state.mode == "referee" and legal_moves(state.board, state.hand):
+        raise Illegal("Everyone has passed, and you can move: you must.")
+    turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand, "passed")
+    # [OC-8] the tile stays on top of the deck: the next player plays it
+    state = dataclasses.replace(state, passes=state.passes + 1, turns=state.turns + (turn,))
+    return _next_player(state)
+
+
+def _declare(state: State, seat) -> State:
+    if state.mode != "dealer":
+        raise Illegal("The box sees for itself who has finished.")
+    if type(seat) is not int or not 0 <= seat < len(state.names):
+        raise Illegal("There is no such player.")
+    if seat in state.finishers:
+        raise Illegal("That player has already finished.")
+    played = [i for i, t in enumerate(state.turns) if t.seat == seat and t.action != "passed"]
+    if not played:
+        raise Illegal("Nobody finishes without playing a tile.")
+    # Runners move only on their own player's turns, so the last tile that
+    # player played is the one that brought the last runner home [OC-9].
+    turns = list(state.turns)
+    turns[played[-1]] = dataclasses.replace(turns[played[-1]], home=state.board.runners_per_player,
+                                            finished=True)
+    state = dataclasses.replace(state, turns=tuple(turns), finishers=state.finishers + (seat,))
+    if seat == state.turn and not is_over(state):
+        return _next_player(state)
+    return state
+
+
+def _next_player(state: State) -> State:
+    if is_over(state):
+        return state
+    count = len(state.names)
+    seat = next_seat(state.turn, count, skip=state.finishers)
+    # A round is once round the table from the player who started.
+    if (seat - state.starts) % count <= (state.turn - state.starts) % count:
+        state = dataclasses.replace(state, round=state.round + 1)
+    return dataclasses.replace(state, turn=seat,
+                               board=dataclasses.replace(state.board, to_move=state.seats[seat]))
+
+
+def _must_move(state: State) -> bool:
+    return state.passes >= len(state.active)
+
+
+# --- what the box shows and asks ----------------------------------------------------
+
+def requests(state: State) -> tuple:
+    if state.deck is None and not is_over(state):
+        return (Shuffle("deck", TILE_IDS),)
+    return ()
+
+
+def timer(state: State) -> None:
+    return None
+
+
+def is_over(state: State) -> bool:
+    return state.stopped or len(state.active) <= 1
+
+
+def step(state: State) -> Step:
+    if is_over(state):
+        return Step("over")
+    if state.deck is None:
+        return Step("shuffle")
+    kind, moves = "play", None
+    if state.mode == "referee":
+        moves = len(legal_moves(state.board, state.hand))
+        if not moves:
+            # Everyone passed, then everyone passed again unable to move: the
+            # same tile on the same board will never move anyone.
+            kind = "stuck" if state.passes >= 2 * len(state.active) else "no_move"
+    return Step(kind, state.turn, state.hand, state.hand_from,
+                must_move=_must_move(state) and kind == "play", moves=moves)
+
+
+def exchange(state: State, space: str) -> Exchange | None:
+    """What leaves the board if the tile in hand goes on ``space``: None on an
+    empty space; otherwise the tile lying there, going to the bottom of the
+    deck [OC-2] or, on a full board, to the next player [OC-3]."""
+    lying = state.board.tile_on(space)
+    if lying is None:
+        return None
+    return Exchange(lying[0], "next" if state.board.is_full() else "deck")
+
+
+def public(state: State) -> dict:
+    """Everything on the table; only the order of the deck stays hidden."""
+    over = is_over(state)
+    board = state.board
+    view = {
+        "mode": state.mode,
+        "players": list(state.names),
+        "seats": list(state.seats),
+        "runners": board.runners_per_player,
+        "turn": None if over else state.turn,
+        "player": None if over else state.names[state.turn],
+        "number": len(state.turns) + 1,
+        "round": state.round,
+        "tile": state.hand,
+        "paths": [list(p) for p in tile_paths(state.hand)] if state.hand else [],
+        "tile_from": state.hand_from,
+        "deck": None if state.deck is None else len(state.deck),
+        "tiles": {space: {"number": space_number(space), "tile": tile, "rotation": rotation}
+                  for space, (tile, rotation) in board.placed().items()},
+        "passes": state.passes,
+        "all_passed": not over and _must_move(state),  # [OC-8] who can move must
+        "finished": [state.names[s] for s in state.finishers],
+        "winner": state.names[state.finishers[0]] if state.finishers else None,
+        "over": over,
+        "last": _turn_view(state, state.turns[-1]) if state.turns else None,
+    }
+    if state.mode == "referee":
+        view["pieces"] = board.pieces()
+        view["home"] = {name: board.home(seat) for name, seat in zip(state.names, state.seats)}
+    return view
+
+
+def private(state: State, seat: int) -> dict:
+    """Octiles has no secrets at the table: the public view, plus the seat's
+    homes and, on its turn in referee mode, its legal moves."""
+    view = public(state)
+    me = state.seats[seat]
+    view.update(seat=seat, name=state.names[seat], start_homes=list(BOARD.start_homes(me)),
+                goal_homes=list(BOARD.goal_homes(me)))
+    if state.mode == "referee" and state.hand and seat == state.turn and not is_over(state):
+        view["moves"] = [list(m) for m in legal_moves(state.board, state.hand)]
+    return view
+
+
+def summary(state: State) -> dict:
+    """The score log: one round entry per turn, scoring the runners that came
+    home on it; totals are runners home (in dealer mode the box only learns
+    them when a player finishes); the winner is the first to finish."""
+    turns = [_turn_view(state, t) for t in state.turns]
+    if state.mode == "referee":
+        totals = {name: state.board.home(seat) for name, seat in zip(state.names, state.seats)}
+    else:
+        totals = {name: 0 for name in state.names}
+        for t in state.turns:
+            totals[state.names[t.seat]] += t.home
+    return {
+        "status": "finished" if is_over(state) else "playing",
+        "players": list(state.names),
+        "rounds": turns,
+        "totals": totals,
+        "winners": [state.names[state.finishers[0]]] if state.finishers else [],
+        "mode": state.mode,
+        "turns": len(state.turns),
+        "tiles_placed": sum(t.action == "placed" for t in state.turns),
+        "exchanges": sum(t.action == "exchanged" for t in state.turns),
+        "passes": sum(t.action == "passed" for t in state.turns),
+        "finishing_order": [state.names[s] for s in state.finishers],
+    }
+
+
+def _turn_view(state: State, t: Turn) -> dict:
+    name = state.names[t.seat]
+    view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
+            "space": t.space, "removed": t.removed, "finished": t.finished,
+            "scores": {n: (t.home if n == name else 0) for n in state.names}}
+    if t.move:
+        view.update(rotation=t.rotation, **{"from": t.move[0], "to": t.move[1]})
+    return view
