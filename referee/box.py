@@ -57,7 +57,7 @@ class Box:
         self.flow = None
         self.shown: dict[str, Screen] = {}
         self._flash: tuple[str, object] | None = None
-        self._confirm_undo = False
+        self._overlay = None      # the game menu held up by holding *: "undo" or "end"
         self._timer = None        # (name, deadline, expiry handle, tick handle)
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
@@ -73,7 +73,7 @@ class Box:
 
     def start(self) -> None:
         """On the loop's thread: wire the devices and show the first screen
-        (the unfinished game, if the power went while one was played)."""
+        (the game that was up when the power went, if any)."""
         from referee.flows import menu
         self.devices.keys.start(self.loop)
         dice = self.devices.dice
@@ -82,7 +82,9 @@ class Box:
         dice.start(self.loop)
         for display in self.devices.displays.values():
             display.on_change = lambda name, online: self.render()
-        row = self.store.unfinished()
+        # The game on the screens when the power went, finished or not.
+        current = self.store.setting("current")
+        row = self.store.game(current) if current is not None else None
         if row is not None:
             self._enter(Session(self.store, row.id, row.name, row.options))
         else:
@@ -120,10 +122,18 @@ class Box:
         options = dict(options or {})
         if name == "decrypto" and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
-        self._enter(Session.new(self.store, name, options, self.clock.wall()))
+        try:
+            session = Session.new(self.store, name, options, self.clock.wall())
+        except base.Illegal as exc:
+            self.flash(_(str(exc)))
+            self.sound("error")
+            return
+        self._enter(session)
 
     def _enter(self, session: Session) -> None:
         from referee.flows import flow_for
+        if self.store.setting("current") != session.id:
+            self.store.set_setting("current", session.id)
         self.session = session
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
@@ -153,6 +163,7 @@ class Box:
         from referee.flows import menu
         if self.session is not None and self.store.game(self.session.id).ended is None:
             self.store.end_game(self.session.id, self.clock.wall())
+        self.store.set_setting("current", None)
         self.session = None
         self._cancel_timer()
         self.flow = menu.Main(self)
@@ -303,16 +314,14 @@ class Box:
 
     def on_key(self, key: str, kind: str) -> None:
         self.key_count += 1
-        if self._confirm_undo:
-            if kind == "press" and key in "#*":
-                self._confirm_undo = False
-                if key == "#":
-                    self._undo()
+        if self._overlay is not None:
+            if kind == "press":
+                self._overlay_key(key)
             self.render()
             return
         if key == "*" and kind == "hold":
-            if self.session is not None and self.session.can_undo():
-                self._confirm_undo = True
+            if self.session is not None:
+                self._overlay = "undo"
                 self.render()
             return
         if kind == "release" and key == "*":
@@ -321,8 +330,33 @@ class Box:
         self._remember_view()
         self.render()
 
+    def _overlay_key(self, key: str) -> None:
+        """Holding * brings up the game menu: undo, or end the game."""
+        if key == "*":
+            self._overlay = None
+        elif key == "D" and self._overlay == "undo":
+            self._overlay = "end"
+        elif key == "#" and self._overlay == "end":
+            self._overlay = None
+            self.leave()
+        elif key == "#" and self.session.can_undo():
+            self._overlay = None
+            self._undo()
+
+    def _overlay_screen(self) -> Screen:
+        if self._overlay == "end":
+            return Screen(_("End this game?"), (_("It stays in the"), _("score log.")),
+                          keys=(("#", _("Yes")), ("*", _("No"))))
+        if not self.session.can_undo():
+            return Screen(_("Game menu"), (_("Nothing to undo."),), keys=(("*", _("Back")), ("D", _("End game"))))
+        return Screen(_("Undo?"), (_("Take back the last"), _("action?")),
+                      keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
+
     def _undo(self) -> None:
-        self.session.undo(self.clock.wall())
+        s = self.session
+        s.undo(self.clock.wall())
+        if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+            self.store.reopen_game(s.id)  # the end was taken back
         self.flash(_("Undone."))
         self.changed()
 
@@ -355,9 +389,8 @@ class Box:
         if self.flow is None:
             return
         screens = self.flow.screens()
-        if self._confirm_undo:
-            screens["main"] = Screen(_("Undo?"), (_("Take back the last"), _("action?")),
-                                     keys=(("#", _("Yes")), ("*", _("No"))))
+        if self._overlay is not None:
+            screens["main"] = self._overlay_screen()
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:

@@ -1,8 +1,8 @@
 """What a display shows, as a small view model, and how it becomes pixels.
 
 A ``Screen`` is a title, up to four lines of text, an optional big line (a
-countdown, dice), an optional QR code, and the labels of the keys that do
-something now.  ``render`` draws it 1-bit at 128×64; ``text`` is the same
+countdown, dice), an optional QR code, an optional line drawing (a tile), and
+the labels of the keys that do something now.  ``render`` draws it 1-bit at 128×64; ``text`` is the same
 screen as plain text, for tests and the terminal simulator.
 
 Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
@@ -52,6 +52,9 @@ class Screen:
     qr: str = ""
     invert_title: bool = True
     flash: str = ""                           # one-line message over the body
+    # A line drawing in panel pixels: its name for the text mirror, then
+    # strokes, each a flat x0, y0, x1, y1, ... of points joined by lines.
+    picture: tuple = ()
 
     @property
     def text(self) -> str:
@@ -61,6 +64,8 @@ class Screen:
         if self.big:
             out.append(self.big)
         out.extend(self.lines)
+        if self.picture:
+            out.append(f"[{self.picture[0]}]")
         if self.qr:
             out.append(f"QR {self.qr}")
         if self.keys:
@@ -109,9 +114,11 @@ def render(screen: Screen) -> Image.Image:
             draw.rectangle((left, 0, W - 1, 10), fill=1)
         draw.text((left + 1, 1), fit(screen.title, cols), font=small, fill=0 if screen.invert_title else 1)
         top = 12
+    for stroke in screen.picture[1:]:
+        draw.line(stroke, fill=1)
     body = list(screen.lines)
     if screen.flash:
-        body = [screen.flash] + body
+        body = wrap(screen.flash, cols)[:2] + body
     y = top
     if screen.big:
         big = font("big") if font("big").getlength(screen.big) <= W - left else font("mid")

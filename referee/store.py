@@ -4,8 +4,9 @@ events in SQLite.
 WAL journal with ``synchronous=FULL``: when ``append`` returns, the event is
 on disk and survives a power cut, and only then does the screen change.  The
 score log, undo and resuming after a power cut are all derived from these
-rows; nothing else is kept.  Undo is a row too (``{"type": "Undo"}``): it
-takes back the last player action (see ``games.base.AUTOMATIC``).
+rows; beside them only settings and the addresses of the teams' web pages
+are kept.  Undo is a row too (``{"type": "Undo"}``): it takes back the last
+player action (see ``games.base.AUTOMATIC``).
 """
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ CREATE TABLE IF NOT EXISTS settings (
     key      TEXT PRIMARY KEY,
     value    TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS team_pages (
+    token    TEXT PRIMARY KEY,
+    game     INTEGER NOT NULL REFERENCES games(id),
+    team     INTEGER NOT NULL,
+    csrf     TEXT NOT NULL,
+    UNIQUE (game, team)
+);
 """
 UNDO = {"type": "Undo"}
 
@@ -43,6 +51,16 @@ class GameRow:
     options: dict
     started: float
     ended: float | None
+
+
+@dataclass(frozen=True)
+class TeamPage:
+    """A team's web page for one game: ``token`` is its address (a secret,
+    see ``referee.web.teams``), ``csrf`` guards its forms."""
+    token: str
+    game: int
+    team: int
+    csrf: str
 
 
 class Store:
@@ -66,6 +84,9 @@ class Store:
     def end_game(self, game: int, at: float) -> None:
         self._db.execute("UPDATE games SET ended = ? WHERE id = ?", (at, game))
 
+    def reopen_game(self, game: int) -> None:
+        self._db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game,))
+
     def game(self, game: int) -> GameRow | None:
         row = self._db.execute("SELECT id, name, options, started, ended FROM games WHERE id = ?",
                                (game,)).fetchone()
@@ -77,10 +98,6 @@ class Store:
             "ORDER BY id DESC LIMIT ?", (since, before or 2**62, limit)).fetchall()
         return [_game(r) for r in rows]
 
-    def unfinished(self) -> GameRow | None:
-        row = self._db.execute("SELECT id, name, options, started, ended FROM games "
-                               "WHERE ended IS NULL ORDER BY id DESC LIMIT 1").fetchone()
-        return _game(row) if row else None
 
     # --- events -----------------------------------------------------------------
 
@@ -107,6 +124,22 @@ class Store:
     def set_setting(self, key: str, value) -> None:
         self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    # --- team pages ------------------------------------------------------------------
+
+    def team_page(self, game: int, team: int) -> TeamPage | None:
+        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE game = ? AND team = ?",
+                               (game, team)).fetchone()
+        return TeamPage(*row) if row else None
+
+    def team_page_by_token(self, token: str) -> TeamPage | None:
+        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE token = ?",
+                               (token,)).fetchone()
+        return TeamPage(*row) if row else None
+
+    def add_team_page(self, page: TeamPage) -> None:
+        self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
+                         (page.token, page.game, page.team, page.csrf))
 
 
 def _game(row) -> GameRow:

@@ -270,3 +270,21 @@ def test_czech_polish_and_russian_render_without_missing_glyph_boxes(kind):
             assert _glyph(ch, f) != notdef, ch
     image = render(Screen("Řeřicha", ("źdźbło", "Привет")))
     assert image.getbbox() is not None
+
+
+def test_holding_star_offers_to_end_the_game(table):
+    open_tools(table)
+    table.hold("*", 1.0)
+    assert "Nothing to undo." in table.screen("main")
+    table.press("D")
+    assert "End this game?" in table.screen("main")
+    table.press("#")
+    assert "Tabletop Referee" in table.screen("main")
+    table.restart()
+    assert "Tabletop Referee" in table.screen("main")
+
+
+def test_a_long_message_wraps_onto_two_lines():
+    image = render(Screen("T", flash="A word of 5 letters takes 5 to 48 pieces."))
+    assert "A word of 5 letters takes 5 to 48 pieces." in Screen("T", flash="A word of 5 letters takes 5 to 48 pieces.").text
+    assert image.crop((0, 22, 128, 32)).getbbox() is not None  # the second line is drawn

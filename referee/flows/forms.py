@@ -41,7 +41,7 @@ class Menu(Flow):
         lines = tuple(f"{i} {label}" for i, (label, _a) in enumerate(self.items[first:first + LINES], first + 1))
         keys = []
         if self.page > 0:
-            keys.append(("C", "◂"))
+            keys.append(("C", "◄"))
         if self.page + 1 < self.pages:
             keys.append(("D", _("more")))
         if self.back:
