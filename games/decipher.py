@@ -59,6 +59,9 @@ NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
 BONUS = 3     # bonus tokens on the board, one per last piece [DC-7]
 PIECES = 48   # letter pieces in the box
+# What each token on a player's pile is worth at round end [DC-10], in the
+# order of the score sheet.
+POINTS = {"no": 1, "bonus": 2, "guess": 1, "solution": 5}
 OPTIONS = frozenset({"players", "length", "first_maker"})
 
 
@@ -124,7 +127,7 @@ class Score:
 
     @property
     def points(self) -> int:
-        return self.no + 2 * self.bonus + self.guess + 5 * self.solution
+        return sum(value * getattr(self, item) for item, value in POINTS.items())
 
 
 @dataclass(frozen=True)
