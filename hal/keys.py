@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 LAYOUT = ("123A", "456B", "789C", "*0#D")
 TEAMS = ("team1", "team2")
@@ -74,12 +74,14 @@ class Keys:
         self._col_pins = [d.pin for d in self._cols]
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
         self._scanning = None
-        self._buttons: dict[str, Button] = {}
+        # Team buttons are plain inputs, not gpiozero ``Button``s: holds are
+        # timed here, and ``Button`` would keep a hold thread for each.
+        self._buttons: dict[str, DigitalInputDevice] = {}
         self._teams = {name: _Key(name, self) for name in teams}
         self._team_checks: dict[str, object] = {}
         for name, pin in teams.items():
-            button = Button(pin, pull_up=True, bounce_time=None, **opts)
-            button.when_pressed = button.when_released = lambda _b=None, n=name: self._from_pin(self._team_edge, n)
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, **opts)
+            button.when_activated = button.when_deactivated = lambda _b=None, n=name: self._from_pin(self._team_edge, n)
             self._buttons[name] = button
         for col in self._cols:
             col.when_activated = lambda _d=None: self._from_pin(self._wake)
@@ -128,7 +130,7 @@ class Keys:
 
     def _team_edge(self, name: str) -> None:
         key = self._teams[name]
-        key.sample(self._buttons[name].is_pressed, self.clock.monotonic())
+        key.sample(self._buttons[name].is_active, self.clock.monotonic())
         pending = self._team_checks.get(name)
         if pending is not None:
             pending.cancel()
@@ -137,8 +139,8 @@ class Keys:
     def _team_settle(self, name: str) -> None:
         self._team_checks.pop(name, None)
         key = self._teams[name]
-        key.sample(self._buttons[name].is_pressed, self.clock.monotonic())
-        if key.down != self._buttons[name].is_pressed:
+        key.sample(self._buttons[name].is_active, self.clock.monotonic())
+        if key.down != self._buttons[name].is_active:
             self._team_checks[name] = self.clock.call_later(DEBOUNCE, self._team_settle, name)
 
     def close(self) -> None:

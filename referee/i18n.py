@@ -42,6 +42,10 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return _current.ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Marks a message for translation where it is defined; ``_`` translates
     it where it is shown."""

@@ -120,7 +120,7 @@ def render(screen: Screen) -> Image.Image:
     if screen.flash:
         body = wrap(screen.flash, cols)[:2] + body
     y = top
-    if screen.big:
+    if screen.big and not screen.flash:  # a message outranks the big line
         big = font("big") if font("big").getlength(screen.big) <= W - left else font("mid")
         width = big.getlength(screen.big)
         height = big.size
