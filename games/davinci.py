@@ -36,7 +36,8 @@ any, starts now and runs for the whole turn.  Then:
     empty pool, one of their own hidden tiles) and the turn passes.  ``by``,
     when given, is the seat of the attacker: a press meant for a turn that
     has already ended is refused instead of being credited to the next
-    player.
+    player.  ``check_attack(state, target, by)`` asks the same as soon as
+    the target is named, before anyone knows whether the guess hit.
 ``Stop()``
     After at least one hit: the drawn tile joins the attacker's row hidden,
     and the turn passes.
@@ -218,7 +219,7 @@ def apply(state: State, event, at: float) -> State:
         case Stop():
             _on_turn(state)
             if not state.hits:
-                raise Illegal("You may stop only after a hit.")
+                raise Illegal("Stop needs a hit.")
             return _end_turn(state, "stop", at)
         case TimerExpired("turn"):
             if state.phase != "turn" or state.countdown is None:
@@ -251,17 +252,25 @@ def _begin_turn(state: State, seat: int, at: float) -> State:
                    drawn=drawn, hits=0, countdown=countdown)
 
 
-def _attack(state: State, attack: Attack, at: float) -> State:
+def check_attack(state: State, target: int, by: int | None = None) -> None:
+    """Raises ``Illegal`` unless ``target`` may be attacked now (by seat
+    ``by``, when given).  The box asks as soon as the target is named, before
+    the players say whether the guess hit."""
     _on_turn(state)
-    seat, target = state.turn, attack.target
-    if attack.by is not None and attack.by != seat:
-        raise Illegal(f"It is {state.players[seat]}'s turn.")
+    seat = state.turn
+    if by is not None and by != seat:
+        raise Illegal(f"{state.players[seat]}'s turn now.")
     if not _whole(target) or not 0 <= target < len(state.players):
-        raise Illegal("There is no such player.")
+        raise Illegal("No such player.")
     if target == seat:
-        raise Illegal("Attack an opponent, not your own row.")
+        raise Illegal("Not your own row.")
     if not state.hidden[target]:
-        raise Illegal(f"{state.players[target]} is out: no hidden tiles left.")
+        raise Illegal(f"{state.players[target]} is out.")
+
+
+def _attack(state: State, attack: Attack, at: float) -> State:
+    check_attack(state, attack.target, attack.by)
+    seat, target = state.turn, attack.target
     if not attack.hit:
         return _end_turn(state, "miss", at)  # [DV-6]
     # [DV-5] the tile is turned face up where it stands

@@ -204,10 +204,10 @@ def test_DV8_the_last_player_with_hidden_tiles_wins():
 # --- refused input ------------------------------------------------------------
 
 @pytest.mark.parametrize(("events", "message"), [
-    ((Attack(0, HIT),), "not your own row"),
-    ((Attack(3, HIT),), "no such player"),
-    ((Stop(),), "only after a hit"),
-    ((Attack(1, MISS), Stop()), "only after a hit"),               # stop after a miss
+    ((Attack(0, HIT),), "Not your own row"),
+    ((Attack(3, HIT),), "No such player"),
+    ((Stop(),), "Stop needs a hit"),
+    ((Attack(1, MISS), Stop()), "Stop needs a hit"),               # stop after a miss
     ((Attack(1, MISS), Attack(2, HIT, by=0)), "Ben's turn"),        # again after a miss
     ((*hits(1, 4), Stop(), Attack(1, HIT)), "Ben is out"),
     ((Dealt(),), "already dealt"),
@@ -220,6 +220,14 @@ def test_DV4_impossible_input_is_refused(events, message):
     state = play(state, *before)
     with pytest.raises(Illegal, match=message):
         dv.apply(state, last, 999.0)
+
+
+def test_DV4_a_target_is_checked_as_soon_as_it_is_named():
+    state = play(start(), *hits(1, 4))
+    dv.check_attack(state, 2, by=0)  # Cid may be attacked: nothing raised
+    for target, by, message in [(0, 0, "Not your own row"), (1, 0, "Ben is out"), (2, 1, "Ann's turn")]:
+        with pytest.raises(Illegal, match=message):
+            dv.check_attack(state, target, by)
 
 
 def test_DV4_nothing_happens_before_the_deal():
