@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
 READY  := $(VENV)/.ready
 
-.PHONY: sim test bench soak flash install clean
+.PHONY: sim test bench soak flash install uninstall clean
 sim: $(READY)
 	$(BIN)/referee sim
 
@@ -21,10 +21,14 @@ soak: $(READY)
 	$(BIN)/pytest -m soak --soak
 
 flash: $(READY)
+	$(BIN)/pip install -q -e ".[flash]"
 	$(BIN)/python -m firmware.deploy
 
 install:
 	sudo systemd/install.sh
+
+uninstall:
+	sudo systemd/uninstall.sh
 
 $(READY): pyproject.toml
 	@scripts/need-apt $(FONTS)

@@ -15,7 +15,9 @@ every timer fires at its exact moment.  The database is a temporary file that
 The API (stable): ``press``, ``type``, ``hold``, ``advance``, ``screen``,
 ``image``, ``dice.next``, ``dice.roll_button``, ``sounds``, ``log``,
 ``start``, ``restart``; beyond it: ``down``/``up`` (one edge of a key),
-``display_fault`` (a panel stops answering), ``box`` (the service itself).
+``display_fault`` (a panel stops answering), ``box`` (the service itself),
+and the web app: ``web_url``, ``get``, ``post`` (it starts listening on a
+free loopback port when first asked, and serves while the loop runs).
 """
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ import random
 import tempfile
 import warnings
 
-from referee import scorelog
+import aiohttp
+
+from referee import scorelog, web
 from referee.box import Box
 from referee.clock import ManualClock
 from referee.config import parse
@@ -68,6 +72,9 @@ class Table:
         self._boots = 0
         self.loop = asyncio.new_event_loop()
         self.clock = ManualClock()
+        self._web: web.Server | None = None
+        self._web_port = 0
+        self._http: aiohttp.ClientSession | None = None
         self._boot()
         self.dice = _Dice(self)
 
@@ -77,6 +84,10 @@ class Table:
         self._boots += 1
         self.box = Box(parse(self._config), self.clock, self.loop, rng=rng)
         self.box.start()
+        if self.box.devices.dice_module is not None:
+            # The module greets the host over its pty; rolls before that
+            # would come from software.
+            self._wait(lambda: self.box.devices.dice.status == "online")
         self.clock.advance(0)  # what the start scheduled for "now" happens now
 
     def _settle(self) -> None:
@@ -153,6 +164,44 @@ class Table:
         self.box.devices.panels[name].fail = failing
         self._settle()
 
+    # --- the web app --------------------------------------------------------
+
+    def web_url(self) -> str:
+        """The score log's address on this machine, e.g. "http://127.0.0.1:41234/"."""
+        if self._web is None:
+            self._web = self.loop.run_until_complete(web.serve(self.box, "127.0.0.1", self._web_port))
+            self._web_port = self._web.port  # the same one after a restart
+        return self._web.url
+
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, dict, str]:
+        """A GET as a phone would send it: (status, headers, text).  Bodies
+        come back decompressed; redirects are not followed; no cookies are
+        kept between requests."""
+        return self._request("GET", path, None, headers)
+
+    def post(self, path: str, data: dict, headers: dict | None = None) -> tuple[int, dict, str]:
+        """A form POST, like ``get``."""
+        return self._request("POST", path, data, headers)
+
+    def _request(self, method: str, path: str, data, headers) -> tuple[int, dict, str]:
+        url = self.web_url() + path.lstrip("/")
+
+        async def ask():
+            if self._http is None:
+                self._http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar(),
+                                                   timeout=aiohttp.ClientTimeout(total=10))
+            async with self._http.request(method, url, data=data, headers=headers, allow_redirects=False) as r:
+                return r.status, r.headers, await r.text()
+
+        answer = self.loop.run_until_complete(ask())
+        self._settle()
+        return answer
+
+    def _stop_web(self) -> None:
+        if self._web is not None:
+            self.loop.run_until_complete(self._web.stop())
+            self._web = None
+
     # --- the box ------------------------------------------------------------
 
     def start(self, name: str, **options) -> None:
@@ -162,11 +211,18 @@ class Table:
     def restart(self) -> None:
         """A power cut: the service dies where it stands and starts again on
         the same database; time goes on."""
+        serving = self._web is not None
+        self._stop_web()
         self.box.close()
         self.clock = ManualClock(wall=self.clock.wall())
         self._boot()
+        if serving:
+            self.web_url()
 
     def close(self) -> None:
+        self._stop_web()
+        if self._http is not None:
+            self.loop.run_until_complete(self._http.close())
         self.box.close()
         self.loop.close()
         self._tmp.cleanup()
