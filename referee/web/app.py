@@ -1,0 +1,394 @@
+"""The web server: routes, pages, headers and errors, on the box's own loop.
+
+Public answers are pure functions of the store and the evening, so each is
+rendered once after a change at the table and kept, compressed, until the
+next change (``Site.cached``); fifty phones refreshing at once cost one
+rendering.  Team pages are rendered per request and never kept anywhere.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from importlib import resources
+
+from aiohttp import web
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from games import base
+from referee import scorelog
+from referee.web import chart, export, history, live, sheets, teams
+
+log = logging.getLogger(__name__)
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
+MOST_CACHED = 256           # rendered answers kept between two changes
+SHUTDOWN_SECONDS = 2.0
+DAY = r"{day:\d{4}-\d{2}-\d{2}}"
+GAME = r"{id:\d{1,9}}"
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+TYPES = {"html": "text/html", "json": "application/json", "csv": "text/csv",
+         "css": "text/css", "js": "text/javascript", "svg": "image/svg+xml"}
+
+SITE = web.AppKey("site", object)
+
+
+@dataclass(frozen=True)
+class Body:
+    """One answer, rendered: plain and gzipped, with its ETag."""
+    raw: bytes
+    gz: bytes
+    kind: str
+    etag: str
+
+    @classmethod
+    def of(cls, text: str, kind: str) -> Body:
+        raw = text.encode()
+        tag = hashlib.blake2b(raw, digest_size=8).hexdigest()
+        return cls(raw, gzip.compress(raw, 6, mtime=0), kind, f'"{tag}"')
+
+
+def accepts_gzip(request: web.Request) -> bool:
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        coding, _, params = part.partition(";")
+        if coding.strip().lower() == "gzip":
+            quality = params.replace(" ", "").removeprefix("q=") or "1"
+            return quality.strip("0.") != ""    # "q=0", "q=0.000": refused
+    return False
+
+
+def send(request: web.Request, body: Body, headers: dict | None = None) -> web.Response:
+    headers = {"ETag": body.etag, "Vary": "Accept-Encoding", **(headers or {})}
+    if body.etag in request.headers.get("If-None-Match", ""):
+        return web.Response(status=304, headers=headers)
+    zipped = accepts_gzip(request)
+    if zipped:
+        headers["Content-Encoding"] = "gzip"
+    return web.Response(body=body.gz if zipped else body.raw, headers=headers,
+                        content_type=TYPES[body.kind], charset=None if body.kind == "svg" else "utf-8")
+
+
+def attachment(name: str) -> dict:
+    return {"Content-Disposition": f'attachment; filename="{name}"'}
+
+
+def _static() -> dict[str, Body]:
+    folder = resources.files("referee.web") / "static"
+    return {item.name: Body.of(item.read_text(encoding="utf-8"), item.name.rpartition(".")[2])
+            for item in folder.iterdir() if item.name.rpartition(".")[2] in TYPES}
+
+
+class Site:
+    """The pages of one box."""
+
+    def __init__(self, box) -> None:
+        self.box = box
+        self.hub = live.Hub()
+        box.watch(self.hub.changed)
+        self.static = _static()
+        self.env = Environment(loader=PackageLoader("referee.web", "templates"), autoescape=True,
+                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+        # Static files are kept a year: their address changes with their content.
+        stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in self.static.items()}
+        self.env.globals["static"] = stamped.__getitem__
+        self._stamp = None
+        self._cache: dict[str, Body] = {}
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def tonight(self) -> dt.date:
+        return history.evening_of(self.box.clock.wall())
+
+    def cached(self, request: web.Request, make) -> Body:
+        """The answer to this path since the last change at the table."""
+        stamp = (self.hub.version, self.tonight())
+        if stamp != self._stamp:
+            self._cache.clear()
+            self._stamp = stamp
+        body = self._cache.get(request.path_qs)
+        if body is None:
+            if len(self._cache) >= MOST_CACHED:
+                self._cache.clear()
+            body = self._cache[request.path_qs] = make()
+        return body
+
+    def render(self, names, **context) -> str:
+        return self.env.select_template(names if isinstance(names, list) else [names]).render(
+            version=self.hub.version, **context)
+
+    def html(self, name: str, **context) -> Body:
+        return Body.of(self.render(name, **context), "html")
+
+    def entries(self, day: dt.date) -> list[dict]:
+        """An evening's score log: tonight exactly as ``scorelog.evening``."""
+        store = self.box.store
+        if day == self.tonight():
+            return scorelog.evening(store, self.box.clock.wall())
+        return [scorelog.game_entry(store, row) for row in history.games_of(store, day)]
+
+    def entry(self, request: web.Request) -> dict:
+        row = self.box.store.game(int(request.match_info["id"]))
+        if row is None or row.name == "tools":
+            raise web.HTTPNotFound()
+        return scorelog.game_entry(self.box.store, row)
+
+    def now(self, entry: dict) -> str:
+        session = self.box.session
+        if entry.get("status") != "playing" or session is None or session.id != entry["id"]:
+            return ""
+        return sheets.now(session.name, session.rules.public(session.state))
+
+    def day(self, request: web.Request) -> dt.date:
+        try:
+            return dt.date.fromisoformat(request.match_info["day"])
+        except ValueError:
+            raise web.HTTPNotFound() from None
+
+    def error(self, request: web.Request, status: int, reason: str, allow: str | None = None) -> web.Response:
+        headers = {"Cache-Control": "no-store"}
+        if allow:
+            headers["Allow"] = allow
+        if request.path.startswith("/api/"):
+            return web.json_response({"error": reason}, status=status, headers=headers)
+        try:
+            text = self.render("error.html", title=reason, status=status, reason=reason, live=False)
+        except Exception:
+            log.exception("web: the error page failed")
+            return web.Response(text=f"{status} {reason}", status=status, headers=headers)
+        return web.Response(text=text, status=status, content_type="text/html", headers=headers)
+
+    # --- pages -----------------------------------------------------------------------
+
+    async def evening(self, request: web.Request) -> web.Response:
+        return send(request, self.cached(request, lambda: self._evening(self.tonight())))
+
+    async def earlier(self, request: web.Request) -> web.Response:
+        day = self.day(request)
+        if day == self.tonight():
+            raise web.HTTPFound("/")
+        return send(request, self.cached(request, lambda: self._evening(day)))
+
+    def _evening(self, day: dt.date) -> Body:
+        entries = sheets.in_play_first(self.entries(day))
+        tonight = day == self.tonight()
+        return self.html("evening.html", title="Tonight" if tonight else sheets.long_date(day),
+                         date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
+                         cards=[sheets.card(e, self.now(e)) for e in entries])
+
+    async def game(self, request: web.Request) -> web.Response:
+        return send(request, self.cached(request, lambda: self._game(self.entry(request))))
+
+    def _game(self, entry: dict) -> Body:
+        day = history.evening_of(entry["started"])
+        points = sheets.running_totals(entry)
+        return self.html(
+            "game.html", entry=entry, title=sheets.title(entry["game"]), live=entry.get("status") == "playing",
+            date=sheets.long_date(day), back="/" if day == self.tonight() else f"/e/{day}",
+            started=sheets.clock(entry["started"]),
+            ended=sheets.clock(entry["ended"]) if entry.get("ended") is not None else "",
+            duration=sheets.duration(entry), verdict=sheets.verdict(entry),
+            reason=sheets.REASONS.get(entry.get("reason"), ""), now=self.now(entry),
+            standings=sheets.standings(entry), sheet=sheets.on_a_phone(sheets.sheet(entry)),
+            chart=chart.running_totals(entry.get("players", []), points) if len(points) > 1 else "",
+            series=chart.SERIES, bgstats=export.bgstats_link(entry))
+
+    async def evenings(self, request: web.Request) -> web.Response:
+        before = self._before(request)
+        def make():
+            shown, older = history.evenings(self.box.store, before)
+            return self.html("history.html", title="Evenings", live=False, older=older,
+                             evenings=[{"day": e.day.isoformat(), "tonight": e.day == self.tonight(),
+                                        "date": sheets.long_date(e.day),
+                                        "games": [sheets.title(g) for g in e.games]} for e in shown])
+        return send(request, self.cached(request, make))
+
+    def _before(self, request: web.Request) -> dt.date | None:
+        given = request.query.get("before")
+        try:
+            return None if given is None else dt.date.fromisoformat(given)
+        except ValueError:
+            raise web.HTTPBadRequest() from None
+
+    # --- the API and the files --------------------------------------------------------
+
+    async def api_evening(self, request: web.Request) -> web.Response:
+        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entries(self.tonight())), "json")))
+
+    async def api_earlier(self, request: web.Request) -> web.Response:
+        day = self.day(request)
+        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entries(day)), "json")))
+
+    async def api_evenings(self, request: web.Request) -> web.Response:
+        before = self._before(request)
+        def make():
+            shown, older = history.evenings(self.box.store, before)
+            return Body.of(json.dumps({"evenings": [{"day": e.day.isoformat(), "games": list(e.games)} for e in shown],
+                                       "older": older and older.isoformat()}), "json")
+        return send(request, self.cached(request, make))
+
+    async def api_game(self, request: web.Request) -> web.Response:
+        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entry(request)), "json")))
+
+    async def evening_file(self, request: web.Request) -> web.Response:
+        day = self.day(request) if "day" in request.match_info else self.tonight()
+        kind = request.match_info["kind"]
+        def make():
+            entries = self.entries(day)
+            return Body.of(export.evening_csv(entries) if kind == "csv" else export.json_text(entries), kind)
+        return send(request, self.cached(request, make), attachment(f"scores-{day}.{kind}"))
+
+    async def game_file(self, request: web.Request) -> web.Response:
+        body = self.cached(request, lambda: Body.of(export.game_csv(self.entry(request)), "csv"))
+        return send(request, body, attachment(f"game-{request.match_info['id']}.csv"))
+
+    async def static_file(self, request: web.Request) -> web.Response:
+        body = self.static.get(request.match_info["name"])
+        if body is None:
+            raise web.HTTPNotFound()
+        return send(request, body, {"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        return await self.hub.stream(request)
+
+    # --- team pages -----------------------------------------------------------------------
+
+    async def team(self, request: web.Request) -> web.Response:
+        page, session = self._team(request)
+        return self._team_page(request, page, session)
+
+    async def team_post(self, request: web.Request) -> web.Response:
+        page, session = self._team(request)
+        fields = teams.form_fields(await request.post())
+        if fields is None:
+            raise web.HTTPBadRequest()
+        if teams.forged(request, page, fields):
+            raise web.HTTPForbidden()
+        handler = teams.ACTIONS.get(session.name)
+        if handler is None:
+            raise web.HTTPBadRequest()
+        try:
+            event = handler(session.state, page.team, fields)
+            # Refused here, the table hears no error beep for a phone's slip.
+            session.rules.apply(session.state, event, self.box.clock.wall())
+        except base.Illegal as exc:
+            return self._team_page(request, page, session, str(exc), 400)
+        self.box.act(event)
+        raise web.HTTPSeeOther(request.path)
+
+    def _team(self, request: web.Request):
+        found = teams.open_page(self.box, request.match_info["token"])
+        if found is None:
+            raise web.HTTPNotFound()
+        return found
+
+    def _team_page(self, request, page, session, refused: str = "", status: int = 200) -> web.Response:
+        view = teams.view(session, page.team)
+        names = view.get("teams") or [f"Team {n + 1}" for n in range(teams.TEAM_GAMES[session.name])]
+        text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
+                           team=page.team, team_name=names[page.team], title=sheets.title(session.name),
+                           csrf=page.csrf, action=request.path, refused=refused)
+        response = web.Response(text=text, status=status, content_type="text/html",
+                                headers={"Cache-Control": "no-store"})
+        response.set_cookie(teams.COOKIE, page.csrf, path=request.path, samesite="Strict", httponly=True)
+        response.enable_compression()
+        return response
+
+
+def _loggable(path: str) -> str:
+    # A team page's address is its key: it stays out of the logs.
+    return "/T/…" if path[:3].upper() == "/T/" else path
+
+
+def make_app(box) -> web.Application:
+    site = Site(box)
+
+    @web.middleware
+    async def plain_errors(request: web.Request, handler):
+        try:
+            return await handler(request)
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            return site.error(request, exc.status, exc.reason, exc.headers.get("Allow"))
+        except Exception:
+            log.exception("web: %s %s failed", request.method, _loggable(request.path))
+            return site.error(request, 500, "Internal Server Error")
+
+    async def strict_headers(request: web.Request, response: web.StreamResponse) -> None:
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        headers.setdefault("Cache-Control", "no-cache")
+
+    async def end_streams(app: web.Application) -> None:
+        site.hub.close()
+
+    app = web.Application(middlewares=[plain_errors], client_max_size=MAX_BODY)
+    app[SITE] = site
+    app.on_response_prepare.append(strict_headers)
+    app.on_shutdown.append(end_streams)
+    get = app.router.add_get
+    get("/", site.evening)
+    get(f"/g/{GAME}", site.game)
+    get("/e/", site.evenings)
+    get(f"/e/{DAY}", site.earlier)
+    get("/live", site.stream)
+    get("/static/{name}", site.static_file)
+    for prefix in ("/T/", "/t/"):
+        get(prefix + TOKEN, site.team)
+        app.router.add_post(prefix + TOKEN, site.team_post)
+    get("/api/evening", site.api_evening)
+    get("/api/evening.{kind:csv|json}", site.evening_file)
+    get("/api/evenings", site.api_evenings)
+    get(f"/api/e/{DAY}", site.api_earlier)
+    get(f"/api/e/{DAY}.{{kind:csv|json}}", site.evening_file)
+    get(f"/api/g/{GAME}", site.api_game)
+    get(f"/api/g/{GAME}.csv", site.game_file)
+    return app
+
+
+class Server:
+    """The web app listening in the box's loop."""
+
+    def __init__(self, box) -> None:
+        self.app = make_app(box)
+        # No access log: a team page's address in it would be a key left lying about.
+        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
+        self.host, self.port = "", 0
+
+    @property
+    def site(self) -> Site:
+        return self.app[SITE]
+
+    async def start(self, host: str, port: int) -> None:
+        await self.runner.setup()
+        await web.TCPSite(self.runner, host, port).start()
+        self.host, self.port = host, self.runner.addresses[0][1]
+
+    @property
+    def url(self) -> str:
+        """Where this machine reaches it (for tests and benchmarks)."""
+        host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(self.host, self.host)
+        return f"http://[{host}]:{self.port}/" if ":" in host else f"http://{host}:{self.port}/"
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+async def serve(box, host: str, port: int) -> Server:
+    """Start the web app for ``box`` on ``host``:``port`` (0: any free port)."""
+    server = Server(box)
+    try:
+        await server.start(host, port)
+    except BaseException:
+        await server.stop()
+        raise
+    return server

@@ -1,0 +1,86 @@
+"""The score log as files to keep: CSV for spreadsheets, and a link that
+hands a finished game to BG Stats.
+
+BG Stats documents an import link for other apps
+(``https://app.bgstatsapp.com/createPlay.html?data=<JSON>``, on its support
+page "Push plays to BG Stats from other apps or websites"): the phone opens
+the app's import dialog, where the players are matched to the app's own.
+The fields used here are the documented ones: ``sourceName``,
+``sourcePlayId``, ``playDate`` ("YYYY-MM-DD hh:mm:ss"), ``durationMin``,
+``game`` and ``players`` with ``score``, ``winner`` and ``rank``.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from urllib.parse import quote
+
+from referee.web import sheets
+
+BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
+SOURCE = "Tabletop Referee"
+
+
+def _cell(value):
+    # A name typed as "=HYPERLINK(...)" must stay text in a spreadsheet.
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _csv(rows) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(v) for v in row])
+    return out.getvalue()
+
+
+def _when(ts: float | None) -> str:
+    return "" if ts is None else sheets.local(ts).isoformat(sep=" ", timespec="minutes")
+
+
+def game_csv(entry: dict) -> str:
+    """One game as its score sheet: a row per round, then the totals."""
+    players = entry.get("players", [])
+    rows = [["round", *players, "details"]]
+    rows += [[row.label, *row.scores, row.detail] for row in sheets.sheet(entry)]
+    rows.append(["total", *(s.total for s in sheets.standings(entry)), sheets.verdict(entry)])
+    return _csv(rows)
+
+
+def evening_csv(entries: list[dict]) -> str:
+    """Every game of an evening, a row per player."""
+    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner"]]
+    for entry in sorted(entries, key=lambda e: e["id"]):
+        for seat, s in enumerate(sheets.standings(entry), 1):
+            rows.append([entry["id"], sheets.title(entry["game"]), _when(entry["started"]), _when(entry.get("ended")),
+                         entry.get("status", ""), seat, s.name, s.total, "yes" if s.winner else ""])
+    return _csv(rows)
+
+
+def json_text(data) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1)
+
+
+def bgstats_link(entry: dict) -> str | None:
+    """The import link for a finished game, or None."""
+    if entry.get("status") != "finished" or entry.get("ended") is None:
+        return None
+    standings = sheets.standings(entry)
+    ranked = sorted({s.total for s in standings}, reverse=True)
+    play = {
+        "sourceName": SOURCE,
+        "sourcePlayId": f"{entry['id']}-{int(entry['started'])}",
+        # The documented form carries no zone; apps that push plays send UTC.
+        "playDate": dt.datetime.fromtimestamp(entry["started"], dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(1, round((entry["ended"] - entry["started"]) / 60)),
+        "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
+                 "highestWins": True, "noPoints": False},
+        "players": [{"name": s.name, "sourcePlayerId": s.name, "score": s.total, "winner": s.winner,
+                     "rank": ranked.index(s.total) + 1, "startPlayer": False, "role": ""}
+                    for s in standings],
+    }
+    return BGSTATS + quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")), safe="")
