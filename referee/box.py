@@ -10,6 +10,7 @@ Randomness comes from ``rng`` (seeded in tests), time from ``clock``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import os
@@ -394,7 +395,7 @@ class Box:
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:
-                screen = Screen(screen.title, screen.lines, screen.big, screen.keys, screen.qr, flash=self._flash[0])
+                screen = dataclasses.replace(screen, flash=self._flash[0])
             self.shown[name] = screen
             display = self.devices.displays.get(name)
             if display is not None:

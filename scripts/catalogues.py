@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOCALE = os.path.join(ROOT, "referee", "locale")
 LANGS = ("cs", "pl", "ru")
-KEYWORDS = {"_": None, "N_": None, "Illegal": None}
+KEYWORDS = {"_": None, "N_": None, "Illegal": None, "NoMove": None}
 
 
 def messages() -> dict[str, list[str]]:

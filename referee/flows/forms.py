@@ -43,7 +43,7 @@ class Menu(Flow):
         if self.page > 0:
             keys.append(("C", "◄"))
         if self.page + 1 < self.pages:
-            keys.append(("D", _("more")))
+            keys.append(("D", "►"))
         if self.back:
             keys.append(("*", _("Back")))
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
@@ -59,7 +59,8 @@ class Option:
 
 
 class Form(Flow):
-    """A game's setup: ``start(values)`` is called with the chosen values."""
+    """A game's setup: ``start(values)`` is called with the chosen values.
+    ``C`` opens the help pages (``C``/``D`` page through them, ``*`` back)."""
 
     def __init__(self, box, title: str, options: list[Option], start: Callable[[dict], None],
                  help_lines: tuple[str, ...] = ()) -> None:
@@ -68,18 +69,30 @@ class Form(Flow):
         self.chosen = [o.default for o in options]
         self.page = 0
         self.help_lines = help_lines
-        self.showing_help = False
+        self.help_page = None  # the help page shown, if any
 
     @property
     def values(self) -> dict:
         return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen)}
 
+    @property
+    def pages(self) -> int:
+        return max(1, (len(self.options) + LINES - 2) // (LINES - 1))
+
+    def help(self) -> tuple[str, ...]:
+        """The help text; a form whose help depends on the choices overrides it."""
+        return self.help_lines
+
+    @property
+    def help_pages(self) -> int:
+        return (len(self.help()) + LINES - 1) // LINES
+
     def key(self, key: str, kind: str) -> None:
         from referee.flows import menu
         if kind != "press":
             return
-        if self.showing_help:
-            self.showing_help = False
+        if self.help_page is not None:
+            self._help_key(key)
         elif key.isdigit() and 1 <= int(key) <= len(self.options):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
@@ -91,25 +104,41 @@ class Form(Flow):
         elif key == "D":
             self.page = (self.page + 1) % self.pages
         elif key == "C" and self.help_lines:
-            self.showing_help = True
+            self.help_page = 0
 
-    @property
-    def pages(self) -> int:
-        return max(1, (len(self.options) + LINES - 2) // (LINES - 1))
+    def _help_key(self, key: str) -> None:
+        if key == "D" and self.help_page + 1 < self.help_pages:
+            self.help_page += 1
+        elif key == "C" and self.help_page > 0:
+            self.help_page -= 1
+        elif key in "*#":
+            self.help_page = None
 
     def screens(self):
-        if self.showing_help:
-            return {"main": Screen(_("Help"), self.help_lines[:LINES], keys=(("*", _("Back")),))}
+        if self.help_page is not None:
+            return {"main": self._help_screen()}
         per = LINES - 1
         first = self.page * per
         lines = [fit(f"{i} {o.label}: {o.choices[self.chosen[i - 1]][1]}")
                  for i, o in enumerate(self.options[first:first + per], first + 1)]
         lines.append(_("digit: change"))
         keys = [("#", _("Start"))]
-        if self.pages > 1:
-            keys.append(("D", _("more")))
         if self.help_lines:
             keys.append(("C", _("Help")))
-        keys.append(("*", _("Back")))
+        if self.pages > 1:
+            keys.append(("D", _("More")))
+        else:
+            keys.append(("*", _("Back")))
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
         return {"main": Screen(title, tuple(lines), keys=tuple(keys))}
+
+    def _help_screen(self) -> Screen:
+        first = self.help_page * LINES
+        keys = []
+        if self.help_page > 0:
+            keys.append(("C", "◄"))
+        if self.help_page + 1 < self.help_pages:
+            keys.append(("D", "►"))
+        keys.append(("*", _("Back")))
+        title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
+        return Screen(title, tuple(self.help()[first:first + LINES]), keys=tuple(keys))
