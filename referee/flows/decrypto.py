@@ -1,0 +1,444 @@
+"""Decrypto at the table: what each key does and what the three screens say.
+
+Screens
+-------
+``main`` is public: the round, who encrypts, the tokens, the prompts, each
+revealed code, the result.  It never shows a keyword or a code that is not
+revealed yet.  Each team's own screen shows its four keywords (numbered 1-4,
+as on the game's screen card) and, only while its team button is held, its
+code.  Seat 0 is ``team1`` and seat 1 is ``team2``: White and Black, or in
+the three-player variant the Hacker (``team1``, no keywords) and the Team
+(``team2``).
+
+Keys
+----
+Setup: ``1`` players (two teams and their sizes, or the Hacker against two),
+``2`` keywords (dealt by the box in a language, or the table's own cards),
+``#`` start, ``C`` clue rules, ``*`` back.
+
+Team button, short press: "our clues are written" [DE-4].  Held: the code
+shows on the team's screen for the encryptor, until it is let go [DE-3].
+
+Writing clues: ``A`` swap a dealt keyword before round 1's first clues (the
+team's digit if both may still swap, then the keyword's position 1-4).
+
+Guessing: three digits, ``#`` to confirm, ``*`` to clear [DE-5].  A revealed
+code stays on ``main`` until ``#`` (or the next guess's first digit, or a
+team button).
+
+Tie-break: each team in turn types how many of the other team's keywords it
+guessed right, one digit and ``#`` [DE-9].
+
+In play ``C`` shows the clue rules and ``D`` the codes revealed so far; there
+``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
+the pages (result, the score log's QR code, every revealed code), ``#`` back
+to the main menu.  Undo and ending a game early are the box's own (hold
+``*``).
+"""
+from __future__ import annotations
+
+from games import decrypto as d
+from referee import i18n
+from referee.flows import Flow, clock_text, forms
+from referee.i18n import N_, _
+from referee.screen import LINES, Screen, wrap
+
+SEATS = ("team1", "team2")
+# The rules name the sides in English; these mark the names for translation.
+SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
+HELP_PAGES = -(-len(d.CLUE_RULES) // LINES)
+BACK, ON = "◄", "►"
+
+
+# --- setup ---------------------------------------------------------------------------
+
+# Teams by number of players (White first), the Hacker's three after them.
+SIZES = ((2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4), (4, 4))
+PLAYERS = (*((("teams", size), f"{size[0]} v {size[1]}") for size in SIZES),
+           (("hacker", None), N_("Hacker v 2")))
+
+
+def setup(box) -> Flow:
+    return Setup(box)
+
+
+class Setup(forms.Form):
+    """The setup form; its help is the clue rules, paged with ``C``/``D``."""
+
+    def __init__(self, box) -> None:
+        keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
+        options = [
+            forms.Option("players", _("Teams"), tuple((v, _(label)) for v, label in PLAYERS)),
+            forms.Option("keywords", _("Keywords"), keywords, default=d.LANGS.index(i18n.lang)),
+        ]
+        super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
+
+    def _start(self, values: dict) -> None:
+        variant, sizes = values["players"]
+        deal, lang = values["keywords"]
+        options = {"variant": variant, "keywords": deal}
+        if sizes is not None:
+            options["sizes"] = sizes
+        if lang is not None:
+            options["lang"] = lang
+        self.box.start_game(d.NAME, options)
+
+
+def help_screen(page: int) -> Screen:
+    """The clue rules [DE-11], four to a page."""
+    page %= HELP_PAGES
+    lines = tuple(_(line) for line in d.CLUE_RULES[page * LINES:(page + 1) * LINES])
+    keys = (("D", ON), ("*", _("Back")))
+    return Screen(_("Clue rules {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
+
+
+# --- playing ---------------------------------------------------------------------------
+
+def code_text(code) -> str:
+    return "-".join(str(digit) for digit in code)
+
+
+def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
+    """Every code revealed so far, with its round, in the order played."""
+    done = [(r.number, x) for r in state.rounds for x in r.reveals]
+    return done + [(state.round, x) for x in state.reveals]
+
+
+def reveal_key(number: int, reveal: d.Reveal) -> str:
+    # A different guess after an undo is a different reveal, to be shown anew.
+    return f"{number}:{reveal.team}:{reveal.intercept}:{reveal.decode}"
+
+
+class Play(Flow):
+    remembered = ("page", "sub", "swap_team", "typed", "seen")
+
+    def __init__(self, box, session) -> None:
+        super().__init__(box)
+        self.session = session
+        self.page = "play"      # or "help", "scores", "swap"
+        self.sub = 0            # the page shown within help, scores or the game's end
+        self.swap_team = None   # the team choosing which keyword to swap
+        self.typed = ""         # digits typed for a guess or a keyword count
+        self.seen: list[str] = []   # reveals the table has moved on from
+        self.held: set[int] = set()  # seats whose team button is held down
+
+    @property
+    def state(self) -> d.State:
+        return self.session.state
+
+    def name(self, seat: int) -> str:
+        return _(self.state.names[seat])
+
+    # --- keys ---------------------------------------------------------------------
+
+    def key(self, key: str, kind: str) -> None:
+        if key in SEATS:
+            self._team_key(SEATS.index(key), kind)
+        elif kind == "press":
+            page = self._page()
+            {"help": self._help_key, "scores": self._scores_key,
+             "swap": self._swap_key}.get(page, self._play_key)(key)
+
+    def _team_key(self, seat: int, kind: str) -> None:
+        if kind == "hold":
+            self.held.add(seat)
+        elif kind == "release":
+            self.held.discard(seat)
+        else:
+            self._move_on()
+            self.box.act(d.CluesDone(seat))
+
+    def _play_key(self, key: str) -> None:
+        if self._unseen() is not None:
+            if key == "#":
+                self._move_on()
+                return
+            if key.isdigit():
+                self._move_on()  # the next guess begins: the reveal was read
+        now = d.step(self.state)
+        if now.kind == "over" and self._unseen() is None:
+            self._over_key(key)
+        elif key == "C":
+            self._open("help")
+        elif key == "D":
+            self._open("scores")
+        elif key == "A" and self._swappers():
+            teams = self._swappers()
+            self._open("swap")
+            self.swap_team = teams[0] if len(teams) == 1 else None
+        elif now.kind in ("intercept", "decode", "tiebreak"):
+            self._entry_key(key, now)
+
+    def _entry_key(self, key: str, now: d.Step) -> None:
+        width = 1 if now.kind == "tiebreak" else 3
+        if key.isdigit():
+            if len(self.typed) < width:
+                self.typed += key
+            else:
+                self.box.sound("error")
+        elif key == "*":
+            self.typed = ""
+        elif key == "#":
+            # The rules judge what was typed; a refusal shows their message.
+            digits = tuple(int(c) for c in self.typed)
+            self.typed = ""
+            if now.kind == "tiebreak":
+                event = d.KeywordsGuessed(now.waiting[0], digits[0] if digits else None)
+            else:
+                event = d.Guess(now.team, digits)
+            if self.box.act(event) and d.is_over(self.state):
+                self.box.sound("done")
+
+    def _over_key(self, key: str) -> None:
+        if key == "#":
+            self.box.leave()
+        elif key in "CD":
+            self.sub = (self.sub + (1 if key == "D" else -1)) % len(self._over_pages())
+
+    def _help_key(self, key: str) -> None:
+        if key in "CD":
+            self.sub += 1 if key == "D" else -1
+        elif key in "*#":
+            self._open("play")
+
+    def _scores_key(self, key: str) -> None:
+        count = max(1, len(revealed(self.state)))
+        if key in "CD":
+            self.sub = (self.sub + (1 if key == "D" else -1)) % count
+        elif key in "*#":
+            self._open("play")
+
+    def _swap_key(self, key: str) -> None:
+        if key == "*":
+            if self.swap_team is not None and len(self._swappers()) > 1:
+                self.swap_team = None
+            else:
+                self._open("play")
+        elif key.isdigit() and self.swap_team is None:
+            if int(key) - 1 in self._swappers():
+                self.swap_team = int(key) - 1
+        elif key.isdigit():
+            team = self.swap_team
+            if self.box.act(d.SwapKeyword(team, int(key))):
+                self._open("play")
+                self.box.flash(_("{team} swapped word {n}.").format(team=self.name(team), n=key))
+
+    def _open(self, page: str) -> None:
+        self.page, self.sub, self.swap_team = page, 0, None
+
+    def _page(self) -> str:
+        # A page whose moment has passed (an undo, a team button) is gone.
+        if self.page == "swap" and not self._swappers():
+            return "play"
+        return self.page
+
+    def _swappers(self) -> list[int]:
+        return [t for t in self.state.coding if d.can_swap(self.state, t)]
+
+    def _unseen(self) -> tuple[int, d.Reveal] | None:
+        """The last revealed code, while the table has not moved on from it."""
+        done = revealed(self.state)
+        if done and reveal_key(*done[-1]) not in self.seen:
+            return done[-1]
+        return None
+
+    def _move_on(self) -> None:
+        last = self._unseen()
+        if last is not None:
+            self.seen = [*self.seen, reveal_key(*last)]
+
+    # --- screens ---------------------------------------------------------------------
+
+    def screens(self) -> dict[str, Screen]:
+        return {"main": self._main(), "team1": self._team_screen(0), "team2": self._team_screen(1)}
+
+    def _main(self) -> Screen:
+        s, page = self.state, self._page()
+        if page == "help":
+            return help_screen(self.sub)
+        if page == "scores":
+            return self._scores_screen()
+        if page == "swap":
+            return self._swap_screen()
+        last = self._unseen()
+        if last is not None:
+            return self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Score"))))
+        now = d.step(s)
+        if now.kind == "clues":
+            return self._clues_screen(now)
+        if now.kind in ("intercept", "decode"):
+            return self._guess_screen(now)
+        if now.kind == "tiebreak":
+            return self._tiebreak_screen(now)
+        if now.kind == "over":
+            pages = self._over_pages()
+            return pages[self.sub % len(pages)]
+        return Screen("Decrypto", (_("Dealing…"),))
+
+    def _clues_screen(self, now: d.Step) -> Screen:
+        s = self.state
+        left = self.box.remaining()
+        if left is not None:
+            # [DE-4] The first team is done: the other has 30 seconds.
+            late = self.name(now.waiting[0])
+            return Screen(_("{team}: finish clues!").format(team=late), big=clock_text(left),
+                          keys=(("C", _("Help")),))
+        # [DE-2] The encryptor rotates through the team, round by round.
+        lines = [_("{team}: player {n}").format(team=self.name(t), n=s.encryptors[t])
+                 + (" " + _("done") if s.clues_done[t] else "") for t in s.coding]
+        if s.variant == "hacker":
+            lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
+                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]
+        else:
+            lines += [_("Interceptions {0}:{1}").format(*s.interceptions),
+                      _("Miscommunications {0}:{1}").format(*s.miscommunications)]
+        keys = ((("A", _("Swap")),) if self._swappers() else ()) + (("C", _("Help")), ("D", _("Score")))
+        return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
+
+    def _guess_screen(self, now: d.Step) -> Screen:
+        s = self.state
+        if now.kind == "intercept":
+            lines = [_("{team} intercepts.").format(team=self.name(now.team))]
+        else:
+            lines = [_("{team} decodes.").format(team=self.name(now.team))]
+            if s.intercept is not None:
+                rival = self.name(1 - now.team)
+                lines.append(_("{team} said {code}").format(team=rival, code=code_text(s.intercept)))
+        lines += [_("3 digits 1-4, then #"), "> " + "-".join(self.typed.ljust(3, "_"))]
+        first = not s.reveals and s.intercept is None
+        if first and not all(s.clues_done[t] for t in s.coding):
+            lines.append(_("Time up: stop writing"))  # [DE-4]
+        title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))))
+
+    def _reveal_screen(self, number: int, x: d.Reveal, keys) -> Screen:
+        s = self.state
+        team, rival = self.name(x.team), self.name(1 - x.team)
+        lines = []
+        if x.intercept is not None:
+            lines.append(_("{team} said {code}").format(team=rival, code=code_text(x.intercept)))
+        lines.append(_("{team} said {code}").format(team=team, code=code_text(x.decode)))
+        # [DE-6] Each token is said aloud, both when both happen.
+        if x.intercepted:
+            lines.append(_("{team} intercepts!").format(team=rival))
+        if x.miscommunicated and s.variant == "hacker":
+            lines.append(_("{team} fails: Hacker +1").format(team=team))  # [DE-10]
+        elif x.miscommunicated:
+            lines.append(_("{team} miscommunicates").format(team=team))
+        if not (x.intercepted or x.miscommunicated):
+            lines.append(_("No tokens."))
+        title = _("Round {n}: {team} {code}").format(n=number, team=team, code=code_text(x.code))
+        return Screen(title, tuple(lines), keys=keys)
+
+    def _scores_screen(self) -> Screen:
+        done = revealed(self.state)
+        if not done:
+            return Screen(_("Score"), (_("No code revealed yet."),), keys=(("*", _("Back")),))
+        keys = (("C", BACK), ("D", ON), ("*", _("Back")))
+        return self._reveal_screen(*done[self.sub % len(done)], keys=keys)
+
+    def _swap_screen(self) -> Screen:
+        team = self.swap_team
+        if team is None:
+            lines = tuple(f"{t + 1} {self.name(t)}" for t in self._swappers())
+            return Screen(_("Who swaps a keyword?"), lines, keys=(("*", _("Back")),))
+        text = _("Which keyword does nobody know? Press 1-4; the new word shows on your screen.")
+        return Screen(_("{team} swaps a word").format(team=self.name(team)), tuple(wrap(text)),
+                      keys=(("*", _("Back")),))
+
+    def _tiebreak_screen(self, now: d.Step) -> Screen:
+        s = self.state
+        lines = list(wrap(_("Keywords of the other team guessed right:")))
+        for t in (0, 1):
+            count = s.keywords_guessed[t]
+            if t == now.waiting[0]:
+                lines.append(f"> {self.name(t)}: {self.typed or '_'}")
+            else:
+                lines.append(f"{self.name(t)}: {'_' if count is None else count}")
+        title = _("Tie, score {0}:{1}").format(*s.scores)  # [DE-9]
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))))
+
+    def _over_pages(self) -> list[Screen]:
+        """The result, the score log's QR code, then every revealed code."""
+        turn = (("C", BACK), ("D", ON), ("#", _("Menu")))
+        url = self.box.public_url()
+        scan = Screen(_("Scores"), tuple(wrap(_("Scan for tonight's scores"), 10)), qr=url,
+                      keys=(("D", ON), ("#", _("Menu"))))
+        codes = [self._reveal_screen(*x, keys=turn) for x in revealed(self.state)]
+        return [self._result_screen(turn), scan, *codes]
+
+    def _result_screen(self, keys) -> Screen:
+        s = self.state
+        r = s.result
+        if len(r.winners) == 2:
+            title = _("Both teams win!")
+        else:
+            title = _("{team} wins!").format(team=self.name(r.winners[0]))
+        if r.reason == "interceptions":
+            lines = wrap(_("{team} intercepted twice.").format(team=self.name(r.winners[0])))
+        elif r.reason == "miscommunications":
+            lines = wrap(_("{team} miscommunicated twice.").format(team=self.name(1 - r.winners[0])))
+        elif r.reason == "rounds":
+            lines = wrap(_("The Team held out for {n} rounds.").format(n=d.HACKER_LAST_ROUND))
+        else:
+            lines = self._tie_lines(r)
+        return Screen(title, tuple(lines), keys=keys)
+
+    def _tie_lines(self, r: d.Result) -> list[str]:
+        """Why it was a tie, and what broke it [DE-9]."""
+        s = self.state
+        if r.tie == "both_tokens":
+            both = next(t for t in (0, 1) if s.interceptions[t] >= 2 and s.miscommunications[t] >= 2)
+            why = _("Tie: {team} has 2 of each token.").format(team=self.name(both))
+        elif r.tie == "both_miscommunications":
+            why = _("Tie: both at 2 miscommunications.")
+        elif r.tie == "both_interceptions":
+            why = _("Tie: both at 2 interceptions.")
+        else:
+            why = _("Tie after {n} rounds.").format(n=d.LAST_ROUND)
+        lines = [*wrap(why), _("Score {0}:{1}.").format(*s.scores)]
+        if r.reason != "score":
+            lines.append(_("Keywords {0}:{1}.").format(*s.keywords_guessed))
+        return lines
+
+    def _team_screen(self, seat: int) -> Screen:
+        s = self.state
+        if seat not in s.coding:
+            return self._hacker_screen(seat)
+        now = d.step(s)
+        code = s.codes[seat]
+        hidden = code is not None and now.kind in ("clues", "intercept", "decode") \
+            and all(x.team != seat for x in s.reveals)
+        if seat in self.held and hidden:
+            # [DE-3] For the encryptor's eyes: only while the button is held.
+            only = _("Player {n} only!").format(n=s.encryptors[seat])
+            return Screen(_("{team}: code").format(team=self.name(seat)), (only,), big=code_text(code))
+        if self._page() == "swap" and self.swap_team == seat:
+            title = _("Swap which? 1-4")
+        elif now.kind == "over":
+            title = self._result_screen(()).title
+        else:
+            title = _("{team}, round {n}").format(team=self.name(seat), n=s.round)
+            left = self.box.remaining()
+            if left is not None:
+                title += "  " + clock_text(left)
+        if s.keywords[seat]:
+            lines = tuple(f"{n} {word}" for n, word in enumerate(s.keywords[seat], 1))
+        else:
+            lines = tuple(wrap(_("Your own keyword cards. Player {n} encrypts.").format(n=s.encryptors[seat])))
+        keys = ()
+        if hidden:
+            keys += ((_("hold"), _("code")),)
+        if now.kind == "clues" and not s.clues_done[seat]:
+            keys += ((_("press"), _("done")),)
+        return Screen(title, lines, keys=keys)
+
+    def _hacker_screen(self, seat: int) -> Screen:
+        s = self.state
+        if d.step(s).kind == "over":
+            title = self._result_screen(()).title
+        else:
+            title = _("{team}, round {n}/{last}").format(team=self.name(seat), n=s.round, last=d.HACKER_LAST_ROUND)
+        text = _("Listen to the Team's clues; intercept from round 2.")
+        tokens = _("Tokens: {n} of 2").format(n=s.interceptions[seat])
+        return Screen(title, (*wrap(text), tokens))
