@@ -46,6 +46,10 @@ For the screens
 ``legal_moves(state.board, state.hand)``
                           the moves a ``Play`` may make, each
                           ``Move(space, rotation, from_circle, to_circle)``.
+``moves_at(state, space, rotation)``
+                          the legal moves of the tile in hand laid on
+                          ``space`` turned ``rotation``; ``no_move(...)``
+                          with the same arguments says why there are none.
 ``exchange(state, space)``
                           the tile that laying on ``space`` takes off the
                           board, and where it goes.
@@ -64,16 +68,16 @@ from dataclasses import dataclass
 
 from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
-                                 Position, canonical, legal_moves, load_board, play, position,
-                                 rotations, tile_paths)
+                                 Position, canonical, legal_moves, load_board, path_ends, play,
+                                 position, rotations, tile_paths)
 
 __all__ = [
     "NAME", "EVENTS", "TILE_IDS", "Play", "Played", "Pass", "Finished", "Stop", "State", "Turn",
-    "Step", "Exchange", "setup", "apply", "requests", "timer", "public", "private", "summary",
-    "is_over", "step", "exchange", "space_name", "space_number",
+    "Step", "Exchange", "NoMove", "setup", "apply", "requests", "timer", "public", "private",
+    "summary", "is_over", "step", "exchange", "moves_at", "no_move", "space_name", "space_number",
     # from games.octiles_board
     "BOARD", "SEATS", "SIDES", "TILES", "Board", "Move", "Position", "canonical", "legal_moves",
-    "load_board", "play", "position", "rotations", "tile_paths",
+    "load_board", "path_ends", "play", "position", "rotations", "tile_paths",
 ]
 
 NAME = "octiles"
@@ -195,6 +199,17 @@ class Exchange:
     to: str
 
 
+@dataclass(frozen=True)
+class NoMove:
+    """Why a placement moves nobody: the runner on ``from_circle`` would end
+    on ``to_circle`` (None: its path runs into an empty space), which
+    ``reason`` forbids.  Without ``from_circle``, none of the mover's
+    runners stands at an end of the tile's paths."""
+    reason: str
+    from_circle: str | None = None
+    to_circle: str | None = None
+
+
 def space_name(number: int) -> str:
     """The space keyed as ``number`` 1-17."""
     return BOARD.space(number)
@@ -276,7 +291,7 @@ def _play(state: State, space, rotation, start, end) -> State:
         raise Illegal("A tile turns 0 to 7 steps.")
     move = Move(space, canonical(tile, rotation), start, end)
     if move not in legal_moves(board, tile):
-        raise Illegal(_why_not(state, move))
+        raise _why_not(state, move)
     after = play(board, tile, move)
     me = board.to_move
     return _tile_played(state, after, space, rotation=move.rotation, move=(start, end),
@@ -285,27 +300,28 @@ def _play(state: State, space, rotation, start, end) -> State:
                         finished=after.home(me) == board.runners_per_player)
 
 
-def _why_not(state: State, move: Move) -> str:
-    """The sentence for a move that ``legal_moves`` does not offer."""
+def _why_not(state: State, move: Move) -> Illegal:
+    """The refusal of a move that ``legal_moves`` does not offer.  Made here
+    with each sentence, so that the catalogues find them as messages."""
     board, me = state.board, state.board.to_move
     if move.space not in BOARD.space_index:
-        return "There is no such space."
+        return Illegal("There is no such space.")
     if move.from_circle not in BOARD.circle_index or move.to_circle not in BOARD.circle_index:
-        return "There is no such circle."
+        return Illegal("There is no such circle.")
     if board.runner_on(move.from_circle) != me:
-        return "You have no runner on that circle."
+        return Illegal("You have no runner on that circle.")
     if move.from_circle in BOARD.goal_homes(me):
-        return "A runner that reached its goal home stays there."
+        return Illegal("A runner that reached its goal home stays there.")
     if move.to_circle in BOARD.start_homes(me):
-        return "A runner may never go back to its start homes."
+        return Illegal("A runner may never go back to its start homes.")
     if not BOARD.is_stop(move.to_circle) and move.to_circle not in BOARD.goal_homes(me):
-        return "That home is closed to you."
+        return Illegal("That home is closed to you.")
     if move.to_circle != move.from_circle and board.runner_on(move.to_circle) is not None:
-        return "Another runner stands on that circle."
+        return Illegal("Another runner stands on that circle.")
     starts = BOARD.start_homes(me)
     if move.from_circle not in starts and any(m.from_circle in starts for m in legal_moves(board, state.hand)):
-        return "All your start homes are taken: a runner must leave one."
-    return "That path does not lead there over the new tile."
+        return Illegal("All your start homes are taken: a runner must leave one.")
+    return Illegal("That path does not lead there over the new tile.")
 
 
 def _tile_played(state: State, board: Position, space: str, **details) -> State:
@@ -411,6 +427,31 @@ def step(state: State) -> Step:
             kind = "stuck" if state.passes >= 2 * len(state.active) else "no_move"
     return Step(kind, state.turn, state.hand, state.hand_from,
                 must_move=_must_move(state) and kind == "play", moves=moves)
+
+
+def moves_at(state: State, space: str, rotation: int) -> tuple[Move, ...]:
+    """The legal moves of the tile in hand laid on ``space`` turned
+    ``rotation`` steps."""
+    turned = canonical(state.hand, rotation)
+    return tuple(m for m in legal_moves(state.board, state.hand) if m.space == space and m.rotation == turned)
+
+
+def no_move(state: State, space: str, rotation: int) -> NoMove | None:
+    """Why laying the tile in hand on ``space`` turned ``rotation`` lets no
+    runner move (referee mode); None when it does."""
+    if moves_at(state, space, rotation):
+        return None
+    board, me = state.board, state.board.to_move
+    tries = [(start, end) for ends in path_ends(board, state.hand, space, rotation)
+             for start, end in (ends, ends[::-1]) if start and board.runner_on(start) == me]
+    if not tries:
+        return NoMove("None of your runners is on its paths.")
+    # Say it of the runner the player most likely meant: one not yet home,
+    # on a path that does reach a circle.
+    start, end = min(tries, key=lambda t: (t[0] in BOARD.goal_homes(me), t[1] is None))
+    if end is None:
+        return NoMove("That path runs into an empty space.", start)  # [OC-5]
+    return NoMove(str(_why_not(state, Move(space, canonical(state.hand, rotation), start, end))), start, end)
 
 
 def exchange(state: State, space: str) -> Exchange | None:

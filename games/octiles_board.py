@@ -35,7 +35,9 @@ nobody plays are off-limits to everyone.
 Positions.  ``position(...)`` builds a position from plain data;
 ``legal_moves(position, tile)`` lists every move the player to move may make
 with ``tile``, each as ``Move(space, rotation, from_circle, to_circle)``;
-``play(position, tile, move)`` is the position after it.
+``play(position, tile, move)`` is the position after it;
+``path_ends(position, tile, space, rotation)`` is where each path of a tile
+laid there leads, for saying why a placement moves nobody.
 """
 from __future__ import annotations
 
@@ -441,6 +443,22 @@ def _end(out: list[int], ex: tuple[int, ...], a: int) -> int:
             return _EMPTY
         got = out[ex[side]]
     return got
+
+
+def path_ends(pos: Position, tile: str, space: str, rotation: int) -> tuple[tuple[str | None, str | None], ...]:
+    """Where the paths of ``tile`` laid on ``space`` turned ``rotation`` lead:
+    for each path of ``tile_paths(tile, rotation)``, the circles at its two
+    ends (leaving the tile by the smaller side first), None where it runs
+    into an empty space.  A tile lying on ``space`` counts as taken off."""
+    s = BOARD.space_index[space]
+    on = [_EXITS[cell[0]][cell[1]] if cell else None for cell in pos.tiles]
+    out = [_leave(BOARD.links, on, s, 8 * s + a) for a in range(8)]
+    ex = _EXITS[_tile(tile)][rotation % 8]
+
+    def circle(code: int) -> str | None:
+        return None if code == _EMPTY else BOARD.circles[code]
+
+    return tuple((circle(_end(out, ex, a)), circle(_end(out, ex, b))) for a, b in tile_paths(tile, rotation))
 
 
 def play(pos: Position, tile: str, move: Move) -> Position:

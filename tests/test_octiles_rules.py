@@ -297,6 +297,35 @@ def test_OC5_symmetric_tile_counted_once_per_orientation():
     assert all(m.rotation == 0 for m in found) and len(found) == len(set(found))
 
 
+def test_OC5_path_ends_follow_each_path_of_a_laid_tile():
+    # T03 on a2 from the start: N runs into the empty a3, SW to A2; NE-S
+    # joins B3 and A1; E and NW (over the printed a2.NW-a3.SW) run into the
+    # empty b2 and a3; SE-W joins B2 and A3.
+    pos = octiles.position(players=2)
+    assert octiles.tile_paths("T03", 0) == ((0, 5), (1, 4), (2, 7), (3, 6))
+    assert octiles.path_ends(pos, "T03", "a2", 0) == ((None, "A2"), ("B3", "A1"), (None, None), ("B2", "A3"))
+    # a tile lying on the space counts as taken off
+    laid = octiles.position(players=2, tiles={"a2": ("T18", 0)})
+    assert octiles.path_ends(laid, "T03", "a2", 0) == octiles.path_ends(pos, "T03", "a2", 0)
+
+
+def test_OC5_OC6_a_placement_without_a_move_says_why():
+    state = started(order=deck_with("T06"))
+    assert octiles.moves_at(state, "a2", 7) == octiles.moves_at(state, "a2", 15) == (("a2", 7, "A3", "B2"),)
+    assert octiles.no_move(state, "a2", 7) is None
+    assert octiles.no_move(state, "c3", 0) == octiles.NoMove("None of your runners is on its paths.")
+    assert octiles.no_move(state, "a2", 1) == octiles.NoMove("A runner may never go back to its start homes.", "A1", "A3")
+    assert octiles.no_move(state, "a2", 6) == octiles.NoMove("That path runs into an empty space.", "A3")
+
+
+def test_OC7_a_placement_refused_to_keep_a_start_home_free_says_so():
+    runners = {"A1": "west", "A2": "west", "A3": "west", "A4": "west", "E4": "west",
+               "A5": "east", "B2": "east", "B4": "east"}
+    state = at(octiles.position(players=2, runners=runners), "T04")
+    assert octiles.no_move(state, "e4", 0) == octiles.NoMove(
+        "All your start homes are taken: a runner must leave one.", "E4", "F4")
+
+
 # --- the game ------------------------------------------------------------------------------
 
 def started(options=None, order=octiles.TILE_IDS):

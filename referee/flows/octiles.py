@@ -1,0 +1,419 @@
+"""Octiles at the table: the box deals the tiles, keeps the turns and passes,
+and in referee mode follows the board and checks every move.
+
+Main shows whose turn it is and the tile they play, drawn as it lies with its
+number; the team screens show the same tile and the standings.  Spaces are
+keyed by their number 1-17 (the map is under ``D``, then ``1``).  What to ask
+comes from ``octiles.step(state)``.
+
+Keys
+----
+A turn           digits and ``#``: the space the tile went on (``*`` clears);
+                 ``C`` pass [OC-8]; ``D`` more: ``1`` the map of the spaces,
+                 ``2`` end the game, ``3`` who has finished (dealer mode)
+Turning          referee mode, once the space is keyed: ``A`` turns the
+                 picture 45° anticlockwise, ``B`` clockwise, until it looks
+                 like the tile on the board; ``#`` places it, ``*`` back
+The move         a digit picks the runner's move when the placement offers
+                 several (one is made at once); with none, the screen says
+                 why, and ``*`` goes back to turning
+No move          ``#`` passes: the tile stays on top for the next player
+Nobody can move  ``#`` passes on, ``C`` ends the game
+After a turn     an exchanged tile, or a player home, is announced: ``#``
+Game over        the finishing order and the score log's QR code; ``#`` back
+                 to the main menu
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from games import octiles as oc
+from games.octiles_board import SEATS_IN_PLAY
+from referee.flows import Flow
+from referee.flows.forms import Form, Option
+from referee.flows.octiles_draw import space_map, tile_picture
+from referee.i18n import N_, _
+from referee.screen import Screen, fit, wrap
+
+BESIDE = 13      # text columns left of the tile picture
+SPACES = len(oc.BOARD.spaces)
+# Given a count, the rules name the players after their seats.
+SEAT_NAMES = {"West": N_("West"), "North": N_("North"), "East": N_("East"), "South": N_("South")}
+MAP_PAGES = 3
+
+
+def setup(box) -> Form:
+    options = [
+        Option("players", _("Players"), tuple((n, str(n)) for n in SEATS_IN_PLAY)),
+        Option("runners", _("Runners"), tuple((n, str(n)) for n in (5, 4, 3))),  # [ruling] 3-5 runners
+        Option("starts", _("Starts"), _seat_choices(2)),  # [ruling] the box asks who starts
+        Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
+    ]
+    help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"))
+    return _Setup(box, "Octiles", options, lambda values: box.start_game(oc.NAME, values), help_lines)
+
+
+def _seat_choices(players: int) -> tuple[tuple[int, str], ...]:
+    return tuple((n, _(SEAT_NAMES[seat.title()])) for n, seat in enumerate(SEATS_IN_PLAY[players]))
+
+
+class _Setup(Form):
+    """The setup form; who starts is one of the seats the players fill."""
+
+    def key(self, key: str, kind: str) -> None:
+        super().key(key, kind)
+        i = [o.key for o in self.options].index("starts")
+        choices = _seat_choices(self.values["players"])
+        self.options[i] = dataclasses.replace(self.options[i], choices=choices)
+        if self.chosen[i] >= len(choices):
+            self.chosen[i] = 0
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The turn being keyed in: the space's digits, then the space (1-17)
+    and how far the picture is turned, then placed: the moves it offers, or
+    why it offers none."""
+    typed: str = ""
+    space: int | None = None
+    rotation: int = 0
+    placed: bool = False
+
+
+class Play(Flow):
+    remembered = ("draft", "notice", "asking", "page")
+
+    def __init__(self, box, session) -> None:
+        super().__init__(box)
+        self.session = session
+        # Both belong to one moment of the game (see _moment), so that an
+        # undo drops them: the Draft as a dict under "at", and the moment
+        # right after the flow's last accepted event with that event's name.
+        self.draft: dict | None = None
+        self.notice: list | None = None
+        self.asking = ""     # a question over the turn: "more", "end", "finished"
+        self.page = None     # the page of the space map shown, if any
+
+    @property
+    def state(self) -> oc.State:
+        return self.session.state
+
+    def _moment(self) -> list:
+        s = self.state
+        return [len(s.turns), len(s.finishers)]
+
+    def _draft(self) -> Draft:
+        if self.draft and self.draft["at"] == self._moment():
+            return Draft(**{k: v for k, v in self.draft.items() if k != "at"})
+        return Draft()
+
+    def _keep(self, draft: Draft) -> None:
+        self.draft = {"at": self._moment(), **dataclasses.asdict(draft)}
+
+    def _name(self, seat: int) -> str:
+        name = self.state.names[seat]
+        return _(SEAT_NAMES[name]) if name in SEAT_NAMES else name
+
+    def _moves(self, draft: Draft) -> tuple[oc.Move, ...]:
+        return oc.moves_at(self.state, oc.space_name(draft.space), draft.rotation)
+
+    # --- keys -------------------------------------------------------------------
+
+    def key(self, key: str, kind: str) -> None:
+        if kind != "press":
+            return
+        step = oc.step(self.state)
+        if self.page is not None:
+            self._map_key(key)
+        elif step.kind == "over":
+            if key in ("#", "*"):
+                self.box.leave()
+        elif self.asking:
+            self._ask_key(key)
+        elif self._news():
+            if key == "#":
+                self.notice = None
+            elif key == "C" and self._news()[1] is not None:
+                self.notice, self.asking = None, "end"
+        elif step.kind == "play":
+            self._turn_key(key, step)
+        elif key in ("#", "C") and step.kind == "no_move":
+            self._act(oc.Pass())  # [OC-8] no move: the tile goes on to the next player
+        elif key == "#" and step.kind == "stuck":
+            self._act(oc.Pass())
+        elif key == "C" and step.kind == "stuck":
+            self.asking = "end"
+        elif key == "D":
+            self.asking = "more"
+
+    def _turn_key(self, key: str, step: oc.Step) -> None:
+        draft = self._draft()
+        if draft.space is None:
+            self._space_key(key, draft)
+        elif not draft.placed:
+            if key in ("A", "B"):
+                # A turns anticlockwise, B clockwise: the rules turn clockwise.
+                self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
+            elif key == "#":
+                moves = self._moves(draft)
+                if len(moves) == 1:
+                    self._act(oc.Play(*moves[0]))
+                else:
+                    self._keep(dataclasses.replace(draft, placed=True))
+            elif key == "*":
+                self._keep(Draft())
+        else:
+            moves = self._moves(draft)
+            if key.isdigit() and 1 <= int(key) <= len(moves):
+                self._act(oc.Play(*moves[int(key) - 1]))
+            elif key == "*" or (key == "#" and not moves):
+                self._keep(dataclasses.replace(draft, placed=False))
+
+    def _space_key(self, key: str, draft: Draft) -> None:
+        if key.isdigit() and len(draft.typed) < len(str(SPACES)):
+            self._keep(Draft(typed=draft.typed + key))
+        elif key == "#" and not draft.typed:
+            self._refuse(_("Key the space first: 1-{n}.").format(n=SPACES))
+        elif key == "#":
+            number = int(draft.typed)
+            if not 1 <= number <= SPACES:
+                self._keep(Draft())
+                self._refuse(_("The spaces are 1 to {n}.").format(n=SPACES))
+            elif self.state.mode == "dealer":
+                self._act(oc.Played(oc.space_name(number)))
+            else:
+                self._keep(Draft(space=number))
+        elif key == "*":
+            self._keep(Draft())
+        elif key == "C":
+            self._act(oc.Pass())  # [OC-8] the rules refuse it once everyone passed and a move is possible
+        elif key == "D":
+            self.asking = "more"
+
+    def _ask_key(self, key: str) -> None:
+        s = self.state
+        if key == "*":
+            self.asking = ""
+        elif self.asking == "more":
+            if key == "1":
+                self.asking, self.page = "", 0
+            elif key == "2":
+                self.asking = "end"
+            elif key == "3" and s.mode == "dealer":
+                self.asking = "finished"
+        elif self.asking == "end" and key == "#":
+            self.asking = ""
+            self._act(oc.Stop())
+        elif self.asking == "finished" and key.isdigit() and 1 <= int(key) <= len(s.names):
+            if self._act(oc.Finished(int(key) - 1)):
+                self.asking = ""
+
+    def _map_key(self, key: str) -> None:
+        if key == "D":
+            self.page = (self.page + 1) % MAP_PAGES
+        elif key == "C":
+            self.page = (self.page - 1) % MAP_PAGES
+        elif key in ("#", "*"):
+            self.page = None
+
+    def _act(self, event) -> bool:
+        done = self.box.act(event)
+        if done:
+            self.notice = [*self._moment(), type(event).__name__]
+        return done
+
+    def _refuse(self, message: str) -> None:
+        self.box.flash(message)
+        self.box.sound("error")
+
+    def _news(self) -> tuple[oc.Turn | None, int | None] | None:
+        """What the flow's last event did that the table must hear before
+        going on: the turn that exchanged a tile, and the seat that came home;
+        None when there is nothing to tell (or it was told)."""
+        s = self.state
+        if not self.notice or self.notice[:2] != self._moment() or oc.is_over(s):
+            return None
+        event = self.notice[2]
+        last = s.turns[-1] if s.turns else None
+        exchanged = last if event in ("Play", "Played") and last.action == "exchanged" else None
+        home = s.finishers[-1] if event == "Finished" or (event == "Play" and last.finished) else None
+        return (exchanged, home) if exchanged or home is not None else None
+
+    # --- screens ------------------------------------------------------------------
+
+    def screens(self) -> dict[str, Screen]:
+        s = self.state
+        step = oc.step(s)
+        if step.kind == "shuffle":
+            waiting = Screen("Octiles", (_("Shuffling the tiles…"),))
+            return {"main": waiting, "team1": waiting, "team2": waiting}
+        if step.kind == "over":
+            side = self._final()
+            return {"main": self._over(), "team1": side, "team2": side}
+        draft = self._draft()
+        side = self._standings(draft)
+        if self.page is not None:
+            main = self._map()
+        elif self.asking:
+            main = getattr(self, f"_ask_{self.asking}")()
+        elif self._news():
+            main = self._told(*self._news())
+        else:
+            main = getattr(self, f"_{step.kind}")(step, draft)
+        return {"main": main, "team1": side, "team2": side}
+
+    def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "") -> Screen:
+        title = title or f"{self._name(step.seat)}: {step.tile}"
+        return Screen(title, tuple(fit(line, BESIDE) for line in lines if line), keys=tuple(keys),
+                      picture=tile_picture(step.tile, rotation))
+
+    def _play(self, step: oc.Step, draft: Draft) -> Screen:
+        if draft.space is None:
+            return self._key_space(step, draft)
+        if not draft.placed:
+            return self._turning(step, draft)
+        moves = self._moves(draft)
+        return self._choose(step, draft, moves) if moves else self._why(draft)
+
+    def _key_space(self, step: oc.Step, draft: Draft) -> Screen:
+        s = self.state
+        lines = [_("Space: {typed}_").format(typed=draft.typed), _("1-{n}, then #").format(n=SPACES)]
+        # [OC-8] everyone passed: who can move must.  In dealer mode only the
+        # players know whether they can, so the pass stays on offer.
+        forced = step.must_move and s.mode == "referee"
+        if forced:
+            lines += [_("All passed:"), _("you must move")]
+        elif step.must_move:
+            lines += [_("All passed:"), _("move if able")]
+        else:
+            # [OC-3] on a full board the tile comes off the board, not the deck
+            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
+                      _("Round {n}").format(n=s.round)]
+        if draft.typed:
+            keys = [("#", _("OK")), ("*", _("Clear"))]
+        elif forced:
+            keys = [("#", _("OK")), ("D", _("More"))]
+        else:
+            keys = [("#", _("OK")), ("C", _("Pass")), ("D", _("More"))]
+        return self._tile_screen(step, lines, keys)
+
+    def _turning(self, step: oc.Step, draft: Draft) -> Screen:
+        space = oc.space_name(draft.space)
+        lying = oc.exchange(self.state, space)
+        lines = [_("Space {n} ({name})").format(n=draft.space, name=space), _("Turn it: A/B"),
+                 _("to match, #")]
+        if lying:
+            lines.append(_("Swaps {tile}").format(tile=lying.tile))  # [OC-2]
+        title = _("{name}: {tile} on {n}").format(name=self._name(step.seat), tile=step.tile, n=draft.space)
+        keys = (("#", _("OK")), ("A", "◄"), ("B", "►"), ("*", _("Back")))
+        return self._tile_screen(step, lines, keys, draft.rotation, title)
+
+    def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
+        cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
+        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
+        title = _("{name}: which move?").format(name=self._name(step.seat))
+        return Screen(title, lines, keys=(("*", _("Back")),))
+
+    def _why(self, draft: Draft) -> Screen:
+        why = oc.no_move(self.state, oc.space_name(draft.space), draft.rotation)
+        reason = _(why.reason)
+        if why.to_circle:
+            reason = f"{why.from_circle}→{why.to_circle}: {reason}"
+        elif why.from_circle:
+            reason = _("From {circle}:").format(circle=why.from_circle) + " " + reason
+        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),))
+
+    def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
+        lines = (_("No move with"), _("this tile."), _("#: pass it on"))
+        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+
+    def _stuck(self, step: oc.Step, draft: Draft) -> Screen:
+        lines = (_("Nobody can"), _("move with it."), _("#: pass on"), _("C: end game"))
+        return self._tile_screen(step, lines, (("#", _("Pass")), ("C", _("End")), ("D", _("More"))))
+
+    def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
+        s = self.state
+        lines = []
+        if exchanged:
+            number = oc.space_number(exchanged.space)
+            title = _("{tile} leaves space {n}").format(tile=exchanged.removed, n=number)
+            if s.hand_from == "board":
+                # [OC-3] full board: the next player plays the removed tile
+                lines.append(_("{name} plays it next.").format(name=self._name(s.turn)))
+            else:
+                lines += [_("Put it at the bottom"), _("of the deck.")]  # [OC-2]
+        if home is not None:
+            place = s.finishers.index(home) + 1
+            # [OC-9] the first home wins; the others may play on for places
+            done = _("{name} wins!") if place == 1 else _("Place {n}: {name}")
+            lines.append(done.format(name=self._name(home), n=place))
+            lines.append(_("The others play on."))
+            if not exchanged:
+                title = lines.pop(0)
+        keys = [("#", _("OK"))]
+        if home is not None:
+            keys.append(("C", _("End")))
+        return Screen(title, tuple(lines), keys=tuple(keys))
+
+    def _ask_more(self) -> Screen:
+        lines = [_("1 Map of the spaces"), _("2 End the game")]
+        if self.state.mode == "dealer":
+            lines.append(_("3 Who has finished?"))
+        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+
+    def _ask_end(self) -> Screen:
+        s = self.state
+        lines = (_("Places so far stay."),) if s.finishers else (_("Nobody wins."),)
+        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))))
+
+    def _ask_finished(self) -> Screen:
+        s = self.state
+        cells = [fit(f"{seat + 1} {self._name(seat)}", 10).ljust(10) for seat in s.active]
+        lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
+        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),))
+
+    def _map(self) -> Screen:
+        title = _("Spaces {k}/{n} D:more").format(k=self.page + 1, n=MAP_PAGES)
+        if self.page == 0:
+            lines = space_map(oc.space_number)
+        elif self.page == 1:
+            lines = space_map(str)
+        else:
+            homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
+            lines = (*(f"{name:<6}{circles[0]}-{circles[-1]}" for name, circles in homes), _("Circle C3: SW of c3"))
+            title = _("Start homes {k}/{n}").format(k=self.page + 1, n=MAP_PAGES)
+        return Screen(title, lines)
+
+    def _standings(self, draft: Draft) -> Screen:
+        s = self.state
+        lines = [self._standing(seat) for seat in range(len(s.names))]
+        title = f"{self._name(s.turn)}: {s.hand}"
+        return Screen(title, tuple(fit(line, BESIDE) for line in lines),
+                      picture=tile_picture(s.hand, draft.rotation))
+
+    def _standing(self, seat: int) -> str:
+        s = self.state
+        mark = "►" if seat == s.turn and not oc.is_over(s) else " "
+        if seat in s.finishers:
+            return f"{mark}{self._name(seat)} #{s.finishers.index(seat) + 1}"
+        if s.mode == "referee":
+            return f"{mark}{self._name(seat)} {s.board.home(s.seats[seat])}/{s.board.runners_per_player}"
+        return f"{mark}{self._name(seat)}"
+
+    def _over(self) -> Screen:
+        s = self.state
+        if s.finishers:
+            title = _("{name} won!").format(name=self._name(s.finishers[0]))  # [OC-9]
+            lines = tuple(f"{place} {self._name(seat)}" for place, seat in enumerate(s.finishers, 1))
+        else:
+            title, lines = _("Game over"), (_("No winner"),)
+        # Beside the QR code ten columns are left: the team screens show the
+        # whole order.
+        return Screen(title, (*lines[:2], _("Scan for"), _("scores")), keys=(("#", _("Menu")),),
+                      qr=self.box.public_url())
+
+    def _final(self) -> Screen:
+        s = self.state
+        lines = tuple(self._standing(seat).strip() for seat in range(len(s.names)))
+        return Screen(_("Finishing order"), lines)

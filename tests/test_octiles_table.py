@@ -1,0 +1,401 @@
+"""Octiles at the table: keys, tile pictures, screens and the score log,
+through the virtual table (rules/README.md, section 4)."""
+import random
+import re
+
+from games import octiles as oc
+from referee.flows.octiles_draw import tile_picture
+from referee.screen import Screen, render
+
+
+class StackedDeck(random.Random):
+    """The box's randomness with the deck stacked: ``top`` first, then the
+    other tiles in their order."""
+
+    def __init__(self, *top: str) -> None:
+        super().__init__(0)
+        self.top = top
+
+    def shuffle(self, items) -> None:
+        items.sort(key=lambda tile: (self.top.index(tile) if tile in self.top else len(self.top), tile))
+
+
+def start(t, *top, **options):
+    t.box.rng = StackedDeck(*top)
+    t.start("octiles", **options)
+
+
+def main(t):
+    return t.screen("main")
+
+
+def shown(t, name="main"):
+    """A screen without the message flashed over it."""
+    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+
+
+def settled(t):
+    """The three screens once a flashed message is gone (and the page
+    shown is saved)."""
+    t.advance(3.0)
+    return [t.screen(name) for name in ("main", "team1", "team2")]
+
+
+def flashed(t):
+    return [line[2:] for line in main(t).splitlines() if line.startswith("! ")]
+
+
+def move(t, space, rotation, start, end):
+    """Key in a move as the player does: the space, the picture turned
+    clockwise, then the runner, if the box asks which."""
+    t.type(f"{oc.space_number(space)}#")
+    t.type("B" * rotation)
+    t.press("#")
+    if "which move?" in main(t):
+        t.press(re.search(rf"(\d) {start}→{end}", main(t)).group(1))
+
+
+def undo(t):
+    t.hold("*", 1.0)
+    t.press("#")
+
+
+# --- setup ----------------------------------------------------------------------------------
+
+def test_OC1_setup_through_the_keys_from_the_main_menu(table):
+    table.press("3")
+    assert "[Octiles 1/2]" in main(table)
+    assert "1 Players: 2" in main(table) and "2 Runners: 5" in main(table) and "3 Starts: West" in main(table)
+    table.type("11")           # 4 players
+    table.type("333")          # West, North, East, South
+    assert "1 Players: 4" in main(table) and "3 Starts: South" in main(table)
+    table.press("1")           # back to 2 players: only West and East sit
+    assert "1 Players: 2" in main(table) and "3 Starts: West" in main(table)
+    table.type("13")           # 3 players, North starts
+    table.type("22")           # 3 runners
+    table.press("D")
+    assert "4 Mode: referee" in main(table)
+    table.press("4")
+    assert "4 Mode: dealer" in main(table)
+    table.press("4")
+    table.press("C")
+    assert "Referee: box checks" in main(table) and "Dealer: box deals" in main(table)
+    table.press("*")
+    table.press("#")
+    assert re.search(r"\[North: T\d\d\]", main(table)) and "Deck: 17" in main(table)
+    assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
+    log = table.log()[0]
+    assert log["game"] == "octiles" and log["players"] == ["West", "North", "East"] and log["mode"] == "referee"
+
+
+# --- the tile picture -------------------------------------------------------------------------
+
+def test_OC_every_tile_and_turn_draws_its_own_picture_and_equal_paths_draw_alike():
+    pictures = {}
+    for tile in oc.TILE_IDS:
+        for rotation in range(8):
+            image = render(Screen("", picture=tile_picture(tile, rotation))).tobytes()
+            pictures.setdefault(oc.tile_paths(tile, rotation), set()).add(image)
+    assert len(pictures) == 105                                   # every orientation of every tile
+    assert all(len(images) == 1 for images in pictures.values())  # turned alike, drawn alike
+    assert len(set().union(*pictures.values())) == 105           # and no two orientations alike
+    assert Screen("", picture=tile_picture("T07", 10)).text.endswith("[tile T07 r2]")
+    assert Screen("", picture=tile_picture("T18", 2)).text.endswith("[tile T18 r0]")
+
+
+def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
+    start(table, "T01", "T18", "T07")
+    table.type("12#")
+    first = table.image().tobytes()
+    table.type("BB")
+    assert table.image().tobytes() == first          # T01 looks the same turned any way
+    table.press("#")                                 # West: T01 on a2, A2→B3
+    table.type("13#")                                # East turns T18
+    images = [table.image().tobytes()]
+    for _ in range(8):
+        table.press("B")
+        images.append(table.image().tobytes())
+    assert images[0] != images[1] and images[0] == images[2] == images[8]  # two orientations
+    table.press("A")
+    assert table.image().tobytes() == images[7]
+    table.press("*")
+    move(table, "e4", 1, "F6", "E5")                 # East: T18, and West draws T07
+    table.type("9#")
+    seen = []
+    for _ in range(8):
+        seen.append(table.image().tobytes())
+        assert f"[tile T07 r{len(seen) - 1}]" in main(table)
+        table.press("B")
+    assert len(set(seen)) == 8 and table.image().tobytes() == seen[0]   # eight orientations, then round
+
+
+# --- a turn in referee mode -------------------------------------------------------------------
+
+def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged_tile(table):
+    start(table, "T01", "T02", "T03", players=2)
+    assert "[West: T01]" in main(table) and "[tile T01 r0]" in main(table)
+    assert "#:OK C:Pass D:More" in main(table)
+    table.type("12")
+    assert "Space: 12_" in main(table)
+    table.press("#")
+    assert "[West: T01 on 12]" in main(table) and "Space 12 (a2)" in main(table)
+    table.press("#")                          # one move: made at once, A2→B3
+    assert "[East: T02]" in main(table) and "Deck: 16" in main(table)
+    table.type("6#BB")
+    assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
+    table.press("#")
+    assert "[East: which move?]" in main(table) and "1 F5→E4  2 F4→E5" in main(table)
+    table.press("2")
+    assert "[West: T03]" in main(table)
+    table.type("12#")
+    assert "Swaps T01" in main(table)         # [OC-2] a tile lies there
+    table.press("#")                          # T03 on a2: A3→B2
+    assert main(table).splitlines()[:3] == ["[T01 leaves space 12]", "Put it at the bottom", "of the deck."]
+    table.press("#")
+    assert "[East: T04]" in main(table) and "Deck: 15" in main(table)
+    turns = table.log()[0]["rounds"]
+    assert [(r["player"], r["tile"], r["space"], r["from"], r["to"]) for r in turns] == [
+        ("West", "T01", "a2", "A2", "B3"), ("East", "T02", "e4", "F4", "E5"), ("West", "T03", "a2", "A3", "B2")]
+    assert turns[-1]["action"] == "exchanged" and turns[-1]["removed"] == "T01"
+
+
+def test_OC5_a_placement_that_moves_nobody_says_why(table):
+    start(table, "T06", players=2)
+    table.type("9#")
+    table.press("#")
+    assert "[No move there]" in main(table) and "None of your runners" in main(table)
+    table.press("*")
+    assert "[West: T06 on 9]" in main(table)
+    table.type("*12#B#")                      # T06 on a2 turned once joins A1 and A3
+    assert "[No move there]" in main(table)
+    assert "A1→A3: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
+    table.type("*BBBBB#")                     # turned six times: A3's path runs off into b2
+    assert "From A3: That path runs into an empty space." in " ".join(main(table).splitlines())
+    table.type("*B#")                         # seven times: A3 to B2
+    assert "[East: " in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
+
+
+def test_a_space_is_keyed_as_1_to_17(table):
+    start(table, players=2)
+    table.press("#")
+    assert flashed(table) == ["Key the space first: 1-17."]
+    table.type("18#")
+    assert flashed(table) == ["The spaces are 1 to 17."] and "Space: _" in main(table) and "error" in table.sounds
+    table.type("1*")
+    assert "Space: _" in main(table)
+    table.type("123")                         # two digits at most
+    assert "Space: 12_" in main(table)
+
+
+def test_the_map_of_the_spaces_is_under_more(table):
+    start(table, players=2)
+    table.type("D1")
+    assert main(table).splitlines() == ["[Spaces 1/3 D:more]", "      1   2", "      3   4   5   6",
+                                        "  7   8   9  10  11", " 12  13  14  15", "         16  17"]
+    table.press("D")
+    assert " a3  b3  c3  d3  e3" in main(table)
+    table.press("D")
+    assert "West  A1-A5" in main(table) and "South F1-B1" in main(table)
+    table.press("#")
+    assert "[West: T01]" in main(table)
+
+
+# --- passing ----------------------------------------------------------------------------------
+
+def test_OC8_a_player_without_a_move_is_told_and_the_tile_goes_on(table):
+    start(table, "T03", "T02", "T18", players=2)
+    move(table, "a2", 0, "A1", "B3")
+    move(table, "e4", 0, "F6", "E4")
+    assert "[West: T18]" in main(table) and "No move with" in main(table) and "#:Pass" in main(table)
+    table.press("#")
+    assert "[East: T18]" in main(table) and "Space: _" in main(table)   # the tile stays on top
+    assert table.log()[0]["passes"] == 1
+
+
+def test_OC8_once_everyone_passed_a_player_who_can_move_must(table):
+    start(table, players=2)
+    table.press("C")
+    assert "[East: T01]" in main(table)
+    table.press("C")
+    assert "[West: T01]" in main(table) and "All passed:" in main(table) and "you must move" in main(table)
+    assert "C:Pass" not in main(table)
+    table.press("C")
+    assert flashed(table) == ["Everyone has passed, and you can move: you must."]
+    assert "[West: T01]" in shown(table) and table.log()[0]["passes"] == 2
+    move(table, "a3", 0, "A5", "B3")
+    assert "[East: T02]" in main(table) and "C:Pass" in main(table)
+
+
+def test_OC8_when_nobody_can_move_with_the_tile_the_table_may_end(table):
+    start(table, "T03", "T04", "T18", players=2)
+    move(table, "a2", 0, "A1", "B3")
+    move(table, "e4", 5, "F4", "E5")
+    for seat in ("West", "East", "West", "East"):
+        assert f"[{seat}: T18]" in main(table) and "No move with" in main(table)
+        table.press("#")
+    assert "Nobody can" in main(table) and "C:End" in main(table)
+    table.press("C")
+    assert "[End the game now?]" in main(table) and "Nobody wins." in main(table)
+    table.press("#")
+    assert "[Game over]" in main(table) and "No winner" in main(table)
+    log = table.log()[0]
+    assert log["status"] == "finished" and log["winners"] == [] and log["passes"] == 4
+
+
+# --- the win ------------------------------------------------------------------------------------
+
+# West brings three runners home while the others pass; East steps off F6 once.
+WINNING = (("T02", "west", ("a2", 0, "A1", "B3")), ("T03", "west", ("b2", 0, "A3", "C2")),
+           ("T04", "west", ("c2", 0, "B3", "D2")), ("T01", "west", ("d2", 0, "D2", "E3")),
+           ("T05", "west", ("e3", 3, "C2", "F3")), ("T06", "east", ("e4", 1, "F6", "E4")),
+           ("T07", "west", ("a2", 0, "A2", "C2")), ("T08", "west", ("e3", 1, "C2", "F2")),
+           ("T09", "west", ("e4", 6, "E3", "F6")))
+
+
+def play_to_the_win(t, seconds_a_turn=0.0):
+    for tile, seat, played in WINNING:
+        while not main(t).startswith(f"[{seat.title()}: {tile}]"):
+            t.press("#" if "leaves space" in main(t) else "C")
+        t.advance(seconds_a_turn)
+        move(t, *played)
+
+
+def test_OC9_the_first_with_every_runner_home_wins_and_the_log_has_the_game(table):
+    start(table, *(tile for tile, _s, _p in WINNING), players=2, runners=3)
+    play_to_the_win(table, seconds_a_turn=60)
+    assert main(table).splitlines()[:3] == ["[West won!]", "1 West", "Scan for"]
+    assert f"QR {table.box.public_url()}" in main(table) and "#:Menu" in main(table)
+    assert table.screen("team1").splitlines() == ["[Finishing order]", "West #1", "East 0/3"]
+    log = table.log()[0]
+    assert log["status"] == "finished" and log["winners"] == ["West"] and log["finishing_order"] == ["West"]
+    assert log["totals"] == {"West": 3, "East": 0}
+    assert (log["turns"], log["tiles_placed"], log["exchanges"], log["passes"]) == (15, 6, 3, 6)
+    assert log["rounds"][-1]["finished"] and log["rounds"][-1]["scores"] == {"West": 1, "East": 0}
+    assert 540 <= log["ended"] - log["started"] < 550          # nine turns of a minute
+    table.press("#")
+    assert "Tabletop Referee" in main(table)
+
+
+def test_OC9_the_table_plays_on_for_places_and_stops_and_a_power_cut_changes_nothing(table):
+    start(table, *(tile for tile, _s, _p in WINNING), players=3, runners=3)
+    play_to_the_win(table)
+
+    def power_cut():
+        before = settled(table)
+        table.restart()
+        assert settled(table) == before
+
+    power_cut()
+    assert main(table).splitlines() == ["[T06 leaves space 6]", "Put it at the bottom", "of the deck.",
+                                        "West wins!", "The others play on.", "#:OK C:End"]
+    table.press("C")
+    assert "[End the game now?]" in main(table)
+    table.press("*")                                       # no: play on
+    power_cut()
+    assert "[North: T10]" in main(table) and "West #1" in table.screen("team1")
+    table.press("C")
+    assert "[East: T10]" in main(table)                    # West, home, is skipped
+    table.type("D2")
+    power_cut()
+    assert "[End the game now?]" in main(table) and "Places so far stay." in main(table)
+    table.press("#")
+    assert main(table).splitlines()[:2] == ["[West won!]", "1 West"]
+    log = table.log()[0]
+    assert log["status"] == "finished" and log["finishing_order"] == ["West"] and log["winners"] == ["West"]
+
+
+# --- dealer mode ----------------------------------------------------------------------------------
+
+def test_OC9_dealer_mode_deals_keeps_turns_and_the_players_say_who_finished(table):
+    start(table, "T05", "T06", "T07", players=3, mode="dealer")
+    assert "[West: T05]" in main(table) and "[tile T05 r0]" in main(table)
+    table.type("9#")                               # no turning, no runners: straight on
+    assert "[North: T06]" in main(table) and "►North" in table.screen("team1")
+    table.type("9#")
+    assert main(table).splitlines()[:3] == ["[T05 leaves space 9]", "Put it at the bottom", "of the deck."]
+    table.press("#")
+    assert "[East: T07]" in main(table)
+    table.press("C")
+    assert "[West: T07]" in main(table)
+    table.type("D3")
+    assert main(table).splitlines()[:3] == ["[Who has finished?]", "1 West     2 North", "3 East"]
+    table.press("2")
+    assert main(table).splitlines()[:2] == ["[North wins!]", "The others play on."]
+    table.press("#")
+    assert "[West: T07]" in main(table) and "North #1" in table.screen("team2")
+    table.type("D32")
+    assert flashed(table) == ["That player has already finished."] and "1 West" in main(table)
+    table.press("1")                               # West: all but East are home
+    assert shown(table).splitlines()[:3] == ["[North won!]", "1 North", "2 West"]
+    log = table.log()[0]
+    assert log["mode"] == "dealer" and log["finishing_order"] == ["North", "West"] and log["winners"] == ["North"]
+    assert (log["turns"], log["tiles_placed"], log["exchanges"], log["passes"]) == (3, 1, 1, 1)
+
+
+def test_OC3_dealer_mode_on_a_full_board_the_removed_tile_goes_to_the_next_player(table):
+    start(table, players=2, mode="dealer")
+    for number in range(1, 18):
+        table.type(f"{number}#")
+    assert "[East: T18]" in main(table) and "Deck: 0" in main(table)
+    table.type("5#")
+    assert main(table).splitlines()[:2] == ["[T05 leaves space 5]", "West plays it next."]
+    table.press("#")
+    assert "[West: T05]" in main(table) and "From board" in main(table)
+
+
+# --- power cuts and undo ------------------------------------------------------------------------
+
+SCRIPT = (
+    "1", "2", "#",              # West keys a2 ...
+    "B", "A", "#",              # ... turns T03 and back: two moves
+    "1",                        # A1→B3
+    "D", "1", "D", "#",         # East reads the map
+    "6", "#", "#",              # T02 on e4: F6→E4
+    "#",                        # West has no move with T18: pass
+    "C", "#",                   # East passes; West still cannot move
+    "C",                        # East must move now: refused
+)
+
+
+def test_power_cut_after_every_step_comes_back_to_the_same_screens(table):
+    start(table, "T03", "T02", "T18", players=2)
+    for key in SCRIPT:
+        table.press(key)
+        before = settled(table)
+        table.restart()
+        assert settled(table) == before, key
+    assert "[East: T18]" in main(table) and "you must move" in main(table)
+    assert [r["action"] for r in table.log()[0]["rounds"]] == ["placed", "placed", "passed", "passed", "passed"]
+
+
+def test_undo_takes_back_the_last_action_and_shows_the_screen_before_it(table):
+    start(table, "T01", "T02", "T03", players=2)
+    table.type("12#")
+    before = main(table)
+    table.press("#")
+    assert "[East: T02]" in main(table)
+    undo(table)
+    assert flashed(table) == ["Undone."]
+    assert settled(table)[0] == before
+    table.press("#")
+    table.type("6#BB#")
+    table.press("2")                          # F4→E5
+    undo(table)
+    assert "[East: which move?]" in main(table)
+    table.press("1")                          # F5→E4 instead
+    assert table.log()[0]["rounds"][-1]["from"] == "F5"
+    table.type("12#")
+    table.press("#")
+    assert "[T01 leaves space 12]" in main(table)
+    undo(table)
+    assert "[West: T03 on 12]" in main(table) and "Swaps T01" in main(table)
+    table.press("*")
+    table.press("C")
+    assert "[East: T03]" in main(table)
+    undo(table)
+    assert "[West: T03]" in main(table) and table.log()[0]["passes"] == 0
+    table.press("C")
+    table.hold("*", 1.0)
+    assert "Undo?" in main(table)
+    table.press("*")                          # declined
+    assert "[East: T03]" in main(table)
