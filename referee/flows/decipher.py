@@ -48,16 +48,13 @@ def setup(box) -> Form:
 class SetupForm(Form):
     """The setup form; its help page is the round plan for the players chosen."""
 
-    def screens(self):
-        if not self.showing_help:
-            return super().screens()
+    def help(self) -> tuple[str, ...]:
         makers = round_plan(self.values)
         players = self.values["players"]
-        lines = (_("{rounds} rounds, {players} players").format(rounds=len(makers), players=players),
-                 _("Makers, moving left:"),
-                 _("Player {seats}").format(seats="→".join(str(seat + 1) for seat in makers)),
-                 _("Words of {n} letters").format(n=self.values["length"]))
-        return {"main": Screen(_("Round plan"), lines, keys=(("*", _("Back")),))}
+        return (_("{rounds} rounds, {players} players").format(rounds=len(makers), players=players),
+                _("Makers, moving left:"),
+                _("Player {seats}").format(seats="→".join(str(seat + 1) for seat in makers)),
+                _("Words of {n} letters").format(n=self.values["length"]))
 
 
 def round_plan(options: dict) -> list[int]:
