@@ -113,8 +113,11 @@ def render(screen: Screen) -> Image.Image:
         # The code takes the whole height it needs; everything else moves
         # to the right of it.
         qr = qr_image(screen.qr)
-        image.paste(qr, (0, (H - qr.height) // 2))
-        left = qr.width + 2
+        # Lit from edge to edge behind the code, so that a tight quiet
+        # zone still has light around it.
+        draw.rectangle((0, 0, qr.width + 1, H - 1), fill=1)
+        image.paste(qr, (1, (H - qr.height) // 2))
+        left = qr.width + 4
         cols = (W - left) // 6
     if screen.title:
         if screen.invert_title:
@@ -145,20 +148,23 @@ def render(screen: Screen) -> Image.Image:
 
 @functools.lru_cache(maxsize=16)
 def qr_image(url: str) -> Image.Image:
-    """Dark modules on a lit panel, 2 px a module, 3-module quiet zone; the
-    smallest version that holds the URL."""
-    code = qrcode.QRCode(version=None, box_size=2, border=3,
+    """Dark modules on a lit panel, 2 px a module, the smallest version that
+    holds the URL.  The quiet zone is 3 modules where the height allows and
+    never under 1: a team page's 128-bit address needs version 3, which fits
+    the 64-px panel only with a 1-module zone."""
+    code = qrcode.QRCode(version=None, box_size=1, border=0,
                          error_correction=qrcode.constants.ERROR_CORRECT_M)
     code.add_data(url)
     code.make(fit=True)
-    matrix = code.get_matrix()  # includes the border; True = dark
-    size = len(matrix)
+    matrix = code.get_matrix()  # True = dark
+    modules = len(matrix)
+    border = min(3, (H // 2 - modules) // 2)
+    if border < 1:
+        raise ValueError(f"URL too long for a QR code on this screen: {url}")
+    size = modules + 2 * border
     img = Image.new("1", (size, size), 1)
     for y, row in enumerate(matrix):
         for x, dark in enumerate(row):
             if dark:
-                img.putpixel((x, y), 0)
-    img = img.resize((size * 2, size * 2), Image.Resampling.NEAREST)
-    if img.height > H:
-        raise ValueError(f"URL too long for a QR code on this screen: {url}")
-    return img
+                img.putpixel((x + border, y + border), 0)
+    return img.resize((size * 2, size * 2), Image.Resampling.NEAREST)

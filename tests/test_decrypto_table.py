@@ -606,3 +606,21 @@ def test_undo_takes_back_every_kind_of_step(t):
     undone(lambda: t.type("2#"))                               # a keyword count
     undone(lambda: t.type("1#"))                               # the count that ends the game
     assert "[White wins!]" in t.screen()
+
+
+def test_each_team_scans_its_own_page_from_its_own_screen(t):
+    import zxingcpp
+    t.start("decrypto")
+    t.press("B")
+    urls = []
+    for seat, button in enumerate(SEATS):
+        found = [r.text for r in zxingcpp.read_barcodes(t.image(button).convert("L"))]
+        assert len(found) == 1 and "/T/" in found[0]
+        urls.append(found[0])
+        assert found[0] not in t.screen("main")
+    assert urls[0] != urls[1]
+    assert "QR" not in t.screen("main")
+    t.press("*")
+    assert "encryptors" in t.screen("main")
+    status, _headers, body = t.get(urls[1].split("8080", 1)[1])
+    assert status == 200

@@ -65,8 +65,11 @@ def test_upper_case_keeps_the_code_small():
     # The alphanumeric mode holds upper case only: a lower-case address of
     # the same length needs a bigger code, too big for the screen.
     assert qr_image(LONGEST_IPV4 + "/ABCD").size == (62, 62)
+    upper = LONGEST_IPV4 + "/T/" + "ABCDEFGHIJKLMNOPQRST"  # 50 characters: version 3
+    assert qr_image(upper).size == (62, 62)
+    assert read(qr_image(upper)) == [upper]
     with pytest.raises(ValueError):
-        qr_image(LONGEST_IPV4.lower() + "/abcdefghijklmnop")
+        qr_image(upper.lower())
 
 
 def test_a_team_page_address_is_upper_case_and_fits_version_3(t):  # noqa: F811

@@ -38,7 +38,7 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 from __future__ import annotations
 
 from games import decrypto as d
-from referee import i18n
+from referee import i18n, web
 from referee.flows import Flow, clock_text, forms
 from referee.i18n import N_, _
 from referee.screen import LINES, Screen, wrap
@@ -136,8 +136,8 @@ class Play(Flow):
             self._team_key(SEATS.index(key), kind)
         elif kind == "press":
             page = self._page()
-            {"help": self._help_key, "scores": self._scores_key,
-             "swap": self._swap_key}.get(page, self._play_key)(key)
+            {"help": self._help_key, "scores": self._scores_key, "swap": self._swap_key,
+             "phones": self._phones_key}.get(page, self._play_key)(key)
 
     def _team_key(self, seat: int, kind: str) -> None:
         if kind == "hold":
@@ -162,6 +162,8 @@ class Play(Flow):
             self._open("help")
         elif key == "D":
             self._open("scores")
+        elif key == "B":
+            self._open("phones")
         elif key == "A" and self._swappers():
             teams = self._swappers()
             self._open("swap")
@@ -208,6 +210,10 @@ class Play(Flow):
         elif key in "*#":
             self._open("play")
 
+    def _phones_key(self, key: str) -> None:
+        if key in "*#B":
+            self._open("play")
+
     def _swap_key(self, key: str) -> None:
         if key == "*":
             if self.swap_team is not None and len(self._swappers()) > 1:
@@ -250,7 +256,15 @@ class Play(Flow):
     # --- screens ---------------------------------------------------------------------
 
     def screens(self) -> dict[str, Screen]:
+        if self._page() == "phones":
+            return {"main": Screen(_("Phone pages"), (_("Each team: scan the"), _("code on your own"),
+                                                      _("screen for your notes.")), keys=(("*", _("Back")),)),
+                    "team1": self._phone_screen(0), "team2": self._phone_screen(1)}
         return {"main": self._main(), "team1": self._team_screen(0), "team2": self._team_screen(1)}
+
+    def _phone_screen(self, seat: int) -> Screen:
+        # The team page's address is a secret of the team: its own screen only.
+        return Screen(self.name(seat), (_("Your team"), _("page:"), _("scan me")), qr=web.team_url(self.box, seat))
 
     def _main(self) -> Screen:
         s, page = self.state, self._page()
@@ -292,7 +306,9 @@ class Play(Flow):
         else:
             lines += [_("Interceptions {0}:{1}").format(*s.interceptions),
                       _("Miscommunications {0}:{1}").format(*s.miscommunications)]
-        keys = ((("A", _("Swap")),) if self._swappers() else ()) + (("C", _("Help")), ("D", _("Score")))
+        # B (phone pages) always works; it is labelled when A is free.
+        first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
+        keys = (first, ("C", _("Help")), ("D", _("Score")))
         return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
 
     def _guess_screen(self, now: d.Step) -> Screen:
