@@ -33,6 +33,11 @@ def parser() -> argparse.ArgumentParser:
                      help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists, else all simulated)")
     check = sub.add_parser("check-config", help="check a configuration file and say what is wrong")
     check.add_argument("file")
+    doctor = sub.add_parser("doctor", help="check the board, the wiring and every device, one line each")
+    doctor.add_argument("--config", metavar="FILE", default=None,
+                        help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists, else all simulated)")
+    doctor.add_argument("--boot-config", action="store_true",
+                        help="only print the lines /boot/firmware/config.txt needs for this configuration")
     return p
 
 
@@ -47,12 +52,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.file}: fine")
             return 0
         path = args.config
-        if args.command == "run" and path is None and os.path.exists(configuration.DEFAULT_PATH):
+        if args.command in ("run", "doctor") and path is None and os.path.exists(configuration.DEFAULT_PATH):
             path = configuration.DEFAULT_PATH
         config = configuration.load(path)
     except configuration.ConfigError as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
+    if args.command == "doctor":
+        return _doctor(config, path, args.boot_config)
     if args.command == "sim":
         from referee.sim import run_sim
         return run_sim(config, args.database)
@@ -60,6 +67,19 @@ def main(argv: list[str] | None = None) -> int:
     from referee.service import serve
     asyncio.run(serve(config))
     return 0
+
+
+def _doctor(config, path: str | None, boot_config: bool) -> int:
+    from referee import doctor
+    if boot_config:
+        print("\n".join(doctor.boot_lines(config)))
+        return 0
+    if path == configuration.DEFAULT_PATH:
+        # The installed box: look as its service does.
+        if os.geteuid() == 0:
+            doctor.as_service_user()
+        os.environ.setdefault("STATE_DIRECTORY", doctor.SERVICE_STATE)
+    return doctor.run(config, doctor.Machine(service_running=doctor.service_running()))
 
 
 if __name__ == "__main__":

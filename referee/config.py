@@ -10,11 +10,25 @@ from __future__ import annotations
 
 import os
 import tomllib
+from importlib import resources
 from typing import Literal
 
 import msgspec
 
+from hal.dice_serial import DEFAULT_PORT
+
 DEFAULT_PATH = "/etc/referee/config.toml"
+
+
+def _pinmap() -> dict:
+    with resources.files("hal").joinpath("pinmap.toml").open("rb") as f:
+        return tomllib.load(f)
+
+
+# How the box is wired (hal/pinmap.toml): the source of every default pin,
+# bus and address below, of the build guide's table and of the wiring diagram.
+PINMAP = _pinmap()
+_SPI = PINMAP["spi"]
 
 
 class ConfigError(Exception):
@@ -37,10 +51,10 @@ class Base(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 class Keypad(Base):
     driver: Literal["sim", "gpio"] = "sim"
-    rows: tuple[int, ...] = (5, 6, 13, 19)
-    cols: tuple[int, ...] = (12, 16, 20, 21)
-    team1: int = 23
-    team2: int = 24
+    rows: tuple[int, ...] = tuple(PINMAP["keypad"]["rows"])
+    cols: tuple[int, ...] = tuple(PINMAP["keypad"]["cols"])
+    team1: int = PINMAP["buttons"]["team1"]
+    team2: int = PINMAP["buttons"]["team2"]
 
     def __post_init__(self):
         for name in ("rows", "cols"):
@@ -55,7 +69,7 @@ class Keypad(Base):
 
 class Buzzer(Base):
     driver: Literal["sim", "gpio", "none"] = "sim"
-    pin: int = 18
+    pin: int = PINMAP["buzzer"]["pin"]
 
     def __post_init__(self):
         _gpio(self.pin, "pin")
@@ -67,8 +81,8 @@ class Display(Base):
     bus: int = 1          # I2C bus number, or SPI port
     address: int = 0x3C   # I2C address
     device: int = 0       # SPI chip select
-    dc: int = 25          # SPI data/command pin
-    reset: int = 27       # SPI reset pin
+    dc: int = _SPI["dc"]  # SPI data/command pin
+    reset: int = _SPI["reset"]  # SPI reset pin
     rotate: Literal[0, 2] = 0
     contrast: int = 0xCF
 
@@ -79,15 +93,26 @@ class Display(Base):
             raise _bad("contrast", "runs from 0 to 255")
 
 
+def _wired(name: str) -> type[Display]:
+    # One panel's own Display type, its bus and address defaulting to the
+    # wiring, so that a table naming only the driver still finds the panel.
+    wiring = PINMAP["displays"][name]
+    return msgspec.defstruct(f"{name.title()}Display", [(key, int, wiring[key]) for key in ("bus", "address")],
+                             bases=(Display,))
+
+
+MainDisplay, Team1Display, Team2Display = _wired("main"), _wired("team1"), _wired("team2")
+
+
 class Displays(Base):
-    main: Display = msgspec.field(default_factory=Display)
-    team1: Display = msgspec.field(default_factory=lambda: Display(address=0x3D))
-    team2: Display = msgspec.field(default_factory=lambda: Display(bus=3))
+    main: MainDisplay = msgspec.field(default_factory=MainDisplay)
+    team1: Team1Display = msgspec.field(default_factory=Team1Display)
+    team2: Team2Display = msgspec.field(default_factory=Team2Display)
 
 
 class Dice(Base):
     driver: Literal["sim", "serial", "software"] = "sim"
-    port: str = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode-if00"
+    port: str = DEFAULT_PORT  # any Pico running MicroPython, by its /dev/serial/by-id name
 
 
 class Web(Base):
@@ -100,6 +125,13 @@ class Web(Base):
             raise _bad("port", f"{self.port} is outside 1-65535")
 
 
+class Sim(Base):
+    # A Unix socket on which another process may press the simulated keys
+    # and read the screens (referee.remote); empty: none.  Only ever served
+    # while the keypad is simulated.
+    control: str = ""
+
+
 class Config(Base):
     lang: Literal["en", "cs", "pl", "ru"] = "en"
     database: str = ""     # empty: the user's data folder, or /var/lib/referee as a service
@@ -108,18 +140,48 @@ class Config(Base):
     displays: Displays = msgspec.field(default_factory=Displays)
     dice: Dice = msgspec.field(default_factory=Dice)
     web: Web = msgspec.field(default_factory=Web)
+    sim: Sim = msgspec.field(default_factory=Sim)
 
     def __post_init__(self):
+        # Two devices on one pin fail in ways nothing explains later, so it is
+        # said here.  Displays on one bus share its pins; everything else owns
+        # its pin alone.
         used: dict[int, str] = {}
-        pins = {f"keypad.rows[{i}]": p for i, p in enumerate(self.keypad.rows)}
-        pins |= {f"keypad.cols[{i}]": p for i, p in enumerate(self.keypad.cols)}
-        pins |= {"keypad.team1": self.keypad.team1, "keypad.team2": self.keypad.team2}
-        if self.buzzer.driver != "none":
-            pins["buzzer.pin"] = self.buzzer.pin
-        for key, pin in pins.items():
-            if pin in used:
+        for owner, key, pin in self._pins():
+            if used.get(pin, owner) != owner:
                 raise _bad(key, f"GPIO {pin} is already used by {used[pin]}")
-            used[pin] = key
+            used[pin] = owner
+        panels: dict[tuple[int, int], str] = {}
+        for name in ("main", "team1", "team2"):
+            d = getattr(self.displays, name)
+            if d.driver == "i2c":
+                other = panels.setdefault((d.bus, d.address), name)
+                if other != name:
+                    raise _bad(f"displays.{name}.address",
+                               f"{d.address:#04x} on I2C bus {d.bus} is already displays.{other}'s address")
+
+    def _pins(self):
+        """(owner, key, BCM pin) for every pin the configuration uses."""
+        for name in ("main", "team1", "team2"):
+            d = getattr(self.displays, name)
+            bus = PINMAP["i2c"].get(str(d.bus))
+            if d.driver == "i2c" and bus is not None:
+                for line in ("sda", "scl"):
+                    yield f"I2C bus {d.bus}", f"displays.{name}.bus", bus[line]
+            elif d.driver == "spi":
+                if d.bus == 0:
+                    for line in ("mosi", "miso", "sclk", "ce1" if d.device else "ce0"):
+                        yield "SPI0", f"displays.{name}.bus", _SPI[line]
+                yield "the SPI panels' data/command line", f"displays.{name}.dc", d.dc
+                yield "the SPI panels' reset line", f"displays.{name}.reset", d.reset
+        kp = self.keypad
+        for name in ("rows", "cols"):
+            for i, pin in enumerate(getattr(kp, name)):
+                yield f"keypad.{name}[{i}]", f"keypad.{name}[{i}]", pin
+        yield "keypad.team1", "keypad.team1", kp.team1
+        yield "keypad.team2", "keypad.team2", kp.team2
+        if self.buzzer.driver != "none":
+            yield "buzzer.pin", "buzzer.pin", self.buzzer.pin
 
     @property
     def database_path(self) -> str:

@@ -1,7 +1,9 @@
 """The service: the box on a real clock, in one asyncio loop, until stopped.
 
 ``Service`` is shared by ``referee run`` (devices from the configuration) and
-``referee sim`` (the terminal simulator, which owns the loop itself).
+``referee sim`` (the terminal simulator, which owns the loop itself).  With
+``[sim] control`` set and a simulated keypad it also serves the remote hand
+of ``referee.remote``.
 """
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import logging
 import signal
 import warnings
 
+from referee import remote, web
 from referee.box import Box
 from referee.clock import RealClock
 from referee.config import Config
+from referee.notify import Watchdog, notify, watchdog_interval
 
 log = logging.getLogger("referee")
 
@@ -27,30 +31,89 @@ class Service:
         self.config = config
         self.clock = clock
         self.box: Box | None = None
+        self.web: web.Server | None = None
+        self.remote: remote.Remote | None = None
 
     async def start(self) -> Box:
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
         self.box = Box(self.config, self.clock or RealClock(loop), loop)
         self.box.start()
+        self.web = await self._serve_web()
+        self.remote = await self._serve_remote()
         log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
         return self.box
 
+    async def _serve_web(self) -> web.Server | None:
+        host, port = self.config.web.host, self.config.web.port
+        try:
+            server = await web.serve(self.box, host, port)
+        except OSError as exc:
+            # Better a box that referees without its web page than none.
+            log.error("web: cannot listen on %s port %d: %s", host, port, exc.strerror or exc)
+            return None
+        log.info("web: the score log is at %s", self.box.public_url())
+        return server
+
+    async def _serve_remote(self) -> remote.Remote | None:
+        path = self.config.sim.control
+        if not path:
+            return None
+        if self.config.keypad.driver != "sim":
+            log.warning("sim.control: the keypad is real, so no remote hand is served")
+            return None
+        try:
+            return await remote.serve(self.box, path)
+        except OSError as exc:
+            log.error("sim.control: cannot listen on %s: %s", path, exc.strerror or exc)
+            return None
+
+    async def aclose(self) -> None:
+        """``stop``, once the web server has closed its connections."""
+        if self.web is not None:
+            server, self.web = self.web, None
+            await server.stop()
+        self.stop()
+
     def stop(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
+            self.remote = None
+        if self.web is not None:
+            # Called outside a coroutine (the terminal simulator quitting):
+            # the server finishes closing on the loop, if one still turns.
+            try:
+                self._closing = asyncio.get_running_loop().create_task(self.web.stop())
+            except RuntimeError:
+                pass
+            self.web = None
         if self.box is not None:
             self.box.close()
             self.box = None
 
 
-async def serve(config: Config) -> None:
-    service = Service(config)
-    await service.start()
+async def serve(config: Config, clock=None) -> None:
+    """``referee run``: the box until SIGTERM or SIGINT, telling systemd
+    (see referee.notify) when it is ready, that its loop still turns, and
+    when it stops."""
+    service = Service(config, clock)
+    box = await service.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    # Ready only now: the store is open, the keypad wired, every display tried.
+    displays = box.devices.displays.values()
+    notify("READY=1", f"STATUS=ready: {sum(d.online for d in displays)} of {len(displays)} displays answering")
+    interval = watchdog_interval()
+    watchdog = Watchdog(box.clock, interval) if interval else None
+    if watchdog:
+        watchdog.start()
     try:
         await stop.wait()
     finally:
-        service.stop()
+        notify("STOPPING=1")
+        if watchdog:
+            watchdog.stop()
+        await service.aclose()
         log.info("stopped")

@@ -1,0 +1,166 @@
+"""A remote hand at the simulated table: a line protocol on a Unix socket.
+
+With ``[sim] control = "/some/path"`` and a simulated keypad, the service
+listens on that socket in its own loop, so that another process can press
+keys and read the screens of a box it did not start itself: the power-cut
+soak (tests/test_soak.py) drives a real ``referee run`` this way and kills
+it.  It is the simulated twin of a hand at the table, like the simulated
+pins it acts on: keys go down and up on the mock pins and travel through the
+same scanner, debounce and key flows as every other key, so nothing in the
+box behaves differently because someone presses them from afar.
+
+One command a line, one answer a line, in UTF-8::
+
+    ready           ok                 the box is up and takes keys
+    press KEY       ok                 down, 50 ms on the real clock, up; answered
+                                       once the box has taken the key
+    down KEY        ok                 the key goes down (and stays down)
+    up KEY          ok                 the key goes up; answered once the box
+                                       has taken the key
+    screen NAME     "[Title]\\n..."     the text mirror of display NAME
+                                       ("main", "team1", "team2"), one JSON string
+
+KEY is a keypad key (``0``-``9``, ``A``-``D``, ``*``, ``#``) or a team
+button (``team1``, ``team2``).  Whatever goes wrong is answered
+``error <why>``: an unknown command or key, or a key the box did not take
+within ``TAKE_SECONDS`` (one let go sooner than the debounce lets through).
+The socket is made for its owner alone (mode 0600): it presses keys.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import stat
+import time
+
+log = logging.getLogger(__name__)
+
+PRESS_SECONDS = 0.05   # how long ``press`` holds a key down, like a finger
+TAKE_SECONDS = 1.0     # how long an answer waits for the box to take a key
+POLL_SECONDS = 0.002
+LONGEST_LINE = 1024
+
+
+class Remote:
+    """The control socket of one box; ``serve`` makes and starts it."""
+
+    def __init__(self, box, path: str) -> None:
+        self.box = box
+        self.path = path
+        self._server: asyncio.AbstractServer | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        _clear_stale(self.path)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Bound under a strict umask, so there is no moment when others may connect.
+        mask = os.umask(0o177)
+        try:
+            sock.bind(self.path)
+        except OSError:
+            sock.close()
+            raise
+        finally:
+            os.umask(mask)
+        self._server = await asyncio.start_unix_server(self._serve, sock=sock, limit=LONGEST_LINE)
+        log.info("remote hand listening on %s", self.path)
+
+    def close(self) -> None:
+        if self._server is None:
+            return
+        self._server.close()
+        self._server = None
+        for writer in self._writers:
+            writer.close()
+        with contextlib.suppress(OSError):
+            if stat.S_ISSOCK(os.lstat(self.path).st_mode):
+                os.unlink(self.path)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+        try:
+            while line := await reader.readline():
+                writer.write((await self.answer(line.decode("utf-8", "replace"))).encode() + b"\n")
+                await writer.drain()
+        except ValueError:
+            writer.write(b"error line too long\n")   # and the connection ends: it is out of step
+        except ConnectionError:
+            pass   # the other side went away
+        finally:
+            self._writers.discard(writer)
+            writer.close()
+
+    async def answer(self, line: str) -> str:
+        """The answer to one command line."""
+        if self._server is None:
+            return "error the box is stopping"
+        match line.split():
+            case ["ready"]:
+                return "ok"
+            case ["press", key]:
+                return await self._press(key)
+            case ["down", key]:
+                return self._set(key, True) or "ok"
+            case ["up", key]:
+                return await self._release(key)
+            case ["screen", name]:
+                shown = self.box.shown.get(name)
+                if shown is None:
+                    return f"error no display {name!r}"
+                return json.dumps(shown.text, ensure_ascii=False)
+            case []:
+                return "error empty line"
+            case [("press" | "down" | "up" | "screen") as word, *_]:
+                return f"error {word} takes one word"
+            case [word, *_]:
+                return f"error unknown command {word!r}"
+
+    async def _press(self, key: str) -> str:
+        refused = self._set(key, True)
+        if refused:
+            return refused
+        await asyncio.sleep(PRESS_SECONDS)
+        return await self._release(key)
+
+    async def _release(self, key: str) -> str:
+        before = self.box.key_count
+        refused = self._set(key, False)
+        if refused:
+            return refused
+        give_up = time.monotonic() + TAKE_SECONDS
+        while self.box.key_count == before:
+            if time.monotonic() > give_up:
+                return f"error the box did not take {key}"
+            await asyncio.sleep(POLL_SECONDS)
+        return "ok"
+
+    def _set(self, key: str, down: bool) -> str | None:
+        """Moves the key; an error answer if there is no such key."""
+        try:
+            self.box.devices.pins.set(key, down)
+        except ValueError:
+            return f"error no key {key!r}"
+        return None
+
+
+def _clear_stale(path: str) -> None:
+    # A socket left behind by a box that lost its power is removed; anything
+    # else at that path is not ours to remove.
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(mode):
+        raise FileExistsError(f"{path} exists and is not a socket")
+    os.unlink(path)
+
+
+async def serve(box, path: str) -> Remote:
+    """Start the remote hand for ``box`` on the Unix socket ``path``."""
+    remote = Remote(box, path)
+    await remote.start()
+    return remote

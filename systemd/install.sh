@@ -1,0 +1,164 @@
+#!/bin/sh
+# Installs Tabletop Referee from this checkout as the service "referee" on
+# Raspberry Pi OS (Bookworm or newer).  Safe to run again: after `git pull`
+# it updates the program and keeps an edited configuration.
+set -eu
+
+PREFIX=/opt/referee
+VENV=$PREFIX/venv
+ETC=/etc/referee
+UNIT=/etc/systemd/system/referee.service
+MODULES=/etc/modules-load.d/referee.conf
+PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
+USER_GROUPS="gpio i2c spi dialout"
+BEGIN="# >>> tabletop-referee >>>"
+END="# <<< tabletop-referee <<<"
+
+usage() {
+    cat <<EOF
+Usage: sudo systemd/install.sh [--no-boot-config]
+
+Installs Tabletop Referee from this checkout as a service:
+  - the Debian packages it needs: $PACKAGES
+  - a system user "referee" in the groups $USER_GROUPS
+  - the program in a virtual environment, $VENV (nothing goes
+    into the system's Python), and \`referee\` on the PATH
+  - $ETC/config.toml from config.pi.toml, unless one is there already
+  - the I2C lines in /boot/firmware/config.txt and the i2c-dev module
+  - $UNIT, enabled and started
+
+  --no-boot-config   leave /boot/firmware/config.txt alone
+  -h, --help         show this text
+
+systemd/uninstall.sh takes it away again.
+EOF
+}
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+BOOT_CONFIG=yes
+for arg in "$@"; do
+    case $arg in
+        -h|--help) usage; exit 0 ;;
+        --no-boot-config) BOOT_CONFIG=no ;;
+        *) usage >&2; exit 2 ;;
+    esac
+done
+
+[ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$REPO/config.pi.toml" ] || die "run it from a checkout of the repository"
+command -v apt-get >/dev/null || die "this needs Raspberry Pi OS (or Debian): apt-get is missing"
+
+say "Debian packages"
+missing=""
+for pkg in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+done
+if [ -n "$missing" ]; then
+    echo "    installing:$missing"
+    apt-get update -qq
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+else
+    echo "    all there"
+fi
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || die "Python 3.11 or newer is needed: Raspberry Pi OS Bookworm has it"
+
+say "User referee"
+if ! getent passwd referee >/dev/null; then
+    useradd --system --user-group --home-dir /var/lib/referee --no-create-home \
+        --shell /usr/sbin/nologin --comment "Tabletop Referee" referee
+    echo "    made"
+fi
+for group in $USER_GROUPS; do
+    if getent group "$group" >/dev/null; then
+        usermod -a -G "$group" referee
+    else
+        echo "    no group $group on this system: skipped"
+    fi
+done
+echo "    groups: $(id -nG referee)"
+
+say "Program in $VENV"
+# The system's packages stay visible: lgpio comes from Debian.  A venv whose
+# Python went away with an upgrade of the OS is made anew.
+if ! "$VENV/bin/python" -c '' 2>/dev/null; then
+    rm -rf "$VENV"
+    python3 -m venv --system-site-packages "$VENV"
+fi
+# Built from a copy, so that the checkout gets no root-owned build files.
+build=$(mktemp -d)
+trap 'rm -rf "$build"' EXIT
+tar -C "$REPO" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build -cf - . | tar -C "$build" -xf -
+# --upgrade: the same version number from a newer checkout still replaces it.
+"$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade "$build"
+ln -sf "$VENV/bin/referee" /usr/local/bin/referee
+echo "    $("$VENV/bin/referee" --version)"
+
+say "Configuration $ETC/config.toml"
+install -d -m 0755 "$ETC"
+if [ ! -e "$ETC/config.toml" ]; then
+    install -m 0644 "$REPO/config.pi.toml" "$ETC/config.toml"
+    echo "    installed"
+elif cmp -s "$REPO/config.pi.toml" "$ETC/config.toml"; then
+    echo "    unchanged"
+else
+    install -m 0644 "$REPO/config.pi.toml" "$ETC/config.pi.toml"
+    echo "    kept yours; the shipped one is beside it as config.pi.toml"
+fi
+"$VENV/bin/referee" check-config "$ETC/config.toml" >/dev/null \
+    || die "fix $ETC/config.toml (the line above says where), then run this again"
+
+REBOOT=no
+say "I2C"
+if [ "$BOOT_CONFIG" = no ]; then
+    echo "    /boot/firmware/config.txt left alone (--no-boot-config)"
+else
+    boot=/boot/firmware/config.txt
+    [ -f "$boot" ] || boot=/boot/config.txt
+    lines=$("$VENV/bin/referee" doctor --config "$ETC/config.toml" --boot-config)
+    if [ ! -f "$boot" ]; then
+        echo "    no /boot/firmware/config.txt here; the box needs these lines in it:"
+        echo "$lines" | sed 's/^/        /'
+    else
+        # Our block goes last and opens with [all], so no filter above it
+        # ([pi4], [cm5], ...) decides whether it counts.
+        new=$(mktemp)
+        sed "/^$BEGIN\$/,/^$END\$/d" "$boot" >"$new"
+        if [ -n "$lines" ]; then
+            printf '%s\n[all]\n%s\n%s\n' "$BEGIN" "$lines" "$END" >>"$new"
+        fi
+        if cmp -s "$new" "$boot"; then
+            echo "    $boot already has its lines"
+            rm -f "$new"
+        else
+            cp "$boot" "$boot.before-referee"
+            cat "$new" >"$boot"
+            rm -f "$new"
+            echo "    added to $boot (the old one: $boot.before-referee):"
+            echo "$lines" | sed 's/^/        /'
+            REBOOT=yes
+        fi
+    fi
+fi
+if ! [ -f "$MODULES" ] || [ "$(cat "$MODULES")" != i2c-dev ]; then
+    echo i2c-dev >"$MODULES"
+fi
+modprobe i2c-dev 2>/dev/null || echo "    i2c-dev loads at the next boot"
+
+say "Service"
+install -m 0644 "$REPO/systemd/referee.service" "$UNIT"
+systemctl daemon-reload
+systemctl enable --quiet referee.service
+systemctl restart referee.service
+echo "    enabled and started"
+
+say "Done"
+if [ "$REBOOT" = yes ]; then
+    echo "    Reboot once to turn the I2C buses on: sudo reboot"
+fi
+echo "    Check the box:    sudo referee doctor"
+echo "    Follow its log:   journalctl -u referee -f"

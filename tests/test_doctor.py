@@ -1,0 +1,299 @@
+"""``referee doctor``: a healthy box, and each fault a maker can meet, on
+simulated parts and on the Pi's configuration with mock pins."""
+from __future__ import annotations
+
+import os
+import pathlib
+import socket
+
+import pytest
+from gpiozero.pins.mock import MockPin, MockPWMPin
+
+from hal.sim.dice_module import SimulatedDiceModule
+from hal.sim.oled import SimulatedSSD1306
+from hal.sim.pins import SimulatedPins, WiredFactory
+from referee import cli, doctor
+from referee.config import load, parse
+from referee.doctor import Machine, examine
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def box(tmp_path):
+    """A simulated box with its score log in a folder of its own."""
+    return parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port()}})
+
+
+def pins_for(config, buzzer: bool = True) -> SimulatedPins:
+    kp = config.keypad
+    return SimulatedPins(kp.rows, kp.cols, {"team1": kp.team1, "team2": kp.team2},
+                         config.buzzer.pin if buzzer else None)
+
+
+def check(findings, subject):
+    """The one finding about ``subject``."""
+    [found] = [f for f in findings if f.subject == subject]
+    return found
+
+
+def test_a_healthy_simulated_box_passes_every_check(box):
+    lines = []
+    assert doctor.run(box, Machine(wait=lambda s: None), out=lines.append) == 0
+    assert [line.split()[0] for line in lines[:-1]] == ["ok"] * 11
+    assert lines[-1] == "11 checks, all well"
+    subjects = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
+    assert subjects == ["board", "fonts", "display main", "display team1", "display team2", "keypad",
+                        "team buttons", "buzzer", "dice module", "score log", "web"]
+
+
+def test_every_panel_that_answers_shows_its_own_name(box):
+    machine = Machine(wait=lambda s: None)
+    examine(box, machine)
+    pictures = [machine.panels[name].image for name in ("main", "team1", "team2")]
+    assert all(p.getbbox() for p in pictures)  # something is lit
+    assert pictures[0].tobytes() != pictures[1].tobytes() != pictures[2].tobytes()
+
+
+def test_the_buzzer_beeps_a4_once(box):
+    pins = pins_for(box)
+    heard = []
+    pin = pins.factory.pin(box.buzzer.pin)
+    found = examine(box, Machine(pin_factory=pins.factory, wait=lambda s: heard.append((pin.frequency, s))))
+    assert check(found, "buzzer").status == "ok"
+    assert heard == [(pytest.approx(440.0), doctor.BEEP)]
+    assert pin.state == 0  # silent again
+
+
+def test_the_dice_module_says_hello_with_its_firmware_and_rolls(box):
+    with SimulatedDiceModule(board="e6614103e7654321") as module:
+        module.next(3, 7)
+        found = check(examine(box, Machine(dice_port=module.port, wait=lambda s: None)), "dice module")
+    assert found.status == "ok"
+    assert "Pico e6614103e7654321 answers, firmware " in found.detail
+    assert found.detail.endswith("rolled 2d8: 3 7")
+
+
+# --- faults ----------------------------------------------------------------------
+
+def test_a_failing_panel_is_named_with_its_fix(box):
+    dead = SimulatedSSD1306()
+    dead.fail = True
+    lines = []
+    status = doctor.run(box, Machine(panels={"team1": dead}, wait=lambda s: None), out=lines.append)
+    assert status == 1
+    failed = [line for line in lines if line.startswith("FAIL")]
+    assert failed == ["FAIL  display team1: no answer on the simulated bus. Fix: the simulated panel is set to fail"]
+    assert lines[-1] == "11 checks, 1 failed"
+
+
+def test_a_key_held_down_names_its_row_and_column(box):
+    pins = pins_for(box)
+    pins.set("5", True)
+    found = check(examine(box, Machine(pin_factory=pins.factory, wait=lambda s: None)), "keypad")
+    assert found.status == "FAIL"
+    assert found.detail == "key 5 reads as held down"
+    assert "row R2 (GPIO 6) touches column C2 (GPIO 16)" in found.fix
+
+
+class GroundedPin(MockPin):
+    """An input whose wire touches ground."""
+
+    def _get_state(self):
+        return 0 if self._function == "input" else super()._get_state()
+
+
+def grounded(*pins: int) -> WiredFactory:
+    factory = WiredFactory(pin_class=MockPWMPin)
+    for pin in pins:
+        factory.pin(pin, pin_class=GroundedPin)
+    return factory
+
+
+def test_a_keypad_column_shorted_to_ground_is_found(box):
+    factory = grounded(box.keypad.cols[2])
+    found = check(examine(box, Machine(pin_factory=factory, wait=lambda s: None)), "keypad")
+    assert found.status == "FAIL"
+    assert found.detail == f"column GPIO {box.keypad.cols[2]} reads low with no row selected"
+
+
+def test_a_team_button_wired_to_nc_reads_as_pressed(box):
+    # The NC lug joins the pin to ground until the button is pressed.
+    factory = grounded(box.keypad.team2)
+    found = check(examine(box, Machine(pin_factory=factory, wait=lambda s: None)), "team buttons")
+    assert found.status == "FAIL"
+    assert found.detail.startswith("team2 reads as pressed")
+    assert "NO" in found.fix
+
+
+def test_a_buzzer_pin_that_cannot_make_tones_fails(box):
+    found = check(examine(box, Machine(pin_factory=pins_for(box, buzzer=False).factory, wait=lambda s: None)),
+                  "buzzer")
+    assert found.status == "FAIL"
+    assert "PWM" in found.detail
+
+
+def test_an_unplugged_dice_module_is_not_found(box):
+    with SimulatedDiceModule() as module:
+        module.unplug()
+        found = check(examine(box, Machine(dice_port=module.port, wait=lambda s: None)), "dice module")
+    assert found.status == "FAIL"
+    assert found.detail == f"nothing at {module.port}"
+    assert "USB data cable" in found.fix
+
+
+def test_a_port_where_nothing_answers_hello_fails_after_the_timeout(box):
+    master, slave = os.openpty()
+    try:
+        machine = Machine(dice_port=os.ttyname(slave), dice_timeout=0.2, wait=lambda s: None)
+        found = check(examine(box, machine), "dice module")
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert found.status == "FAIL"
+    assert found.detail.startswith(f"{machine.dice_port} did not say hello within 0.2 s")
+
+
+def test_a_missing_database_folder_fails(tmp_path):
+    config = parse({"database": str(tmp_path / "stick" / "referee.db"), "web": {"port": _free_port()}})
+    found = check(examine(config, Machine(wait=lambda s: None)), "score log")
+    assert found.status == "FAIL"
+    assert found.detail == f"folder {tmp_path / 'stick'} does not exist"
+    assert found.fix == f"create it (mkdir -p {tmp_path / 'stick'}) or mount the drive it is on"
+
+
+def test_the_users_own_data_folder_is_made_by_the_box(tmp_path, monkeypatch):
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    found = doctor.database(parse({}).database_path, made_by_box=True)
+    assert found.status == "ok" and "will be made" in found.detail
+
+
+def test_an_existing_score_log_is_checked_writable(box):
+    pathlib.Path(box.database).write_bytes(b"")
+    found = doctor.database(box.database)
+    assert (found.status, found.detail) == ("ok", f"{box.database} is writable")
+
+
+def test_a_busy_web_port_fails(tmp_path):
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        config = parse({"database": str(tmp_path / "referee.db"), "web": {"port": port}})
+        found = check(examine(config, Machine(wait=lambda s: None)), "web")
+    assert found.status == "FAIL"
+    assert found.detail == f"port {port} is taken by another program"
+
+
+def test_a_web_host_that_is_not_this_box_fails():
+    found = doctor.web_port("192.0.2.1", _free_port())  # TEST-NET-1: nobody's address
+    assert found.status == "FAIL" and found.fix == '[web] host = "0.0.0.0" listens on every network'
+
+
+def test_with_the_service_running_the_devices_are_left_alone(box):
+    found = examine(box, Machine(service_running=True, wait=lambda s: None))
+    assert check(found, "service").status == "warn"
+    assert check(found, "devices").status == "skip"
+    assert not [f for f in found if f.subject.startswith(("display", "keypad", "buzzer", "web"))]
+
+
+def test_parts_the_config_leaves_out_are_skipped(tmp_path):
+    config = parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port()},
+                    "buzzer": {"driver": "none"}, "displays": {"team2": {"driver": "none"}},
+                    "dice": {"driver": "software"}})
+    found = examine(config, Machine(wait=lambda s: None))
+    assert [f.subject for f in found if f.status == "skip"] == ["display team2", "buzzer", "dice module"]
+    assert all(f.status in ("ok", "skip") for f in found)
+
+
+# --- the board, on files laid out like the Pi's -----------------------------------------
+
+def test_the_supported_boards_pass_and_others_are_named(tmp_path):
+    model = tmp_path / "model"
+    for text, status in [("Raspberry Pi 5 Model B Rev 1.0", "ok"), ("Raspberry Pi Zero 2 W Rev 1.0", "ok"),
+                         ("Raspberry Pi 4 Model B Rev 1.5", "ok"), ("Raspberry Pi 3 Model B Rev 1.2", "warn")]:
+        model.write_bytes(text.encode() + b"\0")
+        found = doctor.board(str(model))
+        assert (found.status, found.detail.split(":")[0]) == (status, text)
+    found = doctor.board(str(tmp_path / "none"))
+    assert found.status == "FAIL" and found.detail.startswith("not a Raspberry Pi")
+
+
+def sysfs(tmp_path, bus: int, *, hz: int | None = None, compatible: bytes | None = None):
+    (tmp_path / "dev").mkdir(exist_ok=True)
+    (tmp_path / "dev" / f"i2c-{bus}").write_bytes(b"")
+    node = tmp_path / "sys" / f"i2c-{bus}" / "of_node"
+    node.mkdir(parents=True)
+    if hz is not None:
+        (node / "clock-frequency").write_bytes(hz.to_bytes(4, "big"))
+    if compatible is not None:
+        (node / "compatible").write_bytes(compatible)
+    return str(tmp_path / "dev"), str(tmp_path / "sys")
+
+
+def test_i2c_bus_1_at_400_khz_passes(tmp_path):
+    found = doctor.i2c_bus(1, *sysfs(tmp_path, 1, hz=400_000))
+    assert (found.status, found.detail) == ("ok", "on, 400 kHz")
+
+
+def test_i2c_bus_1_at_the_default_100_khz_asks_for_the_baudrate_line(tmp_path):
+    found = doctor.i2c_bus(1, *sysfs(tmp_path, 1, hz=100_000))
+    assert (found.status, found.detail) == ("warn", "on, but at 100 kHz")
+    assert "`dtparam=i2c_arm_baudrate=400000`" in found.fix
+
+
+def test_the_software_bus_is_recognised(tmp_path):
+    found = doctor.i2c_bus(3, *sysfs(tmp_path, 3, compatible=b"i2c-gpio\0"))
+    assert (found.status, found.detail) == ("ok", "on (i2c-gpio, in software)")
+
+
+def test_a_missing_bus_names_the_boot_config_line_that_makes_it(tmp_path):
+    found = doctor.i2c_bus(3, str(tmp_path), str(tmp_path))
+    assert found.status == "FAIL"
+    assert "`dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27`" in found.fix
+    found = doctor.i2c_bus(1, str(tmp_path), str(tmp_path))
+    assert "`dtparam=i2c_arm=on` and `dtparam=i2c_arm_baudrate=400000`" in found.fix
+
+
+def test_the_pi_config_on_mock_pins(tmp_path):
+    config = load(str(ROOT / "config.pi.toml"))
+    pins = pins_for(config)
+    dev, sys_ = sysfs(tmp_path, 1, hz=400_000)
+    found = examine(config, Machine(model=str(tmp_path / "model"), dev=dev, adapters=sys_,
+                                    pin_factory=pins.factory, wait=lambda s: None))
+    assert check(found, "keypad").detail == "rows GPIO 5, 6, 13, 19 and columns GPIO 12, 16, 20, 21 read, no key down"
+    assert check(found, "team buttons").detail == "team1 on GPIO 23, team2 on GPIO 24, not pressed"
+    assert check(found, "buzzer").status == "ok"
+    assert check(found, "I2C bus 1").status == "ok"
+    # Bus 3 has no device node here: its panel is not tried, the bus is blamed.
+    assert check(found, "I2C bus 3").status == "FAIL"
+    assert check(found, "display team2").detail == "not reachable while I2C bus 3 is not there (above)"
+
+
+# --- the command ----------------------------------------------------------------------
+
+def test_referee_doctor_prints_one_line_a_check_and_fails_on_a_fault(tmp_path, capsys):
+    path = tmp_path / "config.toml"
+    path.write_text(f'database = "{tmp_path / "nowhere" / "referee.db"}"\n'
+                    f'[web]\nport = {_free_port()}\n[dice]\ndriver = "software"\n'
+                    f'[buzzer]\ndriver = "none"\n')  # no beep to wait for
+    assert cli.main(["doctor", "--config", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "11 checks, 1 failed"
+    assert [line for line in out if line.startswith("FAIL")] == [
+        f"FAIL  score log: folder {tmp_path / 'nowhere'} does not exist. "
+        f"Fix: create it (mkdir -p {tmp_path / 'nowhere'}) or mount the drive it is on"]
+
+
+def test_referee_doctor_prints_the_boot_config_lines(capsys):
+    assert cli.main(["doctor", "--config", str(ROOT / "config.pi.toml"), "--boot-config"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
+        "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
