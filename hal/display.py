@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from luma.core.error import DeviceNotFoundError
+from luma.core.error import DeviceNotFoundError, DevicePermissionError
 from PIL import Image
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ class Display:
         self._retry = None
         try:
             self._device = self._make()
-        except (DeviceNotFoundError, OSError) as exc:
+        except (DeviceNotFoundError, DevicePermissionError, OSError) as exc:
             self._went_offline(exc)
             return
         # luma's constructor has just cleared the panel.

@@ -63,10 +63,37 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "sim":
         from referee.sim import run_sim
         return run_sim(config, args.database)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    _log_to_journal_or_terminal()
+    from gpiozero.exc import GPIOZeroError
+
     from referee.service import serve
-    asyncio.run(serve(config))
+    try:
+        asyncio.run(serve(config))
+    except GPIOZeroError as exc:
+        # Wiring and permissions, not a bug: one line, and what to check.
+        logging.getLogger("referee").error(
+            "GPIO: %s (check the pins in the configuration, that this user is in the gpio group, "
+            "and run `referee doctor`)", exc)
+        return 1
     return 0
+
+
+class _JournalPriority(logging.Formatter):
+    # Under systemd, "<4>" before a line makes the journal file it as a
+    # warning, "<3>" as an error.
+    LEVELS = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+    def format(self, record):
+        return f"<{self.LEVELS.get(record.levelno, 6)}>{super().format(record)}"
+
+
+def _log_to_journal_or_terminal() -> None:
+    handler = logging.StreamHandler()
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(_JournalPriority("%(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

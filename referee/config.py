@@ -77,7 +77,7 @@ class Buzzer(Base):
 
 class Display(Base):
     driver: Literal["sim", "i2c", "spi", "none"] = "sim"
-    controller: Literal["ssd1306", "sh1106"] = "ssd1306"
+    controller: Literal["ssd1306", "ssd1309", "sh1106"] = "ssd1306"
     bus: int = 1          # I2C bus number, or SPI port
     address: int = 0x3C   # I2C address
     device: int = 0       # SPI chip select

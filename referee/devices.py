@@ -57,15 +57,15 @@ def build(config: Config, clock, on_key) -> Devices:
         cfg = getattr(config.displays, name)
         if cfg.driver == "none":
             continue
-        make = _luma(cfg, panels, name)
+        make = panel_factory(cfg, panels, name)
         displays[name] = Display(name, make, clock.call_later, cfg.controller)
     dice, module = _dice(config)
     return Devices(keys, buzzer, displays, dice, pins, panels, module)
 
 
-def _luma(cfg, panels: dict, name: str):
-    from luma.oled.device import sh1106, ssd1306
-    kind = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.controller]
+def panel_factory(cfg, panels: dict, name: str):
+    from luma.oled.device import sh1106, ssd1306, ssd1309
+    kind = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106}[cfg.controller]
     if cfg.driver == "sim":
         from hal.sim.oled import SimulatedSSD1306
         panels[name] = bus = SimulatedSSD1306()

@@ -511,8 +511,8 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
 
 def _maker(name: str, cfg, panel) -> Callable:
     if cfg.driver != "sim":
-        from referee.devices import _luma  # the service's own way to make a panel
-        return _luma(cfg, {}, name)
+        from referee.devices import panel_factory  # the service's own way to make a panel
+        return panel_factory(cfg, {}, name)
     from luma.oled.device import sh1106, ssd1306
     kind = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.controller]
     return lambda: kind(panel, rotate=cfg.rotate)

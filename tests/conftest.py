@@ -11,3 +11,10 @@ def pytest_addoption(parser):
 def table():
     with Table(seed=7, lang="en") as t:
         yield t
+
+
+@pytest.fixture
+def soak(request) -> bool:
+    """True under ``make soak`` (``--soak``): tests marked ``soak`` then run
+    their long version; ``make test`` runs the short one."""
+    return request.config.getoption("--soak")

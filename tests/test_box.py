@@ -288,3 +288,15 @@ def test_a_long_message_wraps_onto_two_lines():
     image = render(Screen("T", flash="A word of 5 letters takes 5 to 48 pieces."))
     assert "A word of 5 letters takes 5 to 48 pieces." in Screen("T", flash="A word of 5 letters takes 5 to 48 pieces.").text
     assert image.crop((0, 22, 128, 32)).getbbox() is not None  # the second line is drawn
+
+
+def test_a_panel_the_user_may_not_open_is_offline_not_fatal():
+    from luma.core.error import DevicePermissionError
+
+    from hal.display import Display
+
+    def refuse():
+        raise DevicePermissionError("I2C device permission denied")
+
+    panel = Display("main", refuse, lambda delay, fn: None)
+    assert not panel.online

@@ -245,7 +245,7 @@ def buses(monkeypatch):
 
 def pi_panel(name: str) -> Display:
     cfg = getattr(pi_config().displays, name)
-    make = devices._luma(cfg, {}, name)  # how the service makes it
+    make = devices.panel_factory(cfg, {}, name)  # how the service makes it
     return Display(name, make, ManualClock().call_later, cfg.controller)
 
 
