@@ -52,6 +52,10 @@ class _Dice:
     def roll_button(self) -> None:
         """Someone presses the ROLL button on the dice module."""
         before = self._t.box.roll_count
+        # The host may have just armed other dice; a real hand is slower
+        # than the serial line, so let the module hear it first.
+        host = self._t.box.devices.dice
+        self._t._wait(lambda: self._module.armed == tuple(host.armed))
         self._module.press_button()
         self._t._wait(lambda: self._t.box.roll_count > before)
 

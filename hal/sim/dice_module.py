@@ -93,6 +93,12 @@ class SimulatedDiceModule:
                 raise ValueError(f"a die shows 1 to {protocol.MAX_SIDES}, not {v!r}")
         self._dice.queue.extend(values)
 
+    @property
+    def armed(self) -> tuple[int, int] | None:
+        """What the module's button rolls now (None while unplugged)."""
+        box = self._module
+        return None if box is None else tuple(box.armed)
+
     def press_button(self) -> None:
         """Returns once the module has taken the press (and, with no
         animation, written its BUTTON line).  Unplugged, nothing happens."""
