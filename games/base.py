@@ -37,8 +37,25 @@ from typing import Any
 
 
 class Illegal(Exception):
-    """A move the rules do not allow.  ``str(exc)`` is a short English
-    sentence for the players; the service translates it as a message id."""
+    """A move the rules do not allow, in a short English sentence for the
+    players.  Names and numbers go in as fields, not into the sentence, so
+    that the sentence stays one message id for the translations::
+
+        raise Illegal("{player} is out.", player=name)
+
+    ``str(exc)`` is the English; ``exc.message`` and ``exc.fields`` are
+    what the service translates."""
+
+    def __init__(self, message: str, **fields) -> None:
+        super().__init__(message.format(**fields) if fields else message)
+        self.message = message
+        self.fields = fields
+
+
+def N_(message: str) -> str:
+    """Marks a sentence the screens show, for the translations; the rules
+    keep it in English."""
+    return message
 
 
 # --- events the service produces --------------------------------------------
@@ -167,7 +184,7 @@ def player_names(options: dict, low: int, high: int, default: str = "Player {n}"
     else:
         names = tuple(str(n).strip() or default.format(n=i) for i, n in enumerate(given, 1))
     if not low <= len(names) <= high:
-        raise Illegal(f"This game needs {low} to {high} players.")
+        raise Illegal("This game needs {low} to {high} players.", low=low, high=high)
     if len(set(names)) != len(names):
         raise Illegal("Two players have the same name.")
     return names

@@ -126,7 +126,7 @@ class Box:
         try:
             session = Session.new(self.store, name, options, self.clock.wall())
         except base.Illegal as exc:
-            self.flash(_(str(exc)))
+            self.flash(i18n.refusal(exc))
             self.sound("error")
             return
         self._enter(session)
@@ -175,7 +175,7 @@ class Box:
         try:
             self.session.apply(event, self.clock.wall())
         except base.Illegal as exc:
-            self.flash(_(str(exc)))
+            self.flash(i18n.refusal(exc))
             self.sound("error")
             return False
         self.changed()

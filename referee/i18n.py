@@ -42,6 +42,14 @@ def _(message: str) -> str:
     return _current.gettext(message)
 
 
+def refusal(exc) -> str:
+    """A rules module's ``Illegal`` in the box's language: the sentence and
+    any words among its fields (team names, for one) translated."""
+    message = getattr(exc, "message", str(exc))
+    fields = {k: _(v) if isinstance(v, str) else v for k, v in getattr(exc, "fields", {}).items()}
+    return _(message).format(**fields) if fields else _(message)
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
 

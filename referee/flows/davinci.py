@@ -23,6 +23,7 @@ from games import davinci as dv
 from games.base import Illegal, winners
 from referee.flows import Flow, clock_text
 from referee.flows.forms import Form, Option
+from referee import i18n
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, key_line
 
@@ -138,7 +139,7 @@ class Play(Flow):
         try:
             dv.check_attack(self.state, target, by=attacker)
         except Illegal as exc:
-            self._refuse(_(str(exc)))  # the rules' own words, as the box shows a refused event
+            self._refuse(i18n.refusal(exc))  # the rules' own words, as the box shows a refused event
             return
         self.choice = [*self._moment(), attacker, target]
         self.again = None
