@@ -59,6 +59,29 @@ Other events
 ``KeywordsGuessed(team, count)``
     The last tie-break [DE-9]: how many of the opponents' four keywords the
     team guessed right, 0 to 4; each team types its own count.
+``Clues(team, clues)``
+    The encryptor types the round's three clues on the team's page, in
+    code order, so that every page can keep the paper notesheet.  Taken
+    from the moment the team's code is drawn until the box moves on to
+    guessing it; sent again, it replaces the last.  Each clue is trimmed
+    and must be 1 to 40 characters, without control characters.  Typing
+    is optional: the clues are spoken aloud in any case.
+
+The clues
+---------
+Typed clues are the team's secret until they are read aloud, which is when
+the box moves on to guessing that code [DE-5]: from then on ``public`` and
+``summary`` carry them in order.  Once the code is revealed, each clue goes
+under the keyword position of its digit (clue i under position code[i]), as
+the bottom of the paper notesheet has them: ``notesheet(state, team)``.
+
+In ``public``: ``typed`` (per team, whether this round's clues are typed),
+``clues`` (per team, this round's once read, else null), ``clues`` in each
+round of ``history``, and ``notes`` (per team, the notesheet's rows
+``{"round": n, "clues": [four positions, null where none]}``).
+``private`` adds ``own_clues`` (the team's own, as typed) and
+``clues_open`` (whether it may type them now).  ``summary`` adds
+``clues`` to a round and ``notes`` by team name, when there are any.
 
 For the screens
 ---------------
@@ -74,20 +97,27 @@ For the screens
 ``State.tie``              a tie waiting for ``KeywordsGuessed``
 ``State.result``           who won and why (``Result``)
 ``can_swap(state, team)``  whether the team may still swap a keyword
+``State.clues``            this round's typed clues per team (secret until read)
+``clues_read(state, team)``
+                           whether they were read aloud
+``can_type_clues(state, team)``
+                           whether the team may still type or replace them
 ``CLUE_RULES``             the help screen's lines [DE-11]
 
 Per-team pairs are indexed by seat.  ``public`` carries the same facts as
-JSON; ``private(state, team)`` adds the team's keywords and current code.
+JSON; ``private(state, team)`` adds the team's keywords, current code and
+typed clues.
 """
 from __future__ import annotations
 
 import dataclasses
 import functools
 import itertools
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from games.base import Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
+from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
 
 NAME = "decrypto"
 
@@ -97,21 +127,22 @@ LANGS = ("en", "cs", "pl", "ru")
 KEYWORDS = 4
 CODES = tuple(itertools.permutations(range(1, 5), 3))  # the 24 code cards [DE-3]
 CLUE_SECONDS = 30
+CLUE_LENGTH = 40  # characters in one typed clue
 LAST_ROUND = 8  # [DE-9]
 HACKER_LAST_ROUND = 5  # [DE-10]
 
 # [DE-11] The box cannot hear clues; the help screen reminds the table.
 CLUE_RULES = (
-    "Clue meaning only.",
-    "No spelling hints.",
-    "No letter counts.",
-    "No screen positions.",
-    "No sound-alikes.",
-    "Public facts only.",
-    "Write clues if asked.",
-    "No clue twice a game.",
-    "No keyword as a clue,",
-    "nor in translation.",
+    N_("Clue meaning only."),
+    N_("No spelling hints."),
+    N_("No letter counts."),
+    N_("No screen positions."),
+    N_("No sound-alikes."),
+    N_("Public facts only."),
+    N_("Write clues if asked."),
+    N_("No clue twice a game."),
+    N_("No keyword as a clue,"),
+    N_("nor in translation."),
 )
 
 Code = tuple[int, int, int]
@@ -123,6 +154,13 @@ Code = tuple[int, int, int]
 class CluesDone:
     """The encryptor of ``team`` has written the three clues."""
     team: int
+
+
+@dataclass(frozen=True)
+class Clues:
+    """The encryptor of ``team`` typed this round's three clues, in code order."""
+    team: int
+    clues: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -146,7 +184,7 @@ class KeywordsGuessed:
     count: int
 
 
-EVENTS = (CluesDone, SwapKeyword, Guess, KeywordsGuessed)
+EVENTS = (CluesDone, Clues, SwapKeyword, Guess, KeywordsGuessed)
 
 
 # --- state ----------------------------------------------------------------------------
@@ -169,6 +207,7 @@ class Round:
     number: int
     encryptors: tuple[int | None, int | None]
     reveals: tuple[Reveal, ...]
+    clues: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # per team, () if none were typed
 
 
 @dataclass(frozen=True)
@@ -226,6 +265,7 @@ class State:
     codes: tuple[Code | None, Code | None] = (None, None)  # this round's, None until drawn
     previous: tuple[Code | None, Code | None] = (None, None)
     clues_done: tuple[bool, bool] = (False, False)
+    clues: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # this round's, as typed
     writing: bool = True  # this round's clues are being written
     countdown: Countdown | None = None
     intercept: Code | None = None  # announced for the code being guessed
@@ -280,7 +320,7 @@ def setup(options: dict | None = None) -> State:
     options = dict(options or {})
     for key in options:
         if key not in OPTIONS:
-            raise Illegal(f"Decrypto has no option {key!r}.")
+            raise Illegal("Decrypto has no option {option!r}.", option=key)
     variant = options.get("variant", "teams")
     if variant == "teams":
         sizes = _tuple(options.get("sizes", (2, 2)))
@@ -368,6 +408,24 @@ def can_swap(state: State, team: int) -> bool:
     return True
 
 
+def clues_read(state: State, team: int) -> bool:
+    """Whether ``team``'s clues of this round were read aloud: the box has
+    moved on to guessing its code [DE-5]."""
+    if any(x.team == team for x in state.reveals):
+        return True
+    now = step(state)
+    return now.kind in ("intercept", "decode") and now.of_team == team
+
+
+def can_type_clues(state: State, team: int) -> bool:
+    """Whether ``team`` may type, or type again, this round's clues."""
+    try:
+        _check_clues(state, team)
+    except Illegal:
+        return False
+    return True
+
+
 # --- the rules ------------------------------------------------------------------------------
 
 def apply(state: State, event, at: float) -> State:
@@ -382,6 +440,8 @@ def apply(state: State, event, at: float) -> State:
             return _swap(state, team, position)
         case CluesDone(team):
             return _clues_done(state, team, at)
+        case Clues(team, clues):
+            return _type_clues(state, team, clues)
         case TimerExpired("clues") if state.countdown is not None:
             # [DE-4] Time is up: only what is written counts.
             return dataclasses.replace(state, writing=False, countdown=None)
@@ -456,6 +516,47 @@ def _clues_done(state: State, team, at: float) -> State:
     return dataclasses.replace(state, clues_done=done, countdown=Countdown.start("clues", CLUE_SECONDS, at))
 
 
+def _check_clues(state: State, team) -> None:
+    _team(state, team)
+    if team not in state.coding:
+        raise Illegal("The Hacker writes no clues.")
+    if state.result is not None or state.tie is not None:
+        raise Illegal("The codes are all guessed.")
+    if state.codes[team] is None:
+        raise Illegal("The codes are not drawn yet.")
+    if clues_read(state, team):
+        # [DE-5] Read aloud, the clues stand as the table heard them.
+        raise Illegal("Your clues were read out: they stand.")
+
+
+def _type_clues(state: State, team, clues) -> State:
+    _check_clues(state, team)
+    if not isinstance(clues, (tuple, list)) or len(clues) != 3:
+        raise Illegal("Type three clues, one for each digit.")
+    typed = tuple(_clue(n, text) for n, text in enumerate(clues, 1))
+    return dataclasses.replace(state, clues=_put(state.clues, team, typed))
+
+
+# A clue is one line of plain text on every page: nothing that breaks the
+# line or turns the text around it the other way.
+_BIDI_CONTROLS = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+
+
+def _clue(n: int, text) -> str:
+    if not isinstance(text, str):
+        raise Illegal("Clue {n} is not text.", n=n)
+    # Phones may send accents as separate marks; count letters as seen.
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise Illegal("Clue {n} is empty.", n=n)
+    if len(text) > CLUE_LENGTH:
+        raise Illegal("Clue {n} is longer than {most} characters.", n=n, most=CLUE_LENGTH)
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or unicodedata.bidirectional(ch) in _BIDI_CONTROLS
+           for ch in text):
+        raise Illegal("Clue {n} holds a control character.", n=n)
+    return text
+
+
 def _guess(state: State, team, code) -> State:
     _team(state, team)
     now = step(state)
@@ -469,8 +570,8 @@ def _guess(state: State, team, code) -> State:
         if now.kind == "decode" and state.round == 1:
             raise Illegal("Nobody intercepts in round 1.")  # [DE-7]
         if now.kind == "intercept":
-            raise Illegal(f"{state.names[now.team]} intercepts first.")  # [DE-5]
-        raise Illegal(f"Now {state.names[now.team]} decodes.")
+            raise Illegal("{team} intercepts first.", team=state.names[now.team])  # [DE-5]
+        raise Illegal("Now {team} decodes.", team=state.names[now.team])
     code = _code(code)
     if now.kind == "intercept":
         return dataclasses.replace(state, intercept=code)
@@ -515,8 +616,8 @@ def _tokens(variant: str, reveal: Reveal) -> tuple[tuple[int, int], tuple[int, i
 
 
 def _end_round(state: State) -> State:
-    played = Round(state.round, state.encryptors, state.reveals)
-    state = dataclasses.replace(state, rounds=(*state.rounds, played), reveals=())
+    played = Round(state.round, state.encryptors, state.reveals, state.clues)
+    state = dataclasses.replace(state, rounds=(*state.rounds, played), reveals=(), clues=((), ()))
     if state.variant == "hacker":
         result = _hacker_result(state)
         if result is not None:
@@ -579,7 +680,7 @@ def _keywords_guessed(state: State, team, count) -> State:
     if type(count) is not int or not 0 <= count <= KEYWORDS:
         raise Illegal("Count 0 to 4 keywords.")
     if state.keywords_guessed[team] is not None:
-        raise Illegal(f"{state.names[team]} has given its count.")
+        raise Illegal("{team} has given its count.", team=state.names[team])
     counts = _put(state.keywords_guessed, team, count)
     state = dataclasses.replace(state, keywords_guessed=counts)
     if None in counts:
@@ -607,7 +708,8 @@ def _put(pair: tuple, index: int, value) -> tuple:
 # --- views ----------------------------------------------------------------------------------
 
 def public(state: State) -> dict:
-    """What everyone may see: no keyword, no code before it is revealed."""
+    """What everyone may see: no keyword, no code before it is revealed, no
+    clue before it is read aloud."""
     now = step(state)
     cd = state.countdown
     return {
@@ -622,6 +724,8 @@ def public(state: State) -> dict:
         "step": {"kind": now.kind, "team": now.team, "of_team": now.of_team, "waiting": list(now.waiting)},
         "clues_done": list(state.clues_done),
         "clues_deadline": cd.deadline() if cd is not None else None,
+        "typed": [bool(c) for c in state.clues],
+        "clues": [list(c) if clues_read(state, t) else None for t, c in enumerate(state.clues)],
         "swapped": list(state.swapped),
         "interceptions": list(state.interceptions),
         "miscommunications": list(state.miscommunications),
@@ -630,7 +734,9 @@ def public(state: State) -> dict:
         "reveals": [_reveal_view(r) for r in state.reveals],
         "last": _reveal_view(state.last) if state.last is not None else None,
         "history": [{"round": r.number, "encryptors": list(r.encryptors),
-                     "reveals": [_reveal_view(x) for x in r.reveals]} for r in state.rounds],
+                     "reveals": [_reveal_view(x) for x in r.reveals],
+                     "clues": [list(c) for c in r.clues]} for r in state.rounds],
+        "notes": [_notes_view(state, t) for t in (0, 1)],
         "tie": state.tie if state.result is None else state.result.tie,
         "keywords_guessed": list(state.keywords_guessed),
         "result": None if state.result is None else {
@@ -639,18 +745,36 @@ def public(state: State) -> dict:
 
 
 def private(state: State, seat: int) -> dict:
-    """What one team may see: its keywords and its current code.  The code is
-    for the encryptor alone [DE-3]; the screen shows it only on demand."""
+    """What one team may see: its keywords, its current code and the clues it
+    typed.  The code is for the encryptor alone [DE-3]; the screen shows it
+    only on demand."""
     _team(state, seat)
     return {**public(state), "team": seat, "keywords": list(state.keywords[seat]),
-            "code": _list(state.codes[seat]), "encryptor": state.encryptors[seat]}
+            "code": _list(state.codes[seat]), "encryptor": state.encryptors[seat],
+            "own_clues": list(state.clues[seat]), "clues_open": can_type_clues(state, seat)}
+
+
+def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...]], ...]:
+    """The bottom of ``team``'s paper notesheet: a row for each round whose
+    code was revealed with typed clues, each clue under the keyword position
+    of its digit (None where the code has no such digit)."""
+    rows = []
+    for r in (*state.rounds, Round(state.round, state.encryptors, state.reveals, state.clues)):
+        for x in r.reveals:
+            if x.team == team and r.clues[team]:
+                row = [None] * KEYWORDS
+                for digit, clue in zip(x.code, r.clues[team]):
+                    row[digit - 1] = clue
+                rows.append((r.number, tuple(row)))
+    return tuple(rows)
 
 
 def summary(state: State) -> dict:
     names = state.names
     rounds = list(state.rounds)
-    if state.reveals:
-        rounds.append(Round(state.round, state.encryptors, state.reveals))
+    read = tuple(c if clues_read(state, t) else () for t, c in enumerate(state.clues))
+    if state.reveals or any(read):
+        rounds.append(Round(state.round, state.encryptors, state.reveals, read))
     log = []
     for r in rounds:
         got_i, got_m = [0, 0], [0, 0]
@@ -658,7 +782,7 @@ def summary(state: State) -> dict:
             i, m = _tokens(state.variant, reveal)
             got_i = [a + b for a, b in zip(got_i, i)]
             got_m = [a + b for a, b in zip(got_m, m)]
-        log.append({
+        row = {
             "round": r.number,
             "encryptors": {names[t]: r.encryptors[t] for t in state.coding},
             "codes": {names[x.team]: list(x.code) for x in r.reveals},
@@ -666,7 +790,11 @@ def summary(state: State) -> dict:
                         for x in r.reveals},
             "tokens": {names[t]: {"interceptions": got_i[t], "miscommunications": got_m[t]} for t in (0, 1)},
             "scores": {names[t]: got_i[t] - got_m[t] for t in (0, 1)},
-        })
+        }
+        # Clues are there only when the encryptors typed them.
+        if any(r.clues):
+            row["clues"] = {names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}
+        log.append(row)
     entry = {
         "status": "finished" if state.result is not None else "playing",
         "players": list(names),
@@ -674,6 +802,9 @@ def summary(state: State) -> dict:
         "totals": dict(zip(names, state.scores)),
         "winners": [names[t] for t in state.result.winners] if state.result is not None else [],
     }
+    notes = {names[t]: _notes_view(state, t) for t in state.coding}
+    if any(notes.values()):
+        entry["notes"] = notes
     if state.result is not None:
         entry["reason"] = state.result.reason
         entry["tie"] = state.result.tie
@@ -685,6 +816,10 @@ def summary(state: State) -> dict:
 def _reveal_view(r: Reveal) -> dict:
     return {"team": r.team, "code": list(r.code), "intercept": _list(r.intercept), "decode": list(r.decode),
             "intercepted": r.intercepted, "miscommunicated": r.miscommunicated}
+
+
+def _notes_view(state: State, team: int) -> list[dict]:
+    return [{"round": n, "clues": list(row)} for n, row in notesheet(state, team)]
 
 
 def _list(code: tuple | None) -> list | None:

@@ -11,7 +11,7 @@ import pytest
 from games import base
 from games import decrypto as d
 from games.base import Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired
-from games.decrypto import CluesDone, Guess, KeywordsGuessed, Step, SwapKeyword
+from games.decrypto import Clues, CluesDone, Guess, KeywordsGuessed, Step, SwapKeyword
 
 WHITE, BLACK = 0, 1
 HACKER, TEAM = 0, 1
@@ -609,6 +609,194 @@ def test_rulebook_example_bob_sends_4_2_1_and_white_decodes_it():
     g(Guess(BLACK, c("132")))
     g.play_round({WHITE: "423", BLACK: "214"}, intercept={WHITE: "423"})
     assert tokens(g.state) == ([0, 1], [0, 0])
+
+
+# --- the clue tape: clues typed on the team page -------------------------------------------------
+
+MEXICO = ("Mexico", "insect", "fear")   # Bob's clues in the rulebook's example
+AMIGO = ("amigo", "wings", "olive")
+
+
+def typing_game() -> Game:
+    g = Game()
+    g.draw({WHITE: "421", BLACK: "132"})
+    return g
+
+
+def shown_anywhere(state, clues) -> set[str]:
+    """Those of ``clues`` that public() or summary() shows."""
+    seen = strings(json.loads(json.dumps([d.public(state), d.summary(state)])))
+    return set(clues) & seen
+
+
+def test_rulebook_example_bobs_typed_clues_go_under_keywords_4_2_1():
+    # Mexico for 4 sombrero, insect for 2 dragonfly, fear for 1 black.
+    g = typing_game()
+    g(Clues(WHITE, MEXICO))
+    g.clues()
+    assert d.public(g.state)["clues"][WHITE] == list(MEXICO)     # read out, in order
+    assert d.public(g.state)["notes"][WHITE] == []               # where they go is not known yet
+    g(Guess(WHITE, c("421")))
+    sheet = [{"round": 1, "clues": ["fear", "insect", None, "Mexico"]}]
+    assert d.public(g.state)["notes"][WHITE] == sheet
+    # Later "amigo" lands under 4 beside Mexico: Black can tell 4 was sent again.
+    g(Guess(BLACK, c("132")))
+    g.draw({WHITE: "423", BLACK: "214"})
+    g(Clues(WHITE, AMIGO))
+    g.clues()
+    g(Guess(BLACK, c("123")))
+    g(Guess(WHITE, c("423")))
+    rows = [*sheet, {"round": 2, "clues": [None, "wings", "olive", "amigo"]}]
+    assert d.public(g.state)["notes"][WHITE] == rows
+    assert [row[3] for _, row in d.notesheet(g.state, WHITE)] == ["Mexico", "amigo"]
+    assert d.summary(g.state)["notes"] == {"White": rows, "Black": []}
+
+
+def test_typed_clues_are_the_teams_secret_until_read_out():
+    g = typing_game()
+    g(Clues(WHITE, MEXICO))
+    g(Clues(BLACK, AMIGO))
+    assert d.private(g.state, WHITE)["own_clues"] == list(MEXICO)
+    assert d.private(g.state, BLACK)["own_clues"] == list(AMIGO)
+    assert not set(MEXICO) & strings(d.private(g.state, BLACK))
+    assert not set(AMIGO) & strings(d.private(g.state, WHITE))
+    assert not shown_anywhere(g.state, MEXICO + AMIGO)
+    assert d.public(g.state)["typed"] == [True, True]            # that they are typed is no secret
+    assert d.summary(g.state)["rounds"] == []
+
+
+def test_DE5_clues_are_read_out_when_their_code_is_guessed_white_then_black():
+    g = Game()
+    quiet_rounds(g, 1)
+    g.draw({WHITE: "314", BLACK: "241"})
+    g(Clues(WHITE, MEXICO))
+    g(Clues(BLACK, AMIGO))
+    g(CluesDone(WHITE))
+    assert not shown_anywhere(g.state, MEXICO + AMIGO)           # still writing
+    g(CluesDone(BLACK))
+    assert g.step == Step("intercept", team=BLACK, of_team=WHITE)
+    assert d.clues_read(g.state, WHITE) and not d.clues_read(g.state, BLACK)
+    assert d.public(g.state)["clues"] == [list(MEXICO), None]
+    assert shown_anywhere(g.state, MEXICO + AMIGO) == set(MEXICO)
+    assert d.summary(g.state)["rounds"][-1] == {
+        "round": 2, "encryptors": {"White": 2, "Black": 2}, "codes": {}, "guesses": {},
+        "tokens": {"White": {"interceptions": 0, "miscommunications": 0},
+                   "Black": {"interceptions": 0, "miscommunications": 0}},
+        "scores": {"White": 0, "Black": 0}, "clues": {"White": list(MEXICO)}}
+    g(Guess(BLACK, c("123")))
+    g(Guess(WHITE, c("314")))
+    assert g.step == Step("intercept", team=WHITE, of_team=BLACK)
+    assert d.public(g.state)["clues"] == [list(MEXICO), list(AMIGO)]
+    assert d.summary(g.state)["rounds"][-1]["clues"] == {"White": list(MEXICO), "Black": list(AMIGO)}
+    g(Guess(WHITE, c("123")))
+    g(Guess(BLACK, c("241")))
+    assert d.public(g.state)["history"][-1]["clues"] == [list(MEXICO), list(AMIGO)]
+    assert d.public(g.state)["clues"] == [None, None] and d.public(g.state)["typed"] == [False, False]
+    assert d.public(g.state)["notes"][BLACK] == [{"round": 2, "clues": ["olive", "amigo", None, "wings"]}]
+
+
+def test_typed_clues_are_trimmed_and_typing_again_replaces_them_until_read():
+    g = typing_game()
+    g(Clues(WHITE, ("  Mexico ", "insect\u00a0", "\tfear")))
+    assert g.state.clues[WHITE] == MEXICO
+    g(Clues(WHITE, ("sombrero", "insect", "fear")))
+    g.clues()
+    assert d.public(g.state)["clues"][WHITE] == ["sombrero", "insect", "fear"]
+    # [DE-5] Read out, they stand; Black's are not read yet and may still change.
+    assert not d.can_type_clues(g.state, WHITE) and d.can_type_clues(g.state, BLACK)
+    with pytest.raises(Illegal, match="read out"):
+        g(Clues(WHITE, MEXICO))
+    g(Clues(BLACK, AMIGO))
+    g(Clues(BLACK, ("amigo", "wings", "oil")))
+    g(Guess(WHITE, c("421")))
+    with pytest.raises(Illegal, match="read out"):
+        g(Clues(BLACK, AMIGO))
+    assert d.public(g.state)["clues"][BLACK] == ["amigo", "wings", "oil"]
+
+
+@pytest.mark.parametrize("clues, said", [
+    (("", "insect", "fear"), "Clue 1 is empty."),
+    (("Mexico", " \u3000 ", "fear"), "Clue 2 is empty."),
+    (("Mexico", "insect", "x" * 41), "Clue 3 is longer than 40 characters."),
+    (("Mex\nico", "insect", "fear"), "Clue 1 holds a control character."),
+    (("Mexico", "in\tsect", "fear"), "Clue 2 holds a control character."),
+    (("Mexico", "insect", "\u202eraef"), "Clue 3 holds a control character."),
+    (("Mexico", "in\u2028sect", "fear"), "Clue 2 holds a control character."),
+    (("Mexico", "insect"), "Type three clues, one for each digit."),
+    (("Mexico", "insect", "fear", "sun"), "Type three clues, one for each digit."),
+    ("Mexico", "Type three clues, one for each digit."),
+    ((421, "insect", "fear"), "Clue 1 is not text."),
+])
+def test_a_clue_that_is_empty_too_long_or_not_one_line_is_refused(clues, said):
+    g = typing_game()
+    g(Clues(WHITE, MEXICO))
+    before = g.state
+    with pytest.raises(Illegal) as refused:
+        g(Clues(WHITE, clues))
+    assert str(refused.value) == said
+    assert g.state == before
+
+
+def test_a_clue_is_counted_in_characters_as_they_are_seen():
+    g = typing_game()
+    g(Clues(WHITE, ("x" * 40, "e\u0301" * 40, "🌮 taco")))          # 40 accented e, typed as e + accent
+    assert g.state.clues[WHITE][1] == "\u00e9" * 40
+
+
+def test_clues_wait_for_the_code_and_the_hacker_types_none():
+    g = Game()
+    with pytest.raises(Illegal, match="not drawn"):
+        g(Clues(WHITE, MEXICO))
+    g = Game(variant="hacker")
+    g.draw({TEAM: "421"})
+    with pytest.raises(Illegal, match="Hacker writes no clues"):
+        g(Clues(HACKER, MEXICO))
+    with pytest.raises(Illegal, match="no such team"):
+        g(Clues(2, MEXICO))
+    g(Clues(TEAM, MEXICO))
+    g.clues()
+    assert d.public(g.state)["clues"] == [None, list(MEXICO)]
+
+
+def test_no_clues_once_the_game_is_decided_or_in_a_tie_break():
+    g = Game()
+    quiet_rounds(g, 7)
+    g.play_round({WHITE: "124", BLACK: "341"})
+    assert g.step.kind == "tiebreak"
+    assert not d.can_type_clues(g.state, WHITE)
+    with pytest.raises(Illegal, match="all guessed"):
+        g(Clues(WHITE, MEXICO))
+    g(KeywordsGuessed(WHITE, 1))
+    g(KeywordsGuessed(BLACK, 3))
+    with pytest.raises(Illegal, match="over"):
+        g(Clues(WHITE, MEXICO))
+    assert not d.can_type_clues(g.state, BLACK)
+
+
+def test_untyped_clues_leave_the_sheet_as_it_was():
+    g = typing_game()
+    g(Clues(BLACK, AMIGO))
+    g.clues()
+    g(Guess(WHITE, c("421")))
+    g(Guess(BLACK, c("132")))
+    log = d.summary(g.state)
+    assert log["rounds"][0]["clues"] == {"Black": list(AMIGO)}
+    assert log["notes"] == {"White": [], "Black": [{"round": 1, "clues": ["amigo", "olive", "wings", None]}]}
+    quiet_rounds(g, 1)
+    assert "clues" not in d.summary(g.state)["rounds"][1]
+
+
+def test_typed_clues_replay_from_the_stored_events():
+    g = typing_game()
+    g(Clues(WHITE, (" Mexico", "insect", "fear")))
+    g(Clues(WHITE, MEXICO))
+    g(Clues(BLACK, AMIGO))
+    g.clues()
+    g(Guess(WHITE, c("421")))
+    stored = json.loads(json.dumps([(base.encode(e), at) for e, at in g.events]))
+    again = replay(g.options, [(base.decode(data, d.EVENTS), at) for data, at in stored])
+    assert again == g.state
+    assert d.public(again)["notes"][WHITE] == [{"round": 1, "clues": ["fear", "insect", None, "Mexico"]}]
 
 
 # --- guesses ----------------------------------------------------------------------------------------

@@ -206,3 +206,45 @@ def test_a_form_on_another_site_cannot_post_to_a_team_page(t, phone, monkeypatch
     assert phone.call(other.title()).startswith("Forbidden")
     assert state(t).clues_done == (False, False)
     phone.errors.clear()   # the browser reports the 403 on its console: that is the point
+
+
+@pytest.fixture
+def at_the_table(table, browser):
+    """The browser beside a table playing with its real key flows."""
+    browser.table = table
+    yield browser
+    errors = browser.errors
+    browser.end_test()
+    assert not errors
+
+
+def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at_the_table):
+    t, phone = table, at_the_table
+    t.start("decrypto")
+    white = phone.open(path_of(web.team_url(t.box, 0)))
+    black = phone.open(path_of(web.team_url(t.box, 1)))
+    phone.call(black.wait_for_selector(".live:not([hidden])", timeout=5000))
+    clues = ("Mexico", "insect", "fear")
+
+    async def type_clues():
+        for n, clue in enumerate(clues, 1):
+            await white.fill(f'input[name="clue{n}"]', clue)
+        async with white.expect_navigation():
+            await white.click("form.clues button")
+
+    phone.call(type_clues())                       # White's encryptor, at phone size
+    assert t.box.session.state.clues[0] == clues
+    assert phone.call(white.input_value('input[name="clue1"]')) == "Mexico"
+    assert phone.call(white.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    phone.shot(white, "team-clues")
+    assert "Mexico" not in phone.text(black)
+    phone.call(black.fill('input[name="clue1"]', "Pra"))   # Black's encryptor is still typing
+    t.press("team1")
+    t.press("team2")                               # both done: White's code is guessed, its clues read out
+    phone.call(black.wait_for_function(
+        "text => document.querySelector('main').innerText.includes(text)",
+        arg="White clues: Mexico, insect, fear", timeout=2000))
+    # the page came again under Black's encryptor's thumbs: what was typed stays
+    assert phone.call(black.input_value('input[name="clue1"]')) == "Pra"
+    assert phone.call(black.evaluate("document.activeElement.name")) == "clue1"
+    phone.shot(black, "team-clues-read")

@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from games import base
 from referee import scorelog
 from referee.web import chart, export, history, live, sheets, teams
+from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)
 

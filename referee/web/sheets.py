@@ -157,13 +157,17 @@ def _plain(i: int, r: dict) -> tuple[str, str]:
 
 def _decrypto(i: int, r: dict) -> tuple[str, str]:
     parts = []
-    for team, code in r.get("codes", {}).items():
+    codes, clues = r.get("codes", {}), r.get("clues", {})
+    for team, code in codes.items():
         guess = r.get("guesses", {}).get(team, {})
         said = ["decoded" if guess.get("decode") == code else f"miscommunication ({_code(guess.get('decode', ()))})"]
         intercept = guess.get("intercept")
         if intercept is not None:
             said.append("intercepted" if intercept == code else f"intercept missed ({_code(intercept)})")
-        parts.append(f"{team} {_code(code)}: {', '.join(said)}")
+        heard = f" ({', '.join(clues[team])})" if clues.get(team) else ""
+        parts.append(f"{team} {_code(code)}{heard}: {', '.join(said)}")
+    # Clues read out for a code not revealed yet: in the order they were said.
+    parts += [f"{team} clues: {', '.join(said)}" for team, said in clues.items() if team not in codes]
     return f"Round {r.get('round', i)}", "; ".join(parts)
 
 

@@ -15,6 +15,26 @@
     badges.forEach(function (badge) { badge.hidden = !on; });
   }
 
+  // A team page's form may be half typed when the table moves on: what was
+  // typed goes into the fresh page's field of the same name, if it is still
+  // there, and so does the cursor.
+  function keepTyping(old, fresh) {
+    var focus = null;
+    old.querySelectorAll("input[type=text][name], input:not([type])[name]").forEach(function (field) {
+      var twin = fresh.querySelector("input[name=\"" + CSS.escape(field.name) + "\"]");
+      if (!twin) {
+        return;
+      }
+      if (field.value !== field.defaultValue) {
+        twin.value = field.value;
+      }
+      if (field === document.activeElement) {
+        focus = {field: twin, start: field.selectionStart, end: field.selectionEnd};
+      }
+    });
+    return focus;
+  }
+
   function refresh() {
     if (busy) {
       again = true;
@@ -27,7 +47,12 @@
         var page = new DOMParser().parseFromString(html, "text/html");
         var fresh = page.querySelector("main");
         if (fresh) {
+          var focus = keepTyping(document.querySelector("main"), fresh);
           document.querySelector("main").replaceWith(document.adoptNode(fresh));
+          if (focus) {
+            focus.field.focus();
+            focus.field.setSelectionRange(focus.start, focus.end);
+          }
           document.title = page.title;
           body.setAttribute("data-version", page.body.getAttribute("data-version"));
         }
