@@ -12,7 +12,6 @@ import logging
 import signal
 import warnings
 
-from referee import remote, web
 from referee.box import Box
 from referee.clock import RealClock
 from referee.config import Config
@@ -31,20 +30,27 @@ class Service:
         self.config = config
         self.clock = clock
         self.box: Box | None = None
-        self.web: web.Server | None = None
-        self.remote: remote.Remote | None = None
+        self.web = None      # referee.web.Server, once listening
+        self.remote = None   # referee.remote.Remote, with [sim] control
 
-    async def start(self) -> Box:
+    def start_box(self) -> Box:
+        """The box itself: store, devices, first screens.  From here on the
+        table can play; the web page follows a moment later."""
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
         self.box = Box(self.config, self.clock or RealClock(loop), loop)
         self.box.start()
+        return self.box
+
+    async def start(self) -> Box:
+        self.start_box()
         self.web = await self._serve_web()
         self.remote = await self._serve_remote()
         log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
         return self.box
 
-    async def _serve_web(self) -> web.Server | None:
+    async def _serve_web(self):
+        from referee import web  # aiohttp and Jinja2 load after the box is up
         host, port = self.config.web.host, self.config.web.port
         try:
             server = await web.serve(self.box, host, port)
@@ -55,7 +61,8 @@ class Service:
         log.info("web: the score log is at %s", self.box.public_url())
         return server
 
-    async def _serve_remote(self) -> remote.Remote | None:
+    async def _serve_remote(self):
+        from referee import remote
         path = self.config.sim.control
         if not path:
             return None
