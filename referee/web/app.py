@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from games import base
@@ -145,10 +147,10 @@ class Site:
         return sheets.now(session.name, session.rules.public(session.state))
 
     def day(self, request: web.Request) -> dt.date:
-        try:
-            return dt.date.fromisoformat(request.match_info["day"])
-        except ValueError:
-            raise web.HTTPNotFound() from None
+        day = _date(request.match_info["day"])
+        if day is None:
+            raise web.HTTPNotFound()
+        return day
 
     def error(self, request: web.Request, status: int, reason: str, allow: str | None = None) -> web.Response:
         headers = {"Cache-Control": "no-store"}
@@ -210,10 +212,12 @@ class Site:
 
     def _before(self, request: web.Request) -> dt.date | None:
         given = request.query.get("before")
-        try:
-            return None if given is None else dt.date.fromisoformat(given)
-        except ValueError:
-            raise web.HTTPBadRequest() from None
+        if given is None:
+            return None
+        day = _date(given)
+        if day is None:
+            raise web.HTTPBadRequest()
+        return day
 
     # --- the API and the files --------------------------------------------------------
 
@@ -264,7 +268,11 @@ class Site:
 
     async def team_post(self, request: web.Request) -> web.Response:
         page, session = self._team(request)
-        fields = teams.form_fields(await request.post())
+        try:
+            form = await request.post()
+        except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):  # no form
+            raise web.HTTPBadRequest() from None
+        fields = teams.form_fields(form)
         if fields is None:
             raise web.HTTPBadRequest()
         if teams.forged(request, page, fields):
@@ -393,3 +401,13 @@ async def serve(box, host: str, port: int) -> Server:
         await server.stop()
         raise
     return server
+
+
+def _date(text: str) -> dt.date | None:
+    """A date in an address, within years the box can have seen (the ends of
+    the calendar overflow when an evening's hours are added)."""
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:
+        return None
+    return day if 2000 <= day.year <= 9000 else None
