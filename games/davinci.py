@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.base import Countdown, Illegal, TimerExpired, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, TimerExpired, next_seat, player_names, winners
 
 NAME = "davinci"
 TILES = 24   # 0-11 in black and in white
@@ -72,8 +72,8 @@ GAMES = 3    # [DV-11]
 OPTIONS = frozenset({"players", "rules", "turn_timer", "tournament", "starts"})
 
 # [DV-2]
-ORDER_RULE = "Sort your row from low to high, left to right; on equal numbers black stands left of white."
-JOKER_RULE = "A joker may stand anywhere in your row, and never moves once placed."  # [DV-10]
+ORDER_RULE = N_("Sort your row from low to high, left to right; on equal numbers black stands left of white.")
+JOKER_RULE = N_("A joker may stand anywhere in your row, and never moves once placed.")  # [DV-10]
 
 
 def deal_size(players: int) -> int:
@@ -193,7 +193,7 @@ class Step:
 def setup(options: dict) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
-        raise Illegal(f"There is no option {unknown[0]!r}.")
+        raise Illegal("There is no option {option!r}.", option=unknown[0])
     names = player_names(options, 2, 4)
     rules = options.get("rules", "basic")
     if rules not in ("basic", "extended"):
@@ -259,13 +259,13 @@ def check_attack(state: State, target: int, by: int | None = None) -> None:
     _on_turn(state)
     seat = state.turn
     if by is not None and by != seat:
-        raise Illegal(f"{state.players[seat]}'s turn now.")
+        raise Illegal("{player}'s turn now.", player=state.players[seat])
     if not _whole(target) or not 0 <= target < len(state.players):
         raise Illegal("No such player.")
     if target == seat:
         raise Illegal("Not your own row.")
     if not state.hidden[target]:
-        raise Illegal(f"{state.players[target]} is out.")
+        raise Illegal("{player} is out.", player=state.players[target])
 
 
 def _attack(state: State, attack: Attack, at: float) -> State:

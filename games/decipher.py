@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.base import Countdown, Illegal, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, next_seat, player_names, winners
 
 NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
@@ -205,7 +205,7 @@ class Step:
 def setup(options: dict) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
-        raise Illegal(f"There is no option {unknown[0]!r}.")
+        raise Illegal("There is no option {option!r}.", option=unknown[0])
     names = player_names(options, 2, 4)
     length = options.get("length", 5)
     if not _whole(length) or not 3 <= length <= 6:
@@ -225,7 +225,8 @@ def apply(state: State, event, at: float) -> State:
             if state.placed:
                 raise Illegal("The pieces are entered before the first one is placed.")
             if not _whole(count) or not state.length <= count <= PIECES:
-                raise Illegal(f"A word of {state.length} letters takes {state.length} to {PIECES} pieces.")
+                raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
+                              length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret
         case BonusMode():
             _playing(state)
@@ -264,7 +265,7 @@ def apply(state: State, event, at: float) -> State:
             return _end_round(state, "given_up", None)  # [DC-9]
         case NextRound():
             if state.phase != "scored":
-                raise Illegal("The round is not over yet." if state.phase == "play" else "The game is over.")
+                raise Illegal(N_("The round is not over yet.") if state.phase == "play" else N_("The game is over."))
             return _start_round(state, state.round + 1, next_seat(state.maker, len(state.players)))  # [DC-2]
     raise Illegal("That does not fit now.")
 
@@ -295,7 +296,7 @@ def _guess(state: State, seeker: int, right: bool) -> State:
     if seeker == state.maker:
         raise Illegal("The word maker does not guess.")
     if not state.held(seeker):
-        raise Illegal(f"{state.players[seeker]} has no guess tokens left.")
+        raise Illegal("{player} has no guess tokens left.", player=state.players[seeker])
     # [DC-8] every guess, right or wrong, hands one token to the maker
     state = replace(state, guesses=_add(state.guesses, seeker, 1))
     if right:

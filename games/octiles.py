@@ -226,7 +226,7 @@ def setup(options: dict | None = None) -> State:
     options = dict(options or {})
     for key in options:
         if key not in ("players", "runners", "starts", "mode"):
-            raise Illegal(f"Octiles has no option {key!r}.")
+            raise Illegal("Octiles has no option {option!r}.", option=key)
     names = player_names(options, 2, 4)
     seats = SEATS_IN_PLAY[len(names)]
     if isinstance(options.get("players", 2), int):

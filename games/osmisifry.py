@@ -262,7 +262,7 @@ def setup(options: dict) -> State:
     table = _table_option(options.get("table", "cs"))
     unknown = set(options) - {"players", "table"}
     if unknown:
-        raise Illegal(f"Osmišifry has no option {sorted(unknown)[0]!r}.")
+        raise Illegal("Osmišifry has no option {option!r}.", option=sorted(unknown)[0])
     return State(players, table, scores=(None,) * len(players))
 
 
@@ -389,7 +389,7 @@ def _pick(state: State, player: int, index: int) -> State:
         raise Illegal("Roll the rest of the letters first.")   # [OS-4]
     turn = to_pick(state)
     if player != turn:
-        raise Illegal(f"It is {state.players[turn]}'s turn to pick.")   # [OS-5]
+        raise Illegal("It is {player}'s turn to pick.", player=state.players[turn])   # [OS-5]
     if index not in range(state.offer_size):
         raise Illegal("There is no such letter in the row.")
     if state.offer.taken_by(index) is not None:
@@ -412,9 +412,9 @@ def _drawing(state: State, player: int) -> State:
     if state.round == 1:
         raise Illegal("Nobody can be drawing in round 1.")
     if player in state.drawing:
-        raise Illegal(f"{name} is already drawing.")
+        raise Illegal("{player} is already drawing.", player=name)
     if any(p == player for p, _ in state.offer.picks):
-        raise Illegal(f"{name} has already picked this round.")
+        raise Illegal("{player} has already picked this round.", player=name)
     # [OS-7] a drawing player picks last in the round after forming the word.
     return dataclasses.replace(state, drawing=tuple(sorted((*state.drawing, player))))
 
@@ -423,7 +423,7 @@ def _score(state: State, score: Score) -> State:
     _seat(state, score.agent)
     name = state.players[score.agent]
     if state.scores[score.agent] is not None:
-        raise Illegal(f"{name}'s booklet is already scored.")
+        raise Illegal("{player}'s booklet is already scored.", player=name)
     counts = (score.drawn, score.found, score.unused)
     if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts):
         raise Illegal("Counts are whole numbers, 0 or more.")
@@ -433,7 +433,7 @@ def _score(state: State, score: Score) -> State:
         raise Illegal("An officer cannot find more words than were drawn.")
     written = sum(p == score.agent for offer in state.offers for p, _ in offer.picks)
     if score.unused > written:
-        raise Illegal(f"Only {written} letters were written in {name}'s grid.")
+        raise Illegal("Only {n} letters were written in {player}'s grid.", n=written, player=name)
     scores = list(state.scores)
     scores[score.agent] = score
     done = all(s is not None for s in scores)

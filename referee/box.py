@@ -292,6 +292,8 @@ class Box:
         self._timer[3] = self.clock.call_later(step if step > 1e-6 else 1.0, self._tick)
 
     def _tick(self) -> None:
+        if self._timer is None:
+            return
         left = self._timer[1] - self.clock.wall()
         if 0.5 < left <= getattr(self.flow, "warn_seconds", 5) + 0.5:
             self.sound("tick")
@@ -300,7 +302,7 @@ class Box:
             self._schedule_tick()
 
     def _expire(self, name: str) -> None:
-        self._timer = None
+        self._cancel_timer()
         if self.act(base.TimerExpired(name)):
             self.sound("timeup")
 

@@ -156,16 +156,16 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
 def test_setup_defaults_to_the_box_language_and_offers_the_hacker_and_own_cards():
     with Table(seed=1, lang="pl") as t:
         t.press("1")
-        assert "2 Keywords: Polski" in t.screen()
+        assert "2 Słowa: Polski" in t.screen()          # the box speaks Polish
         for _ in range(9):
             t.press("1")
         t.press("2")
         t.press("2")
-        assert "1 Teams: Hacker v 2" in t.screen() and "2 Keywords: own cards" in t.screen()
+        assert "1 Drużyny: Haker na 2" in t.screen() and "2 Słowa: własne karty" in t.screen()
         t.press("#")
         assert t.box.session.options == {"variant": "hacker", "keywords": "cards"}
-        assert "Team: player 1" in t.screen() and "A:" not in t.screen()
-        assert "Your own keyword" in t.screen("team2") and "Hacker" in t.screen("team1")
+        assert "Drużyna: gracz 1" in t.screen() and "A:" not in t.screen()
+        assert "Własne karty słów" in t.screen("team2") and "Haker" in t.screen("team1")
 
 
 def test_DE3_a_code_shows_only_on_its_team_screen_while_the_button_is_held(t):

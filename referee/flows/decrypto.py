@@ -54,7 +54,7 @@ BACK, ON = "◄", "►"
 
 # Teams by number of players (White first), the Hacker's three after them.
 SIZES = ((2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4), (4, 4))
-PLAYERS = (*((("teams", size), f"{size[0]} v {size[1]}") for size in SIZES),
+PLAYERS = (*((("teams", size), N_("{0} v {1}")) for size in SIZES),
            (("hacker", None), N_("Hacker v 2")))
 
 
@@ -68,7 +68,7 @@ class Setup(forms.Form):
     def __init__(self, box) -> None:
         keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
         options = [
-            forms.Option("players", _("Teams"), tuple((v, _(label)) for v, label in PLAYERS)),
+            forms.Option("players", _("Teams"), tuple((v, _(label).format(*v[1] or ())) for v, label in PLAYERS)),
             forms.Option("keywords", _("Keywords"), keywords, default=d.LANGS.index(i18n.lang)),
         ]
         super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
@@ -298,8 +298,8 @@ class Play(Flow):
             return Screen(_("{team}: finish clues!").format(team=late), big=clock_text(left),
                           keys=(("C", _("Help")),))
         # [DE-2] The encryptor rotates through the team, round by round.
-        lines = [_("{team}: player {n}").format(team=self.name(t), n=s.encryptors[t])
-                 + (" " + _("done") if s.clues_done[t] else "") for t in s.coding]
+        lines = [(_("{team}: player {n} done") if s.clues_done[t] else _("{team}: player {n}"))
+                 .format(team=self.name(t), n=s.encryptors[t]) for t in s.coding]
         if s.variant == "hacker":
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]

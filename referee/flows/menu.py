@@ -63,5 +63,5 @@ def Settings(box) -> Menu:
         box.flow = Settings(box)
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
-    return Menu(box, _("Language") + f": {i18n.lang}", items, back=lambda: _goto(box, Main(box)))
+    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: _goto(box, Main(box)))
 

@@ -17,7 +17,7 @@ SIDES = (4, 6, 8, 10, 12, 20)
 
 
 class Play(Flow):
-    remembered = ("page",)
+    remembered = ("page", "typed")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
@@ -90,7 +90,8 @@ class Play(Flow):
         left = self.box.remaining()
         left = cd.left if left is None else left
         paused = not cd.running and cd.left != cd.seconds
-        title = _("Time is up!") if self.state.expired else _("Timer") + (" ‖" if paused else "") + "  D:" + _("dice")
+        timer = _("Timer{paused}  D:dice").format(paused=" ‖" if paused else "")
+        title = _("Time is up!") if self.state.expired else timer
         go = _("Pause") if cd.running else _("Go")
         keys = (("#", go), ("A", "30s"), ("B", "1m"), ("C", "5m"))
         return Screen(title, big=clock_text(left), keys=keys)
@@ -99,7 +100,8 @@ class Play(Flow):
         s = self.state
         last = s.rolls[0] if s.rolls else None
         big = "  ".join(str(v) for v in last.values) if last else "–"
-        title = f"{_('Dice')} {s.count}d{s.sides}" + (" " + _("(software)") if last and last.source == "software" else "")
+        title = (_("Dice {count}d{sides} (software)") if last and last.source == "software"
+                 else _("Dice {count}d{sides}")).format(count=s.count, sides=s.sides)
         return Screen(title, big=big, keys=(("#", _("Roll")), ("A", "n"), ("B", "d"), ("C", _("list"))))
 
     def _rolls_screen(self) -> Screen:
