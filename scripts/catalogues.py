@@ -9,8 +9,10 @@ already made are kept, new ids are added untranslated, gone ones dropped.
 """
 from __future__ import annotations
 
+import datetime
 import os
 import sys
+from importlib.metadata import version
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -47,7 +49,12 @@ def update() -> None:
     found = messages()
     for lang in LANGS:
         old = load(lang)
-        new = Catalog(locale=lang, project="Tabletop Referee")
+        new = Catalog(locale=lang, project="Tabletop Referee", version=version("tabletop-referee"),
+                      copyright_holder="Tabletop Referee", msgid_bugs_address="the project's issue tracker",
+                      revision_date=datetime.datetime.now(datetime.timezone.utc),
+                      last_translator="Tabletop Referee",
+                      language_team="Tabletop Referee", fuzzy=False, header_comment="# Tabletop Referee: "
+                      f"the box's screens in {lang}. Updated by scripts/catalogues.py.")
         for message, places in sorted(found.items()):
             known = old.get(message)
             new.add(message, known.string if known else "", locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places[:3]])
