@@ -55,7 +55,7 @@ def main() -> int:
             "machine": platform.machine(), "cpus": os.cpu_count()}
     with open(os.path.join(HERE, "results.json"), "w") as f:
         json.dump({"meta": meta, "results": results}, f, indent=2, ensure_ascii=False)
-    print(f"written: bench/results.json")
+    print("written: bench/results.json")
     return 0
 
 

@@ -2,8 +2,6 @@
 cold start, memory."""
 from __future__ import annotations
 
-import json
-import os
 import statistics
 import subprocess
 import sys

@@ -176,6 +176,16 @@ def winners(totals: dict[str, int | float]) -> list[str]:
     return [name for name, points in totals.items() if points == best]
 
 
+def is_whole(value) -> bool:
+    """An int from the options or an event, and not a bool (True is 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def bump(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    """A per-seat tally with one seat's count changed."""
+    return counts[:seat] + (counts[seat] + delta,) + counts[seat + 1:]
+
+
 def player_names(options: dict, low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
     """Seat names from ``options["players"]``: a count or a list of names."""
     given = options.get("players", low)

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.base import N_, Countdown, Illegal, TimerExpired, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
 NAME = "davinci"
 TILES = 24   # 0-11 in black and in white
@@ -199,7 +199,7 @@ def setup(options: dict) -> State:
     if rules not in ("basic", "extended"):
         raise Illegal("The rules are basic or extended.")
     seconds = options.get("turn_timer", 0)
-    if not _whole(seconds) or not (seconds == 0 or 10 <= seconds <= 600):
+    if not is_whole(seconds) or not (seconds == 0 or 10 <= seconds <= 600):
         raise Illegal("The turn timer is off or 10 to 600 seconds.")
     tournament = options.get("tournament", False)
     if not isinstance(tournament, bool):
@@ -260,7 +260,7 @@ def check_attack(state: State, target: int, by: int | None = None) -> None:
     seat = state.turn
     if by is not None and by != seat:
         raise Illegal("{player}'s turn now.", player=state.players[seat])
-    if not _whole(target) or not 0 <= target < len(state.players):
+    if not is_whole(target) or not 0 <= target < len(state.players):
         raise Illegal("No such player.")
     if target == seat:
         raise Illegal("Not your own row.")
@@ -274,8 +274,8 @@ def _attack(state: State, attack: Attack, at: float) -> State:
     if not attack.hit:
         return _end_turn(state, "miss", at)  # [DV-6]
     # [DV-5] the tile is turned face up where it stands
-    state = replace(state, hidden=_add(state.hidden, target, -1), revealed=_add(state.revealed, target, 1),
-                    hits=state.hits + 1, tally=_add(state.tally, seat, 1))
+    state = replace(state, hidden=bump(state.hidden, target, -1), revealed=bump(state.revealed, target, 1),
+                    hits=state.hits + 1, tally=bump(state.tally, seat, 1))
     if not state.hidden[target]:
         state = replace(state, out=(*state.out, Elimination(target, seat)))  # [DV-8]
     return _settle(state, at, turn_over=False)
@@ -285,12 +285,12 @@ def _end_turn(state: State, how: str, at: float) -> State:
     seat, hidden, revealed = state.turn, state.hidden, state.revealed
     if how == "stop":
         if state.drawn:
-            hidden = _add(hidden, seat, 1)  # [DV-5] the row grows by one hidden tile
+            hidden = bump(hidden, seat, 1)  # [DV-5] the row grows by one hidden tile
     elif state.drawn:
-        revealed = _add(revealed, seat, 1)  # [DV-6] the drawn tile joins the row face up
+        revealed = bump(revealed, seat, 1)  # [DV-6] the drawn tile joins the row face up
     else:
         # [DV-7] nothing was drawn: one of the player's own tiles is turned up
-        hidden, revealed = _add(hidden, seat, -1), _add(revealed, seat, 1)
+        hidden, revealed = bump(hidden, seat, -1), bump(revealed, seat, 1)
     state = replace(state, hidden=hidden, revealed=revealed, drawn=False,
                     last=TurnEnd(seat, state.hits, how, state.drawn))
     if not hidden[seat]:
@@ -326,17 +326,11 @@ def _on_turn(state: State) -> None:
 
 
 def _seat(seat, count: int) -> int:
-    if not _whole(seat) or not 0 <= seat < count:
+    if not is_whole(seat) or not 0 <= seat < count:
         raise Illegal("The starting player must be one of the players.")
     return seat
 
 
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _add(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return counts[:seat] + (counts[seat] + delta,) + counts[seat + 1:]
 
 
 # --- what the box shows -------------------------------------------------------

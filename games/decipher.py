@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.base import N_, Countdown, Illegal, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
 
 NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
@@ -208,10 +208,10 @@ def setup(options: dict) -> State:
         raise Illegal("There is no option {option!r}.", option=unknown[0])
     names = player_names(options, 2, 4)
     length = options.get("length", 5)
-    if not _whole(length) or not 3 <= length <= 6:
+    if not is_whole(length) or not 3 <= length <= 6:
         raise Illegal("Words are 3 to 6 letters long.")  # [DC-1]
     first = options.get("first_maker", 0)
-    if not _whole(first) or not 0 <= first < len(names):
+    if not is_whole(first) or not 0 <= first < len(names):
         raise Illegal("The first word maker must be one of the players.")
     return _start_round(State(players=names, length=length), 1, first)
 
@@ -224,7 +224,7 @@ def apply(state: State, event, at: float) -> State:
                 raise Illegal("Bonus mode has already started.")
             if state.placed:
                 raise Illegal("The pieces are entered before the first one is placed.")
-            if not _whole(count) or not state.length <= count <= PIECES:
+            if not is_whole(count) or not state.length <= count <= PIECES:
                 raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
                               length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret
@@ -291,14 +291,14 @@ def _start_bonus(state: State) -> State:
 
 def _guess(state: State, seeker: int, right: bool) -> State:
     _playing(state)
-    if not _whole(seeker) or not 0 <= seeker < len(state.players):
+    if not is_whole(seeker) or not 0 <= seeker < len(state.players):
         raise Illegal("There is no such player.")
     if seeker == state.maker:
         raise Illegal("The word maker does not guess.")
     if not state.held(seeker):
         raise Illegal("{player} has no guess tokens left.", player=state.players[seeker])
     # [DC-8] every guess, right or wrong, hands one token to the maker
-    state = replace(state, guesses=_add(state.guesses, seeker, 1))
+    state = replace(state, guesses=bump(state.guesses, seeker, 1))
     if right:
         return _end_round(state, "solved", seeker)
     if not any(state.held(s) for s in range(len(state.players))):
@@ -345,12 +345,6 @@ def _placing(state: State) -> None:
         raise Illegal("No pieces are left to place.")
 
 
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _add(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
-    return counts[:seat] + (counts[seat] + delta,) + counts[seat + 1:]
 
 
 # --- what the box shows -------------------------------------------------------

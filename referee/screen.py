@@ -15,7 +15,7 @@ import functools
 import gzip
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import qrcode
 from PIL import Image, ImageDraw, ImageFont

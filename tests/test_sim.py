@@ -1,6 +1,5 @@
 """``referee sim``: the terminal simulator, driven with Textual's pilot on the
 manual clock."""
-import asyncio
 
 from referee.clock import ManualClock
 from referee.config import parse
