@@ -189,8 +189,10 @@ def bump(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
 def player_names(options: dict, low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
     """Seat names from ``options["players"]``: a count or a list of names."""
     given = options.get("players", low)
-    if isinstance(given, int):
+    if is_whole(given):
         names = tuple(default.format(n=n) for n in range(1, given + 1))
+    elif not isinstance(given, (list, tuple)):
+        raise Illegal("Say how many players, or list their names.")
     else:
         names = tuple(str(n).strip() or default.format(n=i) for i, n in enumerate(given, 1))
     if not low <= len(names) <= high:

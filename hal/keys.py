@@ -74,6 +74,7 @@ class Keys:
         self._col_pins = [d.pin for d in self._cols]
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
         self._scanning = None
+        self._held_back: list | None = None   # key events found mid-scan
         # Team buttons are plain inputs, not gpiozero ``Button``s: holds are
         # timed here, and ``Button`` would keep a hold thread for each.
         self._buttons: dict[str, DigitalInputDevice] = {}
@@ -90,7 +91,10 @@ class Keys:
         self._loop = loop
 
     def emit(self, key: str, kind: str) -> None:
-        self.on_key(key, kind)
+        if self._held_back is not None:
+            self._held_back.append((key, kind))  # mid-scan: after the rows are back at rest
+        else:
+            self.on_key(key, kind)
 
     def _from_pin(self, fn, *args) -> None:
         # gpiozero calls back from its own thread on real pins.
@@ -106,6 +110,7 @@ class Keys:
     def _scan(self) -> None:
         now = self.clock.monotonic()
         any_down = False
+        self._held_back = []
         rows, cols = self._row_pins, self._col_pins
         for pin in rows[1:]:
             pin.state = True            # all rows high but the first
@@ -122,6 +127,11 @@ class Keys:
         # Keep scanning until every key has settled up; then rest, rows low,
         # until a column falls again.
         self._scanning = self.clock.call_later(SCAN, self._scan) if any_down or self._unsettled() else None
+        # Only now, with the matrix at rest and the next scan booked, do the
+        # keys reach the box: whatever a key does cannot stall the keypad.
+        found, self._held_back = self._held_back, None
+        for key, kind in found:
+            self.on_key(key, kind)
 
     def _unsettled(self) -> bool:
         return any(k.down != k._raw for row in self._matrix for k in row)

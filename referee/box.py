@@ -65,6 +65,7 @@ class Box:
         self._dice_lost = False
         self._saved_view = None
         self._view_write = None
+        self._committed = False   # an event was committed since the page was last saved
         self.closed = False
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
@@ -145,9 +146,18 @@ class Box:
 
     def _remember_view(self) -> None:
         # Which page of a game's screens is up is not a game event, but a
-        # power cut should not lose it either.  Written a moment later, so
-        # that flipping pages costs no disk write on the key's way.
-        if self.session is not None and self._view_write is None:
+        # power cut should not lose it either.  A key that committed an event
+        # saves the page at once, so that the page and the state come back
+        # together; a mere page flip is saved a moment later, to keep disk
+        # writes off the key's way.
+        if self.session is None:
+            return
+        if self._committed:
+            self._committed = False
+            if self._view_write is not None:
+                self._view_write.cancel()
+            self._write_view()
+        elif self._view_write is None:
             self._view_write = self.clock.call_later(VIEW_WRITE_DELAY, self._write_view)
 
     def _write_view(self) -> None:
@@ -178,6 +188,7 @@ class Box:
             self.flash(i18n.refusal(exc))
             self.sound("error")
             return False
+        self._committed = True
         self.changed()
         return True
 

@@ -63,6 +63,7 @@ class ManualClock:
         """Let ``seconds`` pass, running every callback due on the way at
         the exact moment it was due."""
         end = self._now + seconds
+        self.settle()  # what the outside world queued happens now, not later
         while self._queue and self._queue[0][0] <= end + 1e-9:
             when, _, handle = heapq.heappop(self._queue)
             if handle.cancelled:

@@ -392,6 +392,18 @@ class Server:
         await self.runner.cleanup()
 
 
+class _QuietBadRequests(logging.Filter):
+    """aiohttp answers a request it cannot parse with a 400 and logs it with
+    a traceback; anyone on the network could fill the journal that way."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, HttpProcessingError)
+
+
+logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
+
+
 async def serve(box, host: str, port: int) -> Server:
     """Start the web app for ``box`` on ``host``:``port`` (0: any free port)."""
     server = Server(box)
