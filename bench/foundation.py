@@ -17,23 +17,32 @@ def _quantile(values, q):
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+def press_timings(t: Table, presses: int, between=lambda: None) -> list[float]:
+    """Milliseconds from the release edge of "D" on the mock pin to the new
+    picture handed to the main display's driver (the table tools must be
+    up: "D" flips between two pages).  ``between`` runs before each press."""
+    main = t.box.devices.displays["main"]
+    handed = []
+    show = main.show
+    main.show = lambda image: (show(image), handed.append(time.perf_counter()))
+    samples = []
+    for _ in range(presses):
+        between()
+        t.down("D")
+        t.advance(0.05)
+        handed.clear()
+        start = time.perf_counter()
+        t.up("D")
+        samples.append((handed[-1] - start) * 1000)
+    return samples
+
+
 def key_to_frame(presses: int = 1000) -> dict:
-    """From the release edge on the mock pin to the new picture handed to the
-    main display's driver, through scanning, debounce, flow, rules, render."""
+    """Key press to frame on an idle box: scanning, debounce, flow, rules,
+    render."""
     with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
-        t.press("6")  # table tools: "D" flips between two pages
-        main = t.box.devices.displays["main"]
-        handed = []
-        show = main.show
-        main.show = lambda image: (show(image), handed.append(time.perf_counter()))
-        samples = []
-        for _ in range(presses):
-            t.down("D")
-            t.advance(0.05)
-            handed.clear()
-            start = time.perf_counter()
-            t.up("D")
-            samples.append((handed[-1] - start) * 1000)
+        t.press("6")
+        samples = press_timings(t, presses)
         return {"median_ms": statistics.median(samples), "p99_ms": _quantile(samples, 0.99), "presses": presses}
 
 

@@ -26,6 +26,7 @@ import tempfile
 import time
 
 from games import base, davinci, decipher, decrypto
+from bench.foundation import press_timings
 from referee.session import Session
 from referee.testing import Table
 
@@ -130,23 +131,11 @@ def key_to_frame_under_load(presses: int = 300, clients: int = CLIENTS) -> dict:
     with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
         _an_evening(t)
         t.press("6")  # table tools: "D" flips between two pages
-        main = t.box.devices.displays["main"]
-        handed = []
-        show = main.show
-        main.show = lambda image: (show(image), handed.append(time.perf_counter()))
         load = subprocess.Popen([sys.executable, "-c", LOAD, t.web_url(), str(clients), "600"],
                                 stdout=subprocess.DEVNULL)
-        samples = []
         try:
             t.loop.run_until_complete(asyncio.sleep(1.0))  # the crowd arrives
-            for _ in range(presses):
-                t.loop.run_until_complete(asyncio.sleep(0.01))
-                t.down("D")
-                t.advance(0.05)
-                handed.clear()
-                start = time.perf_counter()
-                t.up("D")
-                samples.append((handed[-1] - start) * 1000)
+            samples = press_timings(t, presses, lambda: t.loop.run_until_complete(asyncio.sleep(0.01)))
         finally:
             load.terminate()
             load.wait(10)
