@@ -365,8 +365,8 @@ def test_power_cuts_keep_every_acknowledged_event_and_the_screen(tmp_path, soak,
                     screen = ledger.press(m, hand.key(screen))
                     figures.keys += 1
                 if quiet:
-                    # Seconds typed into the tools' countdown do not outlive
-                    # a power cut (tests/test_faults.py shows it): the hand
+                    # Seconds half typed into the tools' countdown are saved a
+                    # moment after each digit, like any page: the hand
                     # confirms or clears them before it lets the screen stand.
                     while screen.startswith("[Set timer"):
                         screen = ledger.press(m, hand.offered(screen))
