@@ -105,10 +105,12 @@ class Keys:
 
     def _wake(self) -> None:
         if self._scanning is None:
-            self._scan()
+            self._scan(self.clock.monotonic())
 
-    def _scan(self) -> None:
-        now = self.clock.monotonic()
+    def _scan(self, due: float) -> None:
+        # Scans keep to a fixed grid and each counts at the time it was due:
+        # a loop busy with other work may run one late, but the lateness
+        # neither adds up from scan to scan nor postpones the debounce.
         any_down = False
         self._held_back = []
         rows, cols = self._row_pins, self._col_pins
@@ -120,13 +122,18 @@ class Keys:
                 pin.state = False       # this row low: its keys pull columns low
             for c, key in enumerate(self._matrix[r]):
                 level = not cols[c].state
-                key.sample(level, now)
+                key.sample(level, due)
                 any_down |= key.down or level
         for pin in rows[:-1]:
             pin.state = False           # at rest every row is low
         # Keep scanning until every key has settled up; then rest, rows low,
         # until a column falls again.
-        self._scanning = self.clock.call_later(SCAN, self._scan) if any_down or self._unsettled() else None
+        if any_down or self._unsettled():
+            now = self.clock.monotonic()
+            after = max(due + SCAN, now)    # far behind: start a new grid
+            self._scanning = self.clock.call_later(after - now, self._scan, after)
+        else:
+            self._scanning = None
         # Only now, with the matrix at rest and the next scan booked, do the
         # keys reach the box: whatever a key does cannot stall the keypad.
         found, self._held_back = self._held_back, None
