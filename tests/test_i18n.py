@@ -180,6 +180,26 @@ def test_DV4_DV8_refused_attacks_read_in_czech_with_the_player_named(t):
     assert_fits(t)
 
 
+def test_players_counted_on_the_keys_are_named_in_the_box_language_in_the_score_log(t):
+    choose(t, "2")
+    t.press("4")                              # Da Vinci Code with the form's 2 players
+    t.press("#")
+    assert [e["players"] for e in t.log()] == [["Hráč 1", "Hráč 2"]]
+
+
+@pytest.mark.parametrize("lang, homes", [
+    ("pl", ["Zachód   A1-A5", "Północ   A6-E6", "Wschód   F6-F2", "Południe F1-B1"]),
+    ("ru", ["Запад  A1-A5", "Север  A6-E6", "Восток F6-F2", "Юг     F1-B1"]),
+])
+def test_OC1_the_start_homes_page_keeps_a_space_between_seat_and_circles(lang, homes):
+    with Table(seed=7, lang=lang) as t:
+        t.start("octiles", players=2)
+        t.type("D1DD")
+        assert shown(t)[1:5] == homes
+        assert_fits(t)
+    i18n.use("en")
+
+
 def test_DE5_a_refused_guess_reads_in_czech_and_the_teams_are_bili_and_cerni(t):
     choose(t, "2")
     t.start("decrypto")

@@ -22,7 +22,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee.flows import Flow, clock_text
-from referee.flows.forms import Form, Option
+from referee.flows.forms import Form, Option, named_seats
 from referee import i18n
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, key_line
@@ -43,7 +43,7 @@ def setup(box) -> Flow:
         Option("starts", _("Starts"), tuple((seat, seat_label(seat)) for seat in range(4))),
     ]
     help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."))
-    return _Setup(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, values), help_lines)
+    return _Setup(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
 
 
 class _Setup(Form):

@@ -50,6 +50,16 @@ class Menu(Flow):
         return {"main": Screen(title, lines, keys=tuple(keys))}
 
 
+def named_seats(values: dict) -> dict:
+    """Setup values with a players count turned into seat names in the box's
+    language ("Hráč 1" at a Czech table), so the score log reads as the
+    screens do."""
+    count = values.get("players")
+    if not isinstance(count, int):
+        return values
+    return {**values, "players": [_("Player {n}").format(n=n) for n in range(1, count + 1)]}
+
+
 @dataclass(frozen=True)
 class Option:
     key: str                                  # the option's name in setup()

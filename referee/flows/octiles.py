@@ -381,7 +381,9 @@ class Play(Flow):
             lines = space_map(str)
         else:
             homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
-            lines = (*(f"{name:<6}{circles[0]}-{circles[-1]}" for name, circles in homes), _("Circle C3: SW of c3"))
+            wide = max(len(name) for name, _circles in homes) + 1   # "Południe" is 8 letters
+            lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
+                     _("Circle C3: SW of c3"))
             title = _("Start homes {k}/{n}").format(k=self.page + 1, n=MAP_PAGES)
         return Screen(title, lines)
 

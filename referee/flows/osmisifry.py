@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from games import osmisifry as osm
 from referee.flows import Flow, clock_text
-from referee.flows.forms import Form, Option
+from referee.flows.forms import Form, Option, named_seats
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
@@ -47,7 +47,7 @@ def setup(box) -> Form:
     ]
     help_lines = (_("#/ROLL: roll the dice"), _("1-7: pick a letter"),
                   _("B+digit: player draws"), _("D: end creation early"))
-    return Form(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, values), help_lines)
+    return Form(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, named_seats(values)), help_lines)
 
 
 class Play(Flow):
