@@ -416,6 +416,7 @@ def is_over(state: State) -> bool:
 def _scores(state: State, game: GameResult) -> dict[str, int]:
     if state.tournament:
         return dict(zip(state.players, game.points))
+    # [DV-8] [ruling] a single game scores 1 for its winner and 0 for the rest
     return {name: int(seat == game.winner) for seat, name in enumerate(state.players)}
 
 

@@ -222,7 +222,7 @@ def apply(state: State, event, at: float) -> State:
             _playing(state)
             if state.bonus:
                 raise Illegal("Bonus mode has already started.")
-            if state.placed:
+            if state.placed:   # [DC-3] [ruling] entered, or corrected, until the first YES
                 raise Illegal("The pieces are entered before the first one is placed.")
             if not is_whole(count) or not state.length <= count <= PIECES:
                 raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
@@ -239,7 +239,8 @@ def apply(state: State, event, at: float) -> State:
             return _start_bonus(state)
         case No():
             _placing(state)
-            return replace(state, no_tokens=state.no_tokens + 1, refused=True)  # [DC-5] same seeker again
+            # [DC-5] same seeker again; [ruling] the count goes past the 20 tokens in the box
+            return replace(state, no_tokens=state.no_tokens + 1, refused=True)
         case Yes():
             _placing(state)
             # A bonus piece was counted out of the chamber when it was asked for.

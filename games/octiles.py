@@ -280,7 +280,7 @@ def apply(state: State, event, at: float) -> State:
             return _pass(state)
         case Finished(seat):
             return _declare(state, seat)
-        case Stop():
+        case Stop():   # [OC-8] [ruling] the table may end a game nobody can move in
             return dataclasses.replace(state, stopped=True)
     raise Illegal("That does not fit now.")
 

@@ -402,14 +402,14 @@ def _pick(state: State, player: int, index: int) -> State:
     if state.round == ROUNDS:
         return dataclasses.replace(state, phase="direction", drawing=())   # [OS-8]
     nxt = state.round + 1
-    ahead = (Offer(),) if nxt < ROUNDS else ()   # no round follows the last: roll nothing for it
+    ahead = (Offer(),) if nxt < ROUNDS else ()   # [OS-8] [ruling] no round follows the last: no row 32
     return dataclasses.replace(state, round=nxt, drawing=(), offers=state.offers + ahead)
 
 
 def _drawing(state: State, player: int) -> State:
     _seat(state, player)
     name = state.players[player]
-    if state.round == 1:
+    if state.round == 1:   # [OS-7] [ruling] no word can be formed before the first pick
         raise Illegal("Nobody can be drawing in round 1.")
     if player in state.drawing:
         raise Illegal("{player} is already drawing.", player=name)

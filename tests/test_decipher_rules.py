@@ -79,6 +79,13 @@ def test_DC5_no_adds_a_no_token_and_the_same_seeker_tries_again():
     assert dc.public(state)["placed"] == 1
 
 
+def test_DC5_the_maker_scores_every_NO_past_the_20_tokens_in_the_box():
+    # [ruling] the box does not stop at 20: the table uses anything as the 21st
+    state = play(game(), Pieces(5), *[No()] * 21, Yes(), GiveUp())
+    table = dc.public(state)["table"]
+    assert table["items"]["Mirek"]["no"] == 21
+
+
 def test_DC6_bonus_mode_starts_by_itself_at_exactly_three_pieces_left():
     state = play(game(), Pieces(6), Yes(), Yes())
     assert not dc.public(state)["bonus_mode"]  # four left

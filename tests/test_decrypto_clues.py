@@ -87,6 +87,15 @@ def test_the_encryptor_types_three_clues_on_the_team_page_and_may_change_them(t)
     assert state(t).clues[WHITE] == ("sombrero", "insect", "fear")
 
 
+def test_DE4_clues_typed_on_a_phone_are_undone_at_the_table_like_any_action(t):
+    t.start("decrypto")
+    assert send(t, WHITE, MEXICO)[0] == 303
+    t.hold("*", 1.0)                  # the game menu: undo?
+    t.press("#")
+    assert state(t).clues == ((), ())
+    assert re.findall(r'<input name="clue\d" value="([^"]*)"', team_page(t, WHITE)) == ["", "", ""]
+
+
 def test_typed_clues_are_on_no_other_page_and_no_screen_of_the_box(t):
     t.start("decrypto")
     send(t, WHITE, MEXICO)
