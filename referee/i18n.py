@@ -4,6 +4,7 @@ with Babel at first use.  A message a catalogue lacks shows in English.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gettext
 import io
@@ -36,6 +37,19 @@ def use(code: str) -> None:
     if code not in LANGS:
         raise ValueError(f"unknown language {code!r}; choose one of {', '.join(LANGS)}")
     _current, lang = catalogue(code), code
+
+
+@contextlib.contextmanager
+def speaking(code: str):
+    """Messages in ``code`` for a moment: the files that spreadsheets and
+    scripts read stay English whatever the box speaks.  Also a decorator."""
+    global _current, lang
+    before = _current, lang
+    _current, lang = catalogue(code), code
+    try:
+        yield
+    finally:
+        _current, lang = before
 
 
 def _(message: str) -> str:

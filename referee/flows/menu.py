@@ -61,6 +61,7 @@ def Settings(box) -> Menu:
         i18n.use(code)
         box.store.set_setting("lang", code)
         box.flow = Settings(box)
+        box.changed()   # open phone pages turn to the new language too
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
     return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: _goto(box, Main(box)))

@@ -5,6 +5,8 @@ aiohttp and Jinja2 (autoescaped) in the box's own loop, reading the event
 store through ``referee.scorelog``.  Public pages use only what each game's
 ``summary()`` and ``public()`` give; a team's page only its
 ``private(state, team)``, less what the team screen shows only on demand.
+Pages speak the box's language and follow it when it changes; the JSON API,
+the files and the BG Stats link stay English.
 
 Routes
 ------

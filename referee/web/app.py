@@ -4,6 +4,11 @@ Public answers are pure functions of the store and the evening, so each is
 rendered once after a change at the table and kept, compressed, until the
 next change (``Site.cached``); fifty phones refreshing at once cost one
 rendering.  Team pages are rendered per request and never kept anywhere.
+
+Pages speak the box's language (``referee.i18n``, chosen under Settings at
+the table): templates through Jinja's i18n extension, view code through
+``_``.  A language switch counts as a change: kept pages go, and open pages
+fetch themselves again.  The API and the files stay English.
 """
 from __future__ import annotations
 
@@ -21,7 +26,8 @@ from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import scorelog
+from referee import i18n, scorelog
+from referee.i18n import N_, _
 from referee.web import chart, export, history, live, sheets, teams
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
@@ -39,6 +45,9 @@ TYPES = {"html": "text/html", "json": "application/json", "csv": "text/csv",
          "css": "text/css", "js": "text/javascript", "svg": "image/svg+xml"}
 
 SITE = web.AppKey("site", object)
+# An error page's heading; the JSON API keeps aiohttp's English reason.
+ERRORS = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"), 405: N_("Method Not Allowed"),
+          413: N_("Request Entity Too Large"), 500: N_("Internal Server Error"), 503: N_("Service Unavailable")}
 
 
 @dataclass(frozen=True)
@@ -95,7 +104,12 @@ class Site:
         box.watch(self.hub.changed)
         self.static = _static()
         self.env = Environment(loader=PackageLoader("referee.web", "templates"), autoescape=True,
-                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                               extensions=["jinja2.ext.i18n"])
+        # scripts/catalogues.py extracts the templates' messages with the same settings.
+        self.env.policies["ext.i18n.trimmed"] = True
+        # referee.i18n's functions read the language of the moment at every call.
+        self.env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
         # Static files are kept a year: their address changes with their content.
         stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in self.static.items()}
         self.env.globals["static"] = stamped.__getitem__
@@ -109,7 +123,7 @@ class Site:
 
     def cached(self, request: web.Request, make) -> Body:
         """The answer to this path since the last change at the table."""
-        stamp = (self.hub.version, self.tonight())
+        stamp = (self.hub.version, self.tonight(), i18n.lang)
         if stamp != self._stamp:
             self._cache.clear()
             self._stamp = stamp
@@ -122,7 +136,7 @@ class Site:
 
     def render(self, names, **context) -> str:
         return self.env.select_template(names if isinstance(names, list) else [names]).render(
-            version=self.hub.version, **context)
+            version=self.hub.version, lang=i18n.lang, **context)
 
     def html(self, name: str, **context) -> Body:
         return Body.of(self.render(name, **context), "html")
@@ -158,8 +172,9 @@ class Site:
             headers["Allow"] = allow
         if request.path.startswith("/api/"):
             return web.json_response({"error": reason}, status=status, headers=headers)
+        title = _(ERRORS[status]) if status in ERRORS else reason
         try:
-            text = self.render("error.html", title=reason, status=status, reason=reason, live=False)
+            text = self.render("error.html", title=title, status=status, live=False)
         except Exception:
             log.exception("web: the error page failed")
             return web.Response(text=f"{status} {reason}", status=status, headers=headers)
@@ -179,7 +194,7 @@ class Site:
     def _evening(self, day: dt.date) -> Body:
         entries = sheets.in_play_first(self.entries(day))
         tonight = day == self.tonight()
-        return self.html("evening.html", title="Tonight" if tonight else sheets.long_date(day),
+        return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
                          cards=[sheets.card(e, self.now(e)) for e in entries])
 
@@ -189,22 +204,24 @@ class Site:
     def _game(self, entry: dict) -> Body:
         day = history.evening_of(entry["started"])
         points = sheets.running_totals(entry)
+        standings = sheets.standings(entry)
         return self.html(
             "game.html", entry=entry, title=sheets.title(entry["game"]), live=entry.get("status") == "playing",
             date=sheets.long_date(day), back="/" if day == self.tonight() else f"/e/{day}",
             started=sheets.clock(entry["started"]),
             ended=sheets.clock(entry["ended"]) if entry.get("ended") is not None else "",
             duration=sheets.duration(entry), verdict=sheets.verdict(entry),
-            reason=sheets.REASONS.get(entry.get("reason"), ""), now=self.now(entry),
-            standings=sheets.standings(entry), sheet=sheets.on_a_phone(sheets.sheet(entry)),
-            chart=chart.running_totals(entry.get("players", []), points) if len(points) > 1 else "",
+            reason=sheets.reason(entry), now=self.now(entry), standings=standings,
+            sheet=sheets.on_a_phone(sheets.sheet(entry)),
+            notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
+            chart=chart.running_totals([s.name for s in standings], points) if len(points) > 1 else "",
             series=chart.SERIES, bgstats=export.bgstats_link(entry))
 
     async def evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
         def make():
             shown, older = history.evenings(self.box.store, before)
-            return self.html("history.html", title="Evenings", live=False, older=older,
+            return self.html("history.html", title=_("Evenings"), live=False, older=older,
                              evenings=[{"day": e.day.isoformat(), "tonight": e.day == self.tonight(),
                                         "date": sheets.long_date(e.day),
                                         "games": [sheets.title(g) for g in e.games]} for e in shown])
@@ -285,7 +302,7 @@ class Site:
             # Refused here, the table hears no error beep for a phone's slip.
             session.rules.apply(session.state, event, self.box.clock.wall())
         except base.Illegal as exc:
-            return self._team_page(request, page, session, str(exc), 400)
+            return self._team_page(request, page, session, i18n.refusal(exc), 400)
         self.box.act(event)
         raise web.HTTPSeeOther(request.path)
 
@@ -297,7 +314,9 @@ class Site:
 
     def _team_page(self, request, page, session, refused: str = "", status: int = 200) -> web.Response:
         view = teams.view(session, page.team)
-        names = view.get("teams") or [f"Team {n + 1}" for n in range(teams.TEAM_GAMES[session.name])]
+        if "teams" in view:
+            view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
+        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(teams.TEAM_GAMES[session.name])]
         text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
                            csrf=page.csrf, action=request.path, refused=refused)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from referee.i18n import _
+
 W, H = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 8, 20
 SERIES = 6          # colours in the stylesheet; more players reuse them
@@ -41,7 +43,8 @@ def running_totals(players: list[str], points: list[tuple]) -> Markup:
     def y(v: float) -> float:
         return TOP + (H - TOP - BOTTOM) * (high - v) / (high - low)
 
-    label = "Running totals: " + ", ".join(f"{name} {total}" for name, total in zip(players, points[-1]))
+    label = _("Running totals: {scores}").format(
+        scores=", ".join(f"{name} {total}" for name, total in zip(players, points[-1])))
     out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}">',
            f"<title>{escape(label)}</title>"]
     for v in range(int(low), int(high) + 1, step):

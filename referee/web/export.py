@@ -8,6 +8,10 @@ the app's import dialog, where the players are matched to the app's own.
 The fields used here are the documented ones: ``sourceName``,
 ``sourcePlayId``, ``playDate`` ("YYYY-MM-DD hh:mm:ss"), ``durationMin``,
 ``game`` and ``players`` with ``score``, ``winner`` and ``rank``.
+
+Files and the link stay in English whatever the box speaks: spreadsheets,
+scripts and BG Stats read them, and a column must not change its words
+because someone chose Polish at the table.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import io
 import json
 from urllib.parse import quote
 
+from referee import i18n
 from referee.web import sheets
 
 BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -42,6 +47,7 @@ def _when(ts: float | None) -> str:
     return "" if ts is None else sheets.local(ts).isoformat(sep=" ", timespec="minutes")
 
 
+@i18n.speaking("en")
 def game_csv(entry: dict) -> str:
     """One game as its score sheet: a row per round, then the totals."""
     players = entry.get("players", [])
@@ -51,6 +57,7 @@ def game_csv(entry: dict) -> str:
     return _csv(rows)
 
 
+@i18n.speaking("en")
 def evening_csv(entries: list[dict]) -> str:
     """Every game of an evening, a row per player."""
     rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner"]]
@@ -65,6 +72,7 @@ def json_text(data) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
+@i18n.speaking("en")
 def bgstats_link(entry: dict) -> str | None:
     """The import link for a finished game, or None."""
     if entry.get("status") != "finished" or entry.get("ended") is None:

@@ -1,4 +1,5 @@
-"""What the score-log pages show, as plain data for the templates.
+"""What the score-log pages show, as plain data for the templates, in the
+box's language.
 
 A *card* is one game on the evening page; a *sheet* is one game's rounds as
 the paper score sheet has them, with a line of details per round; ``now`` is
@@ -11,14 +12,30 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from babel.dates import format_date
+
+from games import decrypto, octiles
+from referee import i18n
 from referee.flows.menu import GAMES
+from referee.i18n import N_, _, ngettext
 
 TITLES = dict(GAMES)
-STATUS = {"playing": "Playing", "finished": "Finished", "abandoned": "Abandoned"}
+STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
+# The English the pages have always written: "Sunday, 22 November 2026".
+LOCALES = {"en": "en_GB"}
+# Names the rules give in English ("White", "West"): the pages show them as
+# the screens do, in the box's language.  Names the table gave stay as given.
+RULE_NAMES = {"decrypto": frozenset(decrypto.TEAMS + decrypto.HACKER_SIDES),
+              "octiles": frozenset(seat.title() for seat in octiles.SEATS)}
 
 
 def title(name: str) -> str:
     return TITLES.get(name, name.capitalize())
+
+
+def side(game: str, name: str) -> str:
+    """A player's or team's name as the pages show it."""
+    return _(name) if name in RULE_NAMES.get(game, ()) else name
 
 
 def local(ts: float) -> dt.datetime:
@@ -30,7 +47,7 @@ def clock(ts: float) -> str:
 
 
 def long_date(day: dt.date) -> str:
-    return f"{day:%A} {day.day} {day:%B %Y}"
+    return format_date(day, "full", locale=LOCALES.get(i18n.lang, i18n.lang))
 
 
 def duration(entry: dict) -> str:
@@ -39,8 +56,10 @@ def duration(entry: dict) -> str:
         return ""
     minutes = max(0, round((entry["ended"] - entry["started"]) / 60))
     if minutes == 0:
-        return "under a minute"
-    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+        return _("under a minute")
+    if minutes >= 60:
+        return _("{hours} h {minutes:02d} min").format(hours=minutes // 60, minutes=minutes % 60)
+    return _("{minutes} min").format(minutes=minutes)
 
 
 @dataclass(frozen=True)
@@ -54,39 +73,46 @@ def standings(entry: dict) -> list[Standing]:
     """The players in seat order with their totals; winners once it is over."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    return [Standing(name, totals.get(name, 0), name in winners) for name in entry.get("players", ())]
+    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners)
+            for name in entry.get("players", ())]
 
 
 def verdict(entry: dict) -> str:
     """The result in words: who won, or why nobody has."""
-    winners = entry.get("winners") or []
+    winners = [side(entry.get("game", ""), name) for name in entry.get("winners") or []]
     status = entry.get("status")
     if status == "playing":
-        return "In progress"
+        return _("In progress")
     if not winners:
-        return "Abandoned" if status == "abandoned" else "No winner"
+        return _("Abandoned") if status == "abandoned" else _("No winner")
     if len(winners) == 1:
-        return f"{winners[0]} wins"
-    return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        return _("{winner} wins").format(winner=winners[0])
+    return _("{winners} and {last} share the win").format(winners=", ".join(winners[:-1]), last=winners[-1])
 
 
 # Why a Decrypto game ended, as its summary names it.
 REASONS = {
-    "interceptions": "Two interceptions.",
-    "miscommunications": "The other side miscommunicated twice.",
-    "rounds": "The Team held out for five rounds.",
-    "score": "Tie-break: interceptions minus miscommunications.",
-    "keywords": "Tie-break: keywords guessed.",
-    "shared": "Still equal after every tie-break.",
+    "interceptions": N_("Two interceptions."),
+    "miscommunications": N_("The other side miscommunicated twice."),
+    "rounds": N_("The Team held out for five rounds."),
+    "score": N_("Tie-break: interceptions minus miscommunications."),
+    "keywords": N_("Tie-break: keywords guessed."),
+    "shared": N_("Still equal after every tie-break."),
 }
 
 
+def reason(entry: dict) -> str:
+    why = REASONS.get(entry.get("reason"))
+    return _(why) if why else ""
+
+
 def card(entry: dict, now: str = "") -> dict:
+    status = entry.get("status")
     return {
         "id": entry["id"],
         "title": title(entry["game"]),
-        "status": entry.get("status", "playing"),
-        "status_text": STATUS.get(entry.get("status"), entry.get("status", "")),
+        "status": status or "playing",
+        "status_text": _(STATUS[status]) if status in STATUS else status or "",
         "started": clock(entry["started"]),
         "duration": duration(entry),
         "standings": standings(entry),
@@ -151,8 +177,12 @@ def _code(digits) -> str:
     return "-".join(str(d) for d in digits)
 
 
+def _round(i: int, r: dict) -> str:
+    return _("Round {n}").format(n=r.get("round", i))
+
+
 def _plain(i: int, r: dict) -> tuple[str, str]:
-    return f"Round {r.get('round', i)}", ""
+    return _round(i, r), ""
 
 
 def _decrypto(i: int, r: dict) -> tuple[str, str]:
@@ -160,51 +190,69 @@ def _decrypto(i: int, r: dict) -> tuple[str, str]:
     codes, clues = r.get("codes", {}), r.get("clues", {})
     for team, code in codes.items():
         guess = r.get("guesses", {}).get(team, {})
-        said = ["decoded" if guess.get("decode") == code else f"miscommunication ({_code(guess.get('decode', ()))})"]
+        said = [_("decoded") if guess.get("decode") == code
+                else _("miscommunication ({code})").format(code=_code(guess.get("decode", ())))]
         intercept = guess.get("intercept")
         if intercept is not None:
-            said.append("intercepted" if intercept == code else f"intercept missed ({_code(intercept)})")
+            said.append(_("intercepted") if intercept == code
+                        else _("intercept missed ({code})").format(code=_code(intercept)))
         heard = f" ({', '.join(clues[team])})" if clues.get(team) else ""
-        parts.append(f"{team} {_code(code)}{heard}: {', '.join(said)}")
+        name = side("decrypto", team)
+        parts.append(f"{name} {_code(code)}{heard}: {', '.join(said)}")
     # Clues read out for a code not revealed yet: in the order they were said.
-    parts += [f"{team} clues: {', '.join(said)}" for team, said in clues.items() if team not in codes]
-    return f"Round {r.get('round', i)}", "; ".join(parts)
+    parts += [_("{team} clues: {clues}").format(team=side("decrypto", team), clues=", ".join(said))
+              for team, said in clues.items() if team not in codes]
+    return _round(i, r), "; ".join(parts)
 
 
 def _decipher(i: int, r: dict) -> tuple[str, str]:
-    ended = {"solved": f"solved by {r.get('solver')}", "tokens": "not solved: guess tokens spent",
-             "given_up": "given up"}.get(r.get("ended"), "")
-    return (f"Round {r.get('round', i)}",
-            f"{r.get('maker')} made the word, {ended}; NO tokens {r.get('no_tokens', 0)}, "
-            f"bonus pieces {r.get('bonus_taken', 0)}")
+    ended = r.get("ended")
+    if ended == "solved":
+        ended = _("solved by {player}").format(player=r.get("solver"))
+    else:
+        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended, "")
+    return _round(i, r), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
+        maker=r.get("maker"), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
 
 
 def _davinci(i: int, r: dict) -> tuple[str, str]:
-    out = ", ".join(f"{e['player']} (by {e['by']})" if e.get("by") else f"{e['player']} (own miss)"
+    out = ", ".join(_("{player} (by {by})").format(player=e["player"], by=e["by"]) if e.get("by")
+                    else _("{player} (own miss)").format(player=e["player"])
                     for e in r.get("eliminated", ()))
-    text = f"{r.get('starter')} started; {r.get('winner')} won after {r.get('turns')} turns"
-    return f"Game {r.get('game', i)}", text + (f"; out: {out}" if out else "")
+    turns = r.get("turns") or 0
+    parts = [ngettext("{starter} started; {winner} won after {turns} turn",
+                      "{starter} started; {winner} won after {turns} turns", turns).format(
+        starter=r.get("starter"), winner=r.get("winner"), turns=turns)]
+    if out:
+        parts.append(_("out: {players}").format(players=out))
+    return _("Game {n}").format(n=r.get("game", i)), "; ".join(parts)
 
 
 def _osmisifry(i: int, r: dict) -> tuple[str, str]:
-    text = (f"{r.get('officer')} found {r.get('found')} of {r.get('drawn')} words; "
-            f"{r.get('unused')} unused cells")
-    return f"{r.get('agent')}’s booklet", text + ("; secret word destroyed" if r.get("destroyed") else "")
+    parts = [_("{officer} found {found} of {drawn} words").format(
+                 officer=r.get("officer"), found=r.get("found"), drawn=r.get("drawn")),
+             _("{unused} unused cells").format(unused=r.get("unused"))]
+    if r.get("destroyed"):
+        parts.append(_("secret word destroyed"))
+    return _("{agent}’s booklet").format(agent=r.get("agent")), "; ".join(parts)
 
 
 def _octiles(i: int, r: dict) -> tuple[str, str]:
     action = r.get("action")
     if action == "passed":
-        text = "passed"
+        parts = [_("passed")]
     else:
-        text = f"tile {r.get('tile')} on {r.get('space')}"
         if action == "exchanged" and r.get("removed"):
-            text += f" for {r['removed']}"
+            parts = [_("tile {tile} on {space} for {removed}").format(
+                tile=r.get("tile"), space=r.get("space"), removed=r["removed"])]
+        else:
+            parts = [_("tile {tile} on {space}").format(tile=r.get("tile"), space=r.get("space"))]
         if r.get("from"):
-            text += f", runner {r['from']}→{r['to']}"
+            parts.append(_("runner {start}→{end}").format(start=r["from"], end=r["to"]))
     if r.get("finished"):
-        text += ", all home"
-    return f"Turn {r.get('turn', i)}", f"{r.get('player')}: {text}"
+        parts.append(_("all home"))
+    player = side("octiles", r.get("player"))
+    return _("Turn {n}").format(n=r.get("turn", i)), f"{player}: {', '.join(parts)}"
 
 
 _DETAILS = {"decrypto": _decrypto, "decipher": _decipher, "davinci": _davinci,
@@ -216,49 +264,64 @@ _DETAILS = {"decrypto": _decrypto, "decipher": _decipher, "davinci": _davinci,
 def now(name: str, view: dict) -> str:
     """One line from a game's public view; "" when there is nothing to say."""
     try:
-        return _NOW.get(name, lambda v: "")(view)
+        return " · ".join(_NOW.get(name, lambda v: [])(view))
     except (KeyError, IndexError, TypeError):
         return ""  # a rules module changed its view: the page still shows the scores
 
 
-def _now_decrypto(v: dict) -> str:
+def _of(n, last) -> str:
+    return _("Round {n} of {last}").format(n=n, last=last)
+
+
+# What a Decrypto round is waiting for, by its step.
+_DECRYPTO_STEPS = {
+    "deal": N_("drawing codes"),
+    "clues": N_("encryptors writing clues"),
+    "intercept": N_("{team} intercepts"),
+    "decode": N_("{team} decodes"),
+    "tiebreak": N_("tie-break: keywords guessed"),
+}
+
+
+def _now_decrypto(v: dict) -> list[str]:
     step = v["step"]
-    team = v["teams"][step["team"]] if step["team"] is not None else ""
-    doing = {
-        "deal": "drawing codes",
-        "clues": "encryptors writing clues",
-        "intercept": f"{team} intercepts",
-        "decode": f"{team} decodes",
-        "tiebreak": "tie-break: keywords guessed",
-    }.get(step["kind"], "")
-    return f"Round {v['round']} of {v['last_round']}" + (f" · {doing}" if doing else "")
+    team = side("decrypto", v["teams"][step["team"]]) if step["team"] is not None else ""
+    doing = _DECRYPTO_STEPS.get(step["kind"])
+    return [_of(v["round"], v["last_round"])] + ([_(doing).format(team=team)] if doing else [])
 
 
-def _now_decipher(v: dict) -> str:
+def _now_decipher(v: dict) -> list[str]:
     kind = v["step"]["kind"]
     if kind != "scored" and v["seeker"] is None:
-        return ""
-    text = f"Round {v['round']} of {v['rounds']}"
+        return []
     if kind == "scored":
-        return text + " scored"
-    return text + f" · {v['maker']} makes the word" + (" · bonus mode" if v.get("bonus_mode") else "")
+        return [_("Round {n} of {last} scored").format(n=v["round"], last=v["rounds"])]
+    return ([_of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=v["maker"])]
+            + ([_("bonus mode")] if v.get("bonus_mode") else []))
 
 
-def _now_davinci(v: dict) -> str:
-    game = f"Game {v['game']} of {v['games']} · " if v.get("games", 1) > 1 else ""
-    return f"{game}{v['turn']} to play · {v['pool']} tiles in the pool"
+def _now_davinci(v: dict) -> list[str]:
+    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
+    pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
+    return game + [_("{player} to play").format(player=v["turn"]), pool]
 
 
-def _now_osmisifry(v: dict) -> str:
+# What an Osmišifry game is doing after its creation rounds.
+_OSMISIFRY_PHASES = {"direction": N_("Rolling the direction"), "decoding": N_("Officers decoding"),
+                     "scoring": N_("Scoring the booklets")}
+
+
+def _now_osmisifry(v: dict) -> list[str]:
     phase = v["phase"]
     if phase == "creation":
-        return f"Creation, round {v['round']} of {v['rounds']}"
-    return {"direction": "Rolling the direction", "decoding": "Officers decoding",
-            "scoring": "Scoring the booklets"}.get(phase, "")
+        return [_("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])]
+    return [_(_OSMISIFRY_PHASES[phase])] if phase in _OSMISIFRY_PHASES else []
 
 
-def _now_octiles(v: dict) -> str:
-    return "" if v.get("over") else f"Turn {v['number']} · {v['player']} to move"
+def _now_octiles(v: dict) -> list[str]:
+    if v.get("over"):
+        return []
+    return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=side("octiles", v["player"]))]
 
 
 _NOW = {"decrypto": _now_decrypto, "decipher": _now_decipher, "davinci": _now_davinci,

@@ -1,18 +1,20 @@
 // Live pages (<body data-live>): /live sends a number whenever something
 // changes at the table; the page then fetches itself again and swaps in the
-// new <main>.  Without JavaScript the page refreshes itself (<noscript>).
+// new <header>, <main> and <footer> (a language chosen at the table changes
+// all three).  Without JavaScript the page refreshes itself (<noscript>).
 (function () {
   "use strict";
   var body = document.body;
   if (!body.hasAttribute("data-live") || !window.EventSource || !window.fetch) {
     return;
   }
-  var badges = document.querySelectorAll(".live");
+  var connected = false;
   var busy = false;
   var again = false;
 
   function shown(on) {
-    badges.forEach(function (badge) { badge.hidden = !on; });
+    connected = on;
+    document.querySelectorAll(".live").forEach(function (badge) { badge.hidden = !on; });
   }
 
   // A team page's form may be half typed when the table moves on: what was
@@ -48,12 +50,20 @@
         var fresh = page.querySelector("main");
         if (fresh) {
           var focus = keepTyping(document.querySelector("main"), fresh);
-          document.querySelector("main").replaceWith(document.adoptNode(fresh));
+          ["header", "main", "footer"].forEach(function (part) {
+            var old = document.querySelector(part);
+            var next = page.querySelector(part);
+            if (old && next) {
+              old.replaceWith(document.adoptNode(next));
+            }
+          });
+          shown(connected);
           if (focus) {
             focus.field.focus();
             focus.field.setSelectionRange(focus.start, focus.end);
           }
           document.title = page.title;
+          document.documentElement.lang = page.documentElement.lang;
           body.setAttribute("data-version", page.body.getAttribute("data-version"));
         }
       })
