@@ -28,7 +28,7 @@ from referee.config import parse
 from referee.screen import Screen
 from referee.service import Service
 from referee.testing import Table
-from referee.web import chart, history, teams
+from referee.web import chart, history, sheets, teams
 
 GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
 SCRIPT: list = []   # the events the stand-in flow plays, one per "#"
@@ -239,6 +239,17 @@ def test_game_page_has_the_score_sheet_chart_winners_and_duration(t):
     lines = re.findall(r'<polyline class="line s(\d)" points="([^"]+)"', body)
     assert [k for k, _ in lines] == ["0", "1", "2"]
     assert all(len(points.split()) == 4 for _, points in lines)   # the start and three rounds
+
+
+def test_a_long_sheet_without_a_scoring_row_still_says_how_many_rows_the_csv_has(t, monkeypatch):
+    monkeypatch.setattr(sheets, "LONG_SHEET", 1)
+    t.start("decrypto")
+    for _ in range(2):                               # two rounds, every code decoded: no points
+        decrypto_clues(t)
+        decrypto_guesses(t)
+    text = page_text(ok(t, f"/g/{current_id(t)}"))
+    assert "No rounds scored yet." in text
+    assert "2 rows without points are left out: the CSV has every one." in text
 
 
 def test_the_chart_follows_the_running_totals():
