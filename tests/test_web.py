@@ -22,7 +22,7 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import flows, scorelog, web
+from referee import flows, i18n, scorelog, web
 from referee.flows import Flow
 from referee.config import parse
 from referee.screen import Screen
@@ -431,7 +431,15 @@ def test_pages_that_can_change_fall_back_to_refreshing_without_javascript(t):
 
 # --- pages as a phone gets them -------------------------------------------------------------
 
-def test_pages_are_small_on_the_wire_and_load_nothing_from_elsewhere(t):
+@pytest.fixture
+def speaking(request):
+    i18n.use(request.param)
+    yield request.param
+    i18n.use("en")   # the language is the whole process's
+
+
+@pytest.mark.parametrize("speaking", ["en", "ru"], indirect=True)   # Cyrillic takes two bytes a letter
+def test_pages_are_small_on_the_wire_and_load_nothing_from_elsewhere(t, speaking):
     for _ in range(8):
         decrypto_game(t)
         t.box.leave()
@@ -442,6 +450,8 @@ def test_pages_are_small_on_the_wire_and_load_nothing_from_elsewhere(t):
         status, headers, body = t.get(path, {"Accept-Encoding": "gzip"})
         assert headers["Content-Encoding"] == "gzip"
         assert int(headers["Content-Length"]) <= 20_000, path
+        if not path.startswith("/static/"):
+            assert f'<html lang="{speaking}">' in body, path
         for url in re.findall(r'<(?:link|script|img|iframe|source)\b[^>]*(?:src|href)="([^"]*)"', body):
             assert url.startswith("/") and not url.startswith("//"), url
         assert "@import" not in body and "url(" not in body
