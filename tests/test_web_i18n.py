@@ -12,9 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import html
-import importlib.util
 import json
-import pathlib
 import re
 
 import pytest
@@ -22,22 +20,12 @@ import pytest
 from referee import flows, i18n
 from referee.testing import Table
 from referee.web import history, sheets
+from test_i18n import catalogues
 from test_web import (SCRIPT, Stream, current_id, davinci_game, decipher_game, decrypto_clues, decrypto_game,
                       decrypto_guesses, form_of, octiles_turns, ok, osmisifry_game, page_text, stand_in, teams_path)
 from test_web_browser import browser, phone  # noqa: F401
 
-SCRIPT_PATH = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "catalogues.py"
 LANGS = ("cs", "pl", "ru")
-
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("catalogues", SCRIPT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-catalogues = _load_script()
 
 
 @pytest.fixture
