@@ -85,7 +85,7 @@ def deal_size(players: int) -> int:
 
 @dataclass(frozen=True)
 class Dealt:
-    pass
+    """Everyone has taken their tiles: the first turn starts."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Attack:
 
 @dataclass(frozen=True)
 class Stop:
-    pass
+    """After a hit, the attacker stops: a drawn tile joins their row hidden."""
 
 
 @dataclass(frozen=True)

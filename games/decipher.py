@@ -74,22 +74,22 @@ class Pieces:
 
 @dataclass(frozen=True)
 class BonusMode:
-    pass
+    """The maker announces bonus mode: 3 pieces are left [DC-6]."""
 
 
 @dataclass(frozen=True)
 class No:
-    pass
+    """The piece does not fit there: one NO token [DC-5]."""
 
 
 @dataclass(frozen=True)
 class Yes:
-    pass
+    """The piece fits [DC-6]."""
 
 
 @dataclass(frozen=True)
 class PieceRequested:
-    pass
+    """In bonus mode the seeker asks for a piece [DC-7]."""
 
 
 @dataclass(frozen=True)
@@ -100,12 +100,12 @@ class Guess:
 
 @dataclass(frozen=True)
 class GiveUp:
-    pass
+    """Nobody wants to guess any more [DC-9]."""
 
 
 @dataclass(frozen=True)
 class NextRound:
-    pass
+    """The next maker's round."""
 
 
 EVENTS = (Pieces, BonusMode, No, Yes, PieceRequested, Guess, GiveUp, NextRound)

@@ -100,7 +100,7 @@ class Played:
 
 @dataclass(frozen=True)
 class Pass:
-    pass
+    """The player to move passes [OC-8]."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class Finished:
 
 @dataclass(frozen=True)
 class Stop:
-    pass
+    """The table stops the game."""
 
 
 EVENTS = (Play, Played, Pass, Finished, Stop)

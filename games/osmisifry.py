@@ -164,17 +164,17 @@ class Drawing:
 
 @dataclass(frozen=True)
 class EndCreation:
-    pass
+    """The table ends creation early [OS-8]."""
 
 
 @dataclass(frozen=True)
 class StartDecoding:
-    pass
+    """The booklets are handed over: the officers' five minutes start [OS-10]."""
 
 
 @dataclass(frozen=True)
 class EndDecoding:
-    pass
+    """Every officer is done before the five minutes are up."""
 
 
 @dataclass(frozen=True)

@@ -24,17 +24,17 @@ class SetTimer:
 
 @dataclass(frozen=True)
 class StartTimer:
-    pass
+    """Start, go on after a pause, or start over once time is up."""
 
 
 @dataclass(frozen=True)
 class PauseTimer:
-    pass
+    """Hold the countdown where it is."""
 
 
 @dataclass(frozen=True)
 class ResetTimer:
-    pass
+    """Back to the time set."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class SetDice:
 
 @dataclass(frozen=True)
 class Close:
-    pass
+    """Leave the table tools."""
 
 
 EVENTS = (SetTimer, StartTimer, PauseTimer, ResetTimer, SetDice, Close)

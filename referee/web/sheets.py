@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from games import decrypto, octiles
 from referee import i18n
+from referee.flows import decrypto as flows_decrypto, octiles as flows_octiles
 from referee.flows.menu import GAMES
 from referee.i18n import N_, _, ngettext
 
@@ -23,10 +23,10 @@ TITLES = dict(GAMES)
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
 LOCALES = {"en": "en_GB"}
-# Names the rules give in English ("White", "West"): the pages show them as
-# the screens do, in the box's language.  Names the table gave stay as given.
-RULE_NAMES = {"decrypto": frozenset(decrypto.TEAMS + decrypto.HACKER_SIDES),
-              "octiles": frozenset(seat.title() for seat in octiles.SEATS)}
+# Names the rules give in English ("White", "West"), taken from the screens'
+# own lists so that a page says what the panel says.  Names the table gave
+# stay as given.
+RULE_NAMES = {"decrypto": frozenset(flows_decrypto.SIDE_NAMES), "octiles": frozenset(flows_octiles.SEAT_NAMES)}
 
 
 def title(name: str) -> str:
