@@ -91,10 +91,12 @@ def run(duration: float = 5.0, clients: int = CLIENTS) -> dict:
             fresh[path] = _first_answer_ms(t, path)
             box[path] = t.loop.run_until_complete(_load(base_url + path, clients, duration))
         port = _free_port()
-        static = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                                   "--directory", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # -u: its "Serving HTTP on …" line, printed once it listens, arrives at once.
+        static = subprocess.Popen([sys.executable, "-u", "-m", "http.server", str(port), "--bind", "127.0.0.1",
+                                   "--directory", folder], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
-            _wait_for(port)
+            if not static.stdout.readline().startswith("Serving HTTP"):
+                raise RuntimeError("http.server did not start")
             files = {path: asyncio.run(_load(f"http://127.0.0.1:{port}{path}", clients, duration)) for path in PATHS}
         finally:
             static.terminate()
@@ -208,18 +210,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _wait_for(port: int, seconds: float = 10.0) -> None:
-    end = time.monotonic() + seconds
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.05)
 
 
 def _an_evening(t: Table) -> None:
