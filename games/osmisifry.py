@@ -277,7 +277,7 @@ def starter(state: State) -> int:
 def pick_order(state: State) -> tuple[int, ...]:
     """This round's picking order: clockwise from the starter [OS-5], with
     the drawing players after everyone else [OS-7].  Several drawing players
-    keep their clockwise order among themselves [ruling]."""
+    pick in clockwise order from the round's starter [OS-7] [ruling]."""
     n = len(state.players)
     clockwise = [next_seat(starter(state), n, step=i) for i in range(n)]
     return (tuple(p for p in clockwise if p not in state.drawing)
