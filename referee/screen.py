@@ -2,8 +2,14 @@
 
 A ``Screen`` is a title, up to four lines of text, an optional big line (a
 countdown, dice), an optional QR code, an optional line drawing (a tile), and
-the labels of the keys that do something now.  ``render`` draws it 1-bit at 128×64; ``text`` is the same
-screen as plain text, for tests and the terminal simulator.
+the labels of the keys that do something now.  ``render`` draws it 1-bit at
+128×64; ``text`` is the same screen as plain text, for tests and the terminal
+simulator.
+
+A passing message (``flash``) is drawn on lit lines under the title, in as
+many lines as it needs.  It takes rows the screen leaves free first, then the
+screen's own lines from the top; the line being typed (``typing``) and the
+big line (shrunk) always stay.
 
 Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
 big lines; both cover Czech, Polish and Russian.  They come from Debian's
@@ -58,7 +64,9 @@ class Screen:
     keys: tuple[tuple[str, str], ...] = ()   # (key, label), e.g. ("#", "OK")
     qr: str = ""
     invert_title: bool = True
-    flash: str = ""                           # one-line message over the body
+    flash: str = ""                           # a message over the body
+    # The index in ``lines`` of the line being typed: a message never takes it.
+    typing: int | None = None
     # A line drawing in panel pixels: its name for the text mirror, then
     # strokes, each a flat x0, y0, x1, y1, ... of points joined by lines.
     picture: tuple = ()
@@ -126,24 +134,50 @@ def render(screen: Screen) -> Image.Image:
         top = 12
     for stroke in screen.picture[1:]:
         draw.line(stroke, fill=1)
-    body = list(screen.lines)
-    if screen.flash:
-        body = wrap(screen.flash, cols)[:2] + body
     y = top
-    if screen.big and not screen.flash:  # a message outranks the big line
-        big = font("big") if font("big").getlength(screen.big) <= W - left else font("mid")
+    if screen.big:
+        # Beside a message the big line shrinks rather than goes: it may be
+        # what is being typed ("45s"), or the time running out.
+        big = font("big") if not screen.flash and font("big").getlength(screen.big) <= W - left else font("mid")
         width = big.getlength(screen.big)
-        height = big.size
         draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
-        y += height + 1
+        y += big.size + 1
     room = (H - y - (10 if screen.keys else 0)) // 10
-    for line in body[:room]:
-        draw.text((left, y), fit(line, cols), font=small, fill=1)
+    if screen.picture:   # the text, a message included, stays left of the drawing
+        edge = min(min(stroke[0::2]) for stroke in screen.picture[1:])
+        cols = min(cols, (edge - left - 1) // 6)
+    message, lines = body(screen, cols, room)
+    for line in message:   # lit, so that it does not read as part of the screen
+        draw.rectangle((left, y, W - 1, y + 9), fill=1)
+        draw.text((left, y), line, font=small, fill=0)
+        y += 10
+    for line in lines:
+        draw.text((left, y), line, font=small, fill=1)
         y += 10
     if screen.keys:
         draw.line((left, H - 11, W - 1, H - 11), fill=1)
         draw.text((left, H - 10), fit(key_line(screen.keys), cols), font=small, fill=1)
     return image
+
+
+def body(screen: Screen, cols: int, room: int) -> tuple[list[str], list[str]]:
+    """The message lines and the screen's own lines drawn under the title
+    and the big line, ``room`` in all at most.  A message comes first, in as
+    many lines as it needs; it takes the rows the screen leaves free, then
+    the screen's own lines from the top down, but never the line being
+    typed (``typing``)."""
+    lines = [fit(line, cols) for line in screen.lines]
+    if not screen.flash:
+        return [], lines[:room]
+    keep = screen.typing if screen.typing is not None and screen.typing < len(lines) else None
+    message = wrap(screen.flash, cols)
+    allowed = max(1, room - (keep is not None))
+    if len(message) > allowed:
+        message = message[:allowed]
+        message[-1] = fit(message[-1] + " …", cols)
+    drop = len(lines) - (room - len(message))
+    gone = set([i for i in range(len(lines)) if i != keep][:max(0, drop)])
+    return message, [line for i, line in enumerate(lines) if i not in gone][:room - len(message)]
 
 
 @functools.lru_cache(maxsize=16)

@@ -321,11 +321,12 @@ class Play(Flow):
                 rival = self.name(1 - now.team)
                 lines.append(_("{team} said {code}").format(team=rival, code=code_text(s.intercept)))
         lines += [_("3 digits 1-4, then #"), "> " + "-".join(self.typed.ljust(3, "_"))]
+        typing = len(lines) - 1
         first = not s.reveals and s.intercept is None
         if first and not all(s.clues_done[t] for t in s.coding):
             lines.append(_("Time up: stop writing"))  # [DE-4]
         title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))))
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
 
     def _reveal_screen(self, number: int, x: d.Reveal, keys) -> Screen:
         s = self.state
@@ -365,14 +366,16 @@ class Play(Flow):
     def _tiebreak_screen(self, now: d.Step) -> Screen:
         s = self.state
         lines = list(wrap(_("Keywords of the other team guessed right:")))
+        typing = None
         for t in (0, 1):
             count = s.keywords_guessed[t]
             if t == now.waiting[0]:
+                typing = len(lines)
                 lines.append(f"> {self.name(t)}: {self.typed or '_'}")
             else:
                 lines.append(f"{self.name(t)}: {'_' if count is None else count}")
         title = _("Tie, score {0}:{1}").format(*s.scores)  # [DE-9]
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))))
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
 
     def _over_pages(self) -> list[Screen]:
         """The result, the score log's QR code, then every revealed code."""

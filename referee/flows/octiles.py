@@ -263,10 +263,11 @@ class Play(Flow):
             main = getattr(self, f"_{step.kind}")(step, draft)
         return {"main": main, "team1": side, "team2": side}
 
-    def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "") -> Screen:
+    def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "",
+                     typing: int | None = None) -> Screen:
         title = title or f"{self._name(step.seat)}: {step.tile}"
         return Screen(title, tuple(fit(line, BESIDE) for line in lines if line), keys=tuple(keys),
-                      picture=tile_picture(step.tile, rotation))
+                      picture=tile_picture(step.tile, rotation), typing=typing)
 
     def _play(self, step: oc.Step, draft: Draft) -> Screen:
         if draft.space is None:
@@ -296,7 +297,7 @@ class Play(Flow):
             keys = [("#", _("OK")), ("D", _("More"))]
         else:
             keys = [("#", _("OK")), ("C", _("Pass")), ("D", _("More"))]
-        return self._tile_screen(step, lines, keys)
+        return self._tile_screen(step, lines, keys, typing=0)
 
     def _turning(self, step: oc.Step, draft: Draft) -> Screen:
         space = oc.space_name(draft.space)

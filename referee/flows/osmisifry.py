@@ -250,7 +250,7 @@ class Play(Flow):
         title = fit(f"{agent} → {officer}")
         done = sum(score is not None for score in s.scores)
         side = Screen(_("Scoring"), (title, _("Booklet {k} of {n}").format(k=done + 1, n=len(s.players))))
-        return Screen(title, tuple(lines), keys=tuple(keys)), side
+        return Screen(title, tuple(lines), keys=tuple(keys), typing=min(asked, COUNTS)), side
 
     def _pages(self) -> int:
         return 1 + -(-len(self.state.players) // TABLE_ROWS)
