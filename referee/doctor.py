@@ -265,16 +265,19 @@ def buttons(teams: dict[str, int], factory=None) -> Finding:
     return _on_pins("team buttons", check)
 
 
-def buzzer(pin: int, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+def buzzer(pin: int, band=None, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+    """One beep in the middle of the buzzer's band, where it is loudest."""
     from gpiozero import TonalBuzzer
     from gpiozero.tones import Tone
+    from hal.buzzer import BAND, frequency
 
     def check(stack: ExitStack) -> Finding:
-        device = stack.enter_context(TonalBuzzer(pin, pin_factory=factory))
-        device.play(Tone("A4"))
+        hz = frequency(0.5, band or BAND)
+        device = stack.enter_context(TonalBuzzer(pin, mid_tone=Tone.from_frequency(hz), pin_factory=factory))
+        device.play(Tone.from_frequency(hz))
         wait(BEEP)
         device.stop()
-        return Finding("ok", "buzzer", f"GPIO {pin} played A4 (440 Hz) for {BEEP} s: a short beep")
+        return Finding("ok", "buzzer", f"GPIO {pin} played {hz:.0f} Hz for {BEEP} s: a short beep")
     return _on_pins("buzzer", check)
 
 
@@ -510,7 +513,8 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
     if bz.driver == "none":
         found.append(Finding("skip", "buzzer", 'driver = "none"'))
     else:
-        found.append(buzzer(bz.pin, machine.pin_factory or (sim if bz.driver == "sim" else None), machine.wait))
+        found.append(buzzer(bz.pin, bz.band, machine.pin_factory or (sim if bz.driver == "sim" else None),
+                            machine.wait))
     if sim is not None:
         sim.close()
     found.append(_guarded("dice module", lambda: _dice(config, machine)))

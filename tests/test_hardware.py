@@ -10,11 +10,14 @@ import pytest
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hal.buzzer import BAND, SOUNDS, Buzzer
 from hal.display import Display
 from hal.sim.oled import SimulatedSSD1306
 from referee import cli, doctor
 from referee.clock import ManualClock
-from referee.config import ConfigError, parse
+from referee.config import Config, ConfigError, parse
 from referee.testing import Table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -167,3 +170,63 @@ def test_item6_make_flash_installs_mpremote_and_nothing_else():
                             text=True, check=True).stdout.split()
     assert [req.split(">")[0] for req in wanted] == ["mpremote"]
     assert dry.splitlines()[-1].endswith("-m firmware.deploy")
+
+
+# --- item 3: every sound near the buzzer's resonance ----------------------------------
+
+
+def _heard(band, name):
+    """(frequency, seconds) of each step of a sound as the PWM pin plays it."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    clock = ManualClock()
+    buzzer = Buzzer(18, clock, band, pin_factory=factory)
+    pin = factory.pin(18)
+    buzzer.play(name)
+    steps = []
+    while buzzer._step is not None:
+        step = buzzer._step
+        steps.append((pin.frequency if pin.state else None, step.when - clock.monotonic()))
+        clock.advance(step.when - clock.monotonic())
+    assert pin.state == 0  # silent at the end
+    buzzer.close()
+    return steps
+
+
+@pytest.mark.parametrize("band", [BAND, (2300, 2700), (1800, 3200)])
+@pytest.mark.parametrize("name", sorted(SOUNDS))
+def test_item3_every_sound_stays_inside_the_buzzers_band(band, name):
+    steps = _heard(band, name)
+    tones = [hz for hz, _ in steps if hz is not None]
+    assert tones and all(band[0] - 1e-6 <= hz <= band[1] + 1e-6 for hz in tones)
+
+
+def test_item3_the_default_band_is_the_datasheets_resonance_and_the_sounds_keep_their_shapes():
+    assert Config().buzzer.band == (2000, 2800)  # 2400 Hz +- 400 (hardware/BOM.md)
+    timeup = [hz for hz, _ in _heard(BAND, "timeup") if hz]
+    assert timeup[0] == timeup[1] > timeup[2]            # two beeps, then lower and long
+    done = [hz for hz, _ in _heard(BAND, "done") if hz]
+    assert done[0] < done[1]                             # rising: "done"
+    assert max(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) > 2600
+    assert min(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) == pytest.approx(2000)
+
+
+def test_item3_the_box_plays_with_the_configured_band():
+    with Table(config={"buzzer": {"band": [2300, 2500]}}) as t:
+        pin = t.box.devices.pins.factory.pin(Config().buzzer.pin)
+        t.box.devices.buzzer.play("warning")  # the highest sound
+        assert pin.frequency == pytest.approx(2300 * (2500 / 2300) ** 0.9)
+
+
+@pytest.mark.parametrize("band, message", [
+    ([2800, 2000], "buzzer.band: needs a low and a high frequency in Hz, low < high, within 100-10000, not [2800, 2000]"),
+    ([500, 2500], "buzzer.band: 500-2500 Hz is wider than two octaves, which a TonalBuzzer cannot span"),
+])
+def test_item3_a_band_a_tonal_buzzer_cannot_play_is_refused(band, message):
+    assert _refused({"buzzer": {"band": band}}) == f"config.toml: {message}"
+
+
+def test_item3_the_installed_service_names_its_pin_library_and_the_build_guide_says_why():
+    unit = (ROOT / "systemd" / "referee.service").read_text()
+    assert "Environment=GPIOZERO_PIN_FACTORY=lgpio" in unit.splitlines()
+    guide = (ROOT / "hardware" / "BUILD.md").read_text()
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in guide and "pigpio times the pin by DMA" in guide
