@@ -230,3 +230,74 @@ def test_item3_the_installed_service_names_its_pin_library_and_the_build_guide_s
     assert "Environment=GPIOZERO_PIN_FACTORY=lgpio" in unit.splitlines()
     guide = (ROOT / "hardware" / "BUILD.md").read_text()
     assert "GPIOZERO_PIN_FACTORY=lgpio" in guide and "pigpio times the pin by DMA" in guide
+
+
+# --- item 5: the dice module as the sandboxed service sees it --------------------------
+
+PROC_DEVICES = "Character devices:\n  1 mem\n  4 tty\n{acm}  5 /dev/tty\n\nBlock devices:\n  8 sd\n"
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    """An installed unit, /proc/devices and the modules-load file, as files."""
+    unit = tmp_path / "referee.service"
+    unit.write_text((ROOT / "systemd" / "referee.service").read_text())
+    proc = tmp_path / "devices"
+    modules = tmp_path / "referee.conf"
+    return unit, proc, modules
+
+
+def _access(sandbox, acm: bool, at_boot: bool):
+    unit, proc, modules = sandbox
+    proc.write_text(PROC_DEVICES.format(acm="166 ttyACM\n" if acm else ""))
+    modules.write_text("i2c-dev\ncdc_acm\n" if at_boot else "i2c-dev\n")
+    return doctor.dice_access(str(proc), str(unit), str(modules))
+
+
+def test_item5_without_cdc_acm_loaded_the_doctor_fails_what_the_service_would_meet(sandbox):
+    found = _access(sandbox, acm=False, at_boot=True)
+    assert found.status == "FAIL" and "Operation not permitted" in found.detail
+    assert "sudo modprobe cdc_acm && sudo systemctl restart referee" in found.fix
+
+
+def test_item5_cdc_acm_loaded_but_not_at_boot_is_a_warning(sandbox):
+    assert _access(sandbox, acm=True, at_boot=False).status == "warn"
+
+
+def test_item5_loaded_now_and_at_boot_with_the_units_rule_is_ok(sandbox):
+    found = _access(sandbox, acm=True, at_boot=True)
+    assert found.status == "ok" and "char-ttyACM" in found.detail
+
+
+def test_item5_a_unit_without_the_ttyacm_rule_fails(sandbox):
+    unit = sandbox[0]
+    unit.write_text(unit.read_text().replace("DeviceAllow=char-ttyACM rw\n", ""))
+    assert _access(sandbox, acm=True, at_boot=True).status == "FAIL"
+
+
+def test_item5_a_block_device_named_alike_does_not_count(sandbox):
+    unit, proc, modules = sandbox
+    proc.write_text("Character devices:\n  1 mem\n\nBlock devices:\n166 ttyACM\n")
+    modules.write_text("cdc_acm\n")
+    assert doctor.dice_access(str(proc), str(unit), str(modules)).status == "FAIL"
+
+
+def test_item5_referee_doctor_checks_access_for_a_serial_dice_module(sandbox, tmp_path):
+    unit, proc, modules = sandbox
+    proc.write_text(PROC_DEVICES.format(acm=""))
+    modules.write_text("cdc_acm\n")
+    box = parse({"database": str(tmp_path / "referee.db"), "dice": {"driver": "serial"}})
+    machine = doctor.Machine(service_running=True, proc_devices=str(proc), unit=str(unit), modules_load=str(modules))
+    [found] = [f for f in doctor.examine(box, machine) if f.subject == "dice module access"]
+    assert found.status == "FAIL"
+
+
+def test_item5_the_installer_loads_cdc_acm_at_boot_and_the_uninstaller_takes_the_list_away():
+    install = (ROOT / "systemd" / "install.sh").read_text()
+    uninstall = (ROOT / "systemd" / "uninstall.sh").read_text()
+    assert 'MODULE_LIST="i2c-dev cdc_acm"' in install and "MODULES=/etc/modules-load.d/referee.conf" in install
+    # the list is written one module a line, as modules-load.d(5) reads it
+    listed = subprocess.run(["sh", "-c", "MODULE_LIST='i2c-dev cdc_acm'; printf '%s\\n' $MODULE_LIST"],
+                            capture_output=True, text=True, check=True).stdout
+    assert listed == "i2c-dev\ncdc_acm\n" and "printf '%s\\n' $MODULE_LIST" in install
+    assert "MODULES=/etc/modules-load.d/referee.conf" in uninstall and 'rm -f "$MODULES"' in uninstall
