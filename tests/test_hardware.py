@@ -301,3 +301,19 @@ def test_item5_the_installer_loads_cdc_acm_at_boot_and_the_uninstaller_takes_the
                             capture_output=True, text=True, check=True).stdout
     assert listed == "i2c-dev\ncdc_acm\n" and "printf '%s\\n' $MODULE_LIST" in install
     assert "MODULES=/etc/modules-load.d/referee.conf" in uninstall and 'rm -f "$MODULES"' in uninstall
+
+
+# --- item 8: the 5 V budget adds up and fits the supplies -----------------------------
+
+
+def test_item8_the_boms_5v_budget_adds_up_and_fits_the_pi_4s_supply():
+    bom = (ROOT / "hardware" / "BOM.md").read_text()
+    budget = bom.split("## The 5 V budget", 1)[1].split("\n\n")
+    [table] = [block for block in budget if block.startswith("| part |")]
+    rows = [[cell.strip().strip("*") for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    *parts, (total_name, total, _) = rows
+    assert "worst case" in total_name
+    assert sum(int(mA) for _, mA, _ in parts) == int(total)
+    assert {"MAX7219,", "buzzer", "Pico", "OLED"} <= {word for name, _, _ in parts for word in name.split()}
+    assert int(total) < 3000  # the Pi 4's 3 A supply of the parts list
+    assert f"{total} mA of the Pi 4's 3 A" in bom
