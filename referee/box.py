@@ -21,7 +21,7 @@ from referee import i18n, names, scorelog
 from referee.config import Config
 from referee.devices import DISPLAYS, build
 from referee.i18n import _
-from referee.screen import Screen, render
+from referee.screen import Screen, render, wrap
 from referee.session import Session
 from referee.store import Store
 
@@ -59,6 +59,7 @@ class Box:
         self.shown: dict[str, Screen] = {}
         self._flash: tuple[str, object] | None = None
         self._overlay = None      # the game menu held up by holding *: "undo" or "end"
+        self._named = None        # (game, events) and the last action's name, for the overlay
         self._timer = None        # (name, deadline, expiry handle, tick handle)
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
@@ -364,8 +365,21 @@ class Box:
                           keys=(("#", _("Yes")), ("*", _("No"))))
         if not self.session.can_undo():
             return Screen(_("Game menu"), (_("Nothing to undo."),), keys=(("*", _("Back")), ("D", _("End game"))))
-        return Screen(_("Undo?"), (_("Take back the last"), _("action?")),
-                      keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
+        action = self._last_action()
+        if action:
+            lines = [_("Take back:"), *wrap(_("{action}?").format(action=action))]
+        else:
+            lines = [_("Take back the last"), _("action?")]
+        return Screen(_("Undo?"), tuple(lines[:3]), keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
+
+    def _last_action(self) -> str:
+        # Named anew only when the game moved: the overlay redraws every
+        # second under a running clock, and naming replays the game.
+        from referee.flows import actions
+        key = (self.session.id, len(self.session.events))
+        if self._named is None or self._named[0] != key:
+            self._named = (key, actions.describe(self.session))
+        return self._named[1]
 
     def _undo(self) -> None:
         s = self.session
