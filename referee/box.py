@@ -16,7 +16,7 @@ import math
 import os
 import random
 
-from games import base
+from games import base, tools
 from referee import i18n, names, scorelog
 from referee.config import Config
 from referee.devices import DISPLAYS, build
@@ -132,6 +132,9 @@ class Box:
             self.flash(i18n.refusal(exc))
             self.sound("error")
             return
+        if self.session is not None:   # the table tools' countdown, left running behind the menus
+            self.session.apply(tools.Close(), self.clock.wall())
+            self.store.end_game(self.session.id, self.clock.wall())
         self._enter(session)
 
     def _enter(self, session: Session) -> None:
@@ -336,7 +339,8 @@ class Box:
             self.render()
             return
         if key == "*" and kind == "hold":
-            if self.session is not None:
+            # Not over the menus, where the table tools may run on behind.
+            if self.session is not None and getattr(self.flow, "session", None) is self.session:
                 self._overlay = "undo"
                 self.render()
             return

@@ -112,7 +112,7 @@ def test_typed_seconds_and_reset(table):
     assert "1:30" in table.screen("main")
     table.press("#")
     table.advance(5)
-    table.press("*")  # reset
+    table.type("*#")  # reset, once asked
     assert "1:30" in table.screen("main") and "Pause" not in table.screen("main")
     table.press("*")  # at rest: back to the menu
     assert "Tabletop Referee" in table.screen("main")
@@ -318,3 +318,87 @@ def test_a_panel_the_user_may_not_open_is_offline_not_fatal():
 
     panel = Display("main", refuse, lambda delay, fn: None)
     assert not panel.online
+
+
+# --- issue 20, item 12: the countdown asks before a reset and runs on behind the menu ---
+
+def test_item12_star_on_a_running_countdown_asks_before_resetting(table):
+    open_tools(table)
+    table.press("B")
+    table.press("#")
+    table.advance(5)
+    table.press("*")
+    assert "#: reset to 1:00" in table.screen() and "#:Reset D:Menu *:No" in table.screen()
+    table.press("*")                                   # no: it goes on
+    table.advance(5)
+    assert "0:50" in table.screen() and "Pause" in table.screen()
+    table.press("*")
+    table.press("#")                                   # yes
+    assert "1:00" in table.screen() and "#:Go" in table.screen()
+
+
+def test_item12_a_paused_countdown_asks_too_and_time_up_resets_at_once(table):
+    open_tools(table)
+    table.press("A")
+    table.press("#")
+    table.advance(10)
+    table.press("#")                                   # paused at 0:20
+    table.press("*")
+    assert "[Timer ‖ 0:20]" not in table.screen() and "#:Reset" in table.screen()
+    table.press("*")
+    table.press("#")
+    table.advance(20)
+    assert "Time is up!" in table.screen()
+    table.press("*")
+    assert "0:30" in table.screen() and "#:Go" in table.screen()
+
+
+def test_item12_the_countdown_runs_on_behind_the_menu_with_its_time_in_the_title(table):
+    open_tools(table)
+    table.press("B")
+    table.press("#")
+    table.advance(5)
+    table.press("*")
+    table.press("D")                                   # to the menu, running
+    assert table.screen().splitlines()[0] == "[Timer 0:55 1/2]" and "1 Decrypto" in table.screen()
+    table.advance(10)
+    assert table.screen().splitlines()[0] == "[Timer 0:45 1/2]"
+    table.hold("*", 1.0)                               # no game menu over the main menu
+    assert "Undo?" not in table.screen() and "Game menu" not in table.screen()
+    table.press("6")                                   # Table tools: back to the same countdown
+    assert "0:44" in table.screen() and "Pause" in table.screen()   # the hold took a second
+    table.press("*")
+    table.press("D")
+    table.advance(44)
+    assert table.sounds[-1] == "timeup"
+    assert table.screen().splitlines()[0] == "[Time is up! 1/2]"
+
+
+def test_item12_a_game_started_from_the_menu_stops_the_countdown_behind_it(table):
+    open_tools(table)
+    table.press("#")
+    table.press("*")
+    table.press("D")
+    table.press("2")                                   # Osmišifry's setup: the countdown still runs
+    assert table.box.remaining() is not None
+    table.press("#")
+    assert "Round 1/31" in table.screen()
+    table.advance(120)
+    assert "timeup" not in table.sounds
+    table.box.leave()
+    assert table.screen().splitlines()[0] == "[Tabletop Referee 1/2]"
+    table.press("6")
+    assert "1:00" in table.screen() and "#:Go" in table.screen()   # the tools anew
+
+
+def test_item12_a_power_cut_behind_the_menu_comes_back_on_the_menu_with_the_countdown(table):
+    open_tools(table)
+    table.press("#")
+    table.press("*")
+    table.press("D")
+    table.press("D")                                   # a page flip: the menu is saved as the page
+    table.advance(20)
+    table.restart()
+    assert table.screen().splitlines()[0] == "[Timer 0:40 1/2]"
+    table.advance(40)
+    assert table.sounds[-1] == "timeup"

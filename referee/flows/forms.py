@@ -20,7 +20,9 @@ from referee.screen import COLS, LINES, Screen, fit, wrap
 
 
 class Menu(Flow):
-    def __init__(self, box, title: str, items: list[tuple[str, Callable[[], None]]],
+    """``title`` is text, or a function giving it anew at every redraw."""
+
+    def __init__(self, box, title: str | Callable[[], str], items: list[tuple[str, Callable[[], None]]],
                  back: Callable[[], None] | None = None) -> None:
         super().__init__(box)
         self.title, self.items, self.back, self.page = title, items, back, 0
@@ -51,7 +53,8 @@ class Menu(Flow):
             keys.append(("D", "►"))
         if self.back:
             keys.append(("*", _("Back")))
-        title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
+        title = self.title() if callable(self.title) else self.title
+        title += f" {self.page + 1}/{self.pages}" if self.pages > 1 else ""
         return {"main": Screen(title, lines, keys=tuple(keys))}
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from referee import i18n
-from referee.flows import Flow, module
+from referee.flows import Flow, clock_text, module
 from referee.flows.forms import Menu
 from referee.i18n import _
 from referee.screen import Screen, wrap
@@ -14,11 +14,39 @@ GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Oct
 def Main(box) -> Menu:
     items = [(title, lambda name=name: _open_game(box, name)) for name, title in GAMES]
     items += [
-        (_("Table tools"), lambda: box.start_game("tools")),
+        (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: _goto(box, ScoreLog(box))),
         (_("Settings"), lambda: _goto(box, Settings(box))),
     ]
-    return Menu(box, "Tabletop Referee", items)
+    return Menu(box, lambda: _title(box), items)
+
+
+def running_tools(box):
+    """The table tools' session when its countdown was left running behind
+    the menus, else None."""
+    s = box.session
+    return s if s is not None and s.name == "tools" and not s.rules.is_over(s.state) else None
+
+
+def _title(box) -> str:
+    tools = running_tools(box)
+    if tools is None:
+        return "Tabletop Referee"
+    if tools.state.expired:
+        return _("Time is up!")
+    cd = tools.state.countdown
+    left = clock_text(cd.remaining(box.clock.wall()))
+    return _("Timer {time}").format(time=left if cd.running else f"‖ {left}")
+
+
+def _tools(box) -> None:
+    """Back to the countdown left running, or the table tools anew."""
+    from referee.flows import flow_for
+    tools = running_tools(box)
+    if tools is not None:
+        box.flow = flow_for(box, tools)
+    else:
+        box.start_game("tools")
 
 
 def _goto(box, flow) -> None:

@@ -1,7 +1,10 @@
 """Table tools: the countdown and the dice, for any game on the table.
 
 Timer page: ``A`` 30 s, ``B`` 1 min, ``C`` 5 min, or type seconds and ``#``;
-``#`` starts, pauses and resumes; ``*`` resets, and at rest goes back.
+``#`` starts, pauses and resumes.  ``*`` at rest goes back to the main menu;
+with time on the countdown it asks first: ``#`` resets it, ``D`` goes to the
+main menu with the countdown running on (its time in the menu's title line;
+"Table tools" there comes back to it), ``*`` stays.
 ``D`` turns to the dice page: ``#`` rolls, ``A`` changes how many dice,
 ``B`` how many sides, ``C`` lists the last rolls, ``D`` back to the timer.
 A roll on the dice module's own button shows on the dice page wherever you are.
@@ -17,13 +20,23 @@ SIDES = (4, 6, 8, 10, 12, 20)
 
 
 class Play(Flow):
-    remembered = ("page", "typed")
+    remembered = ("page", "typed", "asking")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
         self.page = "timer"
         self.typed = ""
+        self.asking = False   # "reset the countdown?" is up
+
+    def restore(self, view: dict) -> None:
+        from referee.flows import menu
+        if "page" not in view:
+            # Saved by a menu: the countdown was running on behind the menus,
+            # and the box comes back on the main menu, as without it.
+            self.box.flow = menu.Main(self.box)
+            return
+        super().restore(view)
 
     @property
     def state(self) -> tools.State:
@@ -32,7 +45,9 @@ class Play(Flow):
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
             return
-        if self.page == "timer":
+        if self.asking:
+            self._ask_key(key)
+        elif self.page == "timer":
             self._timer_key(key)
         else:
             self._dice_key(key)
@@ -48,8 +63,10 @@ class Play(Flow):
             act(tools.PauseTimer() if cd.running else tools.StartTimer())
         elif key == "*" and self.typed:
             self.typed = ""
-        elif key == "*" and (cd.running or cd.left != cd.seconds or self.state.expired):
-            act(tools.ResetTimer())
+        elif key == "*" and self.state.expired:
+            act(tools.ResetTimer())     # time is up: nothing left to lose
+        elif key == "*" and (cd.running or cd.left != cd.seconds):
+            self.asking = True
         elif key == "*":
             act(tools.Close())
             self.box.leave()
@@ -57,6 +74,19 @@ class Play(Flow):
             act(tools.SetTimer(tools.PRESETS["ABC".index(key)]))
         elif key == "D":
             self.page = "dice"
+
+    def _ask_key(self, key: str) -> None:
+        from referee.flows import menu
+        if key == "#":
+            self.asking = False
+            self.box.act(tools.ResetTimer())
+        elif key == "D":
+            # The tools stay the box's session: its clock keeps the countdown
+            # running and ticking, and the menu shows its time.
+            self.asking = False
+            self.box.flow = menu.Main(self.box)
+        elif key == "*":
+            self.asking = False
 
     def _dice_key(self, key: str) -> None:
         s = self.state
@@ -80,6 +110,8 @@ class Play(Flow):
     def screens(self):
         timer = self._timer_screen()
         shown = {"timer": timer, "dice": self._dice_screen(), "rolls": self._rolls_screen()}[self.page]
+        if self.asking:
+            shown = self._ask_screen()
         mirror = Screen(_("Timer"), big=timer.big)
         return {"main": shown, "team1": mirror, "team2": mirror}
 
@@ -87,14 +119,22 @@ class Play(Flow):
         cd = self.state.countdown
         if self.typed:
             return Screen(_("Set timer"), big=f"{self.typed}s", keys=(("#", _("OK")), ("*", _("Clear"))))
-        left = self.box.remaining()
-        left = cd.left if left is None else left
         paused = not cd.running and cd.left != cd.seconds
         timer = _("Timer{paused}  D:dice").format(paused=" ‖" if paused else "")
         title = _("Time is up!") if self.state.expired else timer
         go = _("Pause") if cd.running else _("Go")
         keys = (("#", go), ("A", "30s"), ("B", "1m"), ("C", "5m"))
-        return Screen(title, big=clock_text(left), keys=keys)
+        return Screen(title, big=self._left(), keys=keys)
+
+    def _ask_screen(self) -> Screen:
+        cd = self.state.countdown
+        lines = (_("#: reset to {time}").format(time=clock_text(cd.seconds)), _("D: menu, it runs on"))
+        return Screen(_("Timer {time}").format(time=self._left()), lines,
+                      keys=(("#", _("Reset")), ("D", _("Menu")), ("*", _("No"))))
+
+    def _left(self) -> str:
+        left = self.box.remaining()
+        return clock_text(self.state.countdown.left if left is None else left)
 
     def _dice_screen(self) -> Screen:
         s = self.state
