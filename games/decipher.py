@@ -233,7 +233,7 @@ def apply(state: State, event, at: float) -> State:
                 # the first YES: then it counts what is still to be placed.
                 most = PIECES - state.placed
                 if not is_whole(count) or not BONUS <= count <= most:
-                    raise Illegal("{least} to {most} pieces are left to place.", least=BONUS, most=most)
+                    raise Illegal("Left to place: {least} to {most} pieces.", least=BONUS, most=most)
             elif not is_whole(count) or not state.length <= count <= PIECES:
                 raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
                               length=state.length, pieces=PIECES)

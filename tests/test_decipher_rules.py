@@ -289,7 +289,7 @@ def test_DC3_the_count_may_be_corrected_until_bonus_mode():
 @pytest.mark.parametrize("count", [2, 48])
 def test_DC3_a_corrected_count_keeps_within_what_can_be_left(count):
     state = play(game(), Pieces(9), Yes())
-    with pytest.raises(Illegal, match="3 to 47 pieces are left to place"):
+    with pytest.raises(Illegal, match="Left to place: 3 to 47 pieces"):
         play(state, Pieces(count))
 
 

@@ -158,7 +158,7 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     table.type("B")                   # 4 left
     table.type("D1")
     table.type("2##")                 # too few: bonus mode starts at 3
-    assert flashed(table) == ["3 to 46 pieces are left to place."]
+    assert flashed(table) == ["Left to place: 3 to 46 pieces."]
     table.type("*D1")
     table.type("3#")
     table.press("*")                  # not sure after all: the count stays
