@@ -22,6 +22,9 @@ Setup options
               30 seconds.  ``False``: the table plays without the sand
               timer, which the rules leave to it [DE-4]; the clues are
               in when both encryptors are done.
+``members``   the players' names, team by team (``[[white…], [black…]]``, the
+              Hacker's team first), in the order they sit; optional.  Given,
+              they set ``sizes``; the score log lists each team's players.
 ``exclude``   words already dealt this evening, default ``()``.  They are not
               dealt again; when too few words are left for this game (four
               and a spare per team), the whole list is used again.
@@ -122,7 +125,7 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
+from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
 NAME = "decrypto"
 
@@ -283,6 +286,7 @@ class State:
     keywords_guessed: tuple[int | None, int | None] = (None, None)
     result: Result | None = None
     sand_timer: bool = True  # [DE-4] the table may play without it
+    members: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # who sits in each team, if named
 
     @property
     def names(self) -> tuple[str, str]:
@@ -313,7 +317,7 @@ class State:
 
 # --- setup ----------------------------------------------------------------------------
 
-OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude", "timer")
+OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude", "members", "timer")
 
 
 @functools.cache
@@ -329,6 +333,11 @@ def setup(options: dict | None = None) -> State:
         if key not in OPTIONS:
             raise Illegal("Decrypto has no option {option!r}.", option=key)
     variant = options.get("variant", "teams")
+    members = _members(options.get("members"))
+    if members != ((), ()):
+        if "sizes" in options and _tuple(options["sizes"]) != tuple(map(len, members)):
+            raise Illegal("The names do not fit the team sizes.")
+        options["sizes"] = tuple(map(len, members))
     if variant == "teams":
         sizes = _tuple(options.get("sizes", (2, 2)))
         if len(sizes) != 2 or not all(type(n) is int and 2 <= n <= 4 for n in sizes):
@@ -351,7 +360,7 @@ def setup(options: dict | None = None) -> State:
     sand_timer = options.get("timer", True)
     if type(sand_timer) is not bool:
         raise Illegal("The sand timer is used or not: true or false.")
-    state = State(variant, sizes, deal, lang, (), sand_timer=sand_timer)
+    state = State(variant, sizes, deal, lang, (), members=members, sand_timer=sand_timer)
     if deal == "box":
         # A word nobody at the table has seen tonight, while enough are left.
         need = (KEYWORDS + 1) * len(state.coding)
@@ -359,6 +368,22 @@ def setup(options: dict | None = None) -> State:
         fresh = tuple(w for w in words(lang) if w not in left)
         state = dataclasses.replace(state, pool=fresh if len(fresh) >= need else words(lang))
     return state
+
+
+def _members(given) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if given is None:
+        return ((), ())
+    if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(isinstance(t, (list, tuple)) for t in given):
+        raise Illegal("Name the players of both teams.")
+    members = tuple(tuple(clean_name(name) for name in team) for team in given)
+    if not all(members):
+        raise Illegal("Name the players of both teams.")
+    flat = [name.casefold() for team in members for name in team]
+    if "" in flat:
+        raise Illegal("Name the players of both teams.")
+    if len(set(flat)) != len(flat):
+        raise Illegal("Two players have the same name.")
+    return members
 
 
 def _tuple(value) -> tuple:
@@ -825,6 +850,7 @@ def summary(state: State) -> dict:
         totals = {name: sum(row["scores"][name] for row in log) for name in names}
     entry = {
         "status": "finished" if state.result is not None else "playing",
+        "variant": state.variant,
         "players": list(names),
         "rounds": log,
         "totals": totals,
@@ -835,6 +861,8 @@ def summary(state: State) -> dict:
         entry["notes"] = notes
     if state.variant == "hacker":
         entry["goals"] = {names[HACKER]: 2, names[HACKER_TEAM]: HACKER_LAST_ROUND}
+    if any(state.members):
+        entry["members"] = {names[t]: list(state.members[t]) for t in (0, 1)}
     if state.result is not None:
         entry["reason"] = state.result.reason
         entry["tie"] = state.result.tie
