@@ -30,10 +30,14 @@ def shows(panel: Image.Image, text: str, kind: str = "text", lit: bool = False) 
     return False
 
 
+def done(t) -> None:
+    """Both encryptors are done: a team button pressed twice [DE-4]."""
+    t.type(["team1", "team1", "team2", "team2"])
+
+
 def to_guessing(t) -> None:
     t.start("decrypto")
-    t.press("team1")
-    t.press("team2")
+    done(t)
 
 
 def test_item11_a_refusal_while_a_guess_is_typed_leaves_the_typed_line(table):
@@ -62,8 +66,7 @@ def test_item11_a_message_on_a_reveal_keeps_the_tokens_line(table):
         table.type(code_of(table, button).replace("-", "") + "#")
     table.press("#")
     white = code_of(table, "team1")
-    table.press("team1")
-    table.press("team2")
+    done(table)
     table.type(white.replace("-", "") + "#")              # Black intercepts White's code
     table.type(("123" if white != "1-2-3" else "124") + "#")   # and White gets it wrong
     screen = table.screen()

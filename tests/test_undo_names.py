@@ -54,9 +54,9 @@ def test_item9_davinci_undo_names_the_attack(table):
 
 def test_item9_decrypto_undo_names_the_team_and_its_guess(table):
     table.start("decrypto")
-    table.press("team2")
+    table.type(["team2", "team2"])                 # done: pressed twice
     assert declined(table) == ["Take back:", "Black: clues done?"]
-    table.press("team1")
+    table.type(["team1", "team1"])
     table.type("124#")
     assert declined(table) == ["Take back:", "White: 1-2-4?"]
 
