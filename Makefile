@@ -12,6 +12,7 @@ sim: $(READY)
 
 test: $(READY)
 	@scripts/need-apt chromium
+	@scripts/micropython-tools
 	$(BIN)/pytest -n 2
 
 bench: $(READY)
