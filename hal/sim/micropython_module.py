@@ -5,7 +5,7 @@ under node, behind the same pty as ``SimulatedDiceModule``.
 The pty, the plugging and the module's thread are the simulator's own; only
 the module's behaviour is computed elsewhere: each byte from the host, each
 tick and each button press goes to MicroPython as a request (see
-``micropython/shim.py``), and the bytes the firmware wrote come back with
+``firmware/wasm/shim.py``), and the bytes the firmware wrote come back with
 the reply.  So the host's driver meets the firmware as MicroPython runs it,
 with MicroPython's ``bytes``, ``str`` formatting, integer and list semantics.
 
@@ -44,7 +44,7 @@ class MicroPython:
             raise MicroPythonUnavailable("MicroPython's WebAssembly port is not set up: run scripts/micropython-tools")
         self._lock = threading.Lock()
         self._process = subprocess.Popen(
-            [node, os.path.join(HERE, "micropython", "host.mjs"), FIRMWARE, port_dir],
+            [node, os.path.join(FIRMWARE, "wasm", "host.mjs"), FIRMWARE, port_dir],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.version = self._reply()["ready"]
 
