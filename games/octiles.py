@@ -36,6 +36,11 @@ Events
 ``Pass()``   the player to move passes [OC-8]; their tile stays on top of
              the deck for the next player.  Once everyone has passed in a row,
              a player who can move may not pass (checked in referee mode).
+             [ruling] When then a whole round more has passed (nobody could
+             move with the tile), the tile goes to the bottom of the deck and
+             the next player draws a new one; the pass's ``Turn`` says
+             ``set_aside``.  Only on a full board with an empty deck is there
+             no other tile: then the game is "stuck".
 ``Finished(seat)``  dealer mode: that player has all runners home [OC-9].
 ``Stop()``   the table stops: after a winner, those still playing on keep the
              places they have; before one, the game ends without a winner.
@@ -134,6 +139,7 @@ class Turn:
     move: tuple[str, str] | None = None
     home: int = 0
     finished: bool = False
+    set_aside: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,7 +184,9 @@ class Step:
       "no_move"  referee mode: ``seat`` has no legal move with ``tile`` and
                  can only ``Pass``;
       "stuck"    referee mode: nobody could move with this tile for a whole
-                 round after everyone passed; ``Pass`` goes on, ``Stop`` ends;
+                 round after everyone passed, and there is no other tile to
+                 draw (a full board, an empty deck); ``Pass`` goes on,
+                 ``Stop`` ends;
       "over"     the game is over.
     ``must_move``: everyone passed, so ``seat`` must move if they can [OC-8].
     ``moves``: referee mode, how many legal moves ``tile`` offers.
@@ -357,6 +365,13 @@ def _pass(state: State) -> State:
     turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand, "passed")
     # [OC-8] the tile stays on top of the deck: the next player plays it
     state = dataclasses.replace(state, passes=state.passes + 1, turns=state.turns + (turn,))
+    if state.passes >= 2 * len(state.active) and state.deck:
+        # [OC-8] [ruling] Everyone passed, then nobody could move with the
+        # tile for a whole round: it never will on this board.  It goes to
+        # the bottom of the deck and the next player draws.
+        turn = dataclasses.replace(turn, set_aside=True)
+        state = dataclasses.replace(state, deck=state.deck[1:] + (state.hand,), hand=state.deck[0],
+                                    hand_from="deck", passes=0, turns=state.turns[:-1] + (turn,))
     return _next_player(state)
 
 
@@ -538,7 +553,7 @@ def summary(state: State) -> dict:
 def _turn_view(state: State, t: Turn) -> dict:
     name = state.names[t.seat]
     view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
-            "space": t.space, "removed": t.removed, "finished": t.finished,
+            "space": t.space, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
             "scores": {n: (t.home if n == name else 0) for n in state.names}}
     if t.move:
         view.update(rotation=t.rotation, **{"from": t.move[0], "to": t.move[1]})

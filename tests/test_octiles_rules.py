@@ -452,17 +452,35 @@ def test_OC8_once_everyone_passed_a_player_who_can_move_must():
     assert octiles.step(octiles.apply(state, Pass(), 0)).must_move is False
 
 
-def test_OC8_a_player_with_no_move_is_told_and_passes_until_the_table_is_stuck():
+def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_game_goes_on():
     # T01 runs straight: West's A1 goes into the empty a3, East's F6 into the
     # empty e3; all the other runners stand in their goal homes.
     runners = {"F2": "west", "F3": "west", "A1": "west", "A4": "east", "A5": "east", "F6": "east"}
     state = at(octiles.position(players=2, runners_per_player=3, runners=runners), "T01")
-    kinds = []
+    kinds, next_tile = [], state.deck[0]
     for _ in range(4):
         kinds.append(octiles.step(state).kind)
         state = octiles.apply(state, Pass(), 0)
     assert kinds == ["no_move", "no_move", "no_move", "no_move"]
-    assert octiles.step(state).kind == "stuck"
+    # [OC-8] [ruling] everyone passed, then a whole round nobody could move
+    # with it: under the deck, and the next player draws the next tile.
+    step = octiles.step(state)
+    assert (step.kind, step.seat, step.tile, step.tile_from) == ("play", 0, next_tile, "deck")
+    assert state.deck[-1] == "T01" and len(state.deck) == 17 and not step.must_move
+    log = octiles.summary(state)
+    assert [r["set_aside"] for r in log["rounds"]] == [False, False, False, True]
+    assert log["passes"] == 4 and octiles.public(state)["last"]["set_aside"]
+
+
+def test_OC8_with_no_other_tile_to_draw_the_table_may_stop():
+    # Only a full board leaves the deck empty, and there an exchange nearly
+    # always moves someone; the deck is emptied by hand to see the fallback.
+    runners = {"F2": "west", "F3": "west", "A1": "west", "A4": "east", "A5": "east", "F6": "east"}
+    state = at(octiles.position(players=2, runners_per_player=3, runners=runners), "T01")
+    state = dataclasses.replace(state, deck=())
+    for _ in range(4):
+        state = octiles.apply(state, Pass(), 0)
+    assert octiles.step(state).kind == "stuck" and state.hand == "T01"
     state = octiles.apply(state, Stop(), 0)
     assert octiles.is_over(state) and octiles.summary(state)["winners"] == []
 

@@ -18,7 +18,11 @@ The move         a digit picks the runner's move when the placement offers
                  several (one is made at once); with none, the screen says
                  why, and ``*`` goes back to turning
 No move          ``#`` passes: the tile stays on top for the next player
-Nobody can move  ``#`` passes on, ``C`` ends the game
+Tile set aside   after everyone passed and then nobody could move with the
+                 tile for a whole round, it goes under the deck and the next
+                 player draws [OC-8]: ``#``.  ``D``, ``2`` still ends the
+                 game for a table that wants to stop.
+Nobody can move  no other tile to draw: ``#`` passes on, ``C`` ends the game
 After a turn     an exchanged tile, or a player home, is announced: ``#``
 Game over        the finishing order and the score log's QR code; ``#`` back
                  to the main menu
@@ -136,6 +140,8 @@ class Play(Flow):
                 self.notice = None
             elif key == "C" and self._news()[1] is not None:
                 self.notice, self.asking = None, "end"
+            elif key == "D":
+                self.asking = "more"
         elif step.kind == "play":
             self._turn_key(key, step)
         elif key in ("#", "C") and step.kind == "no_move":
@@ -236,6 +242,8 @@ class Play(Flow):
             return None
         event = self.notice[2]
         last = s.turns[-1] if s.turns else None
+        if event == "Pass" and last.set_aside:
+            return (last, None)   # [OC-8] the tile nobody could use goes under
         exchanged = last if event in ("Play", "Played") and last.action == "exchanged" else None
         home = s.finishers[-1] if event == "Finished" or (event == "Play" and last.finished) else None
         return (exchanged, home) if exchanged or home is not None else None
@@ -335,6 +343,11 @@ class Play(Flow):
     def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
         s = self.state
         lines = []
+        if exchanged and exchanged.set_aside:
+            # [OC-8] [ruling] a tile nobody could use for a whole round
+            lines = (_("Nobody could move"), _("with it: put it at"), _("the bottom of the deck."),
+                     _("{name} draws.").format(name=self._name(s.turn)))
+            return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
         if exchanged:
             number = oc.space_number(exchanged.space)
             title = _("{tile} leaves space {n}").format(tile=exchanged.removed, n=number)
