@@ -14,8 +14,12 @@ Setup options
              2 players sit West and East, 3 West, North and East, 4 all round.
              Given a count, the players are named after their seats.
 ``runners``  int 3-5, runners per player; default 5 [ruling: in every player
-             count].  They start on the first start homes of their seat
-             (see ``octiles_board.position``).
+             count].
+``homes``    referee mode: the start homes each player put their runners on,
+             a list per seat in seat order, each ``runners`` circle names of
+             that seat's start homes [OC-1]: the rules let players place
+             them as they like.  Default: the first start homes of each seat
+             in the order of its seat line (see ``octiles_board.position``).
 ``starts``   int, the seat index (0 = West) of who starts; default 0
              [ruling: the box asks who starts].
 ``mode``     ``"referee"`` (default): the box keeps the board and runners and
@@ -233,7 +237,7 @@ def space_number(space: str) -> int:
 def setup(options: dict | None = None) -> State:
     options = dict(options or {})
     for key in options:
-        if key not in ("players", "runners", "starts", "mode"):
+        if key not in ("players", "runners", "starts", "mode", "homes"):
             raise Illegal("Octiles has no option {option!r}.", option=key)
     names = player_names(options, 2, 4)
     seats = SEATS_IN_PLAY[len(names)]
@@ -249,12 +253,31 @@ def setup(options: dict | None = None) -> State:
     if mode not in MODES:
         raise Illegal("Octiles is played in referee or dealer mode.")
     if mode == "referee":
-        # [OC-1] runners on their start homes
-        board = position(len(names), runners, to_move=seats[starts])
+        # [OC-1] runners on their start homes, wherever each player put them
+        board = position(len(names), runners, runners=_homes(options.get("homes"), seats, runners),
+                         to_move=seats[starts])
     else:
+        if options.get("homes") is not None:
+            raise Illegal("In dealer mode the box does not follow the runners.")
         board = Position(seats, runners, (None,) * len(BOARD.spaces), (None,) * len(BOARD.circles),
                          seats[starts])
     return State(mode, names, starts, board, turn=starts)
+
+
+def _homes(homes, seats: tuple[str, ...], runners: int) -> dict[str, str] | None:
+    """The runners' circles by seat from the ``homes`` option (None: the
+    first start homes)."""
+    if homes is None:
+        return None
+    if not isinstance(homes, (list, tuple)) or len(homes) != len(seats):
+        raise Illegal("Give the start homes of every player.")
+    placed = {}
+    for seat, circles in zip(seats, homes):
+        if (not isinstance(circles, (list, tuple)) or len(set(circles)) != runners
+                or len(circles) != runners or not set(circles) <= set(BOARD.start_homes(seat))):
+            raise Illegal("Each player puts every runner on a start home of their own.")
+        placed.update((circle, seat) for circle in circles)
+    return placed
 
 
 # --- events -----------------------------------------------------------------------

@@ -369,6 +369,28 @@ def test_OC1_three_runners_start_on_the_first_homes_of_each_seat():
                               "F6": "east", "F5": "east", "F4": "east"}
 
 
+def test_OC1_runners_stand_on_the_homes_each_player_chose():
+    state = started({"players": 3, "runners": 4, "homes": [["A2", "A3", "A4", "A5"], ["A6", "B6", "D6", "E6"],
+                                                           ["F6", "F5", "F3", "F2"]]})
+    assert octiles.public(state)["pieces"] == {
+        "A2": "west", "A3": "west", "A4": "west", "A5": "west", "A6": "north", "B6": "north", "D6": "north",
+        "E6": "north", "F6": "east", "F5": "east", "F3": "east", "F2": "east"}
+
+
+@pytest.mark.parametrize("homes, message", [
+    ([["A1", "A2", "A3"]], "every player"),
+    ([["A1", "A2"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A1", "A2"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A2", "F6"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A2", "B3"], ["F6", "F5", "F4"]], "start home of their own"),
+])
+def test_OC1_homes_that_are_not_the_players_own_are_refused(homes, message):
+    with pytest.raises(Illegal, match=message):
+        octiles.setup({"players": 2, "runners": 3, "homes": homes})
+    with pytest.raises(Illegal, match="dealer mode"):
+        octiles.setup({"players": 2, "runners": 3, "mode": "dealer", "homes": [["A1", "A2", "A3"]] * 2})
+
+
 def test_OC1_bad_options_are_refused():
     for options in ({"players": 5}, {"players": 1}, {"runners": 2}, {"runners": 6},
                     {"starts": 2}, {"mode": "solo"}, {"colour": "red"}):

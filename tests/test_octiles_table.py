@@ -83,6 +83,9 @@ def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     assert "Referee: box checks" in main(table) and "Dealer: box deals" in main(table)
     table.press("*")
     table.press("#")
+    for seat in ("West", "North", "East"):   # [OC-1] the first homes, accepted
+        assert f"[{seat}: start homes]" in main(table)
+        table.press("#")
     assert re.search(r"\[North: T\d\d\]", main(table)) and "Deck: 17" in main(table)
     assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
     log = table.log()[0]
@@ -199,6 +202,45 @@ def test_the_map_of_the_spaces_is_under_more(table):
     assert "West  A1-A5" in main(table) and "South F1-B1" in main(table)
     table.press("#")
     assert "[West: T01]" in main(table)
+
+
+def test_OC1_each_player_puts_the_runners_on_the_start_homes_they_like(table):
+    table.box.rng = StackedDeck("T02")
+    table.press("3")
+    table.type("2")            # 4 runners
+    table.press("#")
+    assert shown(table).splitlines()[:5] == ["[West: start homes]", "1●A1 2●A2 3●A3", "4●A4 5○A5",
+                                             "4 runners: digits", "put one on or off"]
+    table.type("25")           # West: A2 off, A5 on
+    assert "1●A1 2○A2 3●A3" in main(table) and "4●A4 5●A5" in main(table)
+    table.type("3#")           # three only: refused
+    assert flashed(table) == ["Put 4 runners on homes."] and table.sounds[-1] == "error"
+    table.type("3#")
+    assert "[East: start homes]" in main(table) and "1●F6 2●F5 3●F4" in main(table)
+    table.type("*")            # back to West: the choice is kept
+    assert "1●A1 2○A2 3●A3" in main(table)
+    table.type("#")
+    table.type("1#")           # East: F6 off...
+    assert flashed(table) == ["Put 4 runners on homes."]
+    table.type("5#")           # ... and F2 on
+    state = table.box.session.state
+    assert state.board.pieces() == {"A1": "west", "A3": "west", "A4": "west", "A5": "west",
+                                    "F5": "east", "F4": "east", "F3": "east", "F2": "east"}
+    # The box follows the runners where they stand: T02 on a2 takes A1 to B3.
+    assert [m for m in oc.legal_moves(state.board, "T02") if m.space == "a2" and m.rotation == 0] == [
+        ("a2", 0, "A1", "B3")]
+    assert table.box.session.options["homes"] == [["A1", "A3", "A4", "A5"], ["F5", "F4", "F3", "F2"]]
+    table.restart()
+    assert table.box.session.state.board.pieces() == state.board.pieces()
+
+
+def test_OC1_five_runners_or_dealer_mode_ask_for_no_homes(table):
+    table.type("3#")
+    assert re.search(r"\[West: T\d\d\]", main(table))
+    table.hold("*", 1.0)
+    table.type("D#")
+    table.type("322D4#")       # 3 runners, dealer mode: the box does not follow runners
+    assert re.search(r"\[West: T\d\d\]", main(table)) and table.box.session.state.mode == "dealer"
 
 
 # --- passing ----------------------------------------------------------------------------------
