@@ -11,9 +11,13 @@ def code_rulings() -> dict[str, str]:
     """Tag → where, for every line of the games that carries [ruling]."""
     found = {}
     for path in sorted((ROOT / "games").glob("*.py")):
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
             if "[ruling]" in line:
-                tags = TAG.findall(line)
+                # The tag on the line, else the nearest one just above it
+                # (a docstring's paragraph).
+                near = [TAG.findall(text) for text in reversed(lines[max(0, number - 4):number])]
+                tags = next((found for found in near if found), [])
                 assert tags, f"{path.name}:{number}: a [ruling] without its rule's tag"
                 for tag in tags:
                     found.setdefault(tag, f"{path.name}:{number}")
