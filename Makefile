@@ -11,7 +11,7 @@ sim: $(READY)
 	$(BIN)/referee sim
 
 test: $(READY)
-	@scripts/need-apt chromium
+	@scripts/need-apt chromium mosquitto
 	$(BIN)/pytest -n 2
 
 bench: $(READY)

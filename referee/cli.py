@@ -69,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
         config = configuration.load(path)
         if args.command == "league":
             config = _league_config(config, args)
-        if args.command == "club" and not config.club.broker:
-            raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no broker: nothing to publish to")
+        if args.command == "club" and not (config.club.broker and config.club.table):
+            missing = "broker: nothing to publish to" if not config.club.broker else "table: name this box's table"
+            raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no {missing}")
     except configuration.ConfigError as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
@@ -110,7 +111,6 @@ def _league_config(config, args):
     club = raw["club"]
     club["broker"] = args.broker or club["broker"]
     club["name"] = args.club or club["name"]
-    club["table"] = club["table"] or "league"   # the league publishes nothing; a name keeps the check simple
     if not club["broker"]:
         raise configuration.ConfigError("league: say which broker: --broker mqtt://host:1883 or [club] broker")
     host, _, port = args.listen.rpartition(":")

@@ -165,7 +165,7 @@ class Club(Base):
     # broker, where ``referee league`` reads every table.  Empty: nothing is sent.
     broker: str = ""       # mqtt://host:1883, or mqtts://host:8883 for TLS
     name: str = "club"     # the club's topic, shared by every box and the league
-    table: str = ""        # this box's name among the club's tables (required with a broker)
+    table: str = ""        # this box's name among the club's tables (``referee club`` needs it)
     username: str = ""
     password: str = ""
     ca: str = ""           # with mqtts://: a CA file to trust (empty: the system's)
@@ -181,8 +181,6 @@ class Club(Base):
                 url = None
             if url is None or url.scheme not in ("mqtt", "mqtts") or not url.hostname or url.path.strip("/"):
                 raise _bad("broker", f"{self.broker!r} is not mqtt://host[:port] or mqtts://host[:port]")
-            if not self.table:
-                raise _bad("table", "a box on a club's broker needs its table name")
         for key in ("name", "table"):
             value = getattr(self, key)
             if value and not re.fullmatch(NAME, value):

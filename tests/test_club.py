@@ -11,6 +11,7 @@ import datetime as dt
 import http.client
 import json
 import os
+import pathlib
 import queue
 import re
 import shutil
@@ -28,10 +29,11 @@ from referee.testing import Table
 from test_web import Secrets, decrypto_clues, decrypto_guesses, public_codes, state
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLUB = "testclub"
 WAIT = 20.0   # seconds any one thing may take before the test says what it waited for
 
-pytestmark = pytest.mark.skipif(not os.path.exists(MOSQUITTO), reason="mosquitto is not installed (make test installs it)")
 
 
 def free_port() -> int:
@@ -53,17 +55,29 @@ def referee(*args: str, log) -> subprocess.Popen:
 
 
 class Broker:
-    """Mosquitto with persistence, as a club would run it."""
+    """Mosquitto with persistence, as a club would run it: by default open
+    to anyone, or with the shipped example's logins and ACL (``secured``)."""
 
-    def __init__(self, folder) -> None:
+    def __init__(self, folder, secured: bool = False) -> None:
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
-                             f"persistence true\npersistence_location {folder}/\nautosave_interval 1\n"
-                             "autosave_on_changes true\nuser root\n")
+        if secured:
+            text = (ROOT / "docs" / "club" / "mosquitto.conf").read_text()
+            text = text.replace("listener 1883", f"listener {self.port} 127.0.0.1")
+            text = text.replace("/etc/mosquitto/", f"{folder}/")
+            acl = (ROOT / "docs" / "club" / "mosquitto.acl").read_text().replace("referee/club/", f"referee/{CLUB}/")
+            (folder / "referee.acl").write_text(acl)
+            for user in ("league", "north", "south"):
+                subprocess.run([MOSQUITTO_PASSWD, "-b", *(["-c"] if user == "league" else []),
+                                str(folder / "referee.passwd"), user, f"{user}-secret"], check=True)
+        else:
+            text = f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n" \
+                   "autosave_interval 1\nautosave_on_changes true\n"
+        self.conf.write_text(text + f"persistence_location {folder}/\nuser root\n")
         self.log = folder / "mosquitto.log"
         self.proc = None
         self.url = f"mqtt://127.0.0.1:{self.port}"
+        self.login = ("league", "league-secret") if secured else None
 
     def start(self) -> None:
         self.proc = spawn([MOSQUITTO, "-c", str(self.conf)], self.log)
@@ -78,12 +92,23 @@ class Broker:
 class Sniffer:
     """Every message on the club's topics, as any subscriber gets them."""
 
-    def __init__(self, broker: Broker, topic: str = f"referee/{CLUB}/#") -> None:
+    def __init__(self, broker: Broker, topic: str = f"referee/{CLUB}/#", login=None) -> None:
         self.messages: queue.Queue = queue.Queue()
         self.seen: list[tuple[str, bytes]] = []
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2)
+        if login or broker.login:
+            self.client.username_pw_set(*(login or broker.login))
         connected = threading.Event()
-        self.client.on_connect = lambda c, u, f, rc, p: (c.subscribe(topic, qos=1), connected.set())
+        refused = []
+
+        def on_connect(client, userdata, flags, reason, properties):
+            if reason.is_failure:     # a wrong password is answered, and the client never gets in
+                refused.append(reason)
+            else:
+                client.subscribe(topic, qos=1)
+            connected.set()
+
+        self.client.on_connect = on_connect
         self.client.on_message = lambda c, u, msg: self.messages.put((msg.topic, msg.payload))
         deadline = dt.datetime.now() + dt.timedelta(seconds=WAIT)
         while True:
@@ -95,7 +120,9 @@ class Sniffer:
                     raise
                 connected.wait(0.02)   # the broker is still starting
         self.client.loop_start()
-        assert connected.wait(WAIT), "the sniffer never got in"
+        if not connected.wait(WAIT) or refused:
+            self.close()
+            raise AssertionError(f"the sniffer never got in: {refused}")
 
     def until(self, done, what: str) -> None:
         while not done():
@@ -116,7 +143,10 @@ class League:
     def __init__(self, broker: Broker, folder) -> None:
         self.port = free_port()
         self.log_path = folder / "league.log"
-        self.proc = referee("league", "--broker", broker.url, "--club", CLUB, "--database", str(folder / "league.db"),
+        config = folder / "league.toml"
+        login = f'username = "{broker.login[0]}"\npassword = "{broker.login[1]}"\n' if broker.login else ""
+        config.write_text(f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\n{login}')
+        self.proc = referee("league", "--config", str(config), "--database", str(folder / "league.db"),
                             "--listen", f"127.0.0.1:{self.port}", log=self.log_path)
 
     def get(self, path: str) -> tuple[int, bytes]:
@@ -168,8 +198,9 @@ class Box:
         self.name = name
         self.table = Table(seed=seed)
         self.config = folder / f"{name}.toml"
+        login = f'username = "{name}"\npassword = "{name}-secret"\n' if broker.login else ""
         self.config.write_text(f'database = "{self.table.database}"\n'
-                               f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\ntable = "{name}"\n')
+                               f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\ntable = "{name}"\n{login}')
         self.log = folder / f"{name}.log"
         self.proc = None
         self.start()
@@ -192,8 +223,8 @@ class Box:
 
 
 @pytest.fixture
-def club(tmp_path):
-    broker = Broker(tmp_path)
+def club(tmp_path, request):
+    broker = Broker(tmp_path, secured=getattr(request, "param", False))
     broker.start()
     made: list = []
 
@@ -405,7 +436,6 @@ def test_club_config_names_what_is_wrong():
     assert good.club.address() == ("broker.club", 8883, True)
     assert parse({}).club.broker == ""                 # no club: nothing published
     for club, said in [({"broker": "http://x", "table": "a"}, "club.broker: 'http://x' is not mqtt://"),
-                       ({"broker": "mqtt://x"}, "club.table: a box on a club's broker needs its table name"),
                        ({"broker": "mqtt://x:99999", "table": "a"}, "club.broker"),
                        ({"broker": "mqtt://x", "table": "a/b"}, "club.table: 'a/b': use 1-32 letters"),
                        ({"name": "#"}, "club.name: '#'"),
@@ -426,10 +456,32 @@ def test_club_unit_is_accepted_and_sandboxed(tmp_path):
     assert score and float(score.group(1)) <= 2.0, done.stdout
 
 
-def test_club_publisher_without_a_broker_says_so_and_exits_2(tmp_path):
+@pytest.mark.parametrize("club, said", [("", "[club] has no broker: nothing to publish to"),
+                                        ('broker = "mqtt://x"', "[club] has no table: name this box's table")])
+def test_club_publisher_without_a_broker_or_table_says_so_and_exits_2(tmp_path, club, said):
     config = tmp_path / "config.toml"
-    config.write_text('database = "x.db"\n')
+    config.write_text(f'database = "x.db"\n[club]\n{club}\n')
     done = subprocess.run([sys.executable, "-m", "referee.cli", "club", "--config", str(config)],
                           capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 2
-    assert "[club] has no broker" in done.stderr
+    assert said in done.stderr
+
+
+@pytest.mark.parametrize("club", [True], indirect=True)
+def test_club_example_acl_lets_each_box_publish_only_under_its_own_table(club):
+    broker, league, box = club
+    north = box("north")
+    north.table.start("davinci", players=["Ann", "Bob"])
+    league.until(lambda: table_of(league.api(), "north").get("game") == "davinci", "north, logged in, playing")
+    # North's login trying to speak for the south table, and a stranger: neither gets through.
+    rogue = Sniffer(broker, login=("north", "north-secret"))
+    rogue.publish(f"referee/{CLUB}/south/status", messages.encode(messages.Status(
+        v=1, kind="status", table="south", online=True, at=0.0)))
+    with pytest.raises(AssertionError, match="never got in"):
+        Sniffer(broker, login=("north", "wrong"))
+    # North again after that: once the league has it, it has seen the forgery too.
+    north.table.press("#")
+    league.until(lambda: league.api()["games"] and league.api()["games"][0]["rounds"] == [] and
+                 _arrivals(league, "north")[-1:] == north.rows()[-1:], "north's next row")
+    assert table_of(league.api(), "south") == {}
+    rogue.close()
