@@ -113,12 +113,12 @@ class League:
 
     def games(self, since: float, until: float | None = None) -> list[dict]:
         """Games begun in [since, until) and, for tonight, any still in play."""
-        rows = self._db.execute("SELECT tbl, game, entry FROM games WHERE started >= ? AND started < ? "
+        rows = self._db.execute("SELECT tbl, seq, entry FROM games WHERE started >= ? AND started < ? "
                                 "ORDER BY started DESC", (since, until or 2**62)).fetchall()
         if until is None:
-            rows += [r for r in self._db.execute("SELECT tbl, game, entry FROM games WHERE started < ?", (since,))
+            rows += [r for r in self._db.execute("SELECT tbl, seq, entry FROM games WHERE started < ?", (since,))
                      if json.loads(r[2]).get("status") == "playing"]
-        return [{"table": tbl, **json.loads(entry)} for tbl, _, entry in rows]
+        return [{"table": tbl, "seq": seq, **json.loads(entry)} for tbl, seq, entry in rows]
 
     def tables(self, tonight: list[dict]) -> list[dict]:
         games = {(g["table"], g["id"]): g for g in tonight}
