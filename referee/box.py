@@ -5,7 +5,9 @@ A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
 ``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
 sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
 
-Randomness comes from ``rng`` (seeded in tests), time from ``clock``.
+Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
+rules count in the game's own clock (``game_time``, see ``referee.session``);
+the wall clock only labels games and events for people (``labels``).
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from games import base
 from referee import i18n, scorelog
 from referee.config import Config
 from referee.devices import DISPLAYS, build
+from referee.clock import STEP_SECONDS, WallLabels
+from referee.flows import SLACK
 from referee.i18n import _
 from referee.screen import Screen, render
 from referee.session import Session
@@ -28,6 +32,8 @@ from referee.store import Store
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
 VIEW_WRITE_DELAY = 0.5
+# How often an idle box looks whether the wall clock has stepped (NTP).
+WALL_CHECK_SECONDS = 10.0
 
 
 def lan_address() -> str:
@@ -43,6 +49,11 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def _moved(mark, labels: WallLabels) -> bool:
+    """The labels of this boot were written with another offset."""
+    return not mark or mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
+
+
 class Box:
     def __init__(self, config: Config, clock, loop, rng: random.Random | None = None) -> None:
         self.config = config
@@ -52,6 +63,9 @@ class Box:
         path = config.database_path
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.store = Store(path)
+        self.labels = WallLabels(clock, floor=self.store.latest_label())
+        self._game_clock = (0.0, clock.monotonic())  # (game time, monotonic second) at the last set
+        self._wall_check = None
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
@@ -84,6 +98,8 @@ class Box:
         dice.start(self.loop)
         for display in self.devices.displays.values():
             display.on_change = lambda name, online: self.render()
+        self._check_wall(start=True)
+        self._watch_wall()
         # The game on the screens when the power went, finished or not.
         current = self.store.setting("current")
         row = self.store.game(current) if current is not None else None
@@ -99,6 +115,8 @@ class Box:
         self.closed = True
         if self._view_write is not None:
             self._view_write.cancel()
+        if self._wall_check is not None:
+            self._wall_check.cancel()
         for task in self._tasks:
             task.cancel()
         self._cancel_timer()
@@ -123,9 +141,11 @@ class Box:
         where every setup menu ends."""
         options = dict(options or {})
         if name == "decrypto" and options.get("keywords", "box") == "box":
-            options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
+            options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
+        self._check_wall()
+        stamp = self.labels.stamp()
         try:
-            session = Session.new(self.store, name, options, self.clock.wall())
+            session = Session.new(self.store, name, options, stamp[0], stamp)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
@@ -137,6 +157,7 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
+        self._set_game_time(self._stored_game_time(session))
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
         if saved.get("game") == session.id:
@@ -173,7 +194,7 @@ class Box:
         """Back to the main menu; a game left unfinished is marked finished."""
         from referee.flows import menu
         if self.session is not None and self.store.game(self.session.id).ended is None:
-            self.store.end_game(self.session.id, self.clock.wall())
+            self._end_game(self.session.id)
         self.store.set_setting("current", None)
         self.session = None
         self._cancel_timer()
@@ -183,7 +204,8 @@ class Box:
     def act(self, event) -> bool:
         """Apply a player's event.  Refused: a message and a low beep."""
         try:
-            self.session.apply(event, self.clock.wall())
+            self._check_wall()
+            self.session.apply(event, self.game_time(), self.labels.stamp())
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
@@ -201,13 +223,13 @@ class Box:
                 todo = [r for r in s.rules.requests(s.state) if not isinstance(r, base.Roll)]
                 if not todo:
                     break
-                s.apply(self._answer(todo[0]), self.clock.wall())
+                s.apply(self._answer(todo[0]), self.game_time(), self.labels.stamp())
             roll = self.pending_roll()
             if roll is not None:
                 self.devices.dice.arm(roll.count, roll.sides)
             self._sync_timer()
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
-                self.store.end_game(s.id, self.clock.wall())
+                self._end_game(s.id)
         self.render()
         for watcher in self._watchers:
             watcher()
@@ -272,6 +294,47 @@ class Box:
 
     # --- time -----------------------------------------------------------------------
 
+    def game_time(self) -> float:
+        """The game clock now: see ``referee.session``."""
+        at, mono = self._game_clock
+        return at + (self.clock.monotonic() - mono)
+
+    def _set_game_time(self, at: float) -> None:
+        self._game_clock = (at, self.clock.monotonic())
+
+    def _stored_game_time(self, session: Session) -> float:
+        # The last row's clock, or the checkpoint a running countdown wrote
+        # after it (one written before a later row or an undo is stale).
+        mark = self.store.setting("clock") or {}
+        if (mark.get("game") == session.id and mark.get("seq") == self.store.last_seq(session.id)
+                and mark.get("at", 0) > session.clock):
+            return mark["at"]
+        return session.clock
+
+    def _write_checkpoint(self) -> None:
+        # At each tick, when the whole second shown has just changed: after a
+        # power cut the countdown comes back on the second that was shown.
+        self.store.set_setting("clock", {"game": self.session.id, "seq": self.store.last_seq(self.session.id),
+                                         "at": self.game_time()})
+
+    def _end_game(self, game: int) -> None:
+        stamp = self.labels.stamp()
+        self.store.end_game(game, stamp[0], stamp)
+
+    def _check_wall(self, start: bool = False) -> None:
+        """Re-date this boot's labels once the wall clock has stepped (NTP
+        at boot); at start, also when it stepped while the box was down."""
+        if self.labels.check() or start and _moved(self.store.setting("wall"), self.labels):
+            log.info("wall clock set: the labels of this boot are re-dated")
+            self.store.redate(self.labels.boot, self.labels.offset)
+            self.store.set_setting("wall", [self.labels.boot, self.labels.offset])
+            for watcher in self._watchers:
+                watcher()
+
+    def _watch_wall(self) -> None:
+        self._check_wall()
+        self._wall_check = self.clock.call_later(WALL_CHECK_SECONDS, self._watch_wall)
+
     def countdown(self) -> base.Countdown | None:
         return self.session.rules.timer(self.session.state) if self.session else None
 
@@ -281,7 +344,7 @@ class Box:
         if s is None:
             return None
         cd = s.rules.timer(s.state)
-        return None if cd is None else cd.remaining(self.clock.wall())
+        return None if cd is None else cd.remaining(self.game_time())
 
     def _sync_timer(self) -> None:
         cd = self.countdown()
@@ -291,23 +354,25 @@ class Box:
         self._cancel_timer()
         if key is None:
             return
-        left = cd.deadline() - self.clock.wall()
+        left = cd.deadline() - self.game_time()
         expiry = self.clock.call_later(left, self._expire, cd.name)
         self._timer = [cd.name, cd.deadline(), expiry, None]
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:
-        # Redraw each time the whole seconds shown change.
-        left = self._timer[1] - self.clock.wall()
-        step = left - math.ceil(left - 1) if left > 1 else left
-        self._timer[3] = self.clock.call_later(step if step > 1e-6 else 1.0, self._tick)
+        # Redraw each time the whole seconds shown change (``clock_text``
+        # rounds up, ignoring float noise below SLACK).
+        left = self._timer[1] - self.game_time()
+        whole = math.ceil(left - SLACK)
+        self._timer[3] = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
 
     def _tick(self) -> None:
         if self._timer is None:
             return
-        left = self._timer[1] - self.clock.wall()
+        left = self._timer[1] - self.game_time()
         if 0.5 < left <= getattr(self.flow, "warn_seconds", 5) + 0.5:
             self.sound("tick")
+        self._write_checkpoint()
         self.render()
         if left > 1.0:
             self._schedule_tick()
@@ -328,6 +393,7 @@ class Box:
 
     def on_key(self, key: str, kind: str) -> None:
         self.key_count += 1
+        self._check_wall()
         if self._overlay is not None:
             if kind == "press":
                 self._overlay_key(key)
@@ -368,7 +434,10 @@ class Box:
 
     def _undo(self) -> None:
         s = self.session
-        s.undo(self.clock.wall())
+        self._check_wall()
+        s.undo(self.labels.stamp())
+        self._set_game_time(s.clock)
+        self._cancel_timer()  # the countdown the undo lands on starts over from its time
         if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
             self.store.reopen_game(s.id)  # the end was taken back
         self.flash(_("Undone."))

@@ -160,7 +160,7 @@ class Table:
         return [name for _, name in self.box.devices.buzzer.played]
 
     def log(self) -> list[dict]:
-        return scorelog.evening(self.box.store, self.clock.wall())
+        return scorelog.evening(self.box.store, self.box.labels.now())
 
     def display_fault(self, name: str, failing: bool) -> None:
         """Make a panel stop answering (or answer again), as an unplugged

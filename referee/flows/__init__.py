@@ -9,6 +9,7 @@ the rules decide.
 from __future__ import annotations
 
 import importlib
+import math
 
 from referee.i18n import _
 from referee.screen import Screen
@@ -49,9 +50,13 @@ def flow_for(box, session) -> Flow:
     return module(session.name).Play(box, session)
 
 
+# Game-clock sums leave float noise: 1.0000000002 s left reads as 0:01.
+SLACK = 1e-6
+
+
 def clock_text(seconds: float) -> str:
     """A countdown as players read it: whole seconds, rounded up, M:SS."""
-    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    whole = max(0, math.ceil(seconds - SLACK))
     return f"{whole // 60}:{whole % 60:02d}"
 
 

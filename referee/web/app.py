@@ -119,7 +119,7 @@ class Site:
     # --- helpers ---------------------------------------------------------------------
 
     def tonight(self) -> dt.date:
-        return history.evening_of(self.box.clock.wall())
+        return history.evening_of(self.box.labels.now())
 
     def cached(self, request: web.Request, make) -> Body:
         """The answer to this path since the last change at the table."""
@@ -145,7 +145,7 @@ class Site:
         """An evening's score log: tonight exactly as ``scorelog.evening``."""
         store = self.box.store
         if day == self.tonight():
-            return scorelog.evening(store, self.box.clock.wall())
+            return scorelog.evening(store, self.box.labels.now())
         return [scorelog.game_entry(store, row) for row in history.games_of(store, day)]
 
     def entry(self, request: web.Request) -> dict:
@@ -300,7 +300,7 @@ class Site:
         try:
             event = handler(session.state, page.team, fields)
             # Refused here, the table hears no error beep for a phone's slip.
-            session.rules.apply(session.state, event, self.box.clock.wall())
+            session.rules.apply(session.state, event, self.box.game_time())
         except base.Illegal as exc:
             return self._team_page(request, page, session, i18n.refusal(exc), 400)
         self.box.act(event)
