@@ -19,7 +19,7 @@ import os
 import random
 
 from games import base
-from referee import i18n, scorelog
+from referee import i18n, names, scorelog
 from referee.config import Config
 from referee.devices import DISPLAYS, build
 from referee.clock import STEP_SECONDS, WallLabels
@@ -145,6 +145,7 @@ class Box:
         self._check_wall()
         stamp = self.labels.stamp()
         try:
+            options = names.check_players(options)
             session = Session.new(self.store, name, options, stamp[0], stamp)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
