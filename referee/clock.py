@@ -51,6 +51,11 @@ class RealClock:
     def call_later(self, delay: float, fn, *args):
         return self._loop.call_later(max(0.0, delay), fn, *args)
 
+    def thread(self, name: str):
+        """Timers on an OS thread of their own (``referee.clock_thread``)."""
+        from referee.clock_thread import TimerThread
+        return TimerThread(name)
+
 
 class _Handle:
     __slots__ = ("when", "fn", "args", "cancelled")
@@ -111,6 +116,10 @@ class ManualClock:
             heapq.heappop(self._queue)
         return self._queue[0][0] if self._queue else None
 
+    def thread(self, name: str):
+        """A clock thread stepped by ``advance`` (``referee.clock_thread``)."""
+        from referee.clock_thread import SteppedThread
+        return SteppedThread(self)
 
 class WallLabels:
     """Dates and hours for events and games, kept honest across clock steps.

@@ -53,3 +53,59 @@ def test_issue17_seats_counted_on_the_keys_are_named_in_the_box_language(lang, f
     with Table(seed=7, lang=lang) as t:
         t.type(menu + "#")
         assert t.log()[0]["players"][0] == first
+
+
+# --- tonight's roster on the keypad ---------------------------------------------------
+
+def lines(t, name="main"):
+    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+
+
+def test_issue17_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_players(table):
+    table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
+    table.box.leave()
+    table.press("5")                                   # Decipher's setup
+    table.press("A")
+    assert lines(table) == ["[Tonight's players]", "1 Žofie", "2 Bob", "3 Игорь", "#:Same *:Back"]
+    table.press("#")                                   # the same players as last game
+    assert lines(table, "team1") == ["[Players]", "1 Žofie", "2 Bob", "3 Игорь"]
+    assert "1 Players: 3" in table.screen()
+    table.press("#")
+    assert table.log()[0]["players"] == ["Žofie", "Bob", "Игорь"]
+
+
+def test_issue17_digits_pick_from_tonights_roster_in_seat_order(table):
+    table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
+    table.box.leave()
+    table.start("davinci", players=["Eva", "Bob"])
+    table.box.leave()
+    table.press("4")                                   # Da Vinci Code's setup
+    table.press("A")
+    assert lines(table)[1:5] == ["1 Eva", "2 Bob", "3 Žofie", "4 Игорь"]
+    table.type("42")
+    assert lines(table)[1:5] == ["1 Eva", "2 Bob →2", "3 Žofie", "4 Игорь →1"]
+    table.type("3" "3")                                # picked, then dropped again
+    assert lines(table)[-1] == "#:OK *:Back"
+    table.press("#")
+    assert lines(table, "team1") == ["[Players]", "1 Игорь", "2 Bob"]
+    table.type("1")                                    # three players now: the third keeps its default
+    assert lines(table, "team1") == ["[Players]", "1 Игорь", "2 Bob", "3 Player 3"]
+    table.type("#" "#")                                # start; everyone has the tiles
+    assert table.log()[0]["players"] == ["Игорь", "Bob", "Player 3"]
+
+
+def test_issue17_the_keypad_alone_still_starts_with_default_names(table):
+    table.press("5")
+    table.press("A")
+    assert "No names typed" in table.screen()
+    table.type("*#")
+    assert table.log()[0]["players"] == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
+    table.start("osmisifry", players=["A1", "B2", "C3", "D4", "E5"])
+    table.box.leave()
+    table.press("4")
+    table.type("A#")
+    assert flashed(table) == ["This game needs 2 to 4 players."]
+    assert lines(table)[0] == "[Tonight's players]"

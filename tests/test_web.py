@@ -764,7 +764,7 @@ def public_answers(t: Table) -> dict[str, str]:
     day = history.evening_of(t.clock.wall())
     paths = ["/", "/e/", f"/e/{day - dt.timedelta(days=1)}", "/api/evening", "/api/evening.csv",
              "/api/evening.json", "/api/evenings", f"/api/e/{day}", f"/api/e/{day}.csv", "/g/999999",
-             "/api/g/999999", "/nope", "/T/" + "A" * 26]
+             "/api/g/999999", "/nope", "/T/" + "A" * 26, "/N/" + "A" * 26]
     for e in t.log():
         paths += [f"/g/{e['id']}", f"/api/g/{e['id']}", f"/api/g/{e['id']}.csv"]
     answers = {}
@@ -869,6 +869,24 @@ def test_nothing_secret_in_anything_public_octiles(t):
     assert len(unseen) >= 12
     secrets.words.update(unseen)
     assert_nothing_secret(t, secrets)
+
+
+def test_nothing_secret_in_anything_public_naming(t):
+    """The names page of a setup: its address in nothing public, and on
+    the page nothing of the evening's secrets (keywords, team addresses)."""
+    secrets = Secrets()
+    tokens_of_the_evening(t, secrets)
+    form = _real_module("decrypto").setup(t.box)
+    form.game = "decrypto"
+    t.box.flow = form
+    t.press("B")
+    path = urllib.parse.urlsplit(form.naming_url()).path
+    page = ok(t, path)
+    assert secrets.found_in(page, set()) == []
+    naming_token = path.rsplit("/", 1)[1]
+    secrets.patterns.add(naming_token)
+    assert_nothing_secret(t, secrets)
+    assert t.get("/N/" + "A" * 26)[0] == 404
 
 
 def test_nothing_secret_in_anything_public_davinci(t):
