@@ -51,7 +51,7 @@ def lan_address() -> str:
 
 def _moved(mark, labels: WallLabels) -> bool:
     """The labels of this boot were written with another offset."""
-    return not mark or mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
+    return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
 
 
 class Box:
@@ -325,10 +325,14 @@ class Box:
     def _check_wall(self, start: bool = False) -> None:
         """Re-date this boot's labels once the wall clock has stepped (NTP
         at boot); at start, also when it stepped while the box was down."""
-        if self.labels.check() or start and _moved(self.store.setting("wall"), self.labels):
+        mark = [self.labels.boot, self.labels.offset]
+        if start and self.store.setting("wall") is None:
+            self.store.set_setting("wall", mark)   # a new database: nothing to re-date
+        elif self.labels.check() or start and _moved(self.store.setting("wall"), self.labels):
             log.info("wall clock set: the labels of this boot are re-dated")
-            self.store.redate(self.labels.boot, self.labels.offset)
-            self.store.set_setting("wall", [self.labels.boot, self.labels.offset])
+            mark = [self.labels.boot, self.labels.offset]
+            self.store.redate(*mark)
+            self.store.set_setting("wall", mark)
             for watcher in self._watchers:
                 watcher()
 

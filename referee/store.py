@@ -95,7 +95,8 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._migrate()
-        self._db.executescript(SCHEMA)
+        # One transaction: a cut while a new database is made leaves no half schema.
+        self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")
 
     def _migrate(self) -> None:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
