@@ -685,14 +685,14 @@ def test_issue20_1_DE4_an_undone_done_gives_back_the_clue_time_left(t):
     # Black is done, White is done 10 s later; a minute of talk, then the
     # table takes back White's done: White has its 20 s again.
     Game(t)
-    t.press("team2")
+    done(t, "team2")
     t.advance(10)
-    t.press("team1")
+    done(t, "team1")
     t.advance(60)
     undo(t)
     assert "0:20" in t.screen() and "White: finish clues!" in t.screen()
     assert "timeup" not in t.sounds
-    t.advance(19.9)
+    t.advance(19.5)
     assert "timeup" not in t.sounds
-    t.advance(0.2)
+    t.advance(0.6)
     assert t.sounds[-1] == "timeup"
