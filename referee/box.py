@@ -31,7 +31,7 @@ from referee.store import Store
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
-VIEW_WRITE_DELAY = 0.5
+VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (_remember_view)
 # How often an idle box looks whether the wall clock has stepped (NTP).
 WALL_CHECK_SECONDS = 10.0
 
@@ -78,7 +78,6 @@ class Box:
         self._rolling = False
         self._dice_lost = False
         self._saved_view = None
-        self._view_write = None
         self._committed = False   # an event was committed since the page was last saved
         self.closed = False
         self._watchers: list = []
@@ -113,8 +112,6 @@ class Box:
         if self.closed:
             return
         self.closed = True
-        if self._view_write is not None:
-            self._view_write.cancel()
         if self._wall_check is not None:
             self._wall_check.cancel()
         for task in self._tasks:
@@ -168,22 +165,17 @@ class Box:
 
     def _remember_view(self) -> None:
         # Which page of a game's screens is up is not a game event, but a
-        # power cut should not lose it either.  A key that committed an event
-        # saves the page at once, so that the page and the state come back
-        # together; a mere page flip is saved a moment later, to keep disk
-        # writes off the key's way.
-        if self.session is None:
-            return
-        if self._committed:
+        # power cut should not lose it either: the page goes to disk with the
+        # key that turned it.  After a key that committed an event, before
+        # the screens change (the page and the state come back together);
+        # after a mere page flip, right after the frame (``_write_view``
+        # after ``render``), so that no disk write stands between a key and
+        # its frame: a cut in those milliseconds brings back the page before.
+        if self.session is not None and self._committed:
             self._committed = False
-            if self._view_write is not None:
-                self._view_write.cancel()
             self._write_view()
-        elif self._view_write is None:
-            self._view_write = self.clock.call_later(VIEW_WRITE_DELAY, self._write_view)
 
     def _write_view(self) -> None:
-        self._view_write = None
         if self.session is None:
             return
         view = self.flow.view()
@@ -284,6 +276,7 @@ class Box:
                 on_roll()
                 self._remember_view()
                 self.render()
+                self._write_view()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -414,6 +407,7 @@ class Box:
         self.flow.key(key, kind)
         self._remember_view()
         self.render()
+        self._write_view()
 
     def _overlay_key(self, key: str) -> None:
         """Holding * brings up the game menu: undo, or end the game."""
