@@ -7,14 +7,21 @@ FONTS  := fonts-terminus-otb xfonts-base
 # sqlite3: the shell whose .recover saves what it can of a damaged database
 APT    := $(FONTS) sqlite3
 READY  := $(VENV)/.ready
+# axe-core, the accessibility checker the browser tests inject into pages:
+# from the npm registry into a folder of the project, when missing.
+AXE    := build/npm/node_modules/axe-core/axe.min.js
 
 .PHONY: sim test bench soak flash install uninstall clean
 sim: $(READY)
 	$(BIN)/referee sim
 
-test: $(READY)
+test: $(READY) $(AXE)
 	@scripts/need-apt chromium
 	$(BIN)/pytest -n 2
+
+$(AXE):
+	@scripts/need-apt npm
+	npm install --no-save --no-audit --no-fund --prefix build/npm axe-core@4
 
 bench: $(READY)
 	$(BIN)/python -m bench
@@ -22,8 +29,11 @@ bench: $(READY)
 soak: $(READY)
 	$(BIN)/pytest -m soak --soak
 
-flash: $(READY)
-	$(BIN)/pip install -q -e ".[flash]"
+# Copying the firmware needs mpremote and nothing else: not the service's
+# packages, the test tools or the fonts (heavy on a Pi Zero 2 W).
+flash:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py flash)
 	$(BIN)/python -m firmware.deploy
 
 install:

@@ -163,6 +163,8 @@ async def _key_to_frame_real(presses: int, clients: int) -> dict:
             for _ in range(presses):
                 pins.set("D", True)
                 await asyncio.sleep(0.06)
+                while "D" not in keys.held():   # the scan thread may be short of CPU
+                    await asyncio.sleep(0.002)
                 shown.clear()
                 edge = clock.monotonic()
                 pins.set("D", False)

@@ -419,6 +419,7 @@ def summary(state: State) -> dict:
     return {
         "status": "finished" if over else "playing",
         "players": list(state.players),
+        "starter": state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
         "rounds": [_table(state, result) for result in state.rounds],
         "totals": totals,
         "winners": winners(totals) if over else [],  # [DC-11] a tie shares the win

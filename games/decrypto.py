@@ -18,6 +18,9 @@ Setup options
               handles only codes, the timer and the tokens.
 ``lang``      the word list the box deals from: ``"en"`` (default), ``"cs"``,
               ``"pl"`` or ``"ru"``.
+``members``   the players' names, team by team (``[[white…], [black…]]``, the
+              Hacker's team first), in the order they sit; optional.  Given,
+              they set ``sizes``; the score log lists each team's players.
 ``exclude``   words already dealt this evening, default ``()``.  They are not
               dealt again; when too few words are left for this game (four
               and a spare per team), the whole list is used again.
@@ -117,7 +120,7 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
+from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
 NAME = "decrypto"
 
@@ -276,6 +279,7 @@ class State:
     tie: str | None = None  # a tie waiting for the keyword counts
     keywords_guessed: tuple[int | None, int | None] = (None, None)
     result: Result | None = None
+    members: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # who sits in each team, if named
 
     @property
     def names(self) -> tuple[str, str]:
@@ -306,7 +310,7 @@ class State:
 
 # --- setup ----------------------------------------------------------------------------
 
-OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude")
+OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude", "members")
 
 
 @functools.cache
@@ -322,6 +326,11 @@ def setup(options: dict | None = None) -> State:
         if key not in OPTIONS:
             raise Illegal("Decrypto has no option {option!r}.", option=key)
     variant = options.get("variant", "teams")
+    members = _members(options.get("members"))
+    if members != ((), ()):
+        if "sizes" in options and _tuple(options["sizes"]) != tuple(map(len, members)):
+            raise Illegal("The names do not fit the team sizes.")
+        options["sizes"] = tuple(map(len, members))
     if variant == "teams":
         sizes = _tuple(options.get("sizes", (2, 2)))
         if len(sizes) != 2 or not all(type(n) is int and 2 <= n <= 4 for n in sizes):
@@ -341,7 +350,7 @@ def setup(options: dict | None = None) -> State:
     exclude = _tuple(options.get("exclude", ()))
     if not all(isinstance(word, str) for word in exclude):
         raise Illegal("The words to leave out must be words.")
-    state = State(variant, sizes, deal, lang, ())
+    state = State(variant, sizes, deal, lang, (), members=members)
     if deal == "box":
         # A word nobody at the table has seen tonight, while enough are left.
         need = (KEYWORDS + 1) * len(state.coding)
@@ -349,6 +358,22 @@ def setup(options: dict | None = None) -> State:
         fresh = tuple(w for w in words(lang) if w not in left)
         state = dataclasses.replace(state, pool=fresh if len(fresh) >= need else words(lang))
     return state
+
+
+def _members(given) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if given is None:
+        return ((), ())
+    if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(isinstance(t, (list, tuple)) for t in given):
+        raise Illegal("Name the players of both teams.")
+    members = tuple(tuple(clean_name(name) for name in team) for team in given)
+    if not all(members):
+        raise Illegal("Name the players of both teams.")
+    flat = [name.casefold() for team in members for name in team]
+    if "" in flat:
+        raise Illegal("Name the players of both teams.")
+    if len(set(flat)) != len(flat):
+        raise Illegal("Two players have the same name.")
+    return members
 
 
 def _tuple(value) -> tuple:
@@ -797,6 +822,7 @@ def summary(state: State) -> dict:
         log.append(row)
     entry = {
         "status": "finished" if state.result is not None else "playing",
+        "variant": state.variant,
         "players": list(names),
         "rounds": log,
         "totals": dict(zip(names, state.scores)),
@@ -805,6 +831,8 @@ def summary(state: State) -> dict:
     notes = {names[t]: _notes_view(state, t) for t in state.coding}
     if any(notes.values()):
         entry["notes"] = notes
+    if any(state.members):
+        entry["members"] = {names[t]: list(state.members[t]) for t in (0, 1)}
     if state.result is not None:
         entry["reason"] = state.result.reason
         entry["tie"] = state.result.tie

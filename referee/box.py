@@ -17,7 +17,7 @@ import os
 import random
 
 from games import base
-from referee import i18n, scorelog
+from referee import i18n, names, scorelog
 from referee.card import Card
 from referee.config import Config
 from referee.devices import DISPLAYS, build
@@ -159,6 +159,7 @@ class Box:
         if name == "decrypto" and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
         try:
+            options = names.check_players(options)
             session = Session.new(self.store, name, options, self.clock.wall())
             self.store.set_setting("current", session.id)
         except base.Illegal as exc:

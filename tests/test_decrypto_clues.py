@@ -213,7 +213,7 @@ def test_the_game_csv_has_the_clues_of_each_round(t):
     clues_done(t)
     code = "-".join(map(str, state(t).codes[WHITE]))
     decode(t, WHITE)
-    rows = list(csv.reader(io.StringIO(ok(t, f"/api/g/{t.box.session.id}.csv"))))
+    rows = list(csv.reader(io.StringIO(ok(t, f"/api/g/{t.box.session.id}.csv").removeprefix("\ufeff")), delimiter=";"))
     assert rows[1][0] == "Round 1" and f"White {code} (Mexico, insect, fear): decoded" in rows[1][-1]
 
 

@@ -38,6 +38,7 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 from __future__ import annotations
 
 from games import decrypto as d
+from games.base import Illegal
 from referee import i18n
 from referee.flows import Flow, clock_text, forms
 from referee.team_pages import team_url
@@ -66,6 +67,10 @@ def setup(box) -> Flow:
 class Setup(forms.Form):
     """The setup form; its help is the clue rules, paged with ``C``/``D``."""
 
+    def _members_fit(self, variant, sizes) -> bool:
+        # Named teams count only while the teams line still says their sizes.
+        return tuple(map(len, self.members)) == (sizes if variant == "teams" else (1, 2))
+
     def __init__(self, box) -> None:
         keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
         options = [
@@ -74,10 +79,31 @@ class Setup(forms.Form):
         ]
         super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
 
+    teams = True
+
+    @property
+    def team_titles(self) -> tuple[str, ...]:
+        variant, _sizes = self.values["players"]
+        return tuple(_(side) for side in (d.HACKER_SIDES if variant == "hacker" else d.TEAMS))
+
+    def set_members(self, teams: list[list[str]]) -> None:
+        """Players named team by team: their counts choose the teams line
+        (one against two is the Hacker variant)."""
+        if any(teams):
+            sizes = tuple(len(team) for team in teams)
+            wanted = ("hacker", None) if sizes == (1, 2) else ("teams", sizes)
+            values = [v for v, _label in self.options[0].choices]
+            if wanted not in values:
+                raise Illegal("Each team has 2 to 4 players.")
+            self.chosen[0] = values.index(wanted)
+        self.members = [list(team) for team in teams] if any(teams) else []
+
     def _start(self, values: dict) -> None:
         variant, sizes = values["players"]
         deal, lang = values["keywords"]
         options = {"variant": variant, "keywords": deal}
+        if self.members and self._members_fit(variant, sizes):
+            options["members"] = self.members
         if sizes is not None:
             options["sizes"] = sizes
         if lang is not None:

@@ -1,0 +1,91 @@
+"""The setup's names page: the players type their names on a phone.
+
+``/N/<token>`` is the capability a setup form shows as a QR code (see
+``referee.naming``): it opens only while that form is on the box, and is a
+plain 404 before and after, like an address that never existed.  The page
+lists a field a seat (a team game: a list a team), with an "up" button a
+name to reorder and, in a team game, a button to move a name to the other
+team; tonight's names are offered as suggestions.  It works with JavaScript
+off.  What it sends goes to ``referee.naming.submit``, the box's narrow door
+for it, guarded like a team page's forms (``referee.web.teams.forged``).
+"""
+from __future__ import annotations
+
+import types
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
+
+from games.base import Illegal
+from referee import i18n, naming
+from referee.i18n import _
+from referee.web import teams
+
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+COOKIE = teams.COOKIE
+
+
+def add_routes(app: web.Application, site) -> None:
+    async def page(request: web.Request) -> web.Response:
+        view = naming.view(site.box, request.match_info["token"])
+        if view is None:
+            raise web.HTTPNotFound()
+        return _page(site, request, view)
+
+    async def post(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = naming.view(site.box, token)
+        if view is None:
+            raise web.HTTPNotFound()
+        try:
+            form = await request.post()
+        except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):
+            raise web.HTTPBadRequest() from None
+        fields = teams.form_fields(form)
+        if fields is None:
+            raise web.HTTPBadRequest()
+        if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        try:
+            naming.submit(site.box, token, fields)
+        except Illegal as exc:
+            return _page(site, request, view, refused=i18n.refusal(exc), typed=fields, status=400)
+        except LookupError:
+            raise web.HTTPNotFound() from None
+        raise web.HTTPSeeOther(request.path)
+
+    for prefix in ("/N/", "/n/"):
+        app.router.add_get(prefix + TOKEN, page)
+        app.router.add_post(prefix + TOKEN, post)
+
+
+def _rows(view: dict, typed: dict | None) -> list[dict]:
+    """The lists of fields: one for seats, or one a team; a refused post
+    keeps what was typed."""
+    seats = view["seats"]
+    most = max(seats) if seats else naming.MAX_SEATS
+    if view["teams"]:
+        given = view["names"] or [[], []]
+        lists = [(f"t{t + 1}n", given[t] if t < len(given) else [], 4) for t in (0, 1)]
+    else:
+        lists = [("n", view["names"], most)]
+    rows = []
+    for prefix, names, size in lists:
+        values = [(typed or {}).get(f"{prefix}{i}", names[i - 1] if i <= len(names) else "")
+                  for i in range(1, size + 1)]
+        rows.append({"prefix": prefix, "values": values})
+    return rows
+
+
+def _page(site, request, view: dict, refused: str = "", typed: dict | None = None,
+          status: int = 200) -> web.Response:
+    titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
+    text = site.render("naming.html", title=view["title"], view=view, rows=_rows(view, typed),
+                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused,
+                       live=False, most=naming.MAX_SEATS)
+    response = web.Response(text=text, status=status, content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+    response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
+    response.enable_compression()
+    return response
