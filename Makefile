@@ -17,10 +17,11 @@ sim: $(READY)
 
 test: $(READY) $(AXE)
 	@scripts/need-apt chromium
+	@scripts/micropython-tools
 	$(BIN)/pytest -n 2
 
 $(AXE):
-	@scripts/need-apt npm
+	@command -v npm >/dev/null || scripts/need-apt npm  # nodejs from NodeSource brings its own npm
 	npm install --no-save --no-audit --no-fund --prefix build/npm axe-core@4
 
 bench: $(READY)

@@ -24,6 +24,12 @@ from referee import web
 from referee.web import teams
 from test_web import SCRIPT, Done, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
+
+def done(t, team):
+    """A team's clues are written: two short presses of its button [DE-4]."""
+    t.press(team)
+    t.press(team)
+
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
@@ -246,8 +252,8 @@ def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at
     phone.shot(white, "team-clues")
     assert "Mexico" not in phone.text(black)
     phone.call(black.fill('input[name="clue1"]', "Pra"))   # Black's encryptor is still typing
-    t.press("team1")
-    t.press("team2")                               # both done: White's code is guessed, its clues read out
+    done(t, "team1")
+    done(t, "team2")                               # both done: White's code is guessed, its clues read out
     phone.call(black.wait_for_function(
         "text => document.querySelector('main').innerText.includes(text)",
         arg="White clues: Mexico, insect, fear", timeout=2000))
