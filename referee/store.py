@@ -127,7 +127,7 @@ class Store:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._db.executescript(f"BEGIN; {SCHEMA} COMMIT;")   # all tables or none, even if cut
             # A flipped byte is found here, at start, not in the middle of a game.
             if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
                 raise Damaged(f"{path}: quick_check failed")
