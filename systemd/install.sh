@@ -8,6 +8,7 @@ PREFIX=/opt/referee
 VENV=$PREFIX/venv
 ETC=/etc/referee
 UNIT=/etc/systemd/system/referee.service
+CLUB_UNIT=/etc/systemd/system/referee-club.service
 MODULES=/etc/modules-load.d/referee.conf
 MODULE_LIST="i2c-dev cdc_acm"
 PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
@@ -164,6 +165,13 @@ systemctl daemon-reload
 systemctl enable --quiet referee.service
 systemctl restart referee.service
 echo "    enabled and started"
+# The club publisher waits for [club] in the configuration (README, "Club night").
+install -m 0644 "$REPO/systemd/referee-club.service" "$CLUB_UNIT"
+systemctl daemon-reload
+if systemctl is-enabled --quiet referee-club.service 2>/dev/null; then
+    systemctl restart referee-club.service
+    echo "    the club publisher restarted"
+fi
 
 say "Done"
 if [ "$REBOOT" = yes ]; then

@@ -7,6 +7,7 @@ PREFIX=/opt/referee
 ETC=/etc/referee
 STATE=/var/lib/referee
 UNIT=/etc/systemd/system/referee.service
+CLUB_UNIT=/etc/systemd/system/referee-club.service
 MODULES=/etc/modules-load.d/referee.conf
 BEGIN="# >>> tabletop-referee >>>"
 END="# <<< tabletop-referee <<<"
@@ -41,6 +42,10 @@ done
 [ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
 
 say "Service"
+if [ -f "$CLUB_UNIT" ]; then
+    systemctl disable --now --quiet referee-club.service || true
+    rm -f "$CLUB_UNIT"
+fi
 if [ -f "$UNIT" ]; then
     systemctl disable --now --quiet referee.service || true
     rm -f "$UNIT"
