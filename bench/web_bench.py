@@ -134,7 +134,8 @@ def key_to_frame_under_load(presses: int = 300, clients: int = CLIENTS) -> dict:
     clients keep asking for ``/``.  Measured from the moment the debounce
     could first accept the key (the time the first scan after the release
     edge counts as, plus the debounce time) to the new picture handed to the
-    main display: what the crowd adds is how late the accepting scan runs."""
+    main display: the scan runs on its own thread, so what the crowd adds is
+    how long the key then waits for the busy loop."""
     return asyncio.run(_key_to_frame_real(presses, clients))
 
 
