@@ -20,8 +20,11 @@ bench: $(READY)
 soak: $(READY)
 	$(BIN)/pytest -m soak --soak
 
-flash: $(READY)
-	$(BIN)/pip install -q -e ".[flash]"
+# Copying the firmware needs mpremote and nothing else: not the service's
+# packages, the test tools or the fonts (heavy on a Pi Zero 2 W).
+flash:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py flash)
 	$(BIN)/python -m firmware.deploy
 
 install:

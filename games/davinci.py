@@ -15,13 +15,15 @@ Setup options
 ``tournament``  ``False`` (default): one game.  ``True``: three games with
                 points [DV-11].
 ``starts``      the seat that starts the first game, default 0.  The rules
-                let the youngest start; the box asks [DV-3].
+                let the youngest start; the box asks [DV-3], and asks again
+                at every game of a tournament (``Dealt(starts)``).
 
 The deal
 --------
 Every player takes ``deal_size(players)`` tiles (4, or 3 when four play)
 [DV-1] and sorts them (``ORDER_RULE`` [DV-2]; with jokers also
-``JOKER_RULE``).  ``Dealt()`` says everyone is ready; the first turn starts.
+``JOKER_RULE``).  ``Dealt(starts=None)`` says everyone is ready; the first
+turn starts, taken by ``starts`` if the table chose another starter.
 
 A turn
 ------
@@ -85,7 +87,10 @@ def deal_size(players: int) -> int:
 
 @dataclass(frozen=True)
 class Dealt:
-    """Everyone has taken their tiles: the first turn starts."""
+    """Everyone has taken their tiles: the first turn starts.  ``starts``
+    names the seat that starts when the table chose another than the one
+    offered [DV-3]."""
+    starts: int | None = None
 
 
 @dataclass(frozen=True)
@@ -210,10 +215,12 @@ def setup(options: dict) -> State:
 
 def apply(state: State, event, at: float) -> State:
     match event:
-        case Dealt():
+        case Dealt(starts):
             if state.phase != "deal":
                 raise Illegal("The tiles are already dealt.")
-            return _begin_turn(replace(state, phase="turn"), state.starter, at)
+            # [DV-3] the table says who starts, at every game of a tournament
+            starter = state.starter if starts is None else _seat(starts, len(state.players))
+            return _begin_turn(replace(state, phase="turn", starter=starter), starter, at)
         case Attack():
             return _attack(state, event, at)
         case Stop():

@@ -8,8 +8,10 @@ the decoding time and adds up the score.
 Options
 -------
 ``players``   2–6: a count (names "Player 1"…) or a list of names, in seat
-              order *clockwise*.  The first seat starts round 1, so seat the
-              one who looks most like an agent first.  Default 2.
+              order *clockwise*.  Default 2.
+``starts``    the seat that picks first in round 1 [OS-6]: the rulebook lets
+              the one who looks most like an agent start, so the table
+              chooses.  Default 0.
 ``table``     the letter table: ``"cs"`` (default), ``"en"``, ``"pl"``, or a
               table the owners loaded, given as its TOML text or as the dict
               that text parses to (see ``load_table``).
@@ -74,7 +76,7 @@ import string
 import tomllib
 from dataclasses import dataclass
 
-from games.base import (Countdown, Illegal, Roll, Rolled, TimerExpired, next_seat,
+from games.base import (Countdown, Illegal, Roll, Rolled, TimerExpired, is_whole, next_seat,
                         player_names, winners)
 
 NAME = "osmisifry"
@@ -223,6 +225,7 @@ class State:
     direction: int | None = None   # the d8 of [OS-9]
     countdown: Countdown | None = None
     scores: tuple[Score | None, ...] = ()
+    first: int = 0                 # the seat that starts round 1 [OS-6]
 
     @property
     def offer_size(self) -> int:
@@ -260,18 +263,21 @@ def setup(options: dict) -> State:
     options = dict(options or {})
     players = player_names(options, 2, 6)
     table = _table_option(options.get("table", "cs"))
-    unknown = set(options) - {"players", "table"}
+    unknown = set(options) - {"players", "table", "starts"}
     if unknown:
         raise Illegal("Osmišifry has no option {option!r}.", option=sorted(unknown)[0])
-    return State(players, table, scores=(None,) * len(players))
+    first = options.get("starts", 0)
+    if not is_whole(first) or not 0 <= first < len(players):
+        raise Illegal("The starting player must be one of the players.")
+    return State(players, table, scores=(None,) * len(players), first=first)
 
 
 # --- who picks, who rolls, who decodes ------------------------------------------------
 
 def starter(state: State) -> int:
-    """The seat that starts this round: one seat further clockwise every
-    round [OS-6]."""
-    return next_seat(0, len(state.players), step=state.round - 1)
+    """The seat that starts this round: the table's choice in round 1, then
+    one seat further clockwise every round [OS-6]."""
+    return next_seat(state.first, len(state.players), step=state.round - 1)
 
 
 def pick_order(state: State) -> tuple[int, ...]:

@@ -6,6 +6,10 @@ by page (a page is 8 pixel rows, one byte per column).  A panel that stops
 answering is marked offline and retried with backoff; when it answers again
 it is initialised afresh and gets the whole picture.  The service never stops
 for a display.
+
+luma turns the picture for a panel mounted sideways or upside down
+(``rotate``) inside ``display()``, which this driver does not call, so the
+turn is made here, before the picture becomes pages.
 """
 from __future__ import annotations
 
@@ -21,6 +25,10 @@ WIDTH, HEIGHT = 128, 64
 PAGES = HEIGHT // 8
 FULL_FRAME = WIDTH * PAGES
 RETRY = (0.25, 0.5, 1.0, 2.0)  # seconds between attempts; the last repeats
+# luma's ``rotate``: quarter turns clockwise of the picture on the panel.
+# Rotations 1 and 3 stand the panel on its side: the picture is 64x128.
+TURNS = (None, Image.Transpose.ROTATE_270, Image.Transpose.ROTATE_180, Image.Transpose.ROTATE_90)
+UNTURN = (None, Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_180, Image.Transpose.ROTATE_270)
 
 
 def pages(image: Image.Image) -> bytes:
@@ -63,8 +71,12 @@ class Display:
     controller's init sequence); ``schedule(delay, fn)`` is the service
     clock's ``call_later``."""
 
-    def __init__(self, name: str, make: Callable, schedule: Callable, controller: str = "ssd1306"):
+    def __init__(self, name: str, make: Callable, schedule: Callable, controller: str = "ssd1306",
+                 rotate: int = 0):
+        if rotate not in range(4):
+            raise ValueError(f"rotate is 0, 1, 2 or 3 quarter turns, not {rotate!r}")
         self.name = name
+        self.rotate = rotate
         self._make = make
         self._schedule = schedule
         self._controller = controller
@@ -78,15 +90,27 @@ class Display:
         self.on_change: Callable[[str, bool], None] | None = None
         self._connect()
 
+    @property
+    def size(self) -> tuple[int, int]:
+        """The picture's size: 128x64, or 64x128 on a panel on its side."""
+        return (WIDTH, HEIGHT) if self.rotate % 2 == 0 else (HEIGHT, WIDTH)
+
     def show(self, image: Image.Image) -> None:
+        if image.size != self.size:
+            raise ValueError(f"display {self.name} shows {self.size[0]}x{self.size[1]} pictures, "
+                             f"not {image.size[0]}x{image.size[1]}")
+        if self.rotate:
+            image = image.transpose(TURNS[self.rotate])
         self._wanted = pages(image)
         if self.online:
             self._flush()
 
     @property
     def image(self) -> Image.Image:
-        """What the panel should show now (the picture sent or still owed)."""
-        return image_from_pages(self._wanted or bytes(FULL_FRAME))
+        """What the panel should show now (the picture sent or still owed),
+        the way up it was given to ``show``."""
+        image = image_from_pages(self._wanted or bytes(FULL_FRAME))
+        return image.transpose(UNTURN[self.rotate]) if self.rotate else image
 
     def _flush(self) -> None:
         try:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+import typing
 from importlib import resources
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -29,6 +30,9 @@ def _pinmap() -> dict:
 # bus and address below, of the build guide's table and of the wiring diagram.
 PINMAP = _pinmap()
 _SPI = PINMAP["spi"]
+# The Pi's SPI buses a panel may use, by number: their pins, and the line
+# /boot/firmware/config.txt needs for them (n: how many chip selects).
+SPI_BUSES = {0: dict(PINMAP["spi"], chip_selects=2), 1: dict(PINMAP["spi1"], chip_selects=3)}
 
 
 class ConfigError(Exception):
@@ -77,28 +81,43 @@ class Buzzer(Base):
 
 class Display(Base):
     driver: Literal["sim", "i2c", "spi", "none"] = "sim"
-    controller: Literal["ssd1306", "ssd1309", "sh1106"] = "ssd1306"
-    bus: int = 1          # I2C bus number, or SPI port
+    # No SSD1309: hardware/BOM.md says why; luma knows it, but nothing here
+    # has been tried on one.
+    controller: Literal["ssd1306", "sh1106"] = "ssd1306"
+    bus: int | None = None  # I2C: /dev/i2c-<bus>, the wiring's; SPI: /dev/spidev<bus>.<device>, SPI0
     address: int = 0x3C   # I2C address
     device: int = 0       # SPI chip select
     dc: int = _SPI["dc"]  # SPI data/command pin
     reset: int = _SPI["reset"]  # SPI reset pin
+    # Quarter turns: 0 or 2 (upside down).  1 and 3 would stand the panel on
+    # its side, and the screens are drawn 128 wide.
     rotate: Literal[0, 2] = 0
     contrast: int = 0xCF
+    WIRED_BUS: ClassVar[int] = 1  # the I2C bus the build guide wires this panel to
 
     def __post_init__(self):
+        if self.bus is None:
+            # SPI0 is the SPI bus the wiring keeps free; an I2C panel is where
+            # the build guide puts it.
+            self.bus = 0 if self.driver == "spi" else self.WIRED_BUS
         if not 0x03 <= self.address <= 0x77:
             raise _bad("address", f"I2C address {self.address:#04x} is outside 0x03-0x77")
         if not 0 <= self.contrast <= 255:
             raise _bad("contrast", "runs from 0 to 255")
+        if self.driver == "spi":
+            if self.bus not in SPI_BUSES:
+                raise _bad("bus", f"SPI bus {self.bus} is not one the box can use (0: SPI0, 1: SPI1)")
+            selects = SPI_BUSES[self.bus]["chip_selects"]
+            if not 0 <= self.device < selects:
+                raise _bad("device", f"SPI{self.bus} has chip selects 0-{selects - 1}, not {self.device}")
 
 
 def _wired(name: str) -> type[Display]:
     # One panel's own Display type, its bus and address defaulting to the
     # wiring, so that a table naming only the driver still finds the panel.
     wiring = PINMAP["displays"][name]
-    return msgspec.defstruct(f"{name.title()}Display", [(key, int, wiring[key]) for key in ("bus", "address")],
-                             bases=(Display,))
+    return msgspec.defstruct(f"{name.title()}Display", [("address", int, wiring["address"])],
+                             bases=(Display,), namespace={"WIRED_BUS": wiring["bus"]})
 
 
 MainDisplay, Team1Display, Team2Display = _wired("main"), _wired("team1"), _wired("team2")
@@ -151,14 +170,19 @@ class Config(Base):
             if used.get(pin, owner) != owner:
                 raise _bad(key, f"GPIO {pin} is already used by {used[pin]}")
             used[pin] = owner
-        panels: dict[tuple[int, int], str] = {}
+        panels: dict[tuple, str] = {}
         for name in ("main", "team1", "team2"):
             d = getattr(self.displays, name)
             if d.driver == "i2c":
-                other = panels.setdefault((d.bus, d.address), name)
+                other = panels.setdefault(("i2c", d.bus, d.address), name)
                 if other != name:
                     raise _bad(f"displays.{name}.address",
                                f"{d.address:#04x} on I2C bus {d.bus} is already displays.{other}'s address")
+            elif d.driver == "spi":
+                other = panels.setdefault(("spi", d.bus, d.device), name)
+                if other != name:
+                    raise _bad(f"displays.{name}.device",
+                               f"chip select {d.device} of SPI{d.bus} is already displays.{other}'s")
 
     def _pins(self):
         """(owner, key, BCM pin) for every pin the configuration uses."""
@@ -169,9 +193,10 @@ class Config(Base):
                 for line in ("sda", "scl"):
                     yield f"I2C bus {d.bus}", f"displays.{name}.bus", bus[line]
             elif d.driver == "spi":
-                if d.bus == 0:
-                    for line in ("mosi", "miso", "sclk", "ce1" if d.device else "ce0"):
-                        yield "SPI0", f"displays.{name}.bus", _SPI[line]
+                wiring = SPI_BUSES.get(d.bus, {})
+                for line in ("mosi", "miso", "sclk", f"ce{d.device}"):
+                    if line in wiring:
+                        yield f"SPI{d.bus}", f"displays.{name}.bus", wiring[line]
                 yield "the SPI panels' data/command line", f"displays.{name}.dc", d.dc
                 yield "the SPI panels' reset line", f"displays.{name}.reset", d.reset
         kp = self.keypad
@@ -223,6 +248,12 @@ def _readable(message: str) -> str:
     if not sep:
         text, where = message, ""
     key = where.rstrip("`").removeprefix("$").removeprefix(".")
+    if text.startswith("Invalid enum value"):
+        allowed = _allowed(key)
+        if allowed:
+            got = text.split(" ", 3)[3]
+            got = f'"{got[1:-1]}"' if got.startswith("'") else got
+            text = f"{got} is not one of {allowed}"
     if text.startswith("Object contains unknown field"):
         text = f"`{text.split('`')[1]}`: unknown key"
     if text.startswith("`"):
@@ -230,3 +261,17 @@ def _readable(message: str) -> str:
         key = f"{key}.{field}" if key else field
         return f"{key}: {text}"
     return f"{key}: {text[0].lower()}{text[1:]}"
+
+
+def _allowed(key: str) -> str:
+    """The values a Literal key takes, as a config file writes them:
+    ``"ssd1306", "sh1106"``; "" if ``key`` is not such a key."""
+    kind = Config
+    for part in key.split("."):
+        hints = typing.get_type_hints(kind) if isinstance(kind, type) else {}
+        if part not in hints:
+            return ""
+        kind = hints[part]
+    if typing.get_origin(kind) is not Literal:
+        return ""
+    return ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in typing.get_args(kind))

@@ -58,14 +58,19 @@ def build(config: Config, clock, on_key) -> Devices:
         if cfg.driver == "none":
             continue
         make = panel_factory(cfg, panels, name)
-        displays[name] = Display(name, make, clock.call_later, cfg.controller)
+        displays[name] = Display(name, make, clock.call_later, cfg.controller, cfg.rotate)
     dice, module = _dice(config)
     return Devices(keys, buzzer, displays, dice, pins, panels, module)
 
 
+def controller(name: str):
+    """luma's device class for a ``controller`` the configuration allows."""
+    from luma.oled.device import sh1106, ssd1306
+    return {"ssd1306": ssd1306, "sh1106": sh1106}[name]
+
+
 def panel_factory(cfg, panels: dict, name: str):
-    from luma.oled.device import sh1106, ssd1306, ssd1309
-    kind = {"ssd1306": ssd1306, "ssd1309": ssd1309, "sh1106": sh1106}[cfg.controller]
+    kind = controller(cfg.controller)
     if cfg.driver == "sim":
         from hal.sim.oled import SimulatedSSD1306
         panels[name] = bus = SimulatedSSD1306()

@@ -49,6 +49,7 @@ DISPLAYS = ("main", "team1", "team2")
 # The boards the build guide covers; the 400 and 500 begin like the 4 and 5.
 BOARDS = ("Raspberry Pi Zero 2 W", "Raspberry Pi 4", "Raspberry Pi 5")
 BEEP = 0.2  # seconds
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,15 @@ def boot_lines(config: Config | None = None) -> list[str]:
     panels = [getattr(config.displays, n) for n in DISPLAYS] if config else []
     buses = {str(d.bus) for d in panels if d.driver == "i2c"} if config else set(PINMAP["i2c"])
     lines = [line for bus in sorted(buses) for line in _bus_lines(bus)]
-    if any(d.driver == "spi" for d in panels):
-        lines.append("dtparam=spi=on")
+    spi = {}  # SPI bus -> chip selects it needs
+    for d in panels:
+        if d.driver == "spi":
+            spi[d.bus] = max(spi.get(d.bus, 0), d.device + 1)
+    if 0 in spi:
+        lines.append("dtparam=spi=on")  # SPI0, with both its chip selects
+    if 1 in spi:
+        # SPI1 has no dtparam; its overlay comes with 1, 2 or 3 chip selects.
+        lines.append(f"dtoverlay=spi1-{spi[1]}cs")
     return lines
 
 
@@ -172,7 +180,7 @@ def display(name: str, cfg, make: Callable) -> Finding:
     subject = f"display {name}"
     where = _where(cfg)
     try:
-        panel = Display(name, make, _NoRetry(), cfg.controller)
+        panel = Display(name, make, _NoRetry(), cfg.controller, cfg.rotate)
     except DevicePermissionError as exc:
         return _fail(subject, str(exc), f"the user needs the group {'spi' if cfg.driver == 'spi' else 'i2c'}")
     if panel.online:
@@ -489,7 +497,7 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
             found.append(_fail(f"display {name}", f"not reachable while I2C bus {cfg.bus} is not there (above)"))
             continue
         panel = machine.panels.setdefault(name, SimulatedSSD1306()) if cfg.driver == "sim" else None
-        found.append(display(name, cfg, _maker(name, cfg, panel)))
+        found.append(_guarded(f"display {name}", lambda: display(name, cfg, _maker(name, cfg, panel))))
     kp, bz = config.keypad, config.buzzer
     teams = {"team1": kp.team1, "team2": kp.team2}
     sim = None
@@ -505,16 +513,27 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
         found.append(buzzer(bz.pin, machine.pin_factory or (sim if bz.driver == "sim" else None), machine.wait))
     if sim is not None:
         sim.close()
-    found.append(_dice(config, machine))
+    found.append(_guarded("dice module", lambda: _dice(config, machine)))
     return found
+
+
+def _guarded(subject: str, check: Callable[[], Finding]) -> Finding:
+    """A check that raised is a finding too: the doctor goes on to the
+    next part and names this one, rather than ending in a traceback."""
+    try:
+        return check()
+    except Exception as exc:
+        log.exception("checking %s", subject)
+        return _fail(subject, f"the check itself failed: {type(exc).__name__}: {exc}",
+                     "please report it, with this line")
 
 
 def _maker(name: str, cfg, panel) -> Callable:
     if cfg.driver != "sim":
         from referee.devices import panel_factory  # the service's own way to make a panel
         return panel_factory(cfg, {}, name)
-    from luma.oled.device import sh1106, ssd1306
-    kind = {"ssd1306": ssd1306, "sh1106": sh1106}[cfg.controller]
+    from referee.devices import controller
+    kind = controller(cfg.controller)
     return lambda: kind(panel, rotate=cfg.rotate)
 
 

@@ -67,6 +67,16 @@ def test_DV3_the_chosen_player_starts_and_play_goes_clockwise():
     assert dv.step(state).seat == 0
 
 
+def test_DV3_the_table_may_name_another_starter_when_the_tiles_are_dealt():
+    state = play(dv.setup({"players": ["Ann", "Ben", "Cid"]}), Dealt(starts=1))
+    assert dv.step(state).seat == 1
+    assert dv.summary(play(state, *hits(2, 4), *hits(0, 4)))["rounds"][0]["starter"] == "Ben"
+    with pytest.raises(Illegal):
+        play(dv.setup({"players": 3}), Dealt(starts=3))
+    assert decode(json.loads(json.dumps(encode(Dealt(2)))), dv.EVENTS) == Dealt(2)
+    assert decode({"type": "Dealt"}, dv.EVENTS) == Dealt()   # games stored before keep replaying
+
+
 def test_DV4_a_turn_draws_a_tile_and_starts_the_turn_timer():
     state = dv.setup({"players": 2, "turn_timer": 60})
     assert dv.timer(state) is None  # not while the tiles are dealt

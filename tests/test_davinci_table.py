@@ -82,7 +82,7 @@ def test_DV3_DV9_DV10_DV11_setup_from_the_main_menu_by_keys(table):
     assert "Out of time: a miss." in table.screen()
     table.type("*#")
     assert lines(table) == ["[Game 1/3: take 3 each]", "Sort low to high,", "black left on a tie.",
-                            "Joker anywhere, fixed", "#:P3 starts *:Menu"]
+                            "Joker anywhere, fixed", "1-4: who starts", "#:P3 starts *:Menu"]
     assert lines(table, "team1")[0] == "[Pool: 14 · game 1/3]"  # 26 tiles, 12 dealt
     table.press("#")
     assert lines(table) == ["[P3: draw a tile]", "1:00", "1,2,4:attack"]
@@ -93,7 +93,7 @@ def test_DV1_DV2_each_player_takes_4_tiles_or_3_when_four_play(table):
     for players, each in ((2, 4), (3, 4), (4, 3)):
         table.start("davinci", players=players)
         assert lines(table) == [f"[Take {each} tiles each]", "Sort low to high,", "black left on a tie.",
-                                "#:P1 starts *:Menu"]
+                                f"1-{players}: who starts", "#:P1 starts *:Menu"]
         assert rows(table) == [("►" if seat == 1 else " ") + f"P{seat} " + "■" * each
                                for seat in range(1, players + 1)]
         table.press("*")              # nothing played yet: back to the menu
@@ -292,6 +292,35 @@ def test_DV11_three_games_of_points_end_in_a_shared_win(table):
     assert log["rounds"][2]["hits"] == {"Player 1": 1, "Player 2": 1, "Player 3": 8}
     assert log["rounds"][2]["eliminated"] == [{"player": "Player 1", "by": "Player 3"},
                                               {"player": "Player 2", "by": "Player 3"}]
+
+
+def test_DV3_every_game_of_a_tournament_asks_who_starts_the_next_seat_offered(table):
+    table.start("davinci", players=3, tournament=True)
+    table.press("2")                      # game 1: P2 starts after all
+    assert lines(table)[-1] == "#:P2 starts *:Menu"
+    table.press("#")
+    assert lines(table)[0] == "[P2: draw a tile]"
+    for target in (3,) * 4 + (1,) * 4:
+        attack(table, target, hit=True)
+    table.press("#")                      # game 2: the seat after P2 is offered ...
+    assert lines(table)[0] == "[Game 2/3: take 4 each]" and lines(table)[-1] == "#:P3 starts"
+    table.press("1")                      # ... and the table picks P1
+    assert lines(table)[-1] == "#:P1 starts"
+    table.advance(1.0)
+    table.restart()                       # the pick survives a power cut
+    assert lines(table)[-1] == "#:P1 starts"
+    table.press("4")                      # nobody sits at seat 4: nothing changes
+    assert lines(table)[-1] == "#:P1 starts"
+    table.press("#")
+    assert lines(table)[0] == "[P1: draw a tile]"
+    undo(table)                           # undo comes back to the same question
+    assert lines(table)[-1] == "#:P1 starts"
+    table.press("#")
+    for target in (2,) * 4 + (3,) * 4:
+        attack(table, target, hit=True)
+    table.type("##")                      # game 3: the seat after P1 offered and taken
+    assert lines(table)[0] == "[P2: draw a tile]"
+    assert [r["starter"] for r in table.log()[0]["rounds"]] == ["Player 2", "Player 1"]
 
 
 # --- power cut, undo, the panel's size -------------------------------------------

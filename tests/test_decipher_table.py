@@ -63,6 +63,20 @@ def test_DC1_DC2_setup_through_the_keys_shows_the_round_plan(table):
     assert game["players"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
 
 
+def test_DC2_the_first_word_maker_is_a_setup_choice(table):
+    table.press("5")
+    assert "3 Starts: Player 1" in table.screen()
+    table.type("333")                    # three players: 2, 3, then past the last seat
+    assert "3 Starts: Player 1" in table.screen()
+    table.type("33")
+    assert "3 Starts: Player 3" in table.screen()
+    table.press("C")
+    assert "Player 3→1→2" in table.screen()
+    table.type("*#")
+    assert shown(table).splitlines()[1] == "Maker: Player 3"
+    assert table.box.session.state.maker == 2
+
+
 # --- the worked example ---------------------------------------------------------
 
 def test_DC10_worked_example_panda_played_on_the_keys(table):

@@ -291,6 +291,19 @@ def test_OS6_the_starting_player_moves_clockwise_every_round():
     assert starters == [0, 1, 2, 0, 1, 2, 0]
 
 
+def test_OS6_the_table_chooses_who_starts_round_1():
+    state = osm.setup({"players": 3, "starts": 2})
+    starters = []
+    for _ in range(4):
+        state = roll_all(state)
+        starters.append(osm.step(state).player)
+        state = finish_round(state)
+    assert starters == [2, 0, 1, 2]
+    for bad in (3, -1, "1", True):
+        with pytest.raises(Illegal):
+            osm.setup({"players": 3, "starts": bad})
+
+
 # --- [OS-7] drawing ------------------------------------------------------------------------
 
 def test_OS7_a_drawing_player_picks_last():

@@ -201,6 +201,26 @@ def test_OS6_the_starting_player_moves_clockwise_every_round(table):
     assert starters == ["Player 1", "Player 2", "Player 3", "Player 1"]
 
 
+def test_OS6_the_first_picker_is_a_setup_choice_the_next_seat_a_key_away(table):
+    table.press("2")
+    assert "3 Starts: Player 1" in main(table)
+    table.type("1" "33")                 # 3 players; Player 2, then Player 3 starts
+    assert "3 Starts: Player 3" in main(table)
+    table.press("3")                     # nobody sits at seat 4: back to Player 1
+    assert "3 Starts: Player 1" in main(table)
+    table.type("33" "1" "1" "1")         # Player 3 again; 4, 5, then 6 players keep it
+    assert "1 Players: 6" in main(table) and "3 Starts: Player 3" in main(table)
+    table.type("1" "1")                  # 2 players: Player 3 has no seat any more
+    assert "1 Players: 3" in main(table) and "3 Starts: Player 1" in main(table)
+    table.type("33#")
+    starters = []
+    for _ in range(3):
+        roll_rows(table)
+        starters.append(picker(table))
+        table.type("123")
+    assert starters == ["Player 3", "Player 1", "Player 2"]
+
+
 def test_OS6_the_player_whose_turn_it_is_picks_with_the_letter_digit(table):
     table.start("osmisifry", players=3)
     play_round(table, "123")

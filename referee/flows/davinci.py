@@ -5,8 +5,10 @@ are P1 to P4 in seat order, and a digit always means that player.
 
 Keys
 ----
-Deal        ``#`` everyone has taken and sorted their tiles: the first turn
-            starts.  ``*`` back to the menu, before anything was played.
+Deal        a digit names who starts this game (every game of a tournament,
+            the next seat offered) [DV-3]; ``#`` everyone has taken and
+            sorted their tiles: the first turn starts.  ``*`` back to the
+            menu, before anything was played.
 Turn        a digit names the player attacked, then ``A`` hit or ``B`` miss
             (``*`` names another).  After a hit: ``A`` attacks again (then a
             digit; a digit alone does too), ``#`` stops.
@@ -22,7 +24,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee.flows import Flow, clock_text
-from referee.flows.forms import Form, Option, named_seats
+from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee import i18n
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, key_line
@@ -40,24 +42,14 @@ def setup(box) -> Flow:
         Option("rules", _("Rules"), (("basic", _("basic")), ("extended", _("jokers")))),
         Option("turn_timer", _("Turn timer"), tuple((s, _("{s} s").format(s=s) if s else _("off")) for s in TIMERS)),
         Option("tournament", _("Play"), ((False, _("one game")), (True, _("3 games")))),
-        Option("starts", _("Starts"), tuple((seat, seat_label(seat)) for seat in range(4))),
+        seat_option("starts", _("Starts"), 4, lambda n: _("P{n}").format(n=n)),  # [DV-3]
     ]
     help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."))
-    return _Setup(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
-
-
-class _Setup(Form):
-    def key(self, key: str, kind: str) -> None:
-        super().key(key, kind)
-        # [DV-3] only someone at the table can start: stepping past the last
-        # player, or seating fewer players, comes back to P1.
-        starts = [o.key for o in self.options].index("starts")
-        if self.values["starts"] >= self.values["players"]:
-            self.chosen[starts] = 0
+    return Form(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
 
 
 class Play(Flow):
-    remembered = ("choice", "again")
+    remembered = ("choice", "again", "starts")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
@@ -67,10 +59,19 @@ class Play(Flow):
         # "again" pressed, waiting for the target, [*moment].
         self.choice: list | None = None
         self.again: list | None = None
+        # [DV-3] who the table says starts this deal: [game, seat].
+        self.starts: list | None = None
 
     @property
     def state(self) -> dv.State:
         return self.session.state
+
+    def _starter(self) -> int:
+        """Who starts the deal on screen: the table's pick, or the seat the
+        rules offer."""
+        if self.starts and self.starts[0] == self.state.game:
+            return self.starts[1]
+        return self.state.starter
 
     def _moment(self) -> list:
         s = self.state
@@ -102,7 +103,10 @@ class Play(Flow):
         step = dv.step(self.state)
         if step.kind == "deal":
             if key == "#":
-                self.box.act(dv.Dealt())
+                chosen = self._starter()
+                self.box.act(dv.Dealt(None if chosen == self.state.starter else chosen))
+            elif key.isdigit() and 1 <= int(key) <= len(self.state.players):
+                self.starts = [self.state.game, int(key) - 1]
             elif key == "*" and not self.session.events:
                 self.box.leave()
         elif step.kind in ("attack", "again"):
@@ -172,7 +176,8 @@ class Play(Flow):
         lines = [_("Sort low to high,"), _("black left on a tie.")]
         if s.jokers:
             lines.append(_("Joker anywhere, fixed"))
-        keys = [("#", _("{p} starts").format(p=seat_label(s.starter)))]
+        lines.append(_("1-{n}: who starts").format(n=len(s.players)))
+        keys = [("#", _("{p} starts").format(p=seat_label(self._starter())))]
         if not self.session.events:
             keys.append(("*", _("Menu")))
         return Screen(title, tuple(lines), keys=tuple(keys))

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from games import decipher as game
 from referee.flows import Flow
-from referee.flows.forms import Form, Option, named_seats
+from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import N_, _
 from referee.screen import COLS, Screen, fit, wrap
 
@@ -41,6 +41,7 @@ def setup(box) -> Form:
     return SetupForm(box, "Decipher", [
         Option("players", _("Players"), tuple((n, str(n)) for n in (2, 3, 4)), default=1),
         Option("length", _("Letters"), tuple((n, str(n)) for n in range(3, 7)), default=2),
+        seat_option("first_maker", _("Starts"), 4),  # [DC-2] the first word maker is the table's choice
     ], start=lambda values: box.start_game(game.NAME, named_seats(values)),
         help_lines=(_("Round plan"),))  # drawn by SetupForm for the players chosen
 

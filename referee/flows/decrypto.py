@@ -38,8 +38,9 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 from __future__ import annotations
 
 from games import decrypto as d
-from referee import i18n, web
+from referee import i18n
 from referee.flows import Flow, clock_text, forms
+from referee.team_pages import team_url
 from referee.i18n import N_, _
 from referee.screen import LINES, Screen, wrap
 
@@ -264,7 +265,7 @@ class Play(Flow):
 
     def _phone_screen(self, seat: int) -> Screen:
         # The team page's address is a secret of the team: its own screen only.
-        return Screen(self.name(seat), (_("Your team"), _("page:"), _("scan me")), qr=web.team_url(self.box, seat))
+        return Screen(self.name(seat), (_("Your team"), _("page:"), _("scan me")), qr=team_url(self.box, seat))
 
     def _main(self) -> Screen:
         s, page = self.state, self._page()

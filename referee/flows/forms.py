@@ -66,6 +66,14 @@ class Option:
     label: str                                # shown before the value
     choices: tuple[tuple[object, str], ...]   # (value, how it reads)
     default: int = 0                          # index into choices
+    seat: bool = False                        # names a seat: kept below the players count
+
+
+def seat_option(key: str, label: str, seats: int, name=None) -> Option:
+    """Who starts, where the rulebook leaves it to the table: one choice per
+    seat, seat 1 first, the option's digit stepping to the next seat."""
+    name = name or (lambda n: _("Player {n}").format(n=n))
+    return Option(key, label, tuple((seat, name(seat + 1)) for seat in range(seats)), seat=True)
 
 
 class Form(Flow):
@@ -107,6 +115,7 @@ class Form(Flow):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
             self.page = i // (LINES - 1)
+            self._seated()
         elif key == "#":
             self.start(self.values)
         elif key == "*":
@@ -115,6 +124,16 @@ class Form(Flow):
             self.page = (self.page + 1) % self.pages
         elif key == "C" and self.help_lines:
             self.help_page = 0
+
+    def _seated(self) -> None:
+        # Only someone at the table can start: stepping past the last player,
+        # or seating fewer players, comes back to the first seat.
+        players = self.values.get("players")
+        if not isinstance(players, int):
+            return
+        for i, option in enumerate(self.options):
+            if option.seat and option.choices[self.chosen[i]][0] >= players:
+                self.chosen[i] = 0
 
     def _help_key(self, key: str) -> None:
         if key == "D" and self.help_page + 1 < self.help_pages:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from games import osmisifry as osm
 from referee.flows import Flow, clock_text
-from referee.flows.forms import Form, Option, named_seats
+from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
@@ -44,6 +44,7 @@ def setup(box) -> Form:
     options = [
         Option("players", _("Players"), tuple((n, str(n)) for n in range(2, 7))),
         Option("table", _("Letters"), (("cs", _("Czech")), ("en", _("English")), ("pl", _("Polish")))),
+        seat_option("starts", _("Starts"), 6),  # [OS-6] the first picker is the table's choice
     ]
     help_lines = (_("#/ROLL: roll the dice"), _("1-7: pick a letter"),
                   _("B+digit: player draws"), _("D: end creation early"))

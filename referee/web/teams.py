@@ -1,12 +1,10 @@
 """The teams' own pages: what a team's private screen may show, on the
 players' phones, behind an address only that team is given.
 
-The address is a capability, ``/T/<token>``: 128 random bits from
-``secrets``, written in base32 (capitals and digits, so that the QR code on
-the team's screen can use the compact alphanumeric mode).  Every team of
-every game gets a new one, kept in the store so that it survives a power
-cut.  It opens the team's page only while its game is the one on the box;
-before and after, it is a plain 404 like an address that never existed.
+The address is a capability, ``/T/<token>``, made by the box
+(``referee.team_pages``, outside the web so that the key flows need not
+import it).  It opens the team's page only while its game is the one on the
+box; before and after, it is a plain 404 like an address that never existed.
 
 The page shows the game's ``private(state, team)`` less what the team's
 screen shows only on demand.  A game adds its part of the page as the
@@ -17,15 +15,12 @@ headers, and a SameSite=Strict cookie holding the same secret.
 """
 from __future__ import annotations
 
-import base64
 import hmac
-import secrets
 from typing import Callable
 
 from referee.session import Session
 from referee.store import TeamPage
-
-TEAM_GAMES = {"decrypto": 2}   # games played in teams: how many teams
+from referee.team_pages import TEAM_GAMES, new_token, team_url  # noqa: F401  the web's names for them
 # [DE-3] The code is for the encryptor alone, on the team's screen only
 # while the team button is held; a page open on phones never shows it.
 WITHHELD = {"decrypto": frozenset({"code"})}
@@ -46,25 +41,6 @@ def action(game: str):
         ACTIONS[game] = handler
         return handler
     return register
-
-
-def new_token() -> str:
-    return base64.b32encode(secrets.token_bytes(16)).decode().rstrip("=")
-
-
-def team_url(box, team: int) -> str:
-    """The address of ``team``'s page for the game on the box, for the QR
-    code on that team's screen.  Made on first use; a new game, a new one."""
-    session = box.session
-    if session is None or session.name not in TEAM_GAMES:
-        raise ValueError("only a team game has team pages")
-    if team not in range(TEAM_GAMES[session.name]):
-        raise ValueError(f"no team {team!r} in {session.name}")
-    page = box.store.team_page(session.id, team)
-    if page is None:
-        page = TeamPage(new_token(), session.id, team, secrets.token_urlsafe(16))
-        box.store.add_team_page(page)
-    return box.public_url() + "T/" + page.token
 
 
 def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
