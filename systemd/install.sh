@@ -7,7 +7,7 @@ set -eu
 PREFIX=/opt/referee
 VENV=$PREFIX/venv
 ETC=/etc/referee
-UNIT=/etc/systemd/system/referee.service
+UNITS="referee referee-web"
 MODULES=/etc/modules-load.d/referee.conf
 PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
 USER_GROUPS="gpio i2c spi dialout"
@@ -25,7 +25,8 @@ Installs Tabletop Referee from this checkout as a service:
     into the system's Python), and \`referee\` on the PATH
   - $ETC/config.toml from config.pi.toml, unless one is there already
   - the I2C lines in /boot/firmware/config.txt and the i2c-dev module
-  - $UNIT, enabled and started
+  - the services referee (the box) and referee-web (the phones' pages),
+    in /etc/systemd/system, enabled and started
 
   --no-boot-config   leave /boot/firmware/config.txt alone
   -h, --help         show this text
@@ -149,16 +150,20 @@ if ! [ -f "$MODULES" ] || [ "$(cat "$MODULES")" != i2c-dev ]; then
 fi
 modprobe i2c-dev 2>/dev/null || echo "    i2c-dev loads at the next boot"
 
-say "Service"
-install -m 0644 "$REPO/systemd/referee.service" "$UNIT"
+say "Services"
+for unit in $UNITS; do
+    install -m 0644 "$REPO/systemd/$unit.service" "/etc/systemd/system/$unit.service"
+done
 systemctl daemon-reload
-systemctl enable --quiet referee.service
-systemctl restart referee.service
-echo "    enabled and started"
+for unit in $UNITS; do
+    systemctl enable --quiet "$unit.service"
+    systemctl restart "$unit.service"
+    echo "    $unit enabled and started"
+done
 
 say "Done"
 if [ "$REBOOT" = yes ]; then
     echo "    Reboot once to turn the I2C buses on: sudo reboot"
 fi
 echo "    Check the box:    sudo referee doctor"
-echo "    Follow its log:   journalctl -u referee -f"
+echo "    Follow its log:   journalctl -u referee -u referee-web -f"
