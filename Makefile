@@ -5,14 +5,22 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
 READY  := $(VENV)/.ready
+# axe-core, the accessibility checker the browser tests inject into pages:
+# from the npm registry into a folder of the project, when missing.
+AXE    := build/npm/node_modules/axe-core/axe.min.js
 
 .PHONY: sim test bench soak flash install uninstall clean
 sim: $(READY)
 	$(BIN)/referee sim
 
-test: $(READY)
+test: $(READY) $(AXE)
 	@scripts/need-apt chromium
+	@scripts/micropython-tools
 	$(BIN)/pytest -n 2
+
+$(AXE):
+	@command -v npm >/dev/null || scripts/need-apt npm  # nodejs from NodeSource brings its own npm
+	npm install --no-save --no-audit --no-fund --prefix build/npm axe-core@4
 
 bench: $(READY)
 	$(BIN)/python -m bench

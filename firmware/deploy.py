@@ -5,8 +5,8 @@
 PORT is what ``mpremote connect`` takes (``/dev/ttyACM0``, a by-id path, or
 ``auto``, the default: the first MicroPython board found).  The device
 modules go to ``/firmware/`` on the Pico, so ``from firmware import ...``
-reads the same there as on the host, and ``main.py`` to the root, where
-MicroPython runs it at power-on.  The board is reset at the end.
+reads the same there as on the host, and ``boot.py`` and ``main.py`` to the
+root, where MicroPython runs them at every reset.  The board is reset at the end.
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PACKAGE = ("__init__.py", "protocol.py", "dice.py", "module.py")
+PACKAGE = ("__init__.py", "protocol.py", "dice.py", "module.py", "watchdog.py")
+ROOT_FILES = ("boot.py", "main.py")  # MicroPython runs them at every reset
 MKDIR = "import os; 'firmware' in os.listdir() or os.mkdir('firmware')"
 
 
@@ -36,7 +37,9 @@ def command(mpremote: str, port: str = "auto") -> list[str]:
     cmd = [mpremote, "connect", port, "exec", MKDIR]
     for name in PACKAGE:
         cmd += ["+", "cp", os.path.join(HERE, name), ":firmware/" + name]
-    return cmd + ["+", "cp", os.path.join(HERE, "main.py"), ":main.py", "+", "reset"]
+    for name in ROOT_FILES:
+        cmd += ["+", "cp", os.path.join(HERE, name), ":" + name]
+    return cmd + ["+", "reset"]
 
 
 def main(argv: list[str] | None = None) -> int:

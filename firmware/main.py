@@ -4,6 +4,11 @@ MicroPython runs this file at power-on.  Pins and parts are described in
 hardware/dice-module.md; the protocol in PROTOCOL.md.  Ctrl-C stays enabled
 (so mpremote can always stop the loop), and the host's REPL command ends the
 loop cleanly.  Deploy with ``make flash``.
+
+A fault must not leave the module at the REPL until someone unplugs it: an
+exception in the loop is reported to the host (``FAULT <kind>``) and the
+loop goes on; a burst of them resets the board, and so does a loop that
+hangs, through the watchdog (firmware/watchdog.py).
 """
 import binascii
 import os
@@ -13,7 +18,7 @@ import time
 
 import machine
 
-from firmware import dice, module
+from firmware import dice, module, protocol, watchdog
 
 SPI_SCK, SPI_TX, READOUT_CS = 18, 19, 17
 BUTTON = 14
@@ -87,7 +92,28 @@ class Piezo:
         self._pwm.deinit()
 
 
+def serve(box, clock, button, debounce, piezo, stdin, poll):
+    """The main loop, until the host asks for the REPL."""
+    while box.running:
+        watchdog.feed()
+        now = clock.update()
+        wait = 1  # ms: the button is sampled about a thousand times a second
+        for _ in range(READ_AT_ONCE):
+            if not poll.poll(wait):
+                break
+            wait = 0
+            box.receive(stdin.read(1), now)
+        if debounce.update(button.value() == 0, now):
+            box.press(now)
+        box.tick(now)
+        piezo.update(now)
+
+
+last_fault = None  # for whoever looks at the REPL after a reset: what went wrong
+
+
 def main():
+    global last_fault
     clock = Clock()
     readout = Readout()
     piezo = Piezo(clock)
@@ -99,22 +125,22 @@ def main():
     poll.register(sys.stdin, select.POLLIN)
     board = binascii.hexlify(machine.unique_id()).decode()
     box = module.Module(dice.Dice(os.urandom), stdout.write, readout.show, piezo.play, board)
+    faults = module.Faults()
+    watchdog.hold()  # the loop feeds it now: a loop that hangs resets the board
     box.start()
     try:
         while box.running:
-            now = clock.update()
-            wait = 1  # ms: the button is sampled about a thousand times a second
-            for _ in range(READ_AT_ONCE):
-                if not poll.poll(wait):
-                    break
-                wait = 0
-                box.receive(stdin.read(1), now)
-            if debounce.update(button.value() == 0, now):
-                box.press(now)
-            box.tick(now)
-            piezo.update(now)
+            try:
+                serve(box, clock, button, debounce, piezo, stdin, poll)
+            except Exception as e:  # not KeyboardInterrupt: Ctrl-C still stops it
+                last_fault = e
+                stdout.write(protocol.fault(type(e).__name__).encode())
+                if faults.add(clock.update()):
+                    machine.reset()
     finally:
-        # Ctrl-C or the REPL command: leave the parts quiet and dark
+        # Ctrl-C or the REPL command: leave the parts quiet and dark, and
+        # keep the watchdog fed while the REPL has the board
+        watchdog.release()
         piezo.off()
         readout.off()
 

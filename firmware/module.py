@@ -13,11 +13,13 @@ so the number on the box's screen and on the module appear together.
 
 from firmware import protocol
 
-FIRMWARE = "1.0.0"
+FIRMWARE = "1.1.0"  # 1.1: FAULT lines, the watchdog
 ANIMATION_MS = 600
 FRAME_MS = 60
 QUEUE = 3  # rolls waiting behind the one on the read-out; more get ERR busy
 DIGITS = 8
+FAULTS = 5  # faults within FAULT_WINDOW_MS that make the board start afresh
+FAULT_WINDOW_MS = 10000
 
 
 def readout(values):
@@ -187,3 +189,21 @@ class Debounce:
             return False
         self._down = closed
         return closed
+
+
+class Faults:
+    """Counts the main loop's faults.  One now and then is reported and the
+    loop goes on; ``FAULTS`` within ``FAULT_WINDOW_MS`` mean it cannot get
+    past something, and only a reset (a fresh start, as at power-on) helps."""
+
+    def __init__(self, limit=FAULTS, window_ms=FAULT_WINDOW_MS):
+        self.limit = limit
+        self.window_ms = window_ms
+        self.total = 0
+        self._recent = []
+
+    def add(self, now):
+        """Counts one fault at ``now``; True when the board should reset."""
+        self.total += 1
+        self._recent = [t for t in self._recent if now - t < self.window_ms] + [now]
+        return len(self._recent) >= self.limit

@@ -13,6 +13,7 @@ Parsed commands and replies are tuples whose first item is the word:
     ("REPL",)                           ("BYE",)
                                         ("BUTTON", count, sides, values)
                                         ("ERR", id or None, reason)
+                                        ("FAULT", kind)
 
 ``values`` is a tuple of ints.  Anything else raises ``ProtocolError``.
 """
@@ -107,6 +108,12 @@ def bye():
     return "BYE\n"
 
 
+def fault(kind):
+    """The firmware raised ``kind`` (an exception's class name) and carries on."""
+    word = "".join([c for c in kind if c.isalpha() or c.isdigit() or c == "_"])[:MAX_LINE - 8]
+    return "FAULT %s\n" % (word or "unknown")
+
+
 def parse_reply(line):
     """Reads one line from the module (str, without its newline).  Values are
     checked against the dice they claim to be; a RESULT's values can only be
@@ -140,6 +147,9 @@ def parse_reply(line):
     if word == "BYE":
         _arity(args, 0)
         return ("BYE",)
+    if word == "FAULT":
+        _arity(args, 1)
+        return ("FAULT", args[0])
     raise ProtocolError(UNKNOWN)
 
 

@@ -22,7 +22,8 @@ no randomness, no threads.  It provides, at module level:
                               what one team or player may see, secrets included
 ``summary(state) -> dict``    the score log entry (only what was revealed):
                               status, players, rounds (each with "scores"),
-                              totals, winners
+                              totals, winners; "starter", the name of who
+                              started, where the table chose
 ``is_over(state) -> bool``
 
 Everything random or timed comes back as an event, so a game is replayed
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,20 +188,45 @@ def bump(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return counts[:seat] + (counts[seat] + delta,) + counts[seat + 1:]
 
 
+NAME_LENGTH = 12   # what fits beside a score on a 21-column panel line
+
+
 def player_names(options: dict, low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
-    """Seat names from ``options["players"]``: a count or a list of names."""
+    """Seat names from ``options["players"]``: a count or a list of names.
+
+    A name is cleaned the way a table means it (Unicode composed, spaces
+    trimmed and single), an empty one is the seat's default, and two names
+    that differ only in case are the same player."""
     given = options.get("players", low)
     if is_whole(given):
         names = tuple(default.format(n=n) for n in range(1, given + 1))
     elif not isinstance(given, (list, tuple)):
         raise Illegal("Say how many players, or list their names.")
     else:
-        names = tuple(str(n).strip() or default.format(n=i) for i, n in enumerate(given, 1))
+        names = tuple(clean_name(n) or default.format(n=i) for i, n in enumerate(given, 1))
     if not low <= len(names) <= high:
         raise Illegal("This game needs {low} to {high} players.", low=low, high=high)
-    if len(set(names)) != len(names):
+    if len({n.casefold() for n in names}) != len(names):
         raise Illegal("Two players have the same name.")
     return names
+
+
+def clean_name(name) -> str:
+    """A typed name as the score log keeps it, or ``Illegal`` saying why not:
+    composed (NFC), whitespace trimmed and single, at most ``NAME_LENGTH``
+    characters, no control or invisible characters."""
+    if not isinstance(name, str):
+        raise Illegal("A name is text.")
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    if len(name) > NAME_LENGTH:
+        raise Illegal("A name has at most {n} characters.", n=NAME_LENGTH)
+    # Combining marks left after composing, controls, format characters
+    # (zero-width, bidi overrides) and unassigned code points would draw as
+    # nothing or reorder the line on the panels and the pages.
+    odd = next((c for c in name if unicodedata.category(c)[0] in "MC"), None)
+    if odd is not None:
+        raise Illegal("A name cannot hold the character U+{code}.", code=f"{ord(odd):04X}")
+    return name
 
 
 # --- events as data (the store keeps them as JSON) --------------------------------

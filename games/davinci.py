@@ -410,6 +410,7 @@ def summary(state: State) -> dict:
     return {
         "status": "finished" if is_over(state) else "playing",
         "players": list(state.players),
+        "starter": state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
         "rounds": [_game_log(state, game) for game in state.games],
         "totals": totals,
         "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win

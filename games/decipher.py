@@ -23,8 +23,11 @@ Events
 ``Pieces(count)``
     The maker, on their own screen, enters how many letter pieces are in the
     secret chamber.  A secret: only ``private(state, maker)`` shows it.  With
-    it the box counts pieces out and starts bonus mode itself [DC-6].  It may
-    be entered (or corrected) until the first piece is placed.
+    it the box counts pieces out and starts bonus mode itself [DC-6].  Until
+    the first piece is placed it is the whole chamber, ``length`` to 48.
+    After that, until bonus mode, the maker may still correct it: ``count``
+    is then the pieces not yet placed (the piece in the seeker's hand
+    included, as ``private`` shows them), 3 or more; 3 starts bonus mode.
 ``BonusMode()``
     Without a piece count, the maker announces bonus mode: exactly 3 pieces
     are left in the chamber [DC-6].  Announced between turns, before the next
@@ -190,13 +193,16 @@ class Step:
       "over"     the game is over.
     While a round is played, any of ``guessers`` may ``Guess`` and the
     players may ``GiveUp()``.  ``pieces``: the maker may still enter the
-    piece count.  ``bonus_call``: the maker may announce ``BonusMode()``.
+    piece count for the whole chamber (no piece placed yet); ``correct``: a
+    piece is placed and the maker may still correct the count of the pieces
+    left [DC-3].  ``bonus_call``: the maker may announce ``BonusMode()``.
     """
     kind: str
     maker: int | None = None
     seeker: int | None = None
     guessers: tuple[int, ...] = ()
     pieces: bool = False
+    correct: bool = False
     bonus_call: bool = False
 
 
@@ -222,9 +228,13 @@ def apply(state: State, event, at: float) -> State:
             _playing(state)
             if state.bonus:
                 raise Illegal("Bonus mode has already started.")
-            if state.placed:   # [DC-3] [ruling] entered, or corrected, until the first YES
-                raise Illegal("The pieces are entered before the first one is placed.")
-            if not is_whole(count) or not state.length <= count <= PIECES:
+            if state.placed:
+                # [DC-3] [ruling] a slip on the keys is corrected even after
+                # the first YES: then it counts what is still to be placed.
+                most = PIECES - state.placed
+                if not is_whole(count) or not BONUS <= count <= most:
+                    raise Illegal("Left to place: {least} to {most} pieces.", least=BONUS, most=most)
+            elif not is_whole(count) or not state.length <= count <= PIECES:
                 raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
                               length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret
@@ -362,6 +372,7 @@ def step(state: State) -> Step:
     guessers = tuple(s for s in range(len(state.players)) if state.held(s))
     return Step(kind, state.maker, state.seeker, guessers,
                 pieces=not state.bonus and not state.placed,
+                correct=not state.bonus and bool(state.placed),
                 bonus_call=state.pieces is None and not state.bonus and not state.refused)
 
 
@@ -419,6 +430,7 @@ def summary(state: State) -> dict:
     return {
         "status": "finished" if over else "playing",
         "players": list(state.players),
+        "starter": state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
         "rounds": [_table(state, result) for result in state.rounds],
         "totals": totals,
         "winners": winners(totals) if over else [],  # [DC-11] a tie shares the win

@@ -18,6 +18,13 @@ Setup options
               handles only codes, the timer and the tokens.
 ``lang``      the word list the box deals from: ``"en"`` (default), ``"cs"``,
               ``"pl"`` or ``"ru"``.
+``timer``     ``True`` (default): the first encryptor done starts the other's
+              30 seconds.  ``False``: the table plays without the sand
+              timer, which the rules leave to it [DE-4]; the clues are
+              in when both encryptors are done.
+``members``   the players' names, team by team (``[[white…], [black…]]``, the
+              Hacker's team first), in the order they sit; optional.  Given,
+              they set ``sizes``; the score log lists each team's players.
 ``exclude``   words already dealt this evening, default ``()``.  They are not
               dealt again; when too few words are left for this game (four
               and a spare per team), the whole list is used again.
@@ -38,6 +45,7 @@ Each round
 2. The encryptors write their clues.  ``CluesDone(team)`` says one has
    finished; the first starts the 30-second countdown ``"clues"``, and
    ``TimerExpired("clues")`` means the other must stop writing [DE-4].
+   Without the timer the writing ends when both are done.
 3. For White's code, then Black's [DE-5]: from round 2 the other team
    intercepts, ``Guess(other, code)`` [DE-7]; then the team decodes,
    ``Guess(team, code)``; then the code is revealed and the tokens given
@@ -117,12 +125,13 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, next_seat, winners
+from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
 NAME = "decrypto"
 
 TEAMS = ("White", "Black")
 HACKER_SIDES = ("Hacker", "Team")
+HACKER, HACKER_TEAM = 0, 1  # their seats
 LANGS = ("en", "cs", "pl", "ru")
 KEYWORDS = 4
 CODES = tuple(itertools.permutations(range(1, 5), 3))  # the 24 code cards [DE-3]
@@ -276,6 +285,8 @@ class State:
     tie: str | None = None  # a tie waiting for the keyword counts
     keywords_guessed: tuple[int | None, int | None] = (None, None)
     result: Result | None = None
+    sand_timer: bool = True  # [DE-4] the table may play without it
+    members: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # who sits in each team, if named
 
     @property
     def names(self) -> tuple[str, str]:
@@ -306,7 +317,7 @@ class State:
 
 # --- setup ----------------------------------------------------------------------------
 
-OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude")
+OPTIONS = ("variant", "sizes", "keywords", "lang", "exclude", "members", "timer")
 
 
 @functools.cache
@@ -322,6 +333,11 @@ def setup(options: dict | None = None) -> State:
         if key not in OPTIONS:
             raise Illegal("Decrypto has no option {option!r}.", option=key)
     variant = options.get("variant", "teams")
+    members = _members(options.get("members"))
+    if members != ((), ()):
+        if "sizes" in options and _tuple(options["sizes"]) != tuple(map(len, members)):
+            raise Illegal("The names do not fit the team sizes.")
+        options["sizes"] = tuple(map(len, members))
     if variant == "teams":
         sizes = _tuple(options.get("sizes", (2, 2)))
         if len(sizes) != 2 or not all(type(n) is int and 2 <= n <= 4 for n in sizes):
@@ -341,7 +357,10 @@ def setup(options: dict | None = None) -> State:
     exclude = _tuple(options.get("exclude", ()))
     if not all(isinstance(word, str) for word in exclude):
         raise Illegal("The words to leave out must be words.")
-    state = State(variant, sizes, deal, lang, ())
+    sand_timer = options.get("timer", True)
+    if type(sand_timer) is not bool:
+        raise Illegal("The sand timer is used or not: true or false.")
+    state = State(variant, sizes, deal, lang, (), members=members, sand_timer=sand_timer)
     if deal == "box":
         # A word nobody at the table has seen tonight, while enough are left.
         need = (KEYWORDS + 1) * len(state.coding)
@@ -349,6 +368,22 @@ def setup(options: dict | None = None) -> State:
         fresh = tuple(w for w in words(lang) if w not in left)
         state = dataclasses.replace(state, pool=fresh if len(fresh) >= need else words(lang))
     return state
+
+
+def _members(given) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if given is None:
+        return ((), ())
+    if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(isinstance(t, (list, tuple)) for t in given):
+        raise Illegal("Name the players of both teams.")
+    members = tuple(tuple(clean_name(name) for name in team) for team in given)
+    if not all(members):
+        raise Illegal("Name the players of both teams.")
+    flat = [name.casefold() for team in members for name in team]
+    if "" in flat:
+        raise Illegal("Name the players of both teams.")
+    if len(set(flat)) != len(flat):
+        raise Illegal("Two players have the same name.")
+    return members
 
 
 def _tuple(value) -> tuple:
@@ -512,6 +547,8 @@ def _clues_done(state: State, team, at: float) -> State:
     done = _put(state.clues_done, team, True)
     if all(done[t] for t in state.coding):
         return dataclasses.replace(state, clues_done=done, writing=False, countdown=None)
+    if not state.sand_timer:
+        return dataclasses.replace(state, clues_done=done)  # [DE-4] no timer: wait for the other
     # [DE-4] The first encryptor done turns the sand timer for the other.
     return dataclasses.replace(state, clues_done=done, countdown=Countdown.start("clues", CLUE_SECONDS, at))
 
@@ -718,6 +755,7 @@ def public(state: State) -> dict:
         "sizes": list(state.sizes),
         "keywords": state.deal,
         "lang": state.lang,
+        "timer": state.sand_timer,
         "round": state.round,
         "last_round": HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
         "encryptors": list(state.encryptors),
@@ -770,12 +808,19 @@ def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...
 
 
 def summary(state: State) -> dict:
+    """The score log.  With two teams a round scores each team's
+    interceptions minus its miscommunications [DE-9].  In the hacker variant
+    the Team has no tokens of its own; what decides the game is a race
+    [DE-10]: the Hacker scores 1 per interception and needs 2, the Team
+    scores 1 for every round it ends with the Hacker under 2 and needs 5.
+    ``goals`` says so, by side; ``reason`` says what ended the game."""
     names = state.names
     rounds = list(state.rounds)
     read = tuple(c if clues_read(state, t) else () for t, c in enumerate(state.clues))
     if state.reveals or any(read):
         rounds.append(Round(state.round, state.encryptors, state.reveals, read))
     log = []
+    hacker = 0  # the Hacker's interceptions by the end of the round
     for r in rounds:
         got_i, got_m = [0, 0], [0, 0]
         for reveal in r.reveals:
@@ -791,20 +836,33 @@ def summary(state: State) -> dict:
             "tokens": {names[t]: {"interceptions": got_i[t], "miscommunications": got_m[t]} for t in (0, 1)},
             "scores": {names[t]: got_i[t] - got_m[t] for t in (0, 1)},
         }
+        if state.variant == "hacker":
+            hacker += got_i[HACKER]
+            # [DE-10] [ruling] the score log counts the rounds the Team held out
+            held = r.number <= len(state.rounds) and hacker < 2
+            row["scores"] = {names[HACKER]: got_i[HACKER], names[HACKER_TEAM]: int(held)}
         # Clues are there only when the encryptors typed them.
         if any(r.clues):
             row["clues"] = {names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}
         log.append(row)
+    totals = dict(zip(names, state.scores))
+    if state.variant == "hacker":
+        totals = {name: sum(row["scores"][name] for row in log) for name in names}
     entry = {
         "status": "finished" if state.result is not None else "playing",
+        "variant": state.variant,
         "players": list(names),
         "rounds": log,
-        "totals": dict(zip(names, state.scores)),
+        "totals": totals,
         "winners": [names[t] for t in state.result.winners] if state.result is not None else [],
     }
     notes = {names[t]: _notes_view(state, t) for t in state.coding}
     if any(notes.values()):
         entry["notes"] = notes
+    if state.variant == "hacker":
+        entry["goals"] = {names[HACKER]: 2, names[HACKER_TEAM]: HACKER_LAST_ROUND}
+    if any(state.members):
+        entry["members"] = {names[t]: list(state.members[t]) for t in (0, 1)}
     if state.result is not None:
         entry["reason"] = state.result.reason
         entry["tie"] = state.result.tie

@@ -522,6 +522,7 @@ def summary(state: State) -> dict:
     return {
         "status": "finished" if is_over(state) else "playing",
         "players": list(state.names),
+        "starter": state.names[state.starts],
         "rounds": turns,
         "totals": totals,
         "winners": [state.names[state.finishers[0]]] if state.finishers else [],

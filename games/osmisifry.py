@@ -569,6 +569,7 @@ def summary(state: State) -> dict:
     return {
         "status": "finished" if is_over(state) else "playing",
         "players": list(names),
+        "starter": names[state.first],  # [OS-6] who picked first
         "table": state.table.name,
         "rows": [{"row": k, "rolls": [list(r) for r in o.rolls], "letters": list(o.letters),
                   "picks": [{"player": names[p], "letter": o.letters[i]} for p, i in o.picks]}

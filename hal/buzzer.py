@@ -1,28 +1,61 @@
 """The buzzer: a few named sounds on gpiozero's ``TonalBuzzer``.
 
-``TonalBuzzer`` plays A3–A5 by default and raises outside that range, so
-every note here stays inside it.  A sound is a list of (note, seconds) steps
-played on the service clock; a new sound cuts the one playing.
+A 12 mm magnetic buzzer is loud only near its resonance (the box's part:
+2400 Hz ± 400, hardware/BOM.md); an octave below it is a whisper.  So a
+sound is not written in notes but in places within the buzzer's band
+(``band``, from its datasheet): 0 is the band's low edge, 1 its high edge,
+spaced evenly in pitch.  Whatever band a box's buzzer has, every sound stays
+inside it, and the sounds keep their shapes (rising, falling, high, low).
+
+A sound is a list of (place, seconds) steps played on the service clock,
+None a rest; a new sound cuts the one playing.
 """
 from __future__ import annotations
+
+import math
 
 from gpiozero import TonalBuzzer
 from gpiozero.tones import Tone
 
+BAND = (2000, 2800)  # Hz: the box's buzzer, 2400 Hz ± 400 by its datasheet
+
 SOUNDS = {
-    "key": (("A5", 0.01),),
-    "tick": (("E5", 0.04),),
-    "warning": (("A5", 0.08), (None, 0.05), ("A5", 0.08)),
-    "timeup": (("A4", 0.25), (None, 0.05), ("A4", 0.25), (None, 0.05), ("A3", 0.6)),
-    "error": (("A3", 0.15),),
-    "done": (("A4", 0.08), ("E5", 0.12)),
+    "key": ((0.5, 0.01),),
+    "tick": ((0.35, 0.04),),
+    "warning": ((0.9, 0.08), (None, 0.05), (0.9, 0.08)),
+    "timeup": ((0.75, 0.25), (None, 0.05), (0.75, 0.25), (None, 0.05), (0.0, 0.6)),
+    "error": ((0.0, 0.15),),
+    "done": ((0.3, 0.08), (0.8, 0.12)),
 }
 
 
+def frequency(place: float, band: tuple[float, float] = BAND) -> float:
+    """Hz of a place in the band (0: its low edge, 1: its high edge)."""
+    low, high = band
+    return low * (high / low) ** place
+
+
+def check_band(band) -> str | None:
+    """What is wrong with a band, or None."""
+    low, high = band
+    if not 100 <= low < high <= 10000:
+        return f"needs a low and a high frequency in Hz, low < high, within 100-10000, not {list(band)}"
+    if high > 4 * low:
+        # TonalBuzzer reaches an octave either side of its middle tone.
+        return f"{low}-{high} Hz is wider than two octaves, which a TonalBuzzer cannot span"
+    return None
+
+
 class Buzzer:
-    def __init__(self, pin: int, clock, pin_factory=None) -> None:
+    def __init__(self, pin: int, clock, band: tuple[float, float] = BAND, pin_factory=None) -> None:
+        problem = check_band(band)
+        if problem:
+            raise ValueError(f"buzzer band {problem}")
         self.clock = clock
-        self._device = TonalBuzzer(pin, pin_factory=pin_factory)
+        self.band = tuple(band)
+        # Its range, middle tone +- one octave, holds the whole band.
+        middle = Tone.from_frequency(math.sqrt(band[0] * band[1]))
+        self._device = TonalBuzzer(pin, mid_tone=middle, octaves=1, pin_factory=pin_factory)
         self._step = None
         self.played: list[tuple[float, str]] = []  # (monotonic second, sound)
 
@@ -38,11 +71,11 @@ class Buzzer:
             self._device.stop()
             self._step = None
             return
-        note, seconds = steps[i]
-        if note is None:
+        place, seconds = steps[i]
+        if place is None:
             self._device.stop()
         else:
-            self._device.play(Tone(note))
+            self._device.play(Tone.from_frequency(frequency(place, self.band)))
         self._step = self.clock.call_later(seconds, self._next, steps, i + 1)
 
     def close(self) -> None:

@@ -155,7 +155,11 @@ class SerialDice(Dice):
                 self._settle(e.id, None)  # a broken answer to a roll: do not wait for another
             return
         word = reply[0]
-        if word == "HELLO":
+        if word == "FAULT":
+            # The firmware raised and its loop goes on; a roll it was making
+            # may be lost, which the roll's timeout already covers.
+            self._warn("the firmware reported a fault (%s) and carried on", reply[1])
+        elif word == "HELLO":
             self._hello(*reply[1:])
         elif self.status != "online":
             self._warn("ignored %r before its hello", raw[:40])

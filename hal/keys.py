@@ -1,21 +1,51 @@
 """The 4×4 keypad and the two team buttons, read through gpiozero.
 
-The keypad is a matrix: rows are outputs, columns are inputs pulled up, and a
-pressed key connects its row to its column.  At rest every row is driven low,
-so any press pulls a column low and wakes the scanner; while a key is down the
-rows are scanned one at a time on the service clock.  Debouncing and hold
-detection happen here, on that clock, because mock pins ignore
-``bounce_time`` and real pin libraries each debounce differently.
+The keypad is a matrix without diodes: a pressed key joins its row to its
+column.  Columns are inputs pulled up.  At rest every row is an output driven
+low, so a press anywhere pulls its column low and wakes the scanner.  While a
+key is down the rows are read one at a time: the row being read is driven
+low and the other rows are let go (inputs, high impedance).  A row is never
+driven high: with two keys held in one column a high row would be shorted to
+the low one through the membrane.  Every output is low whenever it is an
+output, so no current flows from pin to pin whatever is held, and any one or
+two keys held together read right.  (Three keys on three corners of a
+rectangle also show the fourth, as on any matrix without diodes; no screen
+asks for three keys at once.)  Rows are switched with the pin's ``function``,
+which gpiozero offers on every pin library and on its mock pins; rows are
+only ever written low, so a row that becomes an output again drives low
+(lgpio even claims an output low by default).
 
-Every key, team buttons included, reports to ``on_key(key, kind)`` on the
-event loop's thread:
+Scanning, debouncing and hold timing run on a thread of their own, the
+clock's ``thread("keypad")``: the real clock gives it an OS thread keeping
+real time, the manual clock of the virtual table steps it inside ``advance``.
+A scan thread rather than edge timestamps taken in gpiozero's callback
+thread, because a matrix must be driven to be read: an edge on a column only
+says that some key in it moved, and which one is known only by selecting the
+rows in turn, on time, however late the event loop is.  The team buttons
+have pins of their own: their edges are taken with their level and time in
+gpiozero's callback thread and handed to the same scan thread, so that one
+thread puts every key in order.  Debouncing and holds are timed here because
+mock pins ignore ``bounce_time`` and real pin libraries each debounce
+differently.
+
+Key events queue with their times and reach ``on_key(key, kind)`` on the
+event loop's thread, in the order the keys went down, however late the loop
+runs; ``at`` holds the time of the event being handed over (the clock's
+``monotonic``):
 
 - ``"press"``:   released before ``HOLD`` seconds
 - ``"hold"``:    still down after ``HOLD`` seconds
 - ``"release"``: released after a hold
+
+A key reports on release (only then is a press known not to be a hold), so
+a key released early waits for any key that went down before it and has not
+yet said whether it was a press or a hold: never longer than ``HOLD``.
 """
 from __future__ import annotations
 
+import collections
+import itertools
+import math
 from typing import Callable
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
@@ -28,42 +58,67 @@ HOLD = 0.6        # seconds down before a press becomes a hold
 
 
 class _Key:
-    """Debounce and hold detection for one key, fed with raw levels."""
+    """Debounce and hold detection for one key, fed with levels."""
 
     def __init__(self, name: str, keys: Keys) -> None:
         self.name = name
         self._keys = keys
         self.down = False       # the accepted level
+        self.pressed = 0.0      # when the accepted press began
+        self.told = True        # its press or hold is already in the queue
         self._raw = False
         self._since = 0.0       # when the raw level last changed
         self._hold = None
-        self._held = False
 
     def sample(self, raw: bool, now: float) -> None:
+        """A level read at ``now`` (a scan of the matrix)."""
         if raw != self._raw:
             self._raw, self._since = raw, now
-        elif raw != self.down and now - self._since >= DEBOUNCE - 1e-9:
-            self.down = raw
-            if raw:
-                self._held = False
-                self._hold = self._keys.clock.call_later(HOLD, self._on_hold)
+        else:
+            self.settle(now)
+
+    def edge(self, raw: bool, at: float) -> None:
+        """The level changed at exactly ``at`` (a button's own pin): the
+        level before held until then."""
+        if raw != self._raw:
+            self.settle(at)
+            self._raw, self._since = raw, at
+
+    def settle(self, now: float) -> None:
+        if self._raw == self.down or now - self._since < DEBOUNCE - 1e-9:
+            return
+        self.down = self._raw
+        if self.down:
+            self.pressed, self.told = self._since, False
+            self._hold = self._keys.timer.call_later(HOLD, self._on_hold)
+        else:
+            self._hold.cancel()
+            if self.told:
+                self._keys.emit(self, "release", self._since)
             else:
-                self._hold.cancel()
-                self._keys.emit(self.name, "release" if self._held else "press")
+                self.told = True
+                self._keys.emit(self, "press", self.pressed)
+
+    @property
+    def unsettled(self) -> bool:
+        return self._raw != self.down
 
     def _on_hold(self) -> None:
-        self._held = True
-        self._keys.emit(self.name, "hold")
+        self.told = True
+        self._keys.emit(self, "hold", self.pressed)
+        self._keys.flush()
 
 
 class Keys:
     """The keypad and team buttons.  ``rows``/``cols`` are 4 BCM pin numbers
-    each, ``teams`` maps "team1"/"team2" to a pin."""
+    each, ``teams`` maps "team1"/"team2" to a pin; ``clock`` gives the scan
+    thread (``clock.thread(name)``)."""
 
     def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[str, str], None],
                  pin_factory=None) -> None:
-        self.clock = clock
+        self.timer = clock.thread("keypad")
         self.on_key = on_key
+        self.at = 0.0             # the time of the key event being handed to on_key
         self._loop = None
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
@@ -74,92 +129,127 @@ class Keys:
         self._col_pins = [d.pin for d in self._cols]
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
         self._scanning = None
-        self._held_back: list | None = None   # key events found mid-scan
         # Team buttons are plain inputs, not gpiozero ``Button``s: holds are
         # timed here, and ``Button`` would keep a hold thread for each.
         self._buttons: dict[str, DigitalInputDevice] = {}
         self._teams = {name: _Key(name, self) for name in teams}
-        self._team_checks: dict[str, object] = {}
+        self._settling: dict[str, object] = {}
+        self._all = [k for row in self._matrix for k in row] + list(self._teams.values())
+        self._found: list = []                  # (time, seq, key, kind), not yet in order
+        self._seq = itertools.count()
+        self._queue: collections.deque = collections.deque()   # in order, for the loop
         for name, pin in teams.items():
             button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, **opts)
-            button.when_activated = button.when_deactivated = lambda _b=None, n=name: self._from_pin(self._team_edge, n)
+            button.when_activated = lambda _b=None, n=name: self._from_pin(self._team_edge, n, True)
+            button.when_deactivated = lambda _b=None, n=name: self._from_pin(self._team_edge, n, False)
             self._buttons[name] = button
         for col in self._cols:
             col.when_activated = lambda _d=None: self._from_pin(self._wake)
 
     def start(self, loop) -> None:
+        """Key events go to ``on_key`` on ``loop`` from now on (any found
+        before wait for it)."""
         self._loop = loop
+        if self._queue:
+            self._post()
 
-    def emit(self, key: str, kind: str) -> None:
-        if self._held_back is not None:
-            self._held_back.append((key, kind))  # mid-scan: after the rows are back at rest
-        else:
-            self.on_key(key, kind)
+    def held(self) -> set[str]:
+        """The keys down now, as debounced."""
+        return {k.name for k in self._all if k.down}
 
     def _from_pin(self, fn, *args) -> None:
-        # gpiozero calls back from its own thread on real pins.
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(fn, *args)
+        # gpiozero calls back from its own thread on real pins: note the
+        # moment, and leave the work to the scan thread.
+        self.timer.call_later(0, fn, *args, self.timer.monotonic())
 
-    # --- the matrix -----------------------------------------------------------
+    # --- the queue ------------------------------------------------------------
 
-    def _wake(self) -> None:
+    def emit(self, key: _Key, kind: str, at: float) -> None:
+        self._found.append((at, next(self._seq), key.name, kind))
+
+    def flush(self) -> None:
+        """Queue for the loop the events no earlier key waits ahead of."""
+        if not self._found:
+            return
+        first = min((k.pressed for k in self._all if k.down and not k.told), default=math.inf)
+        self._found.sort()
+        ready = 0
+        while ready < len(self._found) and self._found[ready][0] <= first:
+            ready += 1
+        if ready:
+            self._queue.extend(self._found[:ready])
+            del self._found[:ready]
+            self._post()
+
+    def _post(self) -> None:
+        if self._loop is None:
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._deliver)
+        except RuntimeError:
+            pass  # the loop is closed: the box is gone
+
+    def _deliver(self) -> None:
+        # On the loop's thread.  One key that raises must not hold up the
+        # rest: they follow on the loop's next turn.
+        try:
+            while self._queue:
+                self.at, _, key, kind = self._queue.popleft()
+                self.on_key(key, kind)
+        finally:
+            if self._queue:
+                self._loop.call_soon(self._deliver)
+
+    # --- the matrix (on the scan thread) ----------------------------------------
+
+    def _wake(self, _at: float) -> None:
         if self._scanning is None:
-            self._scan(self.clock.monotonic())
+            self._scan(self.timer.monotonic())
 
     def _scan(self, due: float) -> None:
-        # Scans keep to a fixed grid and each counts at the time it was due:
-        # a loop busy with other work may run one late, but the lateness
-        # neither adds up from scan to scan nor postpones the debounce.
+        # Scans keep to a fixed grid: a scan that runs late is late once.
+        now = self.timer.monotonic()
         any_down = False
-        self._held_back = []
         rows, cols = self._row_pins, self._col_pins
         for pin in rows[1:]:
-            pin.state = True            # all rows high but the first
+            pin.function = "input"      # let go of all rows but the first
         for r, pin in enumerate(rows):
             if r:
-                rows[r - 1].state = True
-                pin.state = False       # this row low: its keys pull columns low
+                pin.function = "output"  # this row low: its keys pull columns low
+                rows[r - 1].function = "input"
             for c, key in enumerate(self._matrix[r]):
                 level = not cols[c].state
-                key.sample(level, due)
+                key.sample(level, now)
                 any_down |= key.down or level
         for pin in rows[:-1]:
-            pin.state = False           # at rest every row is low
+            pin.function = "output"     # at rest every row is low
         # Keep scanning until every key has settled up; then rest, rows low,
         # until a column falls again.
-        if any_down or self._unsettled():
-            now = self.clock.monotonic()
+        if any_down or any(k.unsettled for row in self._matrix for k in row):
+            now = self.timer.monotonic()
             after = max(due + SCAN, now)    # far behind: start a new grid
-            self._scanning = self.clock.call_later(after - now, self._scan, after)
+            self._scanning = self.timer.call_later(after - now, self._scan, after)
         else:
             self._scanning = None
-        # Only now, with the matrix at rest and the next scan booked, do the
-        # keys reach the box: whatever a key does cannot stall the keypad.
-        found, self._held_back = self._held_back, None
-        for key, kind in found:
-            self.on_key(key, kind)
+        self.flush()
 
-    def _unsettled(self) -> bool:
-        return any(k.down != k._raw for row in self._matrix for k in row)
+    # --- the team buttons (on the scan thread) ------------------------------------
 
-    # --- the team buttons -------------------------------------------------------
-
-    def _team_edge(self, name: str) -> None:
-        key = self._teams[name]
-        key.sample(self._buttons[name].is_active, self.clock.monotonic())
-        pending = self._team_checks.get(name)
+    def _team_edge(self, name: str, level: bool, at: float) -> None:
+        self._teams[name].edge(level, at)
+        self.flush()
+        pending = self._settling.get(name)
         if pending is not None:
             pending.cancel()
-        self._team_checks[name] = self.clock.call_later(DEBOUNCE, self._team_settle, name)
+        self._settling[name] = self.timer.call_later(at + DEBOUNCE - self.timer.monotonic(),
+                                                     self._team_settle, name)
 
     def _team_settle(self, name: str) -> None:
-        self._team_checks.pop(name, None)
-        key = self._teams[name]
-        key.sample(self._buttons[name].is_active, self.clock.monotonic())
-        if key.down != self._buttons[name].is_active:
-            self._team_checks[name] = self.clock.call_later(DEBOUNCE, self._team_settle, name)
+        self._settling.pop(name, None)
+        self._teams[name].settle(self.timer.monotonic())
+        self.flush()
 
     def close(self) -> None:
+        self.timer.close()
         for device in (*self._rows, *self._cols, *self._buttons.values()):
             device.close()

@@ -17,7 +17,7 @@ import os
 import random
 
 from games import base
-from referee import i18n, scorelog
+from referee import i18n, names, scorelog
 from referee.config import Config
 from referee.devices import DISPLAYS, build
 from referee.i18n import _
@@ -125,6 +125,7 @@ class Box:
         if name == "decrypto" and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
         try:
+            options = names.check_players(options)
             session = Session.new(self.store, name, options, self.clock.wall())
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))

@@ -18,6 +18,13 @@ Every request names its ``op``; every answer is one line::
     ← {"refused": "<the rules' sentence>"}  the rules refused it (no beep at the table)
     ← {"error": "no such page"}             the page's game is not the one on the box
 
+    → {"op": "names.view", "token": "<names page token>"}
+    ← {"view": {...}}                       what the setup's names page shows
+    ← {"error": "no such page"}             that setup is no longer on the box
+
+    → {"op": "names.submit", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
+    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+
     → {"op": "watch"}
     ← {"ok": true}
     ← {"changed": 1}  ← {"changed": 2}  ...  after every change at the table,
@@ -112,6 +119,14 @@ class Server:
         with contextlib.suppress(OSError):
             if stat.S_ISSOCK(os.lstat(self.path).st_mode):
                 os.unlink(self.path)
+
+    async def aclose(self) -> None:
+        """``close``, and wait until every connection has closed."""
+        writers = list(self._writers)
+        self.close()
+        for writer in writers:
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if len(self._writers) >= MOST_CONNECTIONS:
@@ -262,10 +277,48 @@ def team_action(box, request: dict) -> dict:
     return {"ok": bool(box.act(event))}
 
 
+def _fields(request: dict) -> dict[str, str] | None:
+    fields = request.get("fields")
+    if not isinstance(fields, dict) or len(fields) > 64:
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) and len(k) <= 200 and len(v) <= 200
+               for k, v in fields.items()):
+        return None
+    return fields
+
+
+def names_view(box, request: dict) -> dict:
+    """What a setup's names page shows (``referee.naming.view``)."""
+    from referee import naming
+    token = request.get("token")
+    view = naming.view(box, token) if isinstance(token, str) else None
+    if view is None:
+        return {"error": "no such page"}
+    return {"view": view}
+
+
+def names_submit(box, request: dict) -> dict:
+    """The names a setup's page sent (``referee.naming.submit``)."""
+    from games import base
+    from referee import i18n, naming
+    token, fields = request.get("token"), _fields(request)
+    if not isinstance(token, str) or fields is None:
+        return {"error": "not a names page's form"}
+    try:
+        naming.submit(box, token, fields)
+    except base.Illegal as exc:
+        return {"refused": i18n.refusal(exc)}
+    except LookupError:
+        return {"error": "no such page"}
+    return {"ok": True}
+
+
 async def serve_box(box, path: str) -> Server:
     """The box's end of the channel, listening on ``path``."""
     server = Server(path)
     server.ops["team"] = lambda request: team_action(box, request)
+    server.ops["names.view"] = lambda request: names_view(box, request)
+    server.ops["names.submit"] = lambda request: names_submit(box, request)
     await server.start()
     box.watch(server.changed)
     return server

@@ -25,6 +25,11 @@ class RealClock:
     def call_later(self, delay: float, fn, *args):
         return self._loop.call_later(max(0.0, delay), fn, *args)
 
+    def thread(self, name: str):
+        """Timers on an OS thread of their own (``referee.clock_thread``)."""
+        from referee.clock_thread import TimerThread
+        return TimerThread(name)
+
 
 class _Handle:
     __slots__ = ("when", "fn", "args", "cancelled")
@@ -78,3 +83,8 @@ class ManualClock:
         while self._queue and self._queue[0][2].cancelled:
             heapq.heappop(self._queue)
         return self._queue[0][0] if self._queue else None
+
+    def thread(self, name: str):
+        """A clock thread stepped by ``advance`` (``referee.clock_thread``)."""
+        from referee.clock_thread import SteppedThread
+        return SteppedThread(self)

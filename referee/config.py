@@ -16,6 +16,7 @@ from typing import ClassVar, Literal
 
 import msgspec
 
+from hal import buzzer as _buzzer
 from hal.dice_serial import DEFAULT_PORT
 
 DEFAULT_PATH = "/etc/referee/config.toml"
@@ -74,9 +75,15 @@ class Keypad(Base):
 class Buzzer(Base):
     driver: Literal["sim", "gpio", "none"] = "sim"
     pin: int = PINMAP["buzzer"]["pin"]
+    # Hz: where the buzzer is loud, from its datasheet (resonance +- tolerance);
+    # every sound is played inside it.
+    band: tuple[int, int] = _buzzer.BAND
 
     def __post_init__(self):
         _gpio(self.pin, "pin")
+        problem = _buzzer.check_band(self.band)
+        if problem:
+            raise _bad("band", problem)
 
 
 class Display(Base):

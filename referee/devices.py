@@ -50,7 +50,8 @@ def build(config: Config, clock, on_key) -> Devices:
     keys = Keys(kp.rows, kp.cols, teams, clock, on_key, pin_factory=factory)
     buzzer = None
     if config.buzzer.driver != "none":
-        buzzer = Buzzer(config.buzzer.pin, clock, pin_factory=pins.factory if config.buzzer.driver == "sim" else None)
+        buzzer = Buzzer(config.buzzer.pin, clock, config.buzzer.band,
+                        pin_factory=pins.factory if config.buzzer.driver == "sim" else None)
     panels: dict = {}
     displays = {}
     for name in DISPLAYS:

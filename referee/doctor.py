@@ -45,6 +45,8 @@ from referee.config import PINMAP, Config
 SERVICE = "referee"                 # systemd/referee.service: the unit and its User=
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
 BOOT_CONFIG = "/boot/firmware/config.txt"
+UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
+MODULES_LOAD = "/etc/modules-load.d/referee.conf"  # the kernel modules it loads at boot
 DISPLAYS = ("main", "team1", "team2")
 # The boards the build guide covers; the 400 and 500 begin like the 4 and 5.
 BOARDS = ("Raspberry Pi Zero 2 W", "Raspberry Pi 4", "Raspberry Pi 5")
@@ -265,16 +267,19 @@ def buttons(teams: dict[str, int], factory=None) -> Finding:
     return _on_pins("team buttons", check)
 
 
-def buzzer(pin: int, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+def buzzer(pin: int, band=None, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+    """One beep in the middle of the buzzer's band, where it is loudest."""
     from gpiozero import TonalBuzzer
     from gpiozero.tones import Tone
+    from hal.buzzer import BAND, frequency
 
     def check(stack: ExitStack) -> Finding:
-        device = stack.enter_context(TonalBuzzer(pin, pin_factory=factory))
-        device.play(Tone("A4"))
+        hz = frequency(0.5, band or BAND)
+        device = stack.enter_context(TonalBuzzer(pin, mid_tone=Tone.from_frequency(hz), pin_factory=factory))
+        device.play(Tone.from_frequency(hz))
         wait(BEEP)
         device.stop()
-        return Finding("ok", "buzzer", f"GPIO {pin} played A4 (440 Hz) for {BEEP} s: a short beep")
+        return Finding("ok", "buzzer", f"GPIO {pin} played {hz:.0f} Hz for {BEEP} s: a short beep")
     return _on_pins("buzzer", check)
 
 
@@ -334,6 +339,40 @@ def dice_module(port: str, timeout: float = 3.0) -> Finding:
                      "flash the firmware again (make flash)")
     rolled = " ".join(map(str, roll.values))
     return Finding("ok", subject, f"Pico {board_id} answers, firmware {firmware}; rolled 2d8: {rolled}")
+
+
+def dice_access(proc_devices: str = "/proc/devices", unit: str = UNIT,
+                modules_load: str = MODULES_LOAD) -> Finding:
+    """What the sandboxed service meets, which the doctor (outside the
+    sandbox) does not: systemd turns ``DeviceAllow=char-ttyACM`` into a
+    device number from /proc/devices when the unit starts, and drops it
+    without a word if cdc_acm has not registered ttyACM by then."""
+    subject = "dice module access"
+    if not os.path.exists(unit):
+        return Finding("skip", subject, f"{unit} is not installed: no sandbox to check")
+    with open(unit) as f:
+        allowed = [line.split("=", 1)[1].split() for line in f if line.startswith("DeviceAllow=")]
+    if not any(rule and rule[0] == "char-ttyACM" for rule in allowed):
+        return _fail(subject, f"{unit} has no DeviceAllow=char-ttyACM: the service may not open the Pico",
+                     "install the unit again: sudo systemd/install.sh")
+    if not _char_device("ttyACM", proc_devices):
+        return _fail(subject, "cdc_acm is not loaded (no ttyACM in /proc/devices), so a service started now "
+                     "loses DeviceAllow=char-ttyACM and gets 'Operation not permitted' on the Pico "
+                     "until it is restarted",
+                     "sudo modprobe cdc_acm && sudo systemctl restart referee; "
+                     f"systemd/install.sh lists cdc_acm in {modules_load} so that it loads at boot")
+    if "cdc_acm" not in _read(modules_load).decode(errors="replace").split():
+        return Finding("warn", subject, f"cdc_acm is loaded now but not listed in {modules_load}: after a "
+                       "reboot the service may start before the Pico is found, and lose it",
+                       "run systemd/install.sh again")
+    return Finding("ok", subject, f"cdc_acm loaded (ttyACM in {proc_devices}) and at boot; "
+                   "the unit allows char-ttyACM")
+
+
+def _char_device(name: str, proc_devices: str) -> bool:
+    text = _read(proc_devices).decode(errors="replace")
+    chars = text.split("Block devices:")[0]
+    return any(line.split()[1:] == [name] for line in chars.splitlines() if line.strip()[:1].isdigit())
 
 
 def _find(port: str) -> str | None:
@@ -454,6 +493,9 @@ class Machine:
     dice_timeout: float = 3.0
     service_running: bool | None = None
     wait: Callable[[float], None] = time.sleep
+    proc_devices: str = "/proc/devices"
+    unit: str = UNIT
+    modules_load: str = MODULES_LOAD
 
 
 def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
@@ -478,6 +520,8 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
     else:
         with _heard("hal"):
             found += _devices(config, machine, dead)
+    if config.dice.driver == "serial":
+        found.append(dice_access(machine.proc_devices, machine.unit, machine.modules_load))
     own_folder = not (config.database or os.environ.get("STATE_DIRECTORY"))
     found.append(database(config.database_path, made_by_box=own_folder))
     if not busy:
@@ -510,7 +554,8 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
     if bz.driver == "none":
         found.append(Finding("skip", "buzzer", 'driver = "none"'))
     else:
-        found.append(buzzer(bz.pin, machine.pin_factory or (sim if bz.driver == "sim" else None), machine.wait))
+        found.append(buzzer(bz.pin, bz.band, machine.pin_factory or (sim if bz.driver == "sim" else None),
+                            machine.wait))
     if sim is not None:
         sim.close()
     found.append(_guarded("dice module", lambda: _dice(config, machine)))

@@ -12,8 +12,9 @@ box behaves differently because someone presses them from afar.
 One command a line, one answer a line, in UTF-8::
 
     ready           ok                 the box is up and takes keys
-    press KEY       ok                 down, 50 ms on the real clock, up; answered
-                                       once the box has taken the key
+    press KEY       ok                 down, 50 ms on the real clock and until the
+                                       keypad has it down, up; answered once the
+                                       box has taken the key
     down KEY        ok                 the key goes down (and stays down)
     up KEY          ok                 the key goes up; answered once the box
                                        has taken the key
@@ -124,6 +125,11 @@ class Remote:
         if refused:
             return refused
         await asyncio.sleep(PRESS_SECONDS)
+        # The keypad scans on its own thread: on a machine short of CPU it
+        # may not have had its turn yet, and a hand lets go once it is felt.
+        give_up = time.monotonic() + TAKE_SECONDS
+        while key not in self.box.devices.keys.held() and time.monotonic() < give_up:
+            await asyncio.sleep(POLL_SECONDS)
         return await self._release(key)
 
     async def _release(self, key: str) -> str:

@@ -76,6 +76,9 @@ class Service:
             return None
 
     async def aclose(self) -> None:
+        if self.channel is not None:
+            channel, self.channel = self.channel, None
+            await channel.aclose()
         self.stop()
 
     def stop(self) -> None:

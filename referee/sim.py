@@ -4,7 +4,8 @@ The three panels are drawn from what their (simulated) controllers hold:
 the public screen in half blocks, one character for 1×2 pixels, the team
 screens in braille, one character for 2×4.  Keys on the keyboard or clicks on
 the pad press keys on the mock pins, so the same driver code runs as on the
-table.
+table.  A terminal hands over keys typed quickly all at once; they queue and
+go down one after the other, in the order typed, as fingers would.
 
 Keyboard: 0-9, a-d, * and # are the pad; q and w press the team buttons;
 Q and W hold them down until pressed again; u holds * (undo); r presses the
@@ -17,6 +18,7 @@ beside the database.
 """
 from __future__ import annotations
 
+import collections
 import os
 import subprocess
 import sys
@@ -31,6 +33,8 @@ from referee.config import Config
 from referee.service import Service
 
 PRESS = 0.08   # seconds a typed key stays down
+GAP = 0.05     # seconds between two typed keys: longer than the debounce and a scan
+UNDO_HOLD = 1.0  # seconds "u" holds * down
 BRAILLE = (0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80)  # dot bit for (row*2 + col)
 
 
@@ -119,6 +123,7 @@ class RefereeSim(App):
         self.web: subprocess.Popen | None = None
         self.box = None
         self.down: set[str] = set()
+        self.typed: collections.deque = collections.deque()   # (key, seconds down), in typed order
         self.show_text = False
         self._status = None
 
@@ -193,11 +198,27 @@ class RefereeSim(App):
         (self.down.add if down else self.down.discard)(key)
         self.box.devices.pins.set(key, down)
 
-    def tap(self, key: str) -> None:
-        if key in self.down:
-            return
-        self.set_key(key, True)
-        self.box.clock.call_later(PRESS, self.set_key, key, False)
+    def tap(self, key: str, seconds: float = PRESS) -> None:
+        """A typed key.  A terminal hands over keys typed quickly all at
+        once; fingers press one after the other, and so does this queue:
+        each key goes down once the one typed before it is up again."""
+        self.typed.append((key, seconds))
+        if len(self.typed) == 1:
+            self._type_next()
+
+    def _type_next(self) -> None:
+        while self.typed and self.typed[0][0] in self.down:
+            self.typed.popleft()        # held down already (Q/W): nothing to press
+        if self.typed:
+            key, seconds = self.typed[0]
+            self.set_key(key, True)
+            self.box.clock.call_later(seconds, self._type_up)
+
+    def _type_up(self) -> None:
+        key, _ = self.typed.popleft()
+        self.set_key(key, False)
+        if self.typed:
+            self.box.clock.call_later(GAP, self._type_next)
 
     def toggle(self, key: str) -> None:
         self.set_key(key, key not in self.down)
@@ -217,8 +238,7 @@ class RefereeSim(App):
         elif ch == "W":
             self.toggle("team2")
         elif ch == "u":
-            self.set_key("*", True)
-            self.box.clock.call_later(1.0, self.set_key, "*", False)
+            self.tap("*", UNDO_HOLD)
         elif ch == "r":
             self.roll_button()
         else:

@@ -221,7 +221,7 @@ class Table:
             self._reader = None
 
     def _stop_box(self) -> None:
-        self._channel.close()
+        self.loop.run_until_complete(self._channel.aclose())
         self.box.close()
 
     # --- the box ------------------------------------------------------------

@@ -9,6 +9,7 @@ VENV=$PREFIX/venv
 ETC=/etc/referee
 UNITS="referee referee-web"
 MODULES=/etc/modules-load.d/referee.conf
+MODULE_LIST="i2c-dev cdc_acm"
 PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
 USER_GROUPS="gpio i2c spi dialout"
 BEGIN="# >>> tabletop-referee >>>"
@@ -24,7 +25,8 @@ Installs Tabletop Referee from this checkout as a service:
   - the program in a virtual environment, $VENV (nothing goes
     into the system's Python), and \`referee\` on the PATH
   - $ETC/config.toml from config.pi.toml, unless one is there already
-  - the I2C lines in /boot/firmware/config.txt and the i2c-dev module
+  - the I2C lines in /boot/firmware/config.txt, and the modules i2c-dev
+    and cdc_acm (the dice module's USB serial) loaded at every boot
   - the services referee (the box) and referee-web (the phones' pages),
     in /etc/systemd/system, enabled and started
 
@@ -145,10 +147,17 @@ else
         fi
     fi
 fi
-if ! [ -f "$MODULES" ] || [ "$(cat "$MODULES")" != i2c-dev ]; then
-    echo i2c-dev >"$MODULES"
+# cdc_acm before the service starts: systemd turns DeviceAllow=char-ttyACM
+# into a device number when the unit starts and silently drops it while the
+# module is not loaded (a Pico plugged in later would then be refused).
+# shellcheck disable=SC2086  # one word per module
+wanted=$(printf '%s\n' $MODULE_LIST)
+if ! [ -f "$MODULES" ] || [ "$(cat "$MODULES")" != "$wanted" ]; then
+    echo "$wanted" >"$MODULES"
 fi
-modprobe i2c-dev 2>/dev/null || echo "    i2c-dev loads at the next boot"
+for module in $MODULE_LIST; do
+    modprobe "$module" 2>/dev/null || echo "    $module loads at the next boot"
+done
 
 say "Services"
 for unit in $UNITS; do

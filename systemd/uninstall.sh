@@ -16,8 +16,8 @@ usage() {
 Usage: sudo systemd/uninstall.sh [--purge]
 
 Stops and removes the services referee and referee-web, the program in $PREFIX,
-/usr/local/bin/referee, the i2c-dev module entry and the lines the installer
-added to /boot/firmware/config.txt.  Kept: the score log in $STATE,
+/usr/local/bin/referee, the list of modules loaded at boot (i2c-dev,
+cdc_acm) and the lines the installer added to /boot/firmware/config.txt.  Kept: the score log in $STATE,
 the configuration in $ETC and the user referee, so that installing
 again carries on where the box was.  The Debian packages stay too: other
 programs may use them.
@@ -59,7 +59,7 @@ if [ -L /usr/local/bin/referee ]; then
 fi
 echo "    $PREFIX and /usr/local/bin/referee removed"
 
-say "I2C"
+say "I2C and the dice module's USB serial"
 rm -f "$MODULES"
 for boot in /boot/firmware/config.txt /boot/config.txt; do
     if [ -f "$boot" ] && grep -qxF "$BEGIN" "$boot"; then

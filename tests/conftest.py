@@ -18,3 +18,21 @@ def soak(request) -> bool:
     """True under ``make soak`` (``--soak``): tests marked ``soak`` then run
     their long version; ``make test`` runs the short one."""
     return request.config.getoption("--soak")
+
+
+@pytest.fixture(scope="session")
+def micropython_tools() -> str:
+    """.micropython/, where scripts/micropython-tools puts mpy-cross, mypy
+    with the rp2 stubs and MicroPython's WebAssembly port; ``make test``
+    sets it up first, and a run without it sets it up here, once (a lock
+    keeps the parallel workers from doing it twice)."""
+    import fcntl
+    import pathlib
+    import subprocess
+
+    root = pathlib.Path(__file__).resolve().parent.parent
+    with open(root / ".micropython.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run([root / "scripts" / "micropython-tools"], capture_output=True, text=True)
+    assert done.returncode == 0, f"scripts/micropython-tools failed:\n{done.stdout}{done.stderr}"
+    return str(root / ".micropython")

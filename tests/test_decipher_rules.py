@@ -273,11 +273,31 @@ def test_DC3_the_piece_count_is_shown_to_the_maker_only():
     assert dc.public(over[0]) == dc.public(over[1])
 
 
-def test_DC3_the_count_may_be_corrected_until_the_first_piece_is_placed():
+def test_DC3_the_count_may_be_corrected_until_bonus_mode():
     state = play(game(), Pieces(9), No(), Pieces(8), Yes())
     assert dc.private(state, MIREK)["pieces"] == 7
-    with pytest.raises(Illegal, match="before the first one is placed"):
-        play(state, Pieces(9))
+    assert dc.step(state).correct and not dc.step(state).pieces
+    # After the first YES the count is of the pieces still to place.
+    state = play(state, Pieces(5))
+    assert dc.private(state, MIREK)["pieces"] == 5 and not state.bonus
+    state = play(state, Yes(), Pieces(3))       # corrected down to three: bonus mode
+    assert state.bonus and not state.holding and not dc.step(state).correct
+    with pytest.raises(Illegal, match="already started"):
+        play(state, Pieces(6))
+
+
+@pytest.mark.parametrize("count", [2, 48])
+def test_DC3_a_corrected_count_keeps_within_what_can_be_left(count):
+    state = play(game(), Pieces(9), Yes())
+    with pytest.raises(Illegal, match="Left to place: 3 to 47 pieces"):
+        play(state, Pieces(count))
+
+
+def test_DC3_a_count_first_given_after_the_first_yes_takes_over_bonus_mode():
+    state = play(game(), Yes(), Pieces(4))
+    assert not dc.step(state).bonus_call
+    state = play(state, Yes())
+    assert state.bonus and state.pieces == 3
 
 
 @pytest.mark.parametrize(("events", "message"), [

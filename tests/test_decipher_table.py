@@ -151,6 +151,40 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     assert "7" not in table.screen("team1")   # hidden again on release
 
 
+def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(table):
+    table.start("decipher", players=PANDA)
+    table.type("9#B")                 # 9 pieces, one placed: 8 left
+    table.press("D")
+    assert "1 Pieces (maker)" in table.screen()
+    table.press("1")
+    assert "[Correct the count]" in table.screen() and "pieces left to place" in table.screen("team1")
+    table.type("5")
+    first = shown(table)
+    table.press("1")                  # 51: the main screen does not change
+    assert shown(table) == first and "51" not in first and "Pieces: ●●" in first
+    table.type("*5#")
+    asked = shown(table)
+    assert "Maker: confirm on 1" in asked and "#:Yes *:No" in asked and "5" not in asked
+    assert shown(table, "team1").splitlines()[:3] == ["[Correct the count?]", "Now: 5 left to place", "Was 8."]
+    assert "5" not in table.screen("team2")
+    table.press("#")
+    assert "Turn: Marek" in table.screen() and "5\npieces left inside" in peek(table)
+    table.type("B")                   # 4 left
+    table.type("D1")
+    table.type("2##")                 # too few: bonus mode starts at 3
+    assert flashed(table) == ["Left to place: 3 to 46 pieces."]
+    table.type("*D1")
+    table.type("3#")
+    table.press("*")                  # not sure after all: the count stays
+    assert "Was 4." not in table.screen("team1")
+    table.press("#")
+    table.press("#")
+    assert flashed(table) == ["Bonus mode: 3 pieces"] and "Bonus mode: 3 left" in table.screen()
+    table.press("D")
+    assert "1 Pieces" not in table.screen()   # no correcting in bonus mode
+    assert table.log()[0]["rounds"] == []
+
+
 def test_DC3_the_count_never_reaches_main_nor_the_score_log():
     def play(count):
         with Table(seed=7) as t:
@@ -313,6 +347,19 @@ def test_DC2_two_players_play_four_rounds_and_DC11_a_tie_shares_the_win(table):
     assert rows(table)[:3] == ["[4/4 Nobody solved it]", "Player 1 +3", "Player 2 +5"]
     table.press("#")
     assert "Tabletop Referee" in table.screen()
+
+
+def test_DC11_a_four_way_tie_names_every_winner_and_the_points(table):
+    table.start("decipher", players=["Mirek", "Ania", "Marek", "Bartoloměj"])
+    for number in range(1, 5):
+        table.type("#D3#")            # nobody guesses: 5 for the maker, 3 for each seeker
+        if number < 4:
+            table.press("#")
+    assert shown(table).splitlines()[:5] == ["[Game over]", "Winners:", "Mirek", "+3 more", "14 points"]
+    assert shown(table, "team2").splitlines() == ["[Winners:]", "Mirek, Ania, Marek,", "Bartoloměj",
+                                                  "14 points"]
+    assert "Round" not in table.screen("team2") and "Maker" not in table.screen("team2")
+    assert table.log()[0]["winners"] == ["Mirek", "Ania", "Marek", "Bartoloměj"]
 
 
 def test_DC11_one_winner_and_the_scores_so_far(table):

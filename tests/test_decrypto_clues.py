@@ -18,6 +18,12 @@ from games import decrypto
 from referee.testing import Table
 from test_web import Secrets, assert_nothing_secret, form_of, ok, page_text, teams_path
 
+
+def done(t, team):
+    """A team's clues are written: two short presses of its button [DE-4]."""
+    t.press(team)
+    t.press(team)
+
 WHITE, BLACK = 0, 1
 HACKER, TEAM = 0, 1
 MEXICO = ("Mexico", "insect", "fear")
@@ -50,7 +56,7 @@ def team_page(t: Table, team: int) -> str:
 def clues_done(t: Table) -> None:
     """Both encryptors press their team button: guessing begins."""
     for button in ("team1", "team2"):
-        t.press(button)
+        done(t, button)
 
 
 def decode(t: Table, team: int) -> None:
@@ -134,7 +140,7 @@ def test_DE10_only_the_team_types_clues_and_the_hacker_reads_them(t):
     status, _, body = send(t, HACKER, MEXICO)
     assert status == 400 and "The Hacker writes no clues." in page_text(body)
     assert send(t, TEAM, MEXICO)[0] == 303
-    t.press("team2")                                    # the Team is done: its code is guessed
+    done(t, "team2")                                    # the Team is done: its code is guessed
     assert "Team clues: Mexico, insect, fear" in page_text(team_page(t, HACKER))
 
 
@@ -213,7 +219,7 @@ def test_the_game_csv_has_the_clues_of_each_round(t):
     clues_done(t)
     code = "-".join(map(str, state(t).codes[WHITE]))
     decode(t, WHITE)
-    rows = list(csv.reader(io.StringIO(ok(t, f"/api/g/{t.box.session.id}.csv"))))
+    rows = list(csv.reader(io.StringIO(ok(t, f"/api/g/{t.box.session.id}.csv").removeprefix("\ufeff")), delimiter=";"))
     assert rows[1][0] == "Round 1" and f"White {code} (Mexico, insect, fear): decoded" in rows[1][-1]
 
 
@@ -236,9 +242,9 @@ def test_nothing_secret_in_anything_public_while_clues_are_written(t):
     secrets.decrypto(state(t))
     secrets.patterns |= clue_patterns(MEXICO + PRAGUE)
     assert_nothing_secret(t, secrets)
-    t.press("team1")                                   # White done, Black's 30 seconds run
+    done(t, "team1")                                   # White done, Black's 30 seconds run
     assert_nothing_secret(t, secrets)
-    t.press("team2")
+    done(t, "team2")
     secrets.patterns -= clue_patterns(MEXICO)          # read out: public now
     assert_nothing_secret(t, secrets)
     assert not [c for c in PRAGUE if re.search(rf"\b{c}\b", team_page(t, WHITE))]

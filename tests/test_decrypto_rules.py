@@ -300,6 +300,18 @@ def test_DE4_time_up_stops_the_late_encryptor_and_guessing_begins():
         g(CluesDone(BLACK))
 
 
+def test_DE4_without_the_sand_timer_the_clues_are_in_when_both_are_done():
+    g = Game(timer=False)
+    g.draw({WHITE: "123", BLACK: "234"})
+    g(CluesDone(BLACK), at=50.0)
+    assert d.timer(g.state) is None and g.step == Step("clues", waiting=(0,))
+    assert d.public(g.state)["timer"] is False and d.public(g.state)["clues_deadline"] is None
+    g(CluesDone(WHITE), at=500.0)
+    assert g.step == Step("decode", team=WHITE, of_team=WHITE)
+    with pytest.raises(Illegal, match="true or false"):
+        d.setup({"timer": "yes"})
+
+
 def test_DE4_clues_wait_for_the_codes_and_are_done_once():
     g = Game()
     with pytest.raises(Illegal, match="not drawn"):
@@ -545,7 +557,7 @@ def test_DE10_a_failed_decode_is_the_hackers_interception_not_a_miscommunication
     g = Game(variant="hacker")
     g.play_round({TEAM: "123"}, decode={TEAM: "132"})
     assert tokens(g.state) == ([1, 0], [0, 0])
-    assert d.summary(g.state)["totals"] == {"Hacker": 1, "Team": 0}
+    assert d.summary(g.state)["totals"] == {"Hacker": 1, "Team": 1}   # [DE-10] the Team held round 1
 
 
 def test_DE10_the_hacker_wins_with_two_interceptions_by_round_5():
@@ -946,8 +958,16 @@ def test_score_log_rounds_add_up_to_the_totals_and_winners_are_named(seed, optio
     assert {n: sum(r["scores"][n] for r in log["rounds"]) for n in names} == log["totals"]
     assert [r["round"] for r in log["rounds"]] == list(range(1, len(log["rounds"]) + 1))
     view = d.public(states[-1])
-    assert log["totals"] == dict(zip(names, (i - m for i, m in zip(view["interceptions"],
-                                                                    view["miscommunications"]))))
+    if options.get("variant") == "hacker":
+        # [DE-10] the race: the Hacker's interceptions, the rounds the Team held out
+        held = len(log["rounds"]) - (view["interceptions"][HACKER] >= 2)
+        assert log["totals"] == {"Hacker": view["interceptions"][HACKER], "Team": held}
+        assert log["goals"] == {"Hacker": 2, "Team": 5}
+        winner = "Hacker" if log["totals"]["Hacker"] >= 2 else "Team"
+        assert log["winners"] == [winner] and log["totals"][winner] == log["goals"][winner]
+    else:
+        assert log["totals"] == dict(zip(names, (i - m for i, m in zip(view["interceptions"],
+                                                                        view["miscommunications"]))))
 
 
 def test_the_score_log_shows_a_round_only_as_far_as_it_is_revealed():

@@ -10,6 +10,12 @@ import pytest
 from games import decrypto
 from referee.testing import Table
 
+
+def done(t, team):
+    """A team's clues are written: two short presses of its button [DE-4]."""
+    t.press(team)
+    t.press(team)
+
 SEATS = ("team1", "team2")
 WHITE, BLACK = 0, 1
 HACKER, TEAM = 0, 1
@@ -90,7 +96,7 @@ class Game:
 
     def clues(self) -> None:
         for seat in self.coding:
-            self.t.press(SEATS[seat])
+            done(self.t, SEATS[seat])
 
     def guess(self, code: str) -> None:
         self.t.type(code + "#")
@@ -134,7 +140,7 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     options = t.box.session.options
     assert set(options) <= set(decrypto.OPTIONS)
     assert {k: v for k, v in options.items() if k != "exclude"} == {
-        "variant": "teams", "keywords": "box", "sizes": (3, 2), "lang": "cs"}
+        "variant": "teams", "keywords": "box", "sizes": (3, 2), "lang": "cs", "timer": True}
     czech = set(decrypto.words("cs"))
     for button in SEATS:
         words = [line.split(" ", 1)[1] for line in t.screen(button).splitlines()[1:5]]
@@ -179,8 +185,8 @@ def test_DE3_a_code_shows_only_on_its_team_screen_while_the_button_is_held(t):
     t.up("team1")
     assert dashed(white) not in t.screen("team1") and "hold:code" in t.screen("team1")
     assert "White: player 1 done" not in t.screen()     # a hold is not "done"
-    t.press("team1")
-    t.press("team2")
+    done(t, "team1")
+    done(t, "team2")
     t.type("123#")
     assert f"Round 1: White {dashed(white)}" in t.screen()   # the code the encryptor saw
     assert "hold:code" not in t.screen("team1")
@@ -192,7 +198,7 @@ def test_DE3_a_code_shows_only_on_its_team_screen_while_the_button_is_held(t):
 
 def test_DE4_first_team_done_gives_the_other_exactly_30_seconds(t):
     Game(t)
-    t.press("team2")
+    done(t, "team2")
     for screen in ("main", "team1", "team2"):
         assert "0:30" in t.screen(screen)
     assert "White: finish clues!" in t.screen()
@@ -204,8 +210,48 @@ def test_DE4_first_team_done_gives_the_other_exactly_30_seconds(t):
     assert t.sounds == ["tick"] * 5 + ["timeup"]
     assert "Time up: stop writing" in t.screen() and "White decodes." in t.screen()
     assert "0:00" not in t.screen("team1")
-    t.press("team1")                                  # too late
+    done(t, "team1")                                  # too late
     assert "! The clues are already in." in t.screen()
+
+
+def test_DE4_the_table_may_play_without_the_sand_timer(t):
+    t.press("1")
+    assert "3 Timer: 30 s" in t.screen()
+    t.press("3")
+    assert "3 Timer: off" in t.screen()
+    t.press("#")
+    assert t.box.session.options["timer"] is False
+    done(t, "team1")
+    assert "White: player 1 done" in main(t) and "Black: player 1" in main(t)
+    assert t.box.remaining() is None and "0:30" not in t.screen("team2")
+    t.advance(120)                    # no sand: Black writes as long as it takes
+    assert "timeup" not in t.sounds and "Round 1: encryptors" in main(t)
+    assert "press:done" in t.screen("team2")
+    done(t, "team2")
+    assert main(t).splitlines()[:2] == ["[Round 1: White code]", "White decodes."]
+
+
+def test_DE4_a_peek_let_go_too_soon_never_ends_the_writing(t):
+    Game(t)
+    t.press("team1")                  # the encryptor meant to peek and let go at once
+    assert t.box.session.state.clues_done == (False, False)
+    assert t.screen("team1").splitlines()[0] == "[Done? Press again]"
+    assert "press:done wait:no" in t.screen("team1") and "0:30" not in t.screen("team2")
+    assert "White: player 1 done" not in main(t)
+    t.advance(2.0)                    # not pressed again: the question goes
+    assert t.screen("team1").splitlines()[0] == "[White, round 1]"
+    t.press("team1")
+    t.advance(0.3)
+    t.down("team1")                   # a peek in between: held, so no second press
+    t.advance(0.7)
+    assert BIG_CODE.search(t.screen("team1"))
+    t.up("team1")
+    assert t.box.session.state.clues_done == (False, False)
+    t.advance(0.2)
+    t.press("team1")                  # the second short press within 2 s: done
+    assert t.box.session.state.clues_done == (True, False)
+    assert "Black: finish clues!" in main(t) and "0:30" in t.screen("team2")
+    assert "Done?" not in t.screen("team1") and "press:done" not in t.screen("team1")
 
 
 def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
@@ -214,9 +260,9 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     assert "No code revealed yet." in t.screen()
     t.press("*")
     first = g.codes()
-    t.press("team1")
+    done(t, "team1")
     t.advance(5)
-    t.press("team2")                # [DE-4] both done in time: no alarm
+    done(t, "team2")                # [DE-4] both done in time: no alarm
     t.advance(60)
     assert "timeup" not in t.sounds and "tick" not in t.sounds
     # [DE-7] Round 1: no interception, each team decodes its own code.
@@ -359,9 +405,9 @@ def test_DE2_DE8_DE9_eight_rounds_rotate_encryptors_and_draw_fresh_codes_then_ti
 def test_DE10_hacker_intercepts_from_round_two_and_scores_failed_decodes(t):
     g = Game(t, variant="hacker")
     code = peek(t, TEAM)
-    t.press("team1")
+    done(t, "team1")
     assert "! The Hacker writes no clues." in t.screen()
-    t.press("team2")
+    done(t, "team2")
     assert "Team decodes." in t.screen() and "0:" not in t.screen()    # no clue timer
     g.guess(other(code))
     assert "Team fails: Hacker +1" in t.screen()
@@ -369,7 +415,7 @@ def test_DE10_hacker_intercepts_from_round_two_and_scores_failed_decodes(t):
     assert "Round 2: encryptors" in t.screen() and "Hacker tokens: 1 of 2" in t.screen()
     assert "Tokens: 1 of 2" in t.screen("team1")
     code = peek(t, TEAM)
-    t.press("team2")
+    done(t, "team2")
     assert main(t).splitlines()[:2] == ["[Round 2: Team code]", "Hacker intercepts."]
     g.guess(code)
     g.guess(code)
@@ -385,7 +431,16 @@ def test_DE10_the_team_wins_after_five_rounds(t):
     for _ in range(4):
         g.round()
     assert main(t).splitlines()[:3] == ["[Team wins!]", "The Team held out for", "5 rounds."]
-    assert len(t.log()[0]["rounds"]) == 5 and t.log()[0]["totals"] == {"Hacker": 1, "Team": 0}
+    # [DE-10] the log shows the race that decided it: not "Hacker 1, Team 0, winner Team"
+    [game] = t.log()
+    assert len(game["rounds"]) == 5 and game["totals"] == {"Hacker": 1, "Team": 5}
+    assert game["winners"] == ["Team"] and game["reason"] == "rounds"
+    assert game["goals"] == {"Hacker": 2, "Team": 5}
+    assert [r["scores"] for r in game["rounds"]][:2] == [{"Hacker": 1, "Team": 1}, {"Hacker": 0, "Team": 1}]
+    status, _, page = t.get(f"/g/{game['id']}")
+    assert status == 200 and "The Team held out for five rounds." in page
+    status, _, evening = t.get("/")
+    assert re.search(r'winner.*Team</span> <span class="pts">5<', evening)
 
 
 # --- the box's side of it ------------------------------------------------------------------
@@ -422,7 +477,7 @@ def test_a_team_swaps_one_dealt_keyword_before_the_first_clues(t):
     t.press("A")                        # only White may still swap: straight to its word
     assert "[White swaps a word]" in t.screen()
     t.press("*")
-    t.press("team1")                    # the first clues are done: too late
+    done(t, "team1")                    # the first clues are done: too late
     assert "A:" not in t.screen()
     before = screens(t)
     t.press("A")
@@ -490,7 +545,7 @@ def test_secrets_never_reach_main_the_other_team_or_the_log(t):
         codes = g.codes()
         check()
         for seat in g.coding:
-            t.press(SEATS[seat])
+            done(t, SEATS[seat])
             check()
         for seat in g.coding:
             if intercepting:
@@ -531,7 +586,7 @@ def test_power_cut_after_every_step_resumes_with_the_same_code(t):
     cut()
     # Round 1: the timer runs out on Black; both teams miscommunicate.
     codes = g.codes()
-    t.press("team1")
+    done(t, "team1")
     cut()
     assert "Black: finish clues!" in t.screen() and "0:2" in t.screen()
     t.advance(30)
@@ -543,8 +598,8 @@ def test_power_cut_after_every_step_resumes_with_the_same_code(t):
         cut()
     # Round 2: both done in time, interceptions typed across a cut, then a tie.
     codes = g.codes()
-    t.press("team2")
-    t.press("team1")
+    done(t, "team2")
+    done(t, "team1")
     cut()
     for seat in (WHITE, BLACK):
         t.type(other(codes[seat])[:2])
@@ -586,7 +641,7 @@ def test_undo_takes_back_every_kind_of_step(t):
 
     undone(lambda: t.type("A12"))                              # a keyword swap
     codes = g.codes()
-    undone(lambda: t.press("team1"))                           # clues done: the timer starts
+    undone(lambda: done(t, "team1"))                           # clues done: the timer starts
     undo(t)
     t.advance(40)                                              # no timer left behind
     assert "Round 1: encryptors" in t.screen() and "timeup" not in t.sounds

@@ -150,7 +150,7 @@ def test_module_greets_on_power_on_and_on_request():
     out = []
     box = module.Module(dice.Dice(os.urandom), out.append, board="e6614c311b7e8a2f")
     box.start()
-    assert out == [b"HELLO 1 1.0.0 e6614c311b7e8a2f\n"]
+    assert out == [b"HELLO 1 1.1.0 e6614c311b7e8a2f\n"]
     assert box.display == " - -    "  # armed 2d8, nothing rolled yet
     bench = Box()
     assert bench.send(b"HELLO\n") == ["HELLO 1 %s e6614c311b7e8a2f" % module.FIRMWARE]
@@ -349,7 +349,7 @@ def test_deploy_without_mpremote_prints_the_install_command_and_exits_2(monkeypa
     assert "-m pip install mpremote" in err
 
 
-def test_deploy_copies_the_package_and_main_then_resets(monkeypatch, tmp_path, capsys):
+def test_deploy_copies_the_package_boot_and_main_then_resets(monkeypatch, tmp_path, capsys):
     log = tmp_path / "args"
     fake = tmp_path / "mpremote"
     fake.write_text(f'#!/bin/sh\nfor a in "$@"; do echo "$a"; done > {log}\n')
@@ -360,7 +360,139 @@ def test_deploy_copies_the_package_and_main_then_resets(monkeypatch, tmp_path, c
     assert args[:2] == ["connect", "/dev/ttyACM0"]
     copies = {args[i + 2]: args[i + 1] for i, a in enumerate(args) if a == "cp"}
     assert set(copies) == {":firmware/__init__.py", ":firmware/protocol.py", ":firmware/dice.py",
-                           ":firmware/module.py", ":main.py"}
+                           ":firmware/module.py", ":firmware/watchdog.py", ":boot.py", ":main.py"}
     assert all(os.path.isfile(src) for src in copies.values())
     assert copies[":main.py"].endswith(os.path.join("firmware", "main.py"))
+    # boot.py is copied before main.py: a main.py that starts the watchdog
+    # never runs without the boot.py that keeps feeding it at the REPL
+    assert list(copies).index(":boot.py") < list(copies).index(":main.py")
     assert args[-1] == "reset"
+
+
+# --- main.py: faults do not leave the module at the REPL (issue 18, item 7) ---------
+
+
+class FakeBoard:
+    """The parts of ``machine``, ``select``, ``time`` and ``sys`` main.py
+    uses, as one Pico: bytes from the host go in, what it writes comes out."""
+
+    class Reset(Exception):
+        pass
+
+    def __init__(self, host=(), button_fails=lambda n: False):
+        self.later = list(host)  # (ms, bytes): what the host sends when
+        self.host = bytearray()
+        self.out = bytearray()
+        self.reads = 0
+        self.button_fails = button_fails
+        self.timers = []
+        self.fed = 0
+        self.ms = 0
+        board = self
+
+        class Pin:
+            IN, OUT, PULL_UP = 0, 1, 2
+
+            def __init__(self, *args, **kwargs):
+                pass
+
+            def value(self, *args):
+                board.reads += 1
+                if not args and board.button_fails(board.reads):
+                    raise OSError(5, "EIO")
+                return 1
+
+        class Any:
+            def __init__(self, *args, **kwargs):
+                pass
+
+            def __getattr__(self, name):
+                return lambda *args, **kwargs: None
+
+        class WDT:
+            def __init__(self, timeout):
+                assert timeout <= 8388  # the RP2040's longest
+
+            def feed(self):
+                board.fed += 1
+
+        class Timer(Any):
+            PERIODIC = 1
+
+            def __init__(self, *args, **kwargs):
+                board.timers.append(kwargs)
+
+        def reset():
+            raise FakeBoard.Reset()
+
+        self.machine = type("machine", (), dict(Pin=Pin, SPI=Any, PWM=Any, WDT=WDT, Timer=Timer,
+                                                unique_id=staticmethod(lambda: b"\xe6\x61"),
+                                                reset=staticmethod(reset)))
+
+        class Poll:
+            def register(self, *args):
+                pass
+
+            def poll(self, ms):
+                board.ms += 1  # a turn of the loop takes a millisecond
+                while board.later and board.later[0][0] <= board.ms:
+                    board.host += board.later.pop(0)[1]
+                return [1] if board.host else []
+
+        class Stream:
+            class buffer:
+                @staticmethod
+                def read(n):
+                    data = bytes(board.host[:n])
+                    del board.host[:n]
+                    return data
+
+                @staticmethod
+                def write(data):
+                    board.out.extend(data)
+
+        self.select = type("select", (), dict(poll=Poll, POLLIN=1))
+        self.stream = Stream
+
+    def run(self, monkeypatch):
+        import runpy
+        import sys
+        import time
+
+        monkeypatch.setitem(sys.modules, "machine", self.machine)
+        monkeypatch.setitem(sys.modules, "select", self.select)
+        monkeypatch.delitem(sys.modules, "firmware.watchdog", raising=False)  # a fresh one, on this board
+        monkeypatch.setattr(time, "ticks_ms", lambda: self.ms, raising=False)
+        monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
+        monkeypatch.setattr(sys, "stdin", self.stream)
+        monkeypatch.setattr(sys, "stdout", self.stream)
+        runpy.run_path(os.path.join(os.path.dirname(module.__file__), "main.py"))
+
+    @property
+    def lines(self):
+        return self.out.decode("ascii").splitlines()
+
+
+def test_item7_a_fault_in_the_loop_is_reported_and_the_loop_goes_on(monkeypatch):
+    pico = FakeBoard([(10, b"ROLL 1 2d8\n"), (2000, b"REPL\n")], button_fails=lambda n: n == 300)
+    pico.run(monkeypatch)
+    words = [line.split()[0] for line in pico.lines]
+    assert words == ["HELLO", "FAULT", "RESULT", "BYE"]
+    assert pico.lines[1] == "FAULT OSError"
+    assert pico.fed > 0  # the loop fed the watchdog itself
+    # at the REPL a timer feeds it, so the REPL and mpremote keep the board
+    assert pico.timers[-1]["period"] <= 8000 // 2
+
+
+def test_item7_faults_without_end_reset_the_board_after_five(monkeypatch):
+    pico = FakeBoard(button_fails=lambda n: True)
+    with pytest.raises(FakeBoard.Reset):
+        pico.run(monkeypatch)
+    assert pico.lines == ["HELLO 1 %s e661" % module.FIRMWARE] + ["FAULT OSError"] * module.FAULTS
+
+
+def test_item7_a_fault_line_is_one_word_and_short_whatever_the_exception_is_called():
+    assert protocol.fault("MemoryError") == "FAULT MemoryError\n"
+    long = protocol.fault("x" * 200 + " -\n")
+    assert len(long) <= protocol.MAX_LINE and protocol.parse_reply(long.rstrip("\n"))[0] == "FAULT"
+    assert protocol.fault("") == "FAULT unknown\n"

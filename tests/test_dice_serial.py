@@ -13,6 +13,7 @@ import tty
 
 import pytest
 
+from firmware.module import FIRMWARE
 from hal.dice import DiceRoll
 from hal.dice_serial import SerialDice
 from hal.sim.dice_module import SimulatedDiceModule
@@ -130,9 +131,17 @@ def hello_then(roll_answer):
     return answer
 
 
-@pytest.fixture
-def sim():
-    with SimulatedDiceModule() as module:
+@pytest.fixture(params=["cpython", "micropython"])
+def sim(request):
+    """The simulated module, its firmware run by CPython and (issue 18) by
+    MicroPython itself, in its WebAssembly port."""
+    if request.param == "micropython":
+        request.getfixturevalue("micropython_tools")
+        from hal.sim.micropython_module import MicroPythonDiceModule
+        module = MicroPythonDiceModule()
+    else:
+        module = SimulatedDiceModule()
+    with module:
         yield module
 
 
@@ -148,7 +157,7 @@ def test_rolls_come_from_the_module_once_it_has_said_hello(sim):
         async with Host(sim.port) as host:
             assert host.dice.status == "offline"
             assert await host.status() == "online"
-            assert host.dice.module == ("1.0.0", sim.board)
+            assert host.dice.module == (FIRMWARE, sim.board)
             for count, sides in [(2, 8), (1, 20), (4, 6), (3, 2)]:
                 roll = await host.dice.roll(count, sides)
                 assert roll.source == "module" and len(roll.values) == count
@@ -408,4 +417,25 @@ def test_a_flood_is_bounded_never_accepted_and_the_module_works_after(caplog):
             run(main(), timeout=20)
     finally:
         logging.getLogger("hal.dice_serial").removeHandler(watch)
+    assert no_tracebacks(caplog)
+
+
+def test_item7_a_fault_the_firmware_reports_is_logged_once_and_the_module_stays_in_use(caplog):
+    # The firmware raised, said so, and its loop went on: the roll it was
+    # making is answered after all (or times out, as any roll may).
+    def answer(id):
+        return [b"FAULT MemoryError\n", b"FAULT MemoryError\n", b"RESULT %d 2 5\n" % id]
+
+    with FakeModule(hello_then(answer)) as fake:
+        async def main():
+            async with Host(fake.port) as host:
+                await host.status()
+                roll = await host.dice.roll(2, 8)
+                assert (roll.source, roll.values) == ("module", (2, 5))
+                assert host.dice.status == "online"
+
+        with caplog.at_level(logging.WARNING, logger="hal"):
+            run(main())
+    faults = [r.getMessage() for r in caplog.records if "fault" in r.getMessage()]
+    assert faults == ["dice module: the firmware reported a fault (MemoryError) and carried on"]
     assert no_tracebacks(caplog)

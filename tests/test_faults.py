@@ -25,6 +25,12 @@ from referee.flows.decrypto import code_text
 from referee.screen import render
 from referee.testing import Table
 
+
+def done(t, team):
+    """A team's clues are written: two short presses of its button [DE-4]."""
+    t.press(team)
+    t.press(team)
+
 pytestmark = pytest.mark.soak
 
 HEAL_SECONDS = 2.0
@@ -173,7 +179,7 @@ def test_DE4_a_chattering_team_button_is_no_clues_done(table, log, soak):
     events = stored(t)
     bounce(t, "team1", 60 if soak else 5)
     assert stored(t) == events and t.box.session.state.clues_done == (False, False)
-    t.press("team1")
+    done(t, "team1")
     assert t.box.session.state.clues_done == (True, False)
     assert "0:30" in t.screen("team2")   # [DE-4] the other team's sand timer runs
 
@@ -194,7 +200,7 @@ def test_DE3_both_team_buttons_held_for_a_minute(table, log, soak):
     t.up("team2")
     assert code_text(s.codes[0]) not in t.screen("team1") and code_text(s.codes[1]) not in t.screen("team2")
     assert stored(t) == events and t.box.session.state == s
-    t.press("team2")   # let go: the next short press is "our clues are written"
+    done(t, "team2")   # let go: the next two short presses are "our clues are written"
     assert t.box.session.state.clues_done == (False, True)
 
 

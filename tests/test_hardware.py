@@ -10,11 +10,14 @@ import pytest
 from luma.oled.device import sh1106, ssd1306
 from PIL import Image, ImageDraw
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from hal.buzzer import BAND, SOUNDS, Buzzer
 from hal.display import Display
 from hal.sim.oled import SimulatedSSD1306
 from referee import cli, doctor
 from referee.clock import ManualClock
-from referee.config import ConfigError, parse
+from referee.config import Config, ConfigError, parse
 from referee.testing import Table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -167,3 +170,150 @@ def test_item6_make_flash_installs_mpremote_and_nothing_else():
                             text=True, check=True).stdout.split()
     assert [req.split(">")[0] for req in wanted] == ["mpremote"]
     assert dry.splitlines()[-1].endswith("-m firmware.deploy")
+
+
+# --- item 3: every sound near the buzzer's resonance ----------------------------------
+
+
+def _heard(band, name):
+    """(frequency, seconds) of each step of a sound as the PWM pin plays it."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    clock = ManualClock()
+    buzzer = Buzzer(18, clock, band, pin_factory=factory)
+    pin = factory.pin(18)
+    buzzer.play(name)
+    steps = []
+    while buzzer._step is not None:
+        step = buzzer._step
+        steps.append((pin.frequency if pin.state else None, step.when - clock.monotonic()))
+        clock.advance(step.when - clock.monotonic())
+    assert pin.state == 0  # silent at the end
+    buzzer.close()
+    return steps
+
+
+@pytest.mark.parametrize("band", [BAND, (2300, 2700), (1800, 3200)])
+@pytest.mark.parametrize("name", sorted(SOUNDS))
+def test_item3_every_sound_stays_inside_the_buzzers_band(band, name):
+    steps = _heard(band, name)
+    tones = [hz for hz, _ in steps if hz is not None]
+    assert tones and all(band[0] - 1e-6 <= hz <= band[1] + 1e-6 for hz in tones)
+
+
+def test_item3_the_default_band_is_the_datasheets_resonance_and_the_sounds_keep_their_shapes():
+    assert Config().buzzer.band == (2000, 2800)  # 2400 Hz +- 400 (hardware/BOM.md)
+    timeup = [hz for hz, _ in _heard(BAND, "timeup") if hz]
+    assert timeup[0] == timeup[1] > timeup[2]            # two beeps, then lower and long
+    done = [hz for hz, _ in _heard(BAND, "done") if hz]
+    assert done[0] < done[1]                             # rising: "done"
+    assert max(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) > 2600
+    assert min(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) == pytest.approx(2000)
+
+
+def test_item3_the_box_plays_with_the_configured_band():
+    with Table(config={"buzzer": {"band": [2300, 2500]}}) as t:
+        pin = t.box.devices.pins.factory.pin(Config().buzzer.pin)
+        t.box.devices.buzzer.play("warning")  # the highest sound
+        assert pin.frequency == pytest.approx(2300 * (2500 / 2300) ** 0.9)
+
+
+@pytest.mark.parametrize("band, message", [
+    ([2800, 2000], "buzzer.band: needs a low and a high frequency in Hz, low < high, within 100-10000, not [2800, 2000]"),
+    ([500, 2500], "buzzer.band: 500-2500 Hz is wider than two octaves, which a TonalBuzzer cannot span"),
+])
+def test_item3_a_band_a_tonal_buzzer_cannot_play_is_refused(band, message):
+    assert _refused({"buzzer": {"band": band}}) == f"config.toml: {message}"
+
+
+def test_item3_the_installed_service_names_its_pin_library_and_the_build_guide_says_why():
+    unit = (ROOT / "systemd" / "referee.service").read_text()
+    assert "Environment=GPIOZERO_PIN_FACTORY=lgpio" in unit.splitlines()
+    guide = (ROOT / "hardware" / "BUILD.md").read_text()
+    assert "GPIOZERO_PIN_FACTORY=lgpio" in guide and "pigpio times the pin by DMA" in guide
+
+
+# --- item 5: the dice module as the sandboxed service sees it --------------------------
+
+PROC_DEVICES = "Character devices:\n  1 mem\n  4 tty\n{acm}  5 /dev/tty\n\nBlock devices:\n  8 sd\n"
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    """An installed unit, /proc/devices and the modules-load file, as files."""
+    unit = tmp_path / "referee.service"
+    unit.write_text((ROOT / "systemd" / "referee.service").read_text())
+    proc = tmp_path / "devices"
+    modules = tmp_path / "referee.conf"
+    return unit, proc, modules
+
+
+def _access(sandbox, acm: bool, at_boot: bool):
+    unit, proc, modules = sandbox
+    proc.write_text(PROC_DEVICES.format(acm="166 ttyACM\n" if acm else ""))
+    modules.write_text("i2c-dev\ncdc_acm\n" if at_boot else "i2c-dev\n")
+    return doctor.dice_access(str(proc), str(unit), str(modules))
+
+
+def test_item5_without_cdc_acm_loaded_the_doctor_fails_what_the_service_would_meet(sandbox):
+    found = _access(sandbox, acm=False, at_boot=True)
+    assert found.status == "FAIL" and "Operation not permitted" in found.detail
+    assert "sudo modprobe cdc_acm && sudo systemctl restart referee" in found.fix
+
+
+def test_item5_cdc_acm_loaded_but_not_at_boot_is_a_warning(sandbox):
+    assert _access(sandbox, acm=True, at_boot=False).status == "warn"
+
+
+def test_item5_loaded_now_and_at_boot_with_the_units_rule_is_ok(sandbox):
+    found = _access(sandbox, acm=True, at_boot=True)
+    assert found.status == "ok" and "char-ttyACM" in found.detail
+
+
+def test_item5_a_unit_without_the_ttyacm_rule_fails(sandbox):
+    unit = sandbox[0]
+    unit.write_text(unit.read_text().replace("DeviceAllow=char-ttyACM rw\n", ""))
+    assert _access(sandbox, acm=True, at_boot=True).status == "FAIL"
+
+
+def test_item5_a_block_device_named_alike_does_not_count(sandbox):
+    unit, proc, modules = sandbox
+    proc.write_text("Character devices:\n  1 mem\n\nBlock devices:\n166 ttyACM\n")
+    modules.write_text("cdc_acm\n")
+    assert doctor.dice_access(str(proc), str(unit), str(modules)).status == "FAIL"
+
+
+def test_item5_referee_doctor_checks_access_for_a_serial_dice_module(sandbox, tmp_path):
+    unit, proc, modules = sandbox
+    proc.write_text(PROC_DEVICES.format(acm=""))
+    modules.write_text("cdc_acm\n")
+    box = parse({"database": str(tmp_path / "referee.db"), "dice": {"driver": "serial"}})
+    machine = doctor.Machine(service_running=True, proc_devices=str(proc), unit=str(unit), modules_load=str(modules))
+    [found] = [f for f in doctor.examine(box, machine) if f.subject == "dice module access"]
+    assert found.status == "FAIL"
+
+
+def test_item5_the_installer_loads_cdc_acm_at_boot_and_the_uninstaller_takes_the_list_away():
+    install = (ROOT / "systemd" / "install.sh").read_text()
+    uninstall = (ROOT / "systemd" / "uninstall.sh").read_text()
+    assert 'MODULE_LIST="i2c-dev cdc_acm"' in install and "MODULES=/etc/modules-load.d/referee.conf" in install
+    # the list is written one module a line, as modules-load.d(5) reads it
+    listed = subprocess.run(["sh", "-c", "MODULE_LIST='i2c-dev cdc_acm'; printf '%s\\n' $MODULE_LIST"],
+                            capture_output=True, text=True, check=True).stdout
+    assert listed == "i2c-dev\ncdc_acm\n" and "printf '%s\\n' $MODULE_LIST" in install
+    assert "MODULES=/etc/modules-load.d/referee.conf" in uninstall and 'rm -f "$MODULES"' in uninstall
+
+
+# --- item 8: the 5 V budget adds up and fits the supplies -----------------------------
+
+
+def test_item8_the_boms_5v_budget_adds_up_and_fits_the_pi_4s_supply():
+    bom = (ROOT / "hardware" / "BOM.md").read_text()
+    budget = bom.split("## The 5 V budget", 1)[1].split("\n\n")
+    [table] = [block for block in budget if block.startswith("| part |")]
+    rows = [[cell.strip().strip("*") for cell in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    *parts, (total_name, total, _) = rows
+    assert "worst case" in total_name
+    assert sum(int(mA) for _, mA, _ in parts) == int(total)
+    assert {"MAX7219,", "buzzer", "Pico", "OLED"} <= {word for name, _, _ in parts for word in name.split()}
+    assert int(total) < 3000  # the Pi 4's 3 A supply of the parts list
+    assert f"{total} mA of the Pi 4's 3 A" in bom

@@ -51,6 +51,19 @@ async def test_text_mode_and_team_buttons(tmp_path):
         assert seen == [("team1", "hold"), ("team1", "release")]
 
 
+async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
+    # A terminal hands over keys typed quickly (tmux send-keys 3 2 1) all at
+    # once; they must reach the box as typed, repeats included.
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=(170, 52)) as pilot:
+        seen = []
+        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        await pilot.press("3", "2", "1", "q", "1", "#")
+        await let_time_pass(pilot, clock, 1.5)
+        assert seen == [("3", "press"), ("2", "press"), ("1", "press"), ("team1", "press"),
+                        ("1", "press"), ("#", "press")]
+
+
 async def test_clicking_a_pad_key_presses_it(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(170, 52)) as pilot:

@@ -27,6 +27,7 @@ from referee.flows import Flow
 from referee.config import parse
 from referee.screen import Screen
 from referee.testing import Table
+from referee.web import export
 from referee.web import chart, history, sheets, teams
 
 GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
@@ -197,7 +198,7 @@ def test_the_evening_as_json_and_csv_files(t):
     assert json.loads(body) == t.log()
     status, headers, body = t.get("/api/evening.csv")
     assert headers["Content-Disposition"] == f'attachment; filename="scores-{day}.csv"'
-    rows = list(csv.DictReader(io.StringIO(body)))
+    rows = list(csv.DictReader(io.StringIO(body.removeprefix("\ufeff")), delimiter=";"))
     assert [(r["game"], r["player"], r["total"], r["winner"]) for r in rows] == [
         ("Da Vinci Code", "Ann", "1", "yes"), ("Da Vinci Code", "Bob", "0", "")]
 
@@ -205,7 +206,7 @@ def test_the_evening_as_json_and_csv_files(t):
 def test_a_name_that_looks_like_a_formula_stays_text_in_the_csv(t):
     t.start("davinci", players=["=1+1", "Bob"])
     act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)
-    rows = list(csv.reader(io.StringIO(t.get("/api/evening.csv")[2])))
+    rows = list(csv.reader(io.StringIO(t.get("/api/evening.csv")[2].removeprefix("\ufeff")), delimiter=";"))
     assert rows[1][6] == "'=1+1"
 
 
@@ -273,7 +274,7 @@ def test_game_csv_is_the_paper_score_sheet(t):
     game = current_id(t)
     status, headers, body = t.get(f"/api/g/{game}.csv")
     assert headers["Content-Disposition"] == f'attachment; filename="game-{game}.csv"'
-    rows = list(csv.reader(io.StringIO(body)))
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff")), delimiter=";"))
     assert rows[0] == ["round", "White", "Black", "details"]
     assert [r[:3] for r in rows[1:]] == [["Round 1", "0", "-1"], ["Round 2", "0", "-1"], ["total", "0", "-2"]]
     assert "Black" in rows[1][3] and "miscommunication" in rows[1][3]
@@ -307,6 +308,72 @@ def test_save_to_bgstats_link_for_a_finished_game_in_its_documented_format(t):
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
     assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == [
         ("Ann", 1, True, 1), ("Bob", 0, False, 2)]
+
+
+def bgstats_play(t: Table, game: int) -> dict:
+    link = re.search(r'href="(https://app\.bgstatsapp\.com/createPlay\.html\?data=[^"]+)"', ok(t, f"/g/{game}")).group(1)
+    return json.loads(urllib.parse.unquote(html.unescape(link).split("data=", 1)[1]))
+
+
+def test_issue17_bgstats_knows_each_name_for_the_evening_and_who_started(t):
+    ids = []
+    for _ in range(2):
+        t.start("davinci", players=["Žofie", "Игорь"], starts=1)
+        ids.append(current_id(t))
+        act(t, davinci.Dealt(), *[davinci.Attack(0, True)] * 4)
+        t.box.leave()
+    t.advance(24 * 3600)                      # the next evening, the same names
+    t.start("davinci", players=["Žofie", "Игорь"])
+    ids.append(current_id(t))
+    act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)
+    plays = [bgstats_play(t, game) for game in ids]
+    first = [(p["name"], p["seatOrder"], p["startPlayer"], p["winner"]) for p in plays[0]["players"]]
+    assert first == [("Žofie", 1, False, False), ("Игорь", 2, True, True)]
+    ids_of = [[p["sourcePlayerId"] for p in play["players"]] for play in plays]
+    assert ids_of[0] == ids_of[1]                                  # one id per name tonight
+    assert len(set(ids_of[0])) == 2
+    assert not set(ids_of[2]) & set(ids_of[0])                     # another evening, other ids
+    assert [p["startPlayer"] for p in plays[2]["players"]] == [True, False]
+
+
+def test_issue17_bgstats_gets_decrypto_as_a_team_game_with_its_players_in_their_teams(t):
+    t.start("decrypto", members=[["Ann", "Bob", "Cy"], ["Dana", "Eva"]])
+    for _ in range(2):
+        decrypto_clues(t)
+        decrypto_guesses(t, miscommunicate={1})
+    play = bgstats_play(t, current_id(t))
+    assert play["usesTeams"] is True and play["game"]["usesTeams"] is True and "board" not in play
+    assert [(p["name"], p["team"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == [
+        ("Ann", "White", 0, True, 1), ("Bob", "White", 0, True, 1), ("Cy", "White", 0, True, 1),
+        ("Dana", "Black", -2, False, 2), ("Eva", "Black", -2, False, 2)]
+    assert t.log()[0]["members"] == {"White": ["Ann", "Bob", "Cy"], "Black": ["Dana", "Eva"]}
+
+
+def test_issue17_bgstats_gets_the_hacker_variant_as_what_it_is(t):
+    t.start("decrypto", variant="hacker", members=[["Ann"], ["Bob", "Cy"]])
+    assert state(t).sizes == (1, 2)
+    t.box.leave()
+    entry = t.log()[0]
+    entry = {**entry, "status": "finished", "winners": ["Hacker"]}
+    play = export.bgstats_play(entry)
+    assert play["board"] == "Hacker variant" and play["usesTeams"] is True
+    assert [(p["name"], p["team"], p["winner"]) for p in play["players"]] == [
+        ("Ann", "Hacker", True), ("Bob", "Team", False), ("Cy", "Team", False)]
+
+
+def test_issue17_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):
+    t.start("davinci", players=["Žofie", "Łucja;Ola"])
+    act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)
+    names = {}
+    for path in ("/api/evening.csv", f"/api/g/{current_id(t)}.csv"):
+        status, headers, body = t.get(path)
+        assert headers["Content-Type"].startswith("text/csv") and "utf-8" in headers["Content-Type"]
+        assert body.startswith("\ufeff")
+        rows = list(csv.reader(io.StringIO(body[1:]), delimiter=";"))
+        assert all(len(row) == len(rows[0]) for row in rows)
+        names[path] = rows
+    assert [row[6] for row in names["/api/evening.csv"][1:]] == ["Žofie", "Łucja;Ola"]  # a ";" in a name is quoted
+    assert names[f"/api/g/{current_id(t)}.csv"][0][1:3] == ["Žofie", "Łucja;Ola"]
 
 
 def test_the_table_tools_and_unknown_games_have_no_page(t):
@@ -701,7 +768,7 @@ def public_answers(t: Table) -> dict[str, str]:
     day = history.evening_of(t.clock.wall())
     paths = ["/", "/e/", f"/e/{day - dt.timedelta(days=1)}", "/api/evening", "/api/evening.csv",
              "/api/evening.json", "/api/evenings", f"/api/e/{day}", f"/api/e/{day}.csv", "/g/999999",
-             "/api/g/999999", "/nope", "/T/" + "A" * 26]
+             "/api/g/999999", "/nope", "/T/" + "A" * 26, "/N/" + "A" * 26]
     for e in t.log():
         paths += [f"/g/{e['id']}", f"/api/g/{e['id']}", f"/api/g/{e['id']}.csv"]
     answers = {}
@@ -808,6 +875,24 @@ def test_nothing_secret_in_anything_public_octiles(t):
     assert len(unseen) >= 12
     secrets.words.update(unseen)
     assert_nothing_secret(t, secrets)
+
+
+def test_nothing_secret_in_anything_public_naming(t):
+    """The names page of a setup: its address in nothing public, and on
+    the page nothing of the evening's secrets (keywords, team addresses)."""
+    secrets = Secrets()
+    tokens_of_the_evening(t, secrets)
+    form = _real_module("decrypto").setup(t.box)
+    form.game = "decrypto"
+    t.box.flow = form
+    t.press("B")
+    path = urllib.parse.urlsplit(form.naming_url()).path
+    page = ok(t, path)
+    assert secrets.found_in(page, set()) == []
+    naming_token = path.rsplit("/", 1)[1]
+    secrets.patterns.add(naming_token)
+    assert_nothing_secret(t, secrets)
+    assert t.get("/N/" + "A" * 26)[0] == 404
 
 
 def test_nothing_secret_in_anything_public_davinci(t):

@@ -6,18 +6,29 @@ waits on a clock.  Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
+import json
 import pathlib
+import subprocess
 import threading
 import time
 import urllib.parse
 
 import pytest
+import zxingcpp
 from playwright.async_api import async_playwright
 
-from games import decipher
+from games import davinci, decipher
 from referee import channel, web
 from referee.web import teams
 from test_web import SCRIPT, Done, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
+
+
+def done(t, team):
+    """A team's clues are written: two short presses of its button [DE-4]."""
+    t.press(team)
+    t.press(team)
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +36,9 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
-ARTIFACTS = pathlib.Path(__file__).resolve().parent.parent / "test-artifacts"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+AXE = ROOT / "build/npm/node_modules/axe-core/axe.min.js"   # the Makefile's $(AXE)
 
 
 class Browser:
@@ -267,8 +280,8 @@ def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at
     phone.shot(white, "team-clues")
     assert "Mexico" not in phone.text(black)
     phone.call(black.fill('input[name="clue1"]', "Pra"))   # Black's encryptor is still typing
-    t.press("team1")
-    t.press("team2")                               # both done: White's code is guessed, its clues read out
+    done(t, "team1")
+    done(t, "team2")                               # both done: White's code is guessed, its clues read out
     phone.call(black.wait_for_function(
         "text => document.querySelector('main').innerText.includes(text)",
         arg="White clues: Mexico, insect, fear", timeout=2000))
@@ -276,3 +289,74 @@ def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at
     assert phone.call(black.input_value('input[name="clue1"]')) == "Pra"
     assert phone.call(black.evaluate("document.activeElement.name")) == "clue1"
     phone.shot(black, "team-clues-read")
+
+
+# --- issue 17: names typed on a phone at setup -----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def axe() -> pathlib.Path:
+    """axe-core from the npm registry, fetched into the project as ``make
+    test`` does when it is missing."""
+    if not AXE.exists():
+        subprocess.run(["make", "--no-print-directory", str(AXE.relative_to(ROOT))], cwd=ROOT, check=True)
+    return AXE
+
+
+def serious_findings(phone, page, axe_js: pathlib.Path) -> list[str]:
+    """What axe-core finds serious or critical on ``page``, one line each."""
+    # Evaluated by the browser's own protocol, not as a page script: the
+    # pages' Content-Security-Policy stays as strict as phones get it.
+    phone.call(page.evaluate("source => { (0, eval)(source); }", axe_js.read_text()))
+    found = phone.call(page.evaluate("async () => (await axe.run()).violations"), seconds=30)
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_issue17_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(table, at_the_table, axe):
+    t, phone = table, at_the_table
+    t.start("osmisifry", players=["Žofie", "Bob"])    # an earlier game tonight: the page offers its names
+    t.box.leave()
+    t.press("4")                                      # Da Vinci Code's setup form
+    t.press("B")
+    [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))   # the box's own screen, as a phone sees it
+    page = phone.open(path_of(qr.text))
+    assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    assert serious_findings(phone, page, axe) == []
+
+    async def fill():
+        await page.fill("#n1", "Игорь")
+        await page.fill("#n2", "Žofie")
+        await page.fill("#n3", "Łucja & Ola")
+        async with page.expect_navigation():
+            await page.press("#n3", "Enter")           # Enter saves; it moves nobody
+
+    async def up():
+        async with page.expect_navigation():
+            await page.click('button[name="up"][value="n3"]')   # Łucja to seat 2
+        assert await page.input_value("#n2") == "Łucja & Ola"
+
+    phone.call(fill())
+    assert t.screen("team1").splitlines() == ["[Players]", "1 Игорь", "2 Žofie", "3 Łucja & Ola"]
+    phone.call(up())
+    phone.shot(page, "names")
+    assert t.screen("team1").splitlines() == ["[Players]", "1 Игорь", "2 Łucja & Ola", "3 Žofie"]
+    dark = phone.open(path_of(qr.text), dark=True)
+    assert phone.call(dark.input_value("#n1")) == "Игорь"
+    assert serious_findings(phone, dark, axe) == []
+    phone.shot(dark, "names-dark")
+    t.type("*" "#" "#")                               # back from the QR code, start, tiles taken
+    assert phone.call(page.reload()).status == 404    # the game started: the address is dead
+    phone.errors.remove("Failed to load resource: the server responded with a status of 404 (Not Found)")
+    for target in (1, 1, 1, 1, 2, 2, 2, 2):           # Игорь turns up both other rows
+        assert t.box.act(davinci.Attack(target, True))
+    assert t.log()[0]["winners"] == ["Игорь"]
+    game = t.box.session.id
+    log = phone.open("/")
+    assert "Łucja & Ola" in phone.text(log)
+    sheet = phone.open(f"/g/{game}")
+    link = phone.call(sheet.get_attribute('a[href^="https://app.bgstatsapp.com/"]', "href"))
+    play = json.loads(urllib.parse.unquote(link.split("data=", 1)[1]))
+    assert [(p["name"], p["startPlayer"], p["winner"]) for p in play["players"]] == [
+        ("Игорь", True, True), ("Łucja & Ola", False, False), ("Žofie", False, False)]
+    assert serious_findings(phone, sheet, axe) == []
+    body = t.get(f"/api/g/{game}.csv")[2]
+    assert next(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=";"))[1:4] == ["Игорь", "Łucja & Ola", "Žofie"]

@@ -293,8 +293,8 @@ def test_the_api_the_files_and_the_bgstats_link_stay_english_in_every_language(t
     english, link = answers(), bgstats()
     assert json.loads(english["/api/evening"]) == t.log()
     assert [e["status"] for e in t.log()] == STATUSES
-    assert english[f"/api/g/{ids['decrypto']}.csv"].splitlines()[0] == "round,White,Black,details"
-    assert english[f"/api/g/{ids['decrypto']}.csv"].splitlines()[-1] == "total,0,-2,White wins"
+    assert english[f"/api/g/{ids['decrypto']}.csv"].splitlines()[0] == "\ufeffround;White;Black;details"
+    assert english[f"/api/g/{ids['decrypto']}.csv"].splitlines()[-1] == "total;0;-2;White wins"
     for lang in LANGS:
         i18n.use(lang)
         t.box.store.set_setting("lang", lang)   # as the Settings menu does

@@ -195,10 +195,12 @@ class SimulatedDiceModule:
         os.symlink(os.ttyname(slave), link)
         os.replace(link, self.port)
         self._partial = b""
-        self._module = module.Module(
-            self._dice, self._write, board=self.board, animation_ms=self.animation_ms
-        )
+        self._module = self._new_module()
         self._module.start()
+
+    def _new_module(self):
+        """A freshly booted module (not started yet)."""
+        return module.Module(self._dice, self._write, board=self.board, animation_ms=self.animation_ms)
 
     def _unplug(self) -> None:
         if self._master is None:

@@ -1,10 +1,16 @@
 """gpiozero mock pins wired like the box: a keypad matrix and two buttons.
 
-The real ``hal.keys.Keys`` driver runs on these pins unchanged.  A pressed
-key joins its row pin to its column pin, so when the driver pulls that row low
-the column reads low, exactly as the copper does.
+The real ``hal.keys.Keys`` driver runs on these pins unchanged.  The matrix
+is modelled as the copper is: every row and column is a wire, and a pressed
+key joins its row's wire to its column's.  Wires joined this way form one
+net; a net is low if a row driven low is on it, high if a row driven high
+is, and otherwise the columns' pull-ups hold it high.  A net with one row
+driven high and another driven low is a short (``shorts`` counts them).  A
+row let go (an input) drives nothing, as on the board.
 """
 from __future__ import annotations
+
+import threading
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
@@ -23,15 +29,22 @@ class QuietPin(MockPin):
 
 
 class RowPin(QuietPin):
-    """An output pin that tells the matrix whenever its level changes."""
+    """A row's pin: tells the matrix whenever it drives another level or
+    stops or starts driving."""
 
     matrix = None
 
     def _change_state(self, value):
         changed = super()._change_state(value)
         if changed and self.matrix is not None:
-            self.matrix.update()
+            self.matrix.rows_changed()
         return changed
+
+    def _set_function(self, value):
+        before = self._function
+        super()._set_function(value)
+        if value != before and self.matrix is not None:
+            self.matrix.rows_changed()
 
 
 class WiredFactory(MockFactory):
@@ -48,7 +61,11 @@ class WiredFactory(MockFactory):
 class SimulatedPins:
     """A ``MockFactory`` with the keypad matrix and team buttons of a pin map
     (``rows``, ``cols``: 4 BCM numbers each; ``teams``: name → BCM;
-    ``buzzer``: BCM of the PWM pin)."""
+    ``buzzer``: BCM of the PWM pin).
+
+    Keys may be pressed from any thread while the driver scans on its own.
+    ``row_log``: set it to a list, and it records what every row does after
+    each change, one tuple per change of ``(function, state)`` per row."""
 
     def __init__(self, rows, cols, teams: dict[str, int], buzzer: int | None = None) -> None:
         self.factory = WiredFactory(pin_class=QuietPin)
@@ -57,6 +74,9 @@ class SimulatedPins:
         self._teams = {name: self.factory.pin(p) for name, p in teams.items()}
         if buzzer is not None:
             self.factory.pin(buzzer, pin_class=MockPWMPin)
+        self._lock = threading.RLock()
+        self.shorts = 0
+        self.row_log: list | None = None
         for row in self._rows:
             row.matrix = self
         self._where = {LAYOUT[r][c]: (r, c) for r in range(4) for c in range(4)}
@@ -64,20 +84,43 @@ class SimulatedPins:
 
     def set(self, key: str, down: bool) -> None:
         """Press (``down=True``) or let go of a keypad key or team button."""
-        if key in self._teams:
-            pin = self._teams[key]
-            pin.drive_low() if down else pin.drive_high()
-            return
-        if key not in self._where:
-            raise ValueError(f"no key {key!r} on the keypad")
-        (self.down.add if down else self.down.discard)(key)
-        self.update()
+        with self._lock:
+            if key in self._teams:
+                pin = self._teams[key]
+                pin.drive_low() if down else pin.drive_high()
+                return
+            if key not in self._where:
+                raise ValueError(f"no key {key!r} on the keypad")
+            (self.down.add if down else self.down.discard)(key)
+            self.update()
+
+    def rows_changed(self) -> None:
+        with self._lock:
+            if self.row_log is not None:
+                self.row_log.append(tuple((p.function, bool(p.state)) for p in self._rows))
+            self.update()
 
     def update(self) -> None:
-        for c, col in enumerate(self._cols):
-            low = any(
-                self._where[k][1] == c and self._rows[self._where[k][0]].state == 0 and
-                self._rows[self._where[k][0]].function == "output"
-                for k in self.down)
-            if col.function == "input":
-                col.drive_low() if low else col.drive_high()
+        """Set every column to the level of its net."""
+        with self._lock:
+            # Wires 0-3 are the rows, 4-7 the columns; held keys join them.
+            net = list(range(8))
+
+            def find(w):
+                while net[w] != w:
+                    net[w] = net[net[w]]
+                    w = net[w]
+                return w
+
+            for key in self.down:
+                r, c = self._where[key]
+                net[find(r)] = find(4 + c)
+            driven: dict[int, set[bool]] = {}
+            for r, pin in enumerate(self._rows):
+                if pin.function == "output":
+                    driven.setdefault(find(r), set()).add(bool(pin.state))
+            self.shorts += sum(1 for levels in driven.values() if len(levels) > 1)
+            for c, col in enumerate(self._cols):
+                if col.function == "input":
+                    low = False in driven.get(find(4 + c), ())
+                    col.drive_low() if low else col.drive_high()

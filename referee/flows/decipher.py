@@ -13,7 +13,9 @@ request       Bonus mode: ``C`` the seeker on turn asks for a piece.
 guess         All pieces are out: ``C`` nobody guesses any more.
 In a round    A seeker's seat digit opens their guess: ``A`` wrong,
               ``B`` right, ``*`` back.  ``D`` more: ``1`` the piece count
-              (maker, before the first piece is placed), ``2`` bonus mode
+              (maker, until bonus mode; after the first piece is placed it
+              counts the pieces left, and ``#`` asks the maker to confirm on
+              screen 1 with ``#`` again), ``2`` bonus mode
               (maker, without a count), ``3`` nobody guesses any more,
               ``4`` the scores; ``*`` back.
 Round table   ``C``/``D`` page back and on, ``#`` next round.
@@ -76,11 +78,12 @@ def tokens(held: int, of: int) -> str:
 
 class Play(Flow):
     """``page`` is what main shows while a round is played: "start",
-    "play", "more", "guess" (``seeker``'s guess), "giveup" or "scores".
+    "play", "more", "correct" (the maker corrects the count of pieces left),
+    "guess" (``seeker``'s guess), "giveup" or "scores".
     Between rounds and at the end the rules' phase decides: the round table,
     ``sheet`` being its page."""
 
-    remembered = ("page", "typed", "seeker", "sheet")
+    remembered = ("page", "typed", "seeker", "sheet", "confirming")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
@@ -89,6 +92,7 @@ class Play(Flow):
         self.typed = ""       # the maker's piece count, being typed
         self.seeker = 0
         self.sheet = 0
+        self.confirming = False  # the maker is asked to confirm a corrected count
         self.peeking = False  # button 1 is held
 
     @property
@@ -105,6 +109,8 @@ class Play(Flow):
             return "start" if step.pieces else "play"
         if self.page == "guess":
             return "guess" if self.seeker in step.guessers else "play"
+        if self.page == "correct":
+            return "correct" if step.correct else "play"
         return self.page if self.page in ("more", "giveup", "scores") else "play"
 
     # --- keys ------------------------------------------------------------------
@@ -152,9 +158,27 @@ class Play(Flow):
             self.box.flash(_("{name}: no tokens left").format(name=s.players[seat]))
         self.box.sound("error")
 
+    def _correct_key(self, key: str) -> None:
+        if key.isdigit() and not self.confirming:
+            self.typed = (self.typed + key)[:2]
+        elif key == "*" and self.confirming:
+            self.confirming = False
+        elif key == "*":
+            self.page, self.typed = ("correct", "") if self.typed else ("play", "")
+        elif key == "#" and self.typed and not self.confirming:
+            # [DC-3] a count changed mid-round is asked again, on screen 1 only
+            self.confirming = True
+        elif key == "#" and self.confirming:
+            typed, self.typed, self.confirming = self.typed, "", False
+            if self._act(game.Pieces(int(typed))):
+                self.page = "play"
+
     def _more_key(self, key: str) -> None:
-        if key == "1" and game.step(self.state).pieces:
+        step = game.step(self.state)
+        if key == "1" and step.pieces:
             self.page = "start"
+        elif key == "1" and step.correct:
+            self.page, self.typed, self.confirming = "correct", "", False
         elif key == "2":
             if self._act(game.BonusMode()):
                 self.page = "play"
@@ -263,12 +287,24 @@ class Play(Flow):
     def _more_screen(self) -> Screen:
         step = game.step(self.state)
         lines = []
-        if step.pieces:
+        if step.pieces or step.correct:
             lines.append("1 " + _("Pieces (maker)"))
         if step.bonus_call:
             lines.append("2 " + _("Bonus mode (maker)"))
         lines += ["3 " + _("Nobody guesses"), "4 " + _("Scores")]
         return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+
+    def _correct_screen(self) -> Screen:
+        # Main never shows the count, nor how many digits it has.
+        if self.confirming:
+            lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: confirm on 1")), \
+                (("#", _("Yes")), ("*", _("No")))
+        elif self.typed:
+            lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")), \
+                (("#", _("OK")), ("*", _("Clear")))
+        else:
+            lines, keys = tuple(wrap(_("Maker: type the pieces left to place, then #."))), (("*", _("Back")),)
+        return Screen(_("Correct the count"), lines, keys=keys)
 
     def _guess_screen(self) -> Screen:
         s = self.state
@@ -339,9 +375,12 @@ class Play(Flow):
     def _final_sheet(self) -> Screen:
         log = game.summary(self.state)
         best = log["winners"]
-        lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *best,
+        # [DC-11] Beside the QR code there is room for two names; screen 2
+        # names every winner.
+        names = best if len(best) <= 2 else (best[0], _("+{n} more").format(n=len(best) - 1))
+        lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *names,
                  _("{n} points").format(n=log["totals"][best[0]]))
-        return Screen(_("Game over"), lines[:4], qr=self.box.public_url())
+        return Screen(_("Game over"), lines, qr=self.box.public_url())
 
     # --- the other two screens -------------------------------------------------------
 
@@ -359,6 +398,13 @@ class Play(Flow):
             return Screen(title, (_("pieces in the chamber"),), big=self.typed,
                           keys=(("#", _("OK")), ("*", _("Clear"))))
         pieces = game.private(s, s.maker).get("pieces")
+        if page == "correct" and self.confirming:
+            was = _("Was {n}.").format(n=pieces) if pieces is not None else _("No count so far.")
+            return Screen(_("Correct the count?"), (_("Now: {n} left to place").format(n=self.typed), was),
+                          keys=(("#", _("Yes")), ("*", _("No"))))
+        if page == "correct":
+            return Screen(title, (_("pieces left to place"),), big=self.typed or "_",
+                          keys=(("#", _("OK")), ("*", _("Clear"))))
         if self.peeking and pieces is not None:
             return Screen(title, (_("pieces left inside"),), big=str(pieces))
         if self.peeking:
@@ -369,5 +415,11 @@ class Play(Flow):
 
     def _public_screen(self) -> Screen:
         s = self.state
+        if game.is_over(s):
+            log = game.summary(s)
+            best = log["winners"]
+            head = _("Winner:") if len(best) == 1 else _("Winners:")
+            points = _("{n} points").format(n=log["totals"][best[0]])
+            return Screen(head, (*wrap(", ".join(best))[:3], points))
         return Screen(_("Decipher"), (_("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds),
                                       _("Maker: {name}").format(name=s.players[s.maker])))

@@ -14,10 +14,13 @@ Keys
 ----
 Setup: ``1`` players (two teams and their sizes, or the Hacker against two),
 ``2`` keywords (dealt by the box in a language, or the table's own cards),
-``#`` start, ``C`` clue rules, ``*`` back.
+``3`` the 30-second sand timer, on or off [DE-4] (the Hacker's game has
+none), ``#`` start, ``C`` clue rules, ``*`` back.
 
-Team button, short press: "our clues are written" [DE-4].  Held: the code
-shows on the team's screen for the encryptor, until it is let go [DE-3].
+Team button, two short presses within 2 seconds: "our clues are written"
+[DE-4]; after the first the team's screen asks "Done? Press again", so that a
+peek let go too soon never ends the writing.  Held: the code shows on the
+team's screen for the encryptor, until it is let go [DE-3].
 
 Writing clues: ``A`` swap a dealt keyword before round 1's first clues (the
 team's digit if both may still swap, then the keyword's position 1-4).
@@ -38,6 +41,7 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 from __future__ import annotations
 
 from games import decrypto as d
+from games.base import Illegal
 from referee import i18n
 from referee.flows import Flow, clock_text, forms
 from referee.team_pages import team_url
@@ -49,6 +53,9 @@ SEATS = ("team1", "team2")
 SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
 HELP_PAGES = -(-len(d.CLUE_RULES) // LINES)
 BACK, ON = "◄", "►"
+# A second short press of a team button within this many seconds says the
+# clues are written: one press alone may be a peek let go too soon.
+DONE_SECONDS = 2.0
 
 
 # --- setup ---------------------------------------------------------------------------
@@ -66,18 +73,47 @@ def setup(box) -> Flow:
 class Setup(forms.Form):
     """The setup form; its help is the clue rules, paged with ``C``/``D``."""
 
+    def _members_fit(self, variant, sizes) -> bool:
+        # Named teams count only while the teams line still says their sizes.
+        return tuple(map(len, self.members)) == (sizes if variant == "teams" else (1, 2))
+
     def __init__(self, box) -> None:
         keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
         options = [
             forms.Option("players", _("Teams"), tuple((v, _(label).format(*v[1] or ())) for v, label in PLAYERS)),
             forms.Option("keywords", _("Keywords"), keywords, default=d.LANGS.index(i18n.lang)),
+            # [DE-4] the rules say the sand timer may be used: the table chooses
+            forms.Option("timer", _("Timer"), ((True, _("30 s")), (False, _("off")))),
         ]
         super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
+
+    teams = True
+
+    @property
+    def team_titles(self) -> tuple[str, ...]:
+        variant, _sizes = self.values["players"]
+        return tuple(_(side) for side in (d.HACKER_SIDES if variant == "hacker" else d.TEAMS))
+
+    def set_members(self, teams: list[list[str]]) -> None:
+        """Players named team by team: their counts choose the teams line
+        (one against two is the Hacker variant)."""
+        if any(teams):
+            sizes = tuple(len(team) for team in teams)
+            wanted = ("hacker", None) if sizes == (1, 2) else ("teams", sizes)
+            values = [v for v, _label in self.options[0].choices]
+            if wanted not in values:
+                raise Illegal("Each team has 2 to 4 players.")
+            self.chosen[0] = values.index(wanted)
+        self.members = [list(team) for team in teams] if any(teams) else []
 
     def _start(self, values: dict) -> None:
         variant, sizes = values["players"]
         deal, lang = values["keywords"]
         options = {"variant": variant, "keywords": deal}
+        if variant == "teams":
+            options["timer"] = values["timer"]
+        if self.members and self._members_fit(variant, sizes):
+            options["members"] = self.members
         if sizes is not None:
             options["sizes"] = sizes
         if lang is not None:
@@ -122,6 +158,7 @@ class Play(Flow):
         self.typed = ""         # digits typed for a guess or a keyword count
         self.seen: list[str] = []   # reveals the table has moved on from
         self.held: set[int] = set()  # seats whose team button is held down
+        self.asked: dict[int, float] = {}  # seat -> when its "done?" runs out
 
     @property
     def state(self) -> d.State:
@@ -147,7 +184,23 @@ class Play(Flow):
             self.held.discard(seat)
         else:
             self._move_on()
+            self._done_press(seat)
+
+    def _asking(self, seat: int) -> bool:
+        """Whether the team's screen asks "done?" after a first press."""
+        now = self.box.clock.monotonic()
+        return self.asked.get(seat, now) > now
+
+    def _done_press(self, seat: int) -> None:
+        """[DE-4] Done is two short presses: the first only asks."""
+        s, now = self.state, self.box.clock.monotonic()
+        if self.asked.pop(seat, now) > now:
             self.box.act(d.CluesDone(seat))
+        elif d.step(s).kind != "clues" or seat not in s.coding or s.clues_done[seat]:
+            self.box.act(d.CluesDone(seat))   # the rules say why not
+        else:
+            self.asked[seat] = now + DONE_SECONDS
+            self.box.clock.call_later(DONE_SECONDS, self.box.render)
 
     def _play_key(self, key: str) -> None:
         if self._unseen() is not None:
@@ -446,7 +499,10 @@ class Play(Flow):
         keys = ()
         if hidden:
             keys += ((_("hold"), _("code")),)
-        if now.kind == "clues" and not s.clues_done[seat]:
+        writing = now.kind == "clues" and not s.clues_done[seat]
+        if writing and self._asking(seat):
+            return Screen(_("Done? Press again"), lines, keys=((_("press"), _("done")), (_("wait"), _("no"))))
+        if writing:
             keys += ((_("press"), _("done")),)
         return Screen(title, lines, keys=keys)
 

@@ -3,6 +3,11 @@
 Both answer a digit at once: the number beside an item picks it, even when
 it is on another page (``C``/``D`` turn pages).  A setup form shows one option
 a line; the option's digit steps to its next value, ``#`` starts the game.
+
+A setup form also names the seats (``referee.naming``): ``A`` picks from
+tonight's players (``#`` alone: the same players as the last game), ``B``
+shows the QR code of a page where a phone types the names.  The names so far
+are on the team screens; without any, the seats keep their default names.
 """
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from typing import Callable
 
 from referee.flows import Flow
 from referee.i18n import _
-from referee.screen import LINES, Screen, fit
+from referee.screen import COLS, LINES, Screen, fit, wrap
 
 
 class Menu(Flow):
@@ -80,6 +85,8 @@ class Form(Flow):
     """A game's setup: ``start(values)`` is called with the chosen values.
     ``C`` opens the help pages (``C``/``D`` page through them, ``*`` back)."""
 
+    teams = False        # a team game names its players team by team
+
     def __init__(self, box, title: str, options: list[Option], start: Callable[[dict], None],
                  help_lines: tuple[str, ...] = ()) -> None:
         super().__init__(box)
@@ -88,6 +95,52 @@ class Form(Flow):
         self.page = 0
         self.help_lines = help_lines
         self.help_page = None  # the help page shown, if any
+        self.game = ""         # the game's short name, set by the menu
+        self.names: list[str] = []            # typed or picked, in seat order
+        self.members: list[list[str]] = []    # a team game's, team by team
+        self.naming: str | None = None        # the phone page's token, once shown
+        self.naming_csrf = ""
+        self.mode = ""         # "roster" or "phone" over the form
+        self.picked: list[int] = []           # roster entries picked, in seat order
+        self.roster_page = 0
+
+    # --- names ------------------------------------------------------------
+
+    def seat_range(self) -> tuple[int, ...]:
+        """The player counts the form offers."""
+        for option in self.options:
+            if option.key == "players" and all(isinstance(v, int) for v, _l in option.choices):
+                return tuple(v for v, _l in option.choices)
+        return ()
+
+    def typed_names(self):
+        return [list(team) for team in self.members] if self.teams else list(self.names)
+
+    def set_names(self, names: list[str]) -> None:
+        """Names in seat order; their count becomes the players option."""
+        from games.base import Illegal
+        if names:
+            counts = self.seat_range()
+            if len(names) not in counts:
+                raise Illegal("This game needs {low} to {high} players.", low=min(counts), high=max(counts))
+            i = [o.key for o in self.options].index("players")
+            self.chosen[i] = [v for v, _l in self.options[i].choices].index(len(names))
+            self._seated()
+        self.names = list(names)
+
+    def set_members(self, teams: list[list[str]]) -> None:
+        """A team game overrides this to check the team sizes it offers."""
+        self.members = [list(team) for team in teams]
+
+    def seat_names(self, count: int) -> list[str]:
+        """The names the game starts with: typed ones, the rest default."""
+        return [self.names[i] if i < len(self.names) else _("Player {n}").format(n=i + 1) for i in range(count)]
+
+    def named(self, values: dict) -> dict:
+        """The chosen values with the typed names in, if any."""
+        if self.names and isinstance(values.get("players"), int):
+            return {**values, "players": self.seat_names(values["players"])}
+        return values
 
     @property
     def values(self) -> dict:
@@ -111,13 +164,22 @@ class Form(Flow):
             return
         if self.help_page is not None:
             self._help_key(key)
+        elif self.mode == "roster":
+            self._roster_key(key)
+        elif self.mode == "phone":
+            if key in "*#B":
+                self.mode = ""
+        elif key == "A":
+            self.mode, self.picked, self.roster_page = "roster", [], 0
+        elif key == "B":
+            self._phone()
         elif key.isdigit() and 1 <= int(key) <= len(self.options):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
             self.page = i // (LINES - 1)
             self._seated()
         elif key == "#":
-            self.start(self.values)
+            self.start(self.named(self.values))
         elif key == "*":
             self.box.flow = menu.Main(self.box)
         elif key == "D":
@@ -135,6 +197,55 @@ class Form(Flow):
             if option.seat and option.choices[self.chosen[i]][0] >= players:
                 self.chosen[i] = 0
 
+    def _phone(self) -> None:
+        import secrets
+        from referee import naming
+        if self.naming is None:
+            self.naming, self.naming_csrf = naming.new_token(), secrets.token_urlsafe(16)
+        self.mode = "phone"
+
+    def naming_url(self) -> str:
+        return self.box.public_url() + "N/" + self.naming
+
+    def roster(self) -> list[str]:
+        from referee import naming
+        return naming.roster(self.box.store, self.box.clock.wall())
+
+    def _roster_key(self, key: str) -> None:
+        from referee import naming
+        roster = self.roster()
+        pages = max(1, (len(roster) + LINES - 1) // LINES)
+        if key.isdigit() and key != "0" and int(key) <= min(len(roster), 9):
+            i = int(key) - 1
+            if i in self.picked:
+                self.picked.remove(i)
+            else:
+                self.picked.append(i)
+        elif key == "D":
+            self.roster_page = (self.roster_page + 1) % pages
+        elif key == "C":
+            self.roster_page = (self.roster_page - 1) % pages
+        elif key == "*":
+            self.mode = ""
+        elif key == "#":
+            chosen = [roster[i] for i in self.picked] or naming.last_players(self.box.store, self.box.clock.wall())
+            self._take(chosen)
+
+    def _take(self, chosen: list[str]) -> None:
+        from games.base import Illegal
+        from referee import i18n
+        try:
+            if self.teams:
+                half = (len(chosen) + 1) // 2
+                self.set_members([chosen[:half], chosen[half:]])
+            else:
+                self.set_names(chosen)
+        except Illegal as exc:
+            self.box.flash(i18n.refusal(exc))
+            self.box.sound("error")
+            return
+        self.mode = ""
+
     def _help_key(self, key: str) -> None:
         if key == "D" and self.help_page + 1 < self.help_pages:
             self.help_page += 1
@@ -144,13 +255,19 @@ class Form(Flow):
             self.help_page = None
 
     def screens(self):
+        names = self._names_screens()
         if self.help_page is not None:
-            return {"main": self._help_screen()}
+            return {"main": self._help_screen(), **names}
+        if self.mode == "roster":
+            return {"main": self._roster_screen(), **names}
+        if self.mode == "phone":
+            lines = tuple(wrap(_("Scan to type the players' names"), 10))
+            return {"main": Screen(_("Names"), lines, qr=self.naming_url(), keys=(("*", _("Back")),)), **names}
         per = LINES - 1
         first = self.page * per
         lines = [fit(f"{i} {o.label}: {o.choices[self.chosen[i - 1]][1]}")
                  for i, o in enumerate(self.options[first:first + per], first + 1)]
-        lines.append(_("digit: change"))
+        lines.append(_("A:names B:by phone"))
         keys = [("#", _("Start"))]
         if self.help_lines:
             keys.append(("C", _("Help")))
@@ -159,7 +276,43 @@ class Form(Flow):
         else:
             keys.append(("*", _("Back")))
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
-        return {"main": Screen(title, tuple(lines), keys=tuple(keys))}
+        return {"main": Screen(title, tuple(lines), keys=tuple(keys)), **names}
+
+    def _names_screens(self) -> dict:
+        """The names so far on the team screens, live as they are typed: a
+        team game a team a screen, others up to four seats a screen."""
+        if self.teams and any(self.members):
+            from referee.flows import team_label
+            return {seat: Screen(self.team_titles[t] if self.team_titles else team_label(seat),
+                                 tuple(fit(name) for name in self.members[t][:LINES]))
+                    for t, seat in enumerate(("team1", "team2")) if t < len(self.members)}
+        if not self.names:
+            return {}
+        count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(self.names)
+        seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
+        shown = {"team1": Screen(_("Players"), tuple(seats[:LINES]))}
+        if len(seats) > LINES:
+            shown["team2"] = Screen(_("Players"), tuple(seats[LINES:]))
+        return shown
+
+    team_titles: tuple[str, ...] = ()
+
+    def _roster_screen(self) -> Screen:
+        roster = self.roster()
+        if not roster:
+            return Screen(_("Tonight's players"), tuple(wrap(_("No names typed tonight yet."), COLS)),
+                          keys=(("*", _("Back")),))
+        first = self.roster_page * LINES
+        lines = []
+        for i, name in enumerate(roster[first:first + LINES], first):
+            mark = f"→{self.picked.index(i) + 1}" if i in self.picked else ""
+            number = str(i + 1) if i < 9 else " "
+            lines.append(fit(f"{number} {name} {mark}".rstrip()))
+        keys = [("#", _("OK") if self.picked else _("Same"))]
+        if len(roster) > LINES:
+            keys.append(("D", "►"))
+        keys.append(("*", _("Back")))
+        return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
 
     def _help_screen(self) -> Screen:
         first = self.help_page * LINES

@@ -28,6 +28,7 @@ def _goto(box, flow) -> None:
 def _open_game(box, name: str) -> None:
     flows = module(name)
     box.flow = flows.setup(box) if flows is not None else ComingSoon(box, dict(GAMES)[name])
+    box.flow.game = name
 
 
 class ComingSoon(Flow):

@@ -33,7 +33,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from games import base
 from referee import channel, i18n, scorelog
 from referee.i18n import N_, _
-from referee.web import chart, export, guard, history, live, sheets, teams
+from referee.web import chart, export, guard, history, live, naming, sheets, teams
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)
@@ -348,8 +348,8 @@ class Site:
 
 
 def _loggable(path: str) -> str:
-    # A team page's address is its key: it stays out of the logs.
-    return "/T/…" if path[:3].upper() == "/T/" else path
+    # A team page's or a names page's address is its key: it stays out of the logs.
+    return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
 def make_app(reader, box) -> web.Application:
@@ -390,6 +390,7 @@ def make_app(reader, box) -> web.Application:
     get(f"/api/e/{DAY}.{{kind:csv|json}}", site.evening_file)
     get(f"/api/g/{GAME}", site.api_game)
     get(f"/api/g/{GAME}.csv", site.game_file)
+    naming.add_routes(app, site)
     return app
 
 

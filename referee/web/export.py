@@ -7,11 +7,18 @@ page "Push plays to BG Stats from other apps or websites"): the phone opens
 the app's import dialog, where the players are matched to the app's own.
 The fields used here are the documented ones: ``sourceName``,
 ``sourcePlayId``, ``playDate`` ("YYYY-MM-DD hh:mm:ss"), ``durationMin``,
-``game`` and ``players`` with ``score``, ``winner`` and ``rank``.
+``board`` (the variant), ``usesTeams``, ``game`` and ``players`` with
+``sourcePlayerId``, ``seatOrder``, ``score``, ``winner``, ``rank``,
+``startPlayer`` and ``team``.
 
 Files and the link stay in English whatever the box speaks: spreadsheets,
 scripts and BG Stats read them, and a column must not change its words
 because someone chose Polish at the table.
+
+CSV files are UTF-8 with a byte-order mark and ``;`` between fields: a
+spreadsheet app set to Czech, Polish or Russian writes decimals with a comma
+and so splits a CSV on semicolons, and without the mark it reads the names'
+letters as an older code page.  LibreOffice and Google Sheets take both.
 """
 from __future__ import annotations
 
@@ -22,9 +29,11 @@ import json
 from urllib.parse import quote
 
 from referee import i18n
-from referee.web import sheets
+from referee.web import history, sheets
 
 BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
+CSV_SEPARATOR = ";"
+BOM = "\ufeff"
 SOURCE = "Tabletop Referee"
 
 
@@ -37,7 +46,8 @@ def _cell(value):
 
 def _csv(rows) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    out.write(BOM)
+    writer = csv.writer(out, delimiter=CSV_SEPARATOR, lineterminator="\r\n")
     for row in rows:
         writer.writerow([_cell(v) for v in row])
     return out.getvalue()
@@ -77,8 +87,12 @@ def bgstats_link(entry: dict) -> str | None:
     """The import link for a finished game, or None."""
     if entry.get("status") != "finished" or entry.get("ended") is None:
         return None
-    standings = sheets.standings(entry)
-    ranked = sorted({s.total for s in standings}, reverse=True)
+    return BGSTATS + quote(json.dumps(bgstats_play(entry), ensure_ascii=False, separators=(",", ":")), safe="")
+
+
+def bgstats_play(entry: dict) -> dict:
+    """The play as BG Stats' import format has it."""
+    evening = history.evening_of(entry["started"]).isoformat()
     play = {
         "sourceName": SOURCE,
         "sourcePlayId": f"{entry['id']}-{int(entry['started'])}",
@@ -87,8 +101,29 @@ def bgstats_link(entry: dict) -> str | None:
         "durationMin": max(1, round((entry["ended"] - entry["started"]) / 60)),
         "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
                  "highestWins": True, "noPoints": False},
-        "players": [{"name": s.name, "sourcePlayerId": s.name, "score": s.total, "winner": s.winner,
-                     "rank": ranked.index(s.total) + 1, "startPlayer": False, "role": ""}
-                    for s in standings],
     }
-    return BGSTATS + quote(json.dumps(play, ensure_ascii=False, separators=(",", ":")), safe="")
+    standings = sheets.standings(entry)
+    ranked = sorted({s.total for s in standings}, reverse=True)
+
+    def player(name: str, seat: int, s: sheets.Standing, team: str = "") -> dict:
+        # BG Stats remembers which of its players an id was matched to: one
+        # id per name and evening, so tonight's "Ann" is matched once, and a
+        # "Player 1" of another evening is not taken for tonight's.
+        return {"name": name, "sourcePlayerId": f"{evening}/{name}", "seatOrder": seat,
+                "score": s.total, "winner": s.winner, "rank": ranked.index(s.total) + 1,
+                "startPlayer": name == entry.get("starter"), "team": team}
+
+    members = entry.get("members")
+    if entry["game"] == "decrypto":
+        # A team game: the players in their teams, each with the team's result.
+        play["usesTeams"] = True
+        play["game"]["usesTeams"] = True
+        if entry.get("variant") == "hacker":
+            play["board"] = "Hacker variant"
+        seats = []
+        for s, team in zip(standings, entry["players"]):
+            seats += [(name, s, s.name) for name in (members or {}).get(team) or [s.name]]
+        play["players"] = [player(name, seat, s, team) for seat, (name, s, team) in enumerate(seats, 1)]
+    else:
+        play["players"] = [player(s.name, seat, s) for seat, s in enumerate(standings, 1)]
+    return play

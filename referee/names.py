@@ -1,0 +1,48 @@
+"""Players' names as the box takes them: clean, short, unique, drawable.
+
+The rules clean a name (``games.base.clean_name``); only the box knows its
+panels, so the box refuses a name its text font has no glyph for, before a
+game starts with a name that would show as boxes on every screen.
+"""
+from __future__ import annotations
+
+import functools
+
+from games.base import Illegal, clean_name
+from referee.screen import font
+
+# A code point no font has: what the panel font draws for a missing glyph.
+_MISSING = "\U0010fffd"
+
+
+@functools.cache
+def _glyph(char: str) -> bytes:
+    mask = font("text").getmask(char, mode="1")
+    return bytes(mask.size) + bytes(mask)
+
+
+def undrawable(name: str) -> str | None:
+    """The first character of ``name`` the panels cannot draw, if any."""
+    return next((c for c in name if c != " " and _glyph(c) == _glyph(_MISSING)), None)
+
+
+def check(name) -> str:
+    """``name`` cleaned, or ``Illegal`` saying what the table should change."""
+    name = clean_name(name)
+    char = undrawable(name)
+    if char is not None:
+        raise Illegal("The screens cannot show {char} in {name}.", char=char, name=name)
+    return name
+
+
+def check_players(options: dict) -> dict:
+    """Setup options with their names checked: a list of ``players``, or
+    Decrypto's ``members`` team by team.  A count, or no names, passes as it
+    is (the rules name those seats)."""
+    options = dict(options)
+    if isinstance(options.get("players"), (list, tuple)):
+        options["players"] = [check(name) for name in options["players"]]
+    members = options.get("members")
+    if isinstance(members, (list, tuple)) and all(isinstance(team, (list, tuple)) for team in members):
+        options["members"] = [[check(name) for name in team] for team in members]
+    return options

@@ -1,0 +1,121 @@
+"""Players' names at setup: tonight's roster, and the phone page that types
+them.
+
+While a game's setup form is on the main screen, the table may name the
+seats three ways, all optional: leave them ("Hráč 1"… in the box's
+language), pick them from tonight's roster on the keypad, or open the setup's
+own page on a phone (the QR code behind ``B``) and type them there.
+
+The page's address is a capability, ``/N/<token>``: 128 random bits, made
+when the QR code is first shown and good for that form only, so for this
+setup of this game; leaving the form, or starting the game, ends it.  Like
+the team pages, the web hands what the page sends to ``submit`` and shows
+what ``view`` gives: the box keeps the form, the web only forwards.
+"""
+from __future__ import annotations
+
+import hmac
+import re
+
+from games.base import Illegal
+from referee import i18n, names, scorelog
+from referee.team_pages import new_token  # noqa: F401  the same 128-bit base32 tokens
+
+# Names the rules give, which nobody typed: not offered as tonight's players.
+RULE_NAMES = frozenset({"White", "Black", "Hacker", "Team", "West", "North", "East", "South"})
+MAX_SEATS = 6
+
+
+def is_default(name: str) -> bool:
+    """Whether ``name`` is a seat's default ("Player 2", "Hráč 2"…) or a
+    name the rules give ("White", "West")."""
+    if name in RULE_NAMES:
+        return True
+    for code in i18n.LANGS:
+        pattern = i18n.catalogue(code).gettext("Player {n}")
+        if re.fullmatch(re.escape(pattern).replace(r"\{n\}", "[0-9]+"), name):
+            return True
+    return False
+
+
+def typed(entry: dict) -> list[str]:
+    """The names the table gave one game, in seat order (team by team)."""
+    given = [name for team in entry.get("members", {}).values() for name in team] or entry.get("players", [])
+    return [name for name in given if not is_default(name)]
+
+
+def roster(store, now: float) -> list[str]:
+    """Tonight's players: every name typed tonight, the latest game's first,
+    each once."""
+    seen: dict[str, None] = {}
+    for entry in scorelog.evening(store, now):
+        for name in typed(entry):
+            seen.setdefault(name, None)
+    return list(seen)
+
+
+def last_players(store, now: float) -> list[str]:
+    """The names of tonight's latest game that had names typed, in seat order."""
+    return next((typed(entry) for entry in scorelog.evening(store, now) if typed(entry)), [])
+
+
+def form_for(box, token: str):
+    """The setup form the page ``token`` belongs to, while it is on screen."""
+    form = box.flow
+    token = token.upper()
+    mine = getattr(form, "naming", None)
+    if mine is None or not hmac.compare_digest(mine.encode(), token.encode()):
+        return None
+    return form
+
+
+def view(box, token: str) -> dict | None:
+    """What the phone page shows, or None when its setup is gone."""
+    form = form_for(box, token)
+    if form is None:
+        return None
+    return {"game": form.game, "title": form.title, "teams": form.teams,
+            "team_titles": tuple(form.team_titles),
+            "seats": form.seat_range(), "names": form.typed_names(),
+            "roster": roster(box.store, box.clock.wall()), "csrf": form.naming_csrf}
+
+
+def submit(box, token: str, fields: dict[str, str]) -> None:
+    """Take the names the page sent: ``n1``… in seat order, or for a team
+    game ``t1n1``… and ``t2n1``…  An empty field is dropped.  ``Illegal``
+    refuses with a sentence for the page; nothing changes then."""
+    form = form_for(box, token)
+    if form is None:
+        raise LookupError(token)
+    rows = [f"t{t}n" for t in (1, 2)] if form.teams else ["n"]
+    raw = {row: [fields.get(f"{row}{i}", "") for i in range(1, MAX_SEATS + 1)] for row in rows}
+    _move(raw, fields.get("up", ""), fields.get("swap", ""))
+    given = [[names.check(v) for v in raw[row] if v.strip()] for row in rows]
+    _unique([n for team in given for n in team])
+    if form.teams:
+        form.set_members(given)
+    else:
+        form.set_names(given[0])
+    box.changed()
+
+
+def _move(raw: dict[str, list[str]], up: str, swap: str) -> None:
+    """A row's "up" button (``up=n3``) moves that name one seat earlier; a
+    team game's "other team" button (``swap=t1n2``) moves it to the other
+    team's end."""
+    if m := re.fullmatch(r"((?:t[12])?n)([2-9])", up):
+        row, i = raw.get(m.group(1)), int(m.group(2)) - 1
+        if row is not None and i < len(row):
+            row[i - 1], row[i] = row[i], row[i - 1]
+    if (m := re.fullmatch(r"t([12])n([1-9])", swap)) and "t1n" in raw:
+        row, other = raw[f"t{m.group(1)}n"], raw["t2n" if m.group(1) == "1" else "t1n"]
+        i = int(m.group(2)) - 1
+        if i < len(row) and row[i].strip():
+            free = next((k for k, v in enumerate(other) if not v.strip()), None)
+            if free is not None:
+                other[free], row[i] = row[i], ""
+
+
+def _unique(given: list[str]) -> None:
+    if len({n.casefold() for n in given}) != len(given):
+        raise Illegal("Two players have the same name.")

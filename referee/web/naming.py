@@ -1,0 +1,105 @@
+"""The setup's names page: the players type their names on a phone.
+
+``/N/<token>`` is the capability a setup form shows as a QR code (see
+``referee.naming``): it opens only while that form is on the box, and is a
+plain 404 before and after, like an address that never existed.  The page
+lists a field a seat (a team game: a list a team), with an "up" button a
+name to reorder and, in a team game, a button to move a name to the other
+team; tonight's names are offered as suggestions.  It works with JavaScript
+off.  The setup is on the box, not in the store: the page asks the box what
+to show and hands it what was typed over ``referee.channel`` (ops
+``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
+its forms are guarded like a team page's (``referee.web.teams.forged``).
+"""
+from __future__ import annotations
+
+import asyncio
+import types
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
+
+from referee import channel, naming
+from referee.i18n import _
+from referee.web import teams
+
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+BODY_SECONDS = 10.0   # to send the form's body, once its headers are in
+COOKIE = teams.COOKIE
+
+
+async def _ask(site, op: str, **fields) -> dict:
+    try:
+        return await site.box.ask(op, **fields)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+
+
+async def _view(site, token: str) -> dict:
+    answer = await _ask(site, "names.view", token=token)
+    if "view" not in answer:
+        raise web.HTTPNotFound()
+    return answer["view"]
+
+
+def add_routes(app: web.Application, site) -> None:
+    async def page(request: web.Request) -> web.Response:
+        return _page(site, request, await _view(site, request.match_info["token"]))
+
+    async def post(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = await _view(site, token)
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                form = await request.post()
+        except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):
+            raise web.HTTPBadRequest() from None
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
+        fields = teams.form_fields(form)
+        if fields is None:
+            raise web.HTTPBadRequest()
+        if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        answer = await _ask(site, "names.submit", token=token, fields=fields)
+        if "refused" in answer:
+            return _page(site, request, view, refused=answer["refused"], typed=fields, status=400)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
+        raise web.HTTPSeeOther(request.path)
+
+    for prefix in ("/N/", "/n/"):
+        app.router.add_get(prefix + TOKEN, page)
+        app.router.add_post(prefix + TOKEN, post)
+
+
+def _rows(view: dict, typed: dict | None) -> list[dict]:
+    """The lists of fields: one for seats, or one a team; a refused post
+    keeps what was typed."""
+    seats = view["seats"]
+    most = max(seats) if seats else naming.MAX_SEATS
+    if view["teams"]:
+        given = view["names"] or [[], []]
+        lists = [(f"t{t + 1}n", given[t] if t < len(given) else [], 4) for t in (0, 1)]
+    else:
+        lists = [("n", view["names"], most)]
+    rows = []
+    for prefix, names, size in lists:
+        values = [(typed or {}).get(f"{prefix}{i}", names[i - 1] if i <= len(names) else "")
+                  for i in range(1, size + 1)]
+        rows.append({"prefix": prefix, "values": values})
+    return rows
+
+
+def _page(site, request, view: dict, refused: str = "", typed: dict | None = None,
+          status: int = 200) -> web.Response:
+    titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
+    text = site.render("naming.html", title=view["title"], view=view, rows=_rows(view, typed),
+                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused,
+                       live=False, most=naming.MAX_SEATS)
+    response = web.Response(text=text, status=status, content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+    response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
+    response.enable_compression()
+    return response

@@ -1,0 +1,111 @@
+"""Issue 17: players' names are safe everywhere they go: cleaned, short
+enough for the panels, unique, drawable by the panel font, and in the box's
+language when nobody typed any."""
+import pytest
+
+from games import base
+from referee.testing import Table
+
+
+def flashed(t):
+    return [line[2:] for line in t.screen("main").splitlines() if line.startswith("! ")]
+
+
+def test_issue17_names_are_trimmed_composed_and_kept_in_unicode(table):
+    table.start("osmisifry", players=["  Z\u030cofie ", "Bartoloměj", "Игорь  Лев", "Łucja"])
+    assert table.log()[0]["players"] == ["Žofie", "Bartoloměj", "Игорь Лев", "Łucja"]
+    assert "Žofie picks" in table.screen() or "Roll 2d8" in table.screen()
+
+
+@pytest.mark.parametrize(("names", "message"), [
+    (["Bartolomějovec", "Eva"], "A name has at most 12 characters."),
+    (["Eva", " eva"], "Two players have the same name."),
+    (["Li 中", "Eva"], "The screens cannot show 中 in Li 中."),
+    (["Eva 🎲", "Ann"], "The screens cannot show 🎲 in Eva 🎲."),
+    (["Ann\u202e", "Eva"], "A name cannot hold the character U+202E."),
+    (["A\u200bnn", "Eva"], "A name cannot hold the character U+200B."),
+])
+def test_issue17_a_name_the_panels_cannot_show_is_refused_clearly(table, names, message):
+    table.start("davinci", players=names)
+    assert flashed(table) == [message]
+    assert table.log() == []                  # no game began
+    assert "1 Decrypto" in table.screen()
+
+
+def test_issue17_twelve_characters_fit_and_every_game_takes_them(table):
+    names = ["Bartoloměj12", "Ёлкина-Палка"]
+    assert all(len(n) == base.NAME_LENGTH for n in names)
+    for game in ("osmisifry", "davinci", "decipher", "octiles"):
+        table.start(game, players=names)
+        assert table.log()[-1]["players"] == names, game
+        table.box.leave()
+
+
+def test_issue17_a_refusal_in_czech_names_the_character():
+    with Table(seed=7, lang="cs") as t:
+        t.start("decipher", players=["Li 中", "Eva"])
+        assert flashed(t) == ["Displeje neumí zobrazit 中 ve jménu Li 中."]
+
+
+@pytest.mark.parametrize(("lang", "first"), [("cs", "Hráč 1"), ("pl", "Gracz 1"), ("ru", "Игрок 1")])
+@pytest.mark.parametrize("menu", ["2", "4", "5"])   # Osmišifry, Da Vinci Code, Decipher
+def test_issue17_seats_counted_on_the_keys_are_named_in_the_box_language(lang, first, menu):
+    with Table(seed=7, lang=lang) as t:
+        t.type(menu + "#")
+        assert t.log()[0]["players"][0] == first
+
+
+# --- tonight's roster on the keypad ---------------------------------------------------
+
+def lines(t, name="main"):
+    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+
+
+def test_issue17_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_players(table):
+    table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
+    table.box.leave()
+    table.press("5")                                   # Decipher's setup
+    table.press("A")
+    assert lines(table) == ["[Tonight's players]", "1 Žofie", "2 Bob", "3 Игорь", "#:Same *:Back"]
+    table.press("#")                                   # the same players as last game
+    assert lines(table, "team1") == ["[Players]", "1 Žofie", "2 Bob", "3 Игорь"]
+    assert "1 Players: 3" in table.screen()
+    table.press("#")
+    assert table.log()[0]["players"] == ["Žofie", "Bob", "Игорь"]
+
+
+def test_issue17_digits_pick_from_tonights_roster_in_seat_order(table):
+    table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
+    table.box.leave()
+    table.start("davinci", players=["Eva", "Bob"])
+    table.box.leave()
+    table.press("4")                                   # Da Vinci Code's setup
+    table.press("A")
+    assert lines(table)[1:5] == ["1 Eva", "2 Bob", "3 Žofie", "4 Игорь"]
+    table.type("42")
+    assert lines(table)[1:5] == ["1 Eva", "2 Bob →2", "3 Žofie", "4 Игорь →1"]
+    table.type("3" "3")                                # picked, then dropped again
+    assert lines(table)[-1] == "#:OK *:Back"
+    table.press("#")
+    assert lines(table, "team1") == ["[Players]", "1 Игорь", "2 Bob"]
+    table.type("1")                                    # three players now: the third keeps its default
+    assert lines(table, "team1") == ["[Players]", "1 Игорь", "2 Bob", "3 Player 3"]
+    table.type("#" "#")                                # start; everyone has the tiles
+    assert table.log()[0]["players"] == ["Игорь", "Bob", "Player 3"]
+
+
+def test_issue17_the_keypad_alone_still_starts_with_default_names(table):
+    table.press("5")
+    table.press("A")
+    assert "No names typed" in table.screen()
+    table.type("*#")
+    assert table.log()[0]["players"] == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
+    table.start("osmisifry", players=["A1", "B2", "C3", "D4", "E5"])
+    table.box.leave()
+    table.press("4")
+    table.type("A#")
+    assert flashed(table) == ["This game needs 2 to 4 players."]
+    assert lines(table)[0] == "[Tonight's players]"

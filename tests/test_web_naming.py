@@ -1,0 +1,136 @@
+"""Issue 17: the setup's names page, typed on a phone.  The box shows its
+QR code on a setup form (``B``); the page opens only for that setup, what is
+saved shows on the box's screens at once, and after the game starts the
+address is dead."""
+import html
+import re
+import urllib.parse
+
+import pytest
+
+from referee.testing import Table
+
+
+@pytest.fixture
+def t():
+    with Table(seed=7, lang="en") as table:
+        table.web_url()
+        yield table
+
+
+def names_path(t) -> str:
+    t.press("B")
+    [qr] = [line[3:] for line in t.screen().splitlines() if line.startswith("QR ")]
+    return urllib.parse.urlsplit(qr).path
+
+
+def form_of(t, path):
+    status, headers, body = t.get(path)
+    assert status == 200
+    cookie = headers["Set-Cookie"].split(";")[0]
+    return cookie.split("=", 1)[1], cookie
+
+
+def post(t, path, fields, forged=False):
+    secret, cookie = form_of(t, path)
+    headers = {"Cookie": cookie, "Origin": t.web_url().rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+    if forged:
+        headers["Origin"] = "http://evil.example"
+    return t.post(path, {"csrf": secret, **fields}, headers)
+
+
+def main_lines(t, name="main"):
+    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+
+
+def test_issue17_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
+    t.press("2")                                         # Osmišifry's setup
+    path = names_path(t)
+    assert re.fullmatch(r"/N/[A-Z2-7]{26}", path)       # 26 base32 letters: 130 bits
+    assert main_lines(t)[0] == "[Names]"
+    t.press("*")
+    assert names_path(t) == path                         # the same for this setup
+    t.type("*" "*")                                      # back to the main menu: the setup is gone
+    assert t.get(path)[0] == 404
+    t.press("2")
+    other = names_path(t)
+    assert other != path and t.get(other)[0] == 200
+    t.type("*" "#")                                      # the game starts: the link stops working
+    assert t.get(other)[0] == 404
+    assert t.post(other, {"n1": "Ann"})[0] == 404
+
+
+def test_issue17_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):
+    t.press("4")                                         # Da Vinci Code
+    path = names_path(t)
+    assert post(t, path, {"n1": " Žofie ", "n2": "Игорь", "n3": "<b>Łucja</b>"})[0] == 303
+    assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Игорь", "3 <b>Łucja</b>"]
+    body = t.get(path)[2]
+    assert 'value="&lt;b&gt;Łucja&lt;/b&gt;"' in body and "<b>Łucja" not in body   # escaped on the page
+    assert post(t, path, {"n1": " Žofie ", "n2": "Игорь", "n3": "Łucja & Co"})[0] == 303
+    assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Игорь", "3 Łucja & Co"]
+    post(t, path, {"n1": "Žofie", "n2": "Игорь", "n3": "Łucja & Co", "up": "n3"})   # Łucja one seat earlier
+    assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Łucja & Co", "3 Игорь"]
+    t.type("*")
+    assert "1 Players: 3" in t.screen()
+    t.type("#" "#")
+    assert t.log()[0]["players"] == ["Žofie", "Łucja & Co", "Игорь"]
+    assert "Łucja &amp; Co" in t.get("/")[2] and "<b>" not in t.get("/")[2]
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"n1": "Ann", "n2": "ann"}, "Two players have the same name."),
+    ({"n1": "Ann", "n2": "Li 中"}, "The screens cannot show 中 in Li 中."),
+    ({"n1": "Ann"}, "This game needs 2 to 4 players."),
+])
+def test_issue17_a_refused_name_comes_back_with_what_was_typed(t, fields, message):
+    t.press("4")
+    path = names_path(t)
+    status, _, body = post(t, path, fields)
+    assert status == 400
+    assert message in html.unescape(body)
+    for value in fields.values():
+        assert f'value="{html.escape(value)}"' in body
+    assert "[Players]" not in t.screen("team1")
+
+
+def test_issue17_a_forged_post_changes_nothing(t):
+    t.press("4")
+    path = names_path(t)
+    assert post(t, path, {"n1": "Ann", "n2": "Bob"}, forged=True)[0] == 403
+    assert t.post(path, {"n1": "Ann", "n2": "Bob"})[0] == 403      # no secret, no cookie
+    assert "[Players]" not in t.screen("team1")
+
+
+def test_issue17_decrypto_players_are_put_into_the_two_teams(t):
+    t.press("1")
+    path = names_path(t)
+    status, _, body = post(t, path, {"t1n1": "Ann", "t1n2": "Bob", "t1n3": "Cy", "t2n1": "Dana"})
+    assert status == 400 and "Each team has 2 to 4 players." in body
+    assert post(t, path, {"t1n1": "Ann", "t1n2": "Bob", "t1n3": "Cy", "t2n1": "Dana", "t2n2": "Eva"})[0] == 303
+    assert main_lines(t, "team1") == ["[White]", "Ann", "Bob", "Cy"]
+    assert main_lines(t, "team2") == ["[Black]", "Dana", "Eva"]
+    fields = {"t1n1": "Ann", "t1n2": "Bob", "t1n3": "Cy", "t2n1": "Dana", "t2n2": "Eva", "swap": "t1n3"}
+    assert post(t, path, fields)[0] == 303                # Cy moves to Black
+    assert main_lines(t, "team2") == ["[Black]", "Dana", "Eva", "Cy"]
+    t.type("*")
+    assert "1 Teams: 2 v 3" in t.screen()
+    t.press("#")
+    assert t.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Dana", "Eva", "Cy"]}
+
+
+def test_issue17_one_name_against_two_is_the_hacker_variant(t):
+    t.press("1")
+    path = names_path(t)
+    post(t, path, {"t1n1": "Ann", "t2n1": "Bob", "t2n2": "Cy"})
+    assert main_lines(t, "team1") == ["[Hacker]", "Ann"]
+    t.type("*#")
+    assert t.log()[0]["members"] == {"Hacker": ["Ann"], "Team": ["Bob", "Cy"]}
+
+
+def test_issue17_the_names_page_offers_tonights_players(t):
+    t.start("osmisifry", players=["Žofie", "Bob"])
+    t.box.leave()
+    t.press("5")
+    body = t.get(names_path(t))[2]
+    assert '<option value="Žofie">' in body and '<option value="Bob">' in body
