@@ -14,8 +14,12 @@ Setup options
              2 players sit West and East, 3 West, North and East, 4 all round.
              Given a count, the players are named after their seats.
 ``runners``  int 3-5, runners per player; default 5 [ruling: in every player
-             count].  They start on the first start homes of their seat
-             (see ``octiles_board.position``).
+             count].
+``homes``    referee mode: the start homes each player put their runners on,
+             a list per seat in seat order, each ``runners`` circle names of
+             that seat's start homes [OC-1]: the rules let players place
+             them as they like.  Default: the first start homes of each seat
+             in the order of its seat line (see ``octiles_board.position``).
 ``starts``   int, the seat index (0 = West) of who starts; default 0
              [ruling: the box asks who starts].
 ``mode``     ``"referee"`` (default): the box keeps the board and runners and
@@ -36,6 +40,11 @@ Events
 ``Pass()``   the player to move passes [OC-8]; their tile stays on top of
              the deck for the next player.  Once everyone has passed in a row,
              a player who can move may not pass (checked in referee mode).
+             [ruling] When then a whole round more has passed (nobody could
+             move with the tile), the tile goes to the bottom of the deck and
+             the next player draws a new one; the pass's ``Turn`` says
+             ``set_aside``.  Only on a full board with an empty deck is there
+             no other tile: then the game is "stuck".
 ``Finished(seat)``  dealer mode: that player has all runners home [OC-9].
 ``Stop()``   the table stops: after a winner, those still playing on keep the
              places they have; before one, the game ends without a winner.
@@ -134,6 +143,7 @@ class Turn:
     move: tuple[str, str] | None = None
     home: int = 0
     finished: bool = False
+    set_aside: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,7 +188,9 @@ class Step:
       "no_move"  referee mode: ``seat`` has no legal move with ``tile`` and
                  can only ``Pass``;
       "stuck"    referee mode: nobody could move with this tile for a whole
-                 round after everyone passed; ``Pass`` goes on, ``Stop`` ends;
+                 round after everyone passed, and there is no other tile to
+                 draw (a full board, an empty deck); ``Pass`` goes on,
+                 ``Stop`` ends;
       "over"     the game is over.
     ``must_move``: everyone passed, so ``seat`` must move if they can [OC-8].
     ``moves``: referee mode, how many legal moves ``tile`` offers.
@@ -225,7 +237,7 @@ def space_number(space: str) -> int:
 def setup(options: dict | None = None) -> State:
     options = dict(options or {})
     for key in options:
-        if key not in ("players", "runners", "starts", "mode"):
+        if key not in ("players", "runners", "starts", "mode", "homes"):
             raise Illegal("Octiles has no option {option!r}.", option=key)
     names = player_names(options, 2, 4)
     seats = SEATS_IN_PLAY[len(names)]
@@ -241,12 +253,31 @@ def setup(options: dict | None = None) -> State:
     if mode not in MODES:
         raise Illegal("Octiles is played in referee or dealer mode.")
     if mode == "referee":
-        # [OC-1] runners on their start homes
-        board = position(len(names), runners, to_move=seats[starts])
+        # [OC-1] runners on their start homes, wherever each player put them
+        board = position(len(names), runners, runners=_homes(options.get("homes"), seats, runners),
+                         to_move=seats[starts])
     else:
+        if options.get("homes") is not None:
+            raise Illegal("In dealer mode the box does not follow the runners.")
         board = Position(seats, runners, (None,) * len(BOARD.spaces), (None,) * len(BOARD.circles),
                          seats[starts])
     return State(mode, names, starts, board, turn=starts)
+
+
+def _homes(homes, seats: tuple[str, ...], runners: int) -> dict[str, str] | None:
+    """The runners' circles by seat from the ``homes`` option (None: the
+    first start homes)."""
+    if homes is None:
+        return None
+    if not isinstance(homes, (list, tuple)) or len(homes) != len(seats):
+        raise Illegal("Give the start homes of every player.")
+    placed = {}
+    for seat, circles in zip(seats, homes):
+        if (not isinstance(circles, (list, tuple)) or len(set(circles)) != runners
+                or len(circles) != runners or not set(circles) <= set(BOARD.start_homes(seat))):
+            raise Illegal("Each player puts every runner on a start home of their own.")
+        placed.update((circle, seat) for circle in circles)
+    return placed
 
 
 # --- events -----------------------------------------------------------------------
@@ -357,6 +388,13 @@ def _pass(state: State) -> State:
     turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand, "passed")
     # [OC-8] the tile stays on top of the deck: the next player plays it
     state = dataclasses.replace(state, passes=state.passes + 1, turns=state.turns + (turn,))
+    if state.passes >= 2 * len(state.active) and state.deck:
+        # [OC-8] [ruling] Everyone passed, then nobody could move with the
+        # tile for a whole round: it never will on this board.  It goes to
+        # the bottom of the deck and the next player draws.
+        turn = dataclasses.replace(turn, set_aside=True)
+        state = dataclasses.replace(state, deck=state.deck[1:] + (state.hand,), hand=state.deck[0],
+                                    hand_from="deck", passes=0, turns=state.turns[:-1] + (turn,))
     return _next_player(state)
 
 
@@ -538,7 +576,7 @@ def summary(state: State) -> dict:
 def _turn_view(state: State, t: Turn) -> dict:
     name = state.names[t.seat]
     view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
-            "space": t.space, "removed": t.removed, "finished": t.finished,
+            "space": t.space, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
             "scores": {n: (t.home if n == name else 0) for n in state.names}}
     if t.move:
         view.update(rotation=t.rotation, **{"from": t.move[0], "to": t.move[1]})

@@ -325,7 +325,7 @@ def position(players: int = 2, runners_per_player: int = 5, tiles: dict | None =
             raise ValueError(f"{tile} is on the board twice")
         board_tiles[BOARD.space_index[space]] = (tile, canonical(tile, rotation))
     if runners is None:
-        # [OC-1] [ruling] fewer than five runners take their seat's first start homes
+        # [OC-1] [ruling] nobody said where: fewer than five runners take their seat's first start homes
         runners = {c: seat for seat in seats for c in BOARD.start_homes(seat)[:runners_per_player]}
     on: list = [None] * len(BOARD.circles)
     for circle, seat in runners.items():

@@ -369,6 +369,28 @@ def test_OC1_three_runners_start_on_the_first_homes_of_each_seat():
                               "F6": "east", "F5": "east", "F4": "east"}
 
 
+def test_OC1_runners_stand_on_the_homes_each_player_chose():
+    state = started({"players": 3, "runners": 4, "homes": [["A2", "A3", "A4", "A5"], ["A6", "B6", "D6", "E6"],
+                                                           ["F6", "F5", "F3", "F2"]]})
+    assert octiles.public(state)["pieces"] == {
+        "A2": "west", "A3": "west", "A4": "west", "A5": "west", "A6": "north", "B6": "north", "D6": "north",
+        "E6": "north", "F6": "east", "F5": "east", "F3": "east", "F2": "east"}
+
+
+@pytest.mark.parametrize("homes, message", [
+    ([["A1", "A2", "A3"]], "every player"),
+    ([["A1", "A2"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A1", "A2"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A2", "F6"], ["F6", "F5", "F4"]], "start home of their own"),
+    ([["A1", "A2", "B3"], ["F6", "F5", "F4"]], "start home of their own"),
+])
+def test_OC1_homes_that_are_not_the_players_own_are_refused(homes, message):
+    with pytest.raises(Illegal, match=message):
+        octiles.setup({"players": 2, "runners": 3, "homes": homes})
+    with pytest.raises(Illegal, match="dealer mode"):
+        octiles.setup({"players": 2, "runners": 3, "mode": "dealer", "homes": [["A1", "A2", "A3"]] * 2})
+
+
 def test_OC1_bad_options_are_refused():
     for options in ({"players": 5}, {"players": 1}, {"runners": 2}, {"runners": 6},
                     {"starts": 2}, {"mode": "solo"}, {"colour": "red"}):
@@ -452,17 +474,35 @@ def test_OC8_once_everyone_passed_a_player_who_can_move_must():
     assert octiles.step(octiles.apply(state, Pass(), 0)).must_move is False
 
 
-def test_OC8_a_player_with_no_move_is_told_and_passes_until_the_table_is_stuck():
+def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_game_goes_on():
     # T01 runs straight: West's A1 goes into the empty a3, East's F6 into the
     # empty e3; all the other runners stand in their goal homes.
     runners = {"F2": "west", "F3": "west", "A1": "west", "A4": "east", "A5": "east", "F6": "east"}
     state = at(octiles.position(players=2, runners_per_player=3, runners=runners), "T01")
-    kinds = []
+    kinds, next_tile = [], state.deck[0]
     for _ in range(4):
         kinds.append(octiles.step(state).kind)
         state = octiles.apply(state, Pass(), 0)
     assert kinds == ["no_move", "no_move", "no_move", "no_move"]
-    assert octiles.step(state).kind == "stuck"
+    # [OC-8] [ruling] everyone passed, then a whole round nobody could move
+    # with it: under the deck, and the next player draws the next tile.
+    step = octiles.step(state)
+    assert (step.kind, step.seat, step.tile, step.tile_from) == ("play", 0, next_tile, "deck")
+    assert state.deck[-1] == "T01" and len(state.deck) == 17 and not step.must_move
+    log = octiles.summary(state)
+    assert [r["set_aside"] for r in log["rounds"]] == [False, False, False, True]
+    assert log["passes"] == 4 and octiles.public(state)["last"]["set_aside"]
+
+
+def test_OC8_with_no_other_tile_to_draw_the_table_may_stop():
+    # Only a full board leaves the deck empty, and there an exchange nearly
+    # always moves someone; the deck is emptied by hand to see the fallback.
+    runners = {"F2": "west", "F3": "west", "A1": "west", "A4": "east", "A5": "east", "F6": "east"}
+    state = at(octiles.position(players=2, runners_per_player=3, runners=runners), "T01")
+    state = dataclasses.replace(state, deck=())
+    for _ in range(4):
+        state = octiles.apply(state, Pass(), 0)
+    assert octiles.step(state).kind == "stuck" and state.hand == "T01"
     state = octiles.apply(state, Stop(), 0)
     assert octiles.is_over(state) and octiles.summary(state)["winners"] == []
 

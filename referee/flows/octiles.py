@@ -8,6 +8,11 @@ comes from ``octiles.step(state)``.
 
 Keys
 ----
+Setup            the form's digits change an option, ``#`` starts; with 3 or
+                 4 runners in referee mode each player then says which start
+                 homes their runners stand on [OC-1]: digits 1-5 put one on
+                 or off, ``#`` accepts (the first homes are offered), ``*``
+                 goes back a player
 A turn           digits and ``#``: the space the tile went on (``*`` clears);
                  ``C`` pass [OC-8]; ``D`` more: ``1`` the map of the spaces,
                  ``2`` end the game, ``3`` who has finished (dealer mode)
@@ -18,7 +23,11 @@ The move         a digit picks the runner's move when the placement offers
                  several (one is made at once); with none, the screen says
                  why, and ``*`` goes back to turning
 No move          ``#`` passes: the tile stays on top for the next player
-Nobody can move  ``#`` passes on, ``C`` ends the game
+Tile set aside   after everyone passed and then nobody could move with the
+                 tile for a whole round, it goes under the deck and the next
+                 player draws [OC-8]: ``#``.  ``D``, ``2`` still ends the
+                 game for a table that wants to stop.
+Nobody can move  no other tile to draw: ``#`` passes on, ``C`` ends the game
 After a turn     an exchanged tile, or a player home, is announced: ``#``
 Game over        the finishing order and the score log's QR code; ``#`` back
                  to the main menu
@@ -50,8 +59,9 @@ def setup(box) -> Form:
         Option("starts", _("Starts"), _seat_choices(2)),  # [ruling] the box asks who starts
         Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
     ]
-    help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"))
-    return _Setup(box, "Octiles", options, lambda values: box.start_game(oc.NAME, values), help_lines)
+    help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
+                  _("Print the spaces map:"), "octiles-spaces.svg", _("in the docs folder."))
+    return _Setup(box, "Octiles", options, None, help_lines)
 
 
 def _seat_choices(players: int) -> tuple[tuple[int, str], ...]:
@@ -59,15 +69,83 @@ def _seat_choices(players: int) -> tuple[tuple[int, str], ...]:
 
 
 class _Setup(Form):
-    """The setup form; who starts is one of the seats the players fill."""
+    """The setup form; who starts is one of the seats the players fill.
+    With fewer than five runners in referee mode, ``#`` goes on to ask each
+    player, seat by seat, which start homes their runners stand on [OC-1]:
+    digits 1-5 put a runner on or off a home, ``#`` accepts (the first homes
+    are offered), ``*`` goes back a seat."""
+
+    homes: list | None = None   # per seat, the homes chosen so far, while asking
+    seat = 0                    # whose homes are asked
+    pending: dict = {}          # the setup values, while the homes are asked
+
+    def __init__(self, box, title, options, _start, help_lines) -> None:
+        super().__init__(box, title, options, self.begin, help_lines)
+
+    @property
+    def _seats(self) -> tuple[str, ...]:
+        players = self.pending["players"]
+        return SEATS_IN_PLAY[players if isinstance(players, int) else len(players)]
+
+    def begin(self, values: dict) -> None:
+        if values["runners"] < 5 and values["mode"] == "referee":
+            self.pending, self.seat = values, 0
+            # [OC-1] the first homes are offered: one key accepts them
+            self.homes = [list(oc.BOARD.start_homes(seat)[:values["runners"]]) for seat in self._seats]
+        else:
+            self.box.start_game(oc.NAME, values)
 
     def key(self, key: str, kind: str) -> None:
+        if self.homes is not None:
+            if kind == "press":
+                self._homes_key(key)
+            return
         super().key(key, kind)
         i = [o.key for o in self.options].index("starts")
         choices = _seat_choices(self.values["players"])
         self.options[i] = dataclasses.replace(self.options[i], choices=choices)
         if self.chosen[i] >= len(choices):
             self.chosen[i] = 0
+
+
+    def _homes_key(self, key: str) -> None:
+        values = self.pending
+        seat = self._seats[self.seat]
+        circles = oc.BOARD.start_homes(seat)
+        mine = self.homes[self.seat]
+        if key.isdigit() and 1 <= int(key) <= len(circles):
+            circle = circles[int(key) - 1]
+            if circle in mine:
+                mine.remove(circle)
+            else:
+                mine.append(circle)
+        elif key == "#" and len(mine) != values["runners"]:
+            self.box.flash(_("Put {n} runners on homes.").format(n=values["runners"]))
+            self.box.sound("error")
+        elif key == "#" and self.seat + 1 < len(self.homes):
+            self.seat += 1
+        elif key == "#":
+            homes, self.homes = self.homes, None
+            ordered = [[c for c in oc.BOARD.start_homes(s) if c in chosen] for s, chosen in zip(self._seats, homes)]
+            self.box.start_game(oc.NAME, {**values, "homes": ordered})
+        elif key == "*" and self.seat:
+            self.seat -= 1
+        elif key == "*":
+            self.homes = None
+
+    def screens(self):
+        if self.homes is None:
+            return super().screens()
+        values = self.pending
+        seat = self._seats[self.seat]
+        circles = oc.BOARD.start_homes(seat)
+        cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{c}" for k, c in enumerate(circles, 1)]
+        lines = (" ".join(cells[:3]), " ".join(cells[3:]),
+                 _("{n} runners: digits").format(n=values["runners"]), _("put one on or off"))
+        players = values["players"]
+        name = _(SEAT_NAMES[seat.title()]) if isinstance(players, int) else players[self.seat]
+        title = _("{name}: start homes").format(name=name)
+        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))))}
 
 
 @dataclass(frozen=True)
@@ -136,6 +214,8 @@ class Play(Flow):
                 self.notice = None
             elif key == "C" and self._news()[1] is not None:
                 self.notice, self.asking = None, "end"
+            elif key == "D":
+                self.asking = "more"
         elif step.kind == "play":
             self._turn_key(key, step)
         elif key in ("#", "C") and step.kind == "no_move":
@@ -236,6 +316,8 @@ class Play(Flow):
             return None
         event = self.notice[2]
         last = s.turns[-1] if s.turns else None
+        if event == "Pass" and last.set_aside:
+            return (last, None)   # [OC-8] the tile nobody could use goes under
         exchanged = last if event in ("Play", "Played") and last.action == "exchanged" else None
         home = s.finishers[-1] if event == "Finished" or (event == "Play" and last.finished) else None
         return (exchanged, home) if exchanged or home is not None else None
@@ -335,6 +417,11 @@ class Play(Flow):
     def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
         s = self.state
         lines = []
+        if exchanged and exchanged.set_aside:
+            # [OC-8] [ruling] a tile nobody could use for a whole round
+            lines = (_("Nobody could move"), _("with it: put it at"), _("the bottom of the deck."),
+                     _("{name} draws.").format(name=self._name(s.turn)))
+            return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
         if exchanged:
             number = oc.space_number(exchanged.space)
             title = _("{tile} leaves space {n}").format(tile=exchanged.removed, n=number)
