@@ -2,9 +2,8 @@
 SIGKILL at random moments, again and again, on one database.
 
 The box runs on simulated devices with a real SQLite file and a remote hand
-(``referee.remote``) on a Unix socket; beside it a ``referee web`` process
-serves the phones' page on a free loopback port from the same database, and
-lives through every cut of the box.
+(``referee.remote``) on a Unix socket.  (The web is a process of its own:
+test_web_split.py kills it and the box apart.)
 A seeded hand plays the table tools (timer and dice), Decipher and Da Vinci
 Code.  After every key the box answers, the test reads what the store holds
 (read-only, from outside) and what the main screen says: that is what the
@@ -46,7 +45,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 
 import pytest
@@ -117,9 +115,6 @@ class Machine:
                     f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n')
         self.zygote = subprocess.Popen([sys.executable, "-c", ZYGOTE], stdin=subprocess.PIPE,
                                        stdout=subprocess.PIPE, text=True)
-        with open(str(folder / "web.log"), "a") as log:
-            self.web = subprocess.Popen([sys.executable, "-m", "referee.cli", "web", "--config", self.config],
-                                        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         self.pid: int | None = None
         self.direct: subprocess.Popen | None = None
         self.cut = threading.Event()
@@ -167,8 +162,6 @@ class Machine:
         self.zygote.stdin.close()
         self.zygote.wait(10)
         self.zygote.stdout.close()
-        self.web.terminate()
-        self.web.wait(10)
 
     def __enter__(self) -> Machine:
         return self
@@ -459,15 +452,3 @@ def came_back(m: Machine, expect: Expect, screen: str, menu: str, figures: Figur
             figures.same_screen += 1
         else:
             figures.same_in_flight += 1
-    # The phones' page, served by the web process all along, shows the same
-    # games as the store.
-    give_up = time.monotonic() + START_SECONDS
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{m.port}/api/evening", timeout=10) as r:
-                assert r.status == 200 and isinstance(json.loads(r.read()), list)
-                break
-        except OSError:
-            if time.monotonic() > give_up:   # the web starts once, slowly, with the first box
-                raise
-            time.sleep(0.05)

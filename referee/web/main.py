@@ -20,7 +20,15 @@ from referee.web.app import serve
 from referee.web.reader import Reader
 
 log = logging.getLogger("referee.web")
-WAIT_SECONDS = 1.0   # between looks for a database the box has not made yet
+WAIT_SECONDS = 0.2   # between looks for the box
+BOX_SECONDS = 10.0   # how long to wait for the box before serving its database without it
+
+
+async def _box_answers(box: channel.Client) -> bool:
+    try:
+        return (await box.ask("ping")).get("ok") is True
+    except channel.ChannelError:
+        return False
 
 
 async def run(config: Config) -> None:
@@ -30,15 +38,20 @@ async def run(config: Config) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     database = config.database_path
-    while not os.path.exists(database):
-        log.info("waiting for the box to make %s", database)
+    box = channel.Client(channel.socket_path(database))
+    # The store is opened once the box has made it: once it answers, or,
+    # with no box, once the file has been there a while (a box that died
+    # in its start must not find the web holding a half-made database).
+    waited = 0.0
+    while not (os.path.exists(database) and (waited >= BOX_SECONDS or await _box_answers(box))):
+        if waited == 0.0:
+            log.info("waiting for the box and %s", database)
         try:
             await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
             return
         except TimeoutError:
-            pass
+            waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    box = channel.Client(channel.socket_path(database))
     server = await serve(reader, box, config.web.host, config.web.port)
     log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
     notify("READY=1", f"STATUS=serving on port {server.port}")
