@@ -14,7 +14,7 @@ sim: $(READY)
 	$(BIN)/referee sim
 
 test: $(READY) $(AXE)
-	@scripts/need-apt chromium
+	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
 	$(BIN)/pytest -n 2
 

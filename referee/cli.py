@@ -43,6 +43,18 @@ def parser() -> argparse.ArgumentParser:
                         help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists, else all simulated)")
     doctor.add_argument("--boot-config", action="store_true",
                         help="only print the lines /boot/firmware/config.txt needs for this configuration")
+    club = sub.add_parser("club", help="publish this box's score log to the club's MQTT broker ([club] in the configuration)")
+    club.add_argument("--config", metavar="FILE", default=None,
+                      help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists)")
+    league = sub.add_parser("league", help="the club's league: follow every box on the broker and serve its page")
+    league.add_argument("--config", metavar="FILE", default=None,
+                        help="a configuration file whose [club] names the broker (or use --broker)")
+    league.add_argument("--broker", metavar="URL", help="the broker, mqtt://host[:port] or mqtts://host[:port]")
+    league.add_argument("--club", metavar="NAME", help="the club's name on the broker (default: club)")
+    league.add_argument("--database", metavar="FILE", default="league.db",
+                        help="where the league keeps what it heard (default: league.db here)")
+    league.add_argument("--listen", metavar="HOST:PORT", default="0.0.0.0:8090",
+                        help="where the page is served (default: 0.0.0.0:8090)")
     return p
 
 
@@ -57,12 +69,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.file}: fine")
             return 0
         path = args.config
-        if args.command in ("run", "web", "doctor") and path is None and os.path.exists(configuration.DEFAULT_PATH):
+        if args.command in ("run", "web", "doctor", "club") and path is None and os.path.exists(configuration.DEFAULT_PATH):
             path = configuration.DEFAULT_PATH
         config = configuration.load(path)
-        if getattr(args, "database", None):
+        if args.command == "league":
+            config = _league_config(config, args)
+        if args.command == "web" and args.database:
             from msgspec.structs import replace
             config = replace(config, database=args.database)
+        if args.command == "club" and not (config.club.broker and config.club.table):
+            missing = "broker: nothing to publish to" if not config.club.broker else "table: name this box's table"
+            raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no {missing}")
     except configuration.ConfigError as exc:
         print(f"referee: {exc}", file=sys.stderr)
         return 2
@@ -76,6 +93,15 @@ def main(argv: list[str] | None = None) -> int:
         from referee.web.main import run as run_web
         asyncio.run(run_web(config))
         return 0
+    if args.command == "club":
+        from referee.club.publisher import serve as publish
+        asyncio.run(publish(config))
+        return 0
+    if args.command == "league":
+        from referee.club.league_web import serve as league
+        host, _, port = args.listen.rpartition(":")
+        asyncio.run(league(config, args.database, host.strip("[]") or "0.0.0.0", int(port)))
+        return 0
     from gpiozero.exc import GPIOZeroError
 
     from referee.service import serve
@@ -88,6 +114,21 @@ def main(argv: list[str] | None = None) -> int:
             "and run `referee doctor`)", exc)
         return 1
     return 0
+
+
+def _league_config(config, args):
+    """The league's broker and club: flags over the file's [club]."""
+    import msgspec
+    raw = msgspec.to_builtins(config)
+    club = raw["club"]
+    club["broker"] = args.broker or club["broker"]
+    club["name"] = args.club or club["name"]
+    if not club["broker"]:
+        raise configuration.ConfigError("league: say which broker: --broker mqtt://host:1883 or [club] broker")
+    host, _, port = args.listen.rpartition(":")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise configuration.ConfigError(f"league: --listen {args.listen!r} is not HOST:PORT")
+    return configuration.parse(raw, "league")
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

@@ -9,10 +9,12 @@ mistake stops the start with one line naming the key, e.g.::
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import typing
 from importlib import resources
 from typing import ClassVar, Literal
+from urllib.parse import urlsplit
 
 import msgspec
 
@@ -158,6 +160,41 @@ class Sim(Base):
     control: str = ""
 
 
+class Club(Base):
+    # A club night (referee.club): the box's public score log goes to an MQTT
+    # broker, where ``referee league`` reads every table.  Empty: nothing is sent.
+    broker: str = ""       # mqtt://host:1883, or mqtts://host:8883 for TLS
+    name: str = "club"     # the club's topic, shared by every box and the league
+    table: str = ""        # this box's name among the club's tables (``referee club`` needs it)
+    username: str = ""
+    password: str = ""
+    ca: str = ""           # with mqtts://: a CA file to trust (empty: the system's)
+    league_url: str = ""   # the league's page, offered as a QR code beside the score log
+
+    def __post_init__(self):
+        from referee.club.messages import NAME
+        if self.broker:
+            try:
+                url = urlsplit(self.broker)
+                url.port  # noqa: B018  (a bad port raises here)
+            except ValueError:
+                url = None
+            if url is None or url.scheme not in ("mqtt", "mqtts") or not url.hostname or url.path.strip("/"):
+                raise _bad("broker", f"{self.broker!r} is not mqtt://host[:port] or mqtts://host[:port]")
+        for key in ("name", "table"):
+            value = getattr(self, key)
+            if value and not re.fullmatch(NAME, value):
+                raise _bad(key, f"{value!r}: use 1-32 letters, digits, - or _")
+        if self.ca and not os.path.isfile(self.ca):
+            raise _bad("ca", f"{self.ca}: no such file")
+
+    def address(self) -> tuple[str, int, bool]:
+        """(host, port, tls) of the broker."""
+        url = urlsplit(self.broker)
+        tls = url.scheme == "mqtts"
+        return url.hostname, url.port or (8883 if tls else 1883), tls
+
+
 class Config(Base):
     lang: Literal["en", "cs", "pl", "ru"] = "en"
     database: str = ""     # empty: the user's data folder, or /var/lib/referee as a service
@@ -167,6 +204,7 @@ class Config(Base):
     dice: Dice = msgspec.field(default_factory=Dice)
     web: Web = msgspec.field(default_factory=Web)
     sim: Sim = msgspec.field(default_factory=Sim)
+    club: Club = msgspec.field(default_factory=Club)
 
     def __post_init__(self):
         # Two devices on one pin fail in ways nothing explains later, so it is

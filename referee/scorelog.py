@@ -25,8 +25,13 @@ def evening_start(now: float) -> float:
 
 def game_entry(store: Store, row: GameRow) -> dict:
     session = Session(store, row.id, row.name, row.options)
+    return entry_of(row, session.rules, session.state)
+
+
+def entry_of(row: GameRow, rules, state) -> dict:
+    """A game's score-log entry from its rules' summary of ``state``."""
     entry = {"id": row.id, "game": row.name, "started": row.started, "ended": row.ended}
-    entry.update(session.rules.summary(session.state))
+    entry.update(rules.summary(state))
     if row.ended is not None and entry.get("status") == "playing":
         entry["status"] = "abandoned"
     return entry

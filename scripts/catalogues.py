@@ -2,7 +2,7 @@
 
 Every string passed to ``_()``/``N_()``/``ngettext()`` in referee/, every
 message of the web pages' templates (``_()`` and ``{% trans %}`` in
-referee/web/templates/) and every message a game raises with
+referee/web/templates/ and referee/club/templates/) and every message a game raises with
 ``Illegal("…")`` in games/ is a message id; translations already made are
 kept, new ids are added untranslated, gone ones dropped.
 
@@ -25,7 +25,7 @@ LOCALE = os.path.join(ROOT, "referee", "locale")
 LANGS = ("cs", "pl", "ru")
 # gettext and ngettext are what Jinja turns a {% trans %} block into.
 KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "Illegal": None, "NoMove": None}
-TEMPLATES = "web/templates/**.html"
+TEMPLATES = "**/templates/**.html"   # the score log's pages and the league's
 METHODS = {"referee": [(TEMPLATES, "jinja2.ext:babel_extract"), ("**.py", "python")],
            "games": [("**.py", "python")]}
 # As referee.web.app builds its Jinja environment, so that a {% trans %}

@@ -8,6 +8,7 @@ PREFIX=/opt/referee
 VENV=$PREFIX/venv
 ETC=/etc/referee
 UNITS="referee referee-web"
+CLUB_UNIT=/etc/systemd/system/referee-club.service
 MODULES=/etc/modules-load.d/referee.conf
 MODULE_LIST="i2c-dev cdc_acm"
 PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
@@ -169,6 +170,13 @@ for unit in $UNITS; do
     systemctl restart "$unit.service"
     echo "    $unit enabled and started"
 done
+# The club publisher waits for [club] in the configuration (README, "Club night").
+install -m 0644 "$REPO/systemd/referee-club.service" "$CLUB_UNIT"
+systemctl daemon-reload
+if systemctl is-enabled --quiet referee-club.service 2>/dev/null; then
+    systemctl restart referee-club.service
+    echo "    the club publisher restarted"
+fi
 
 say "Done"
 if [ "$REBOOT" = yes ]; then

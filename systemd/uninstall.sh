@@ -6,7 +6,7 @@ set -eu
 PREFIX=/opt/referee
 ETC=/etc/referee
 STATE=/var/lib/referee
-UNITS="referee-web referee"
+UNITS="referee-club referee-web referee"
 MODULES=/etc/modules-load.d/referee.conf
 BEGIN="# >>> tabletop-referee >>>"
 END="# <<< tabletop-referee <<<"

@@ -255,3 +255,35 @@ def test_nothing_secret_in_anything_public_while_clues_are_written(t):
     assert_nothing_secret(t, secrets)
     # The scan would have seen them: they are on the public pages now.
     assert "Black clues: Prague, violin, ladder" in page_text(ok(t, f"/g/{t.box.session.id}"))
+
+
+# --- issue 17: the team page read at a glance ---------------------------------------------------
+
+def test_issue17_clue_boxes_are_labelled_by_the_codes_digit_places_not_the_keyword_numbers(t):
+    t.start("decrypto")
+    page = team_page(t, WHITE)
+    labels = re.findall(r'<label class="clue" for="(clue\d)">([^<]+)</label>', page)
+    assert labels == [("clue1", "Clue for the code’s 1st digit →"), ("clue2", "Clue for the code’s 2nd digit →"),
+                      ("clue3", "Clue for the code’s 3rd digit →")]
+    code = "-".join(map(str, state(t).codes[WHITE]))
+    assert code not in page                                   # [DE-3] the digits stay on the team screen
+
+
+def test_issue17_a_refused_clue_post_keeps_what_was_typed(t):
+    t.start("decrypto")
+    status, _, body = send(t, WHITE, ("Mexico", "   ", "fear"))
+    assert status == 400
+    assert re.findall(r'<input name="clue\d" value="([^"]*)"', body) == ["Mexico", "   ", "fear"]
+    assert state(t).clues[WHITE] == ()
+
+
+def test_issue17_with_javascript_off_a_half_typed_clue_is_not_reloaded_away(t):
+    t.start("decrypto")
+    page = team_page(t, WHITE)
+    assert 'http-equiv="refresh"' not in page                  # the form is open: no self-reload
+    assert re.search(r'<noscript><p><a href="/T/[A-Z2-7]{26}">Refresh</a></p></noscript>', page)
+    assert 'http-equiv="refresh"' in ok(t, "/")                 # the score log still follows the table
+    send(t, WHITE, MEXICO)
+    clues_done(t)                                               # guessing: the form is closed
+    assert 'name="clue1"' not in team_page(t, WHITE)
+    assert 'http-equiv="refresh"' in team_page(t, WHITE)

@@ -230,7 +230,7 @@ def test_game_page_has_the_score_sheet_chart_winners_and_duration(t):
         assert label == f"Round {r['round']}"
         for name in e["players"]:
             running[name] += r["scores"][name]
-        assert re.findall(r"<td>(-?\d+)<small>(-?\d+)</small></td>", row) == [
+        assert re.findall(r'<td>(-?\d+)<small><span class="sr">running total </span>Σ (-?\d+)</small></td>', row) == [
             (str(r["scores"][n]), str(running[n])) for n in e["players"]]
     assert "Ann made the word, solved by Bob" in text and "Bob made the word, given up" in text
     totals = " ".join(str(e["totals"][n]) for n in e["players"])
@@ -256,8 +256,9 @@ def test_the_chart_follows_the_running_totals():
     svg = chart.running_totals(["A", "B"], [(0, 0), (2, 0), (2, 5)])
     lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
     ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
-    assert ys["s0"][0] == ys["s1"][0] == ys["s1"][1]        # both start at 0, B stays there
-    assert ys["s0"][1] < ys["s0"][0]                          # A goes up (SVG y grows down)
+    assert abs(ys["s0"][0] - ys["s1"][0]) == chart.APART      # both start at 0, drawn apart
+    assert ys["s1"][1] == (ys["s0"][0] + ys["s1"][0]) / 2     # B stays at 0, alone there now
+    assert ys["s0"][1] < ys["s1"][1]                          # A goes up (SVG y grows down)
     assert ys["s1"][2] < ys["s0"][2]                          # and B ends above A
     assert 'aria-label="Running totals: A 2, B 5"' in svg
 
@@ -266,7 +267,32 @@ def test_a_negative_total_is_drawn_below_the_zero_line():
     svg = chart.running_totals(["White", "Black"], [(0, 0), (1, -1), (1, -2)])
     zero = float(re.search(r'<line class="axis"[^>]* y1="([\d.]+)"', svg).group(1))
     black = [float(p.split(",")[1]) for p in re.search(r'class="line s1" points="([^"]+)"', svg).group(1).split()]
-    assert black[0] == zero and black[2] > black[1] > zero
+    assert abs(black[0] - zero) <= chart.APART and black[2] > black[1] > zero
+
+
+def test_issue17_equal_lines_in_a_chart_are_drawn_apart_so_none_hides_another():
+    svg = chart.running_totals(["A", "B", "C"], [(0, 0, 0), (1, 3, 3), (2, 4, 4)])
+    lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
+    ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
+    assert len({ys[k][2] for k in ys}) == 3                   # B and C end equal, yet both show
+    assert ys["s2"][2] - ys["s1"][2] == chart.APART
+    dots = re.findall(r'<circle class="dot (s\d)" cx="[\d.]+" cy="([\d.]+)"', svg)
+    assert len(set(dots)) == len(dots)
+
+
+def test_issue17_decryptos_chart_counts_interception_and_miscommunication_tokens_per_round(t):
+    decrypto_game(t)                                  # Black miscommunicates in both rounds
+    body = ok(t, f"/g/{current_id(t)}")
+    svg = re.search(r"<svg class=\"chart\".*?</svg>", body, re.S).group(0)
+    assert 'aria-label="Tokens: White: Interceptions 0, White: Miscommunications 0, ' \
+           'Black: Interceptions 0, Black: Miscommunications 2"' in svg
+    lines = re.findall(r'<polyline class="line (s\d)( dash)?" points="([^"]+)"', svg)
+    assert [(k, bool(d)) for k, d, _ in lines] == [("s0", False), ("s0", True), ("s1", False), ("s1", True)]
+    legend = page_text(re.search(r'<figcaption class="legend">.*?</figcaption>', body, re.S).group(0))
+    assert legend == ("White: Interceptions 0 White: Miscommunications 0 "
+                      "Black: Interceptions 0 Black: Miscommunications 2")
+    misc = [float(p.split(",")[1]) for p in lines[3][2].split()]
+    assert misc[2] < misc[1] < misc[0]                # one more token each round
 
 
 def test_game_csv_is_the_paper_score_sheet(t):

@@ -19,10 +19,10 @@ import pytest
 import zxingcpp
 from playwright.async_api import async_playwright
 
-from games import davinci, decipher
+from games import davinci, decipher, decrypto
 from referee import channel, web
 from referee.web import teams
-from test_web import SCRIPT, Done, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
+from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
 def done(t, team):
@@ -179,7 +179,7 @@ def test_the_game_page_on_a_phone_light_and_dark(t, phone):  # noqa: F811
     for dark in (False, True):
         page = phone.open(f"/g/{game}", dark=dark)
         assert "White wins" in phone.text(page)
-        assert phone.call(page.locator("svg.chart polyline").count()) == 2
+        assert phone.call(page.locator("svg.chart polyline").count()) == 4   # tokens: two kinds a team
         width = phone.call(page.evaluate("document.documentElement.scrollWidth"))
         assert width <= PHONE["width"]              # nothing runs off a 360 px screen
         backgrounds.append(phone.call(page.evaluate("getComputedStyle(document.body).backgroundColor")))
@@ -360,3 +360,52 @@ def test_issue17_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(ta
     assert serious_findings(phone, sheet, axe) == []
     body = t.get(f"/api/g/{game}.csv")[2]
     assert next(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=";"))[1:4] == ["Игорь", "Łucja & Ola", "Žofie"]
+
+
+# --- issue 17: the score log read at a glance --------------------------------------------------------
+
+GLANCE = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+                     return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const winner = document.querySelector(".sheet tfoot .winner");
+  const [a, b] = [lum(getComputedStyle(winner).color), lum(getComputedStyle(document.body).backgroundColor)];
+  const broken = [];
+  for (const cell of document.querySelectorAll(".notes td, .notes th")) {
+    const text = cell.firstChild && cell.firstChild.nodeType === 3 ? cell.firstChild : null;
+    if (!text) continue;
+    for (const m of text.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (range.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+  return {
+    contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+    emptyHeads: [...document.querySelectorAll("th")].filter(th => !th.textContent.trim()).length,
+    footerLinks: [...document.querySelectorAll("footer a")].map(a => Math.round(a.getBoundingClientRect().height)),
+    broken: broken,
+    width: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+def test_issue17_the_decrypto_game_page_reads_at_a_glance_at_360_px_light_and_dark(t, phone, axe):  # noqa: F811
+    t.start("decrypto")
+    for clues in (("pudding", "lighthouse", "extraordinary"), ("marshmallow", "underground", "whirlpool")):
+        act(t, decrypto.Clues(0, clues), decrypto.Clues(1, clues[::-1]))
+        decrypto_clues(t)
+        decrypto_guesses(t, miscommunicate={1})
+    game = t.box.session.id
+    for dark in (False, True):
+        page = phone.open(f"/g/{game}", dark=dark)
+        seen = phone.call(page.evaluate(GLANCE))
+        assert seen["contrast"] >= 4.5, seen            # the winner's total, WCAG AA
+        assert seen["emptyHeads"] == 0
+        assert seen["footerLinks"] and min(seen["footerLinks"]) >= 44
+        assert seen["broken"] == []                      # no "puddin/g"
+        assert seen["width"] <= PHONE["width"]
+        assert "Σ: the running total after the round." in phone.text(page)
+        assert serious_findings(phone, page, axe) == []
+        phone.shot(page, "glance-dark" if dark else "glance")

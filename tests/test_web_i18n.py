@@ -161,7 +161,7 @@ def test_a_long_sheet_says_in_czech_how_many_rows_it_leaves_out(t, monkeypatch):
         decrypto_clues(t)
         decrypto_guesses(t, miscommunicate=miscommunicate)
     text = page_text(ok(t, f"/g/{current_id(t)}"))
-    assert "Kolo 2 0 0 -1 -1" in text
+    assert "Kolo 2 0 průběžný součet Σ 0 -1 průběžný součet Σ -1" in text
     assert "1 řádek bez bodů tu není: v CSV jsou všechny." in text
 
 
@@ -210,8 +210,9 @@ def test_a_decrypto_team_page_and_its_clue_form_speak_czech(t):
     text = page_text(body)
     assert "Decrypto · stránka vašeho týmu živě Bílí Kolo 1 z 8" in text
     assert "Vaše nápovědy Šifrante, napiš tři nápovědy v pořadí kódu." in text
-    assert 'aria-label="Nápověda 1"' in body and "<button>Uložit nápovědy</button>" in body
-    assert "Žetony Zachycení Nedorozumění Bílí 0 0 Černí 0 0" in text
+    assert '<label class="clue" for="clue1">Nápověda k 1. číslici kódu →</label>' in body
+    assert "<button>Uložit nápovědy</button>" in body
+    assert "Žetony Tým Zachycení Nedorozumění Bílí 0 0 Černí 0 0" in text
     assert text.endswith("Tahle stránka je jen pro váš tým: soupeřům ji neukazujte.")
 
     secret, cookie = form_of(t, path)

@@ -45,16 +45,27 @@ class ComingSoon(Flow):
 
 
 class ScoreLog(Flow):
-    """The QR code of tonight's score log, for every phone at the table."""
+    """The QR code of tonight's score log, for every phone at the table; on a
+    club night (``[club] league_url``), B shows the league's instead."""
+
+    league = False
 
     def key(self, key, kind):
-        if kind == "press" and key in "*#":
+        if kind != "press":
+            return
+        if key == "B" and self.box.config.club.league_url:
+            self.league = not self.league
+        elif key in "*#":
             self.box.flow = Main(self.box)
 
     def screens(self):
+        club = self.box.config.club.league_url
+        if self.league:
+            return {"main": Screen(_("League"), tuple(wrap(_("Scan for the club's league"), 10)) +
+                                   (club.split("//")[-1],), keys=(("B", _("Scores")),), qr=club)}
         url = self.box.public_url()
         return {"main": Screen(_("Scores"), tuple(wrap(_("Scan for tonight's scores"), 10)) + (url.split("//")[-1],),
-                               qr=url)}
+                               keys=(("B", _("League")),) if club else (), qr=url)}
 
 
 def Settings(box) -> Menu:

@@ -211,7 +211,6 @@ class Site:
 
     def _game(self, entry: dict) -> Body:
         day = history.evening_of(entry["started"])
-        points = sheets.running_totals(entry)
         standings = sheets.standings(entry)
         return self.html(
             "game.html", entry=entry, title=sheets.title(entry["game"]), live=entry.get("status") == "playing",
@@ -222,8 +221,7 @@ class Site:
             reason=sheets.reason(entry), now=self.now(entry), standings=standings,
             sheet=sheets.on_a_phone(sheets.sheet(entry)),
             notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
-            chart=chart.running_totals([s.name for s in standings], points) if len(points) > 1 else "",
-            series=chart.SERIES, bgstats=export.bgstats_link(entry))
+            chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry))
 
     async def evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
@@ -311,7 +309,7 @@ class Site:
         try:
             event = handler(session.state, page.team, fields)
         except base.Illegal as exc:
-            return self._team_page(request, page, session, i18n.refusal(exc), 400)
+            return self._team_page(request, page, session, i18n.refusal(exc), 400, typed=fields)
         # The box's rules judge it; a refusal comes back as their sentence
         # (and the table hears no error beep for a phone's slip).
         try:
@@ -320,7 +318,7 @@ class Site:
             log.warning("web: a team page's form could not reach the box: %s", exc)
             raise web.HTTPServiceUnavailable() from None
         if "refused" in answer:
-            return self._team_page(request, page, session, answer["refused"], 400)
+            return self._team_page(request, page, session, answer["refused"], 400, typed=fields)
         if not answer.get("ok"):
             raise web.HTTPNotFound()   # the table moved on to another game meanwhile
         raise web.HTTPSeeOther(request.path)
@@ -332,14 +330,15 @@ class Site:
             raise web.HTTPNotFound()
         return found
 
-    def _team_page(self, request, page, session, refused: str = "", status: int = 200) -> web.Response:
+    def _team_page(self, request, page, session, refused: str = "", status: int = 200,
+                   typed: dict | None = None) -> web.Response:
         view = teams.view(session, page.team)
         if "teams" in view:
             view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
         names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(teams.TEAM_GAMES[session.name])]
         text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
-                           csrf=page.csrf, action=request.path, refused=refused)
+                           csrf=page.csrf, action=request.path, refused=refused, typed=typed)
         response = web.Response(text=text, status=status, content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
         response.set_cookie(teams.COOKIE, page.csrf, path=request.path, samesite="Strict", httponly=True)

@@ -4,6 +4,13 @@ server so that it shows with JavaScript off and costs a phone nothing.
 Colours come from the stylesheet (classes ``s0``…``s5``), so the chart
 follows the page into dark mode; the markup carries no style attribute,
 which the content security policy would refuse.
+
+Lines that meet would hide one another (Player 2 under Player 3): where
+several series have the same value after a round, their points are drawn a
+few pixels apart, in series order, so every colour stays in sight.
+
+Decrypto is charted as players count it: each team's interception and
+miscommunication tokens so far (``tokens``), not the tie-break score.
 """
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ W, H = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 8, 20
 SERIES = 6          # colours in the stylesheet; more players reuse them
 MAX_DOTS = 30       # beyond this many rounds the dots only clutter the lines
+APART = 3.0         # pixels between equal points of different series
 
 
 def nice_step(span: float, ticks: int = 4) -> int:
@@ -28,9 +36,23 @@ def nice_step(span: float, ticks: int = 4) -> int:
         step *= 10
 
 
-def running_totals(players: list[str], points: list[tuple]) -> Markup:
+def spread(values: tuple) -> list[float]:
+    """Each series' offset in pixels at one round: equal values fan out
+    around their true height, in series order."""
+    offsets = [0.0] * len(values)
+    for v in set(values):
+        same = [k for k, w in enumerate(values) if w == v]
+        for j, k in enumerate(same):
+            offsets[k] = (j - (len(same) - 1) / 2) * APART
+    return offsets
+
+
+def running_totals(players: list[str], points: list[tuple], colours: list[int] | None = None,
+                   dashed: frozenset[int] = frozenset(), label: str = "") -> Markup:
     """``points[i]`` are the totals after round ``i`` (``points[0]``: the
-    start), in the order of ``players``."""
+    start), in the order of ``players``.  ``colours`` picks each series'
+    colour (default: its place), ``dashed`` the series drawn dashed."""
+    colours = colours if colours is not None else list(range(len(players)))
     rounds = len(points) - 1
     values = [v for p in points for v in p] or [0]
     low, high = min(0, min(values)), max(1, max(values))
@@ -43,8 +65,9 @@ def running_totals(players: list[str], points: list[tuple]) -> Markup:
     def y(v: float) -> float:
         return TOP + (H - TOP - BOTTOM) * (high - v) / (high - low)
 
-    label = _("Running totals: {scores}").format(
+    label = label or _("Running totals: {scores}").format(
         scores=", ".join(f"{name} {total}" for name, total in zip(players, points[-1])))
+    apart = [spread(p) for p in points]
     out = [f'<svg class="chart" viewBox="0 0 {W} {H}" role="img" aria-label="{escape(label)}">',
            f"<title>{escape(label)}</title>"]
     for v in range(int(low), int(high) + 1, step):
@@ -55,11 +78,46 @@ def running_totals(players: list[str], points: list[tuple]) -> Markup:
     for i in range(stride, rounds + 1, stride):
         out.append(f'<text class="tick" x="{x(i):.1f}" y="{H - 5}" text-anchor="middle">{i}</text>')
     for k in range(len(players)):
-        colour = f"s{k % SERIES}"
-        line = " ".join(f"{x(i):.1f},{y(p[k]):.1f}" for i, p in enumerate(points))
+        colour = f"s{colours[k] % SERIES}" + (" dash" if k in dashed else "")
+        line = " ".join(f"{x(i):.1f},{y(p[k]) + apart[i][k]:.1f}" for i, p in enumerate(points))
         out.append(f'<polyline class="line {colour}" points="{line}"/>')
         if rounds <= MAX_DOTS:
-            out.extend(f'<circle class="dot {colour}" cx="{x(i):.1f}" cy="{y(p[k]):.1f}" r="2.5"/>'
+            out.extend(f'<circle class="dot {colour}" cx="{x(i):.1f}" cy="{y(p[k]) + apart[i][k]:.1f}" r="2.5"/>'
                        for i, p in enumerate(points) if i)
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def tokens(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
+    """Decrypto's chart: each team's interception and miscommunication
+    tokens after every round, and the legend for it.  ``teams`` are the
+    teams' names as the page shows them."""
+    kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
+    now = [0] * (2 * len(teams))
+    points = [tuple(now)]
+    for r in entry.get("rounds", ()):
+        got = r.get("tokens", {})
+        for t, name in enumerate(entry.get("players", ())):
+            for j, (kind, _l) in enumerate(kinds):
+                now[2 * t + j] += got.get(name, {}).get(kind, 0)
+        points.append(tuple(now))
+    series = [f"{team}: {label}" for team in teams for _k, label in kinds]
+    legend = [{"name": name, "colour": k // 2, "dashed": k % 2 == 1, "value": points[-1][k]}
+              for k, name in enumerate(series)]
+    label = _("Tokens: {scores}").format(scores=", ".join(f"{n} {v}" for n, v in zip(series, points[-1])))
+    svg = running_totals(series, points, colours=[k // 2 for k in range(len(series))],
+                         dashed=frozenset(range(1, len(series), 2)), label=label)
+    return svg, legend
+
+
+def for_entry(entry: dict, standings: list) -> tuple[Markup | str, list[dict]]:
+    """The chart a game's page shows, and its legend (name, colour, dashed,
+    value): Decrypto's tokens, or every other game's running totals."""
+    from referee.web import sheets
+    if len(entry.get("rounds", ())) < 1:
+        return "", []
+    if entry.get("game") == "decrypto":
+        return tokens(entry, [s.name for s in standings])
+    points = sheets.running_totals(entry)
+    legend = [{"name": s.name, "colour": k, "dashed": False, "value": s.total} for k, s in enumerate(standings)]
+    return running_totals([s.name for s in standings], points), legend

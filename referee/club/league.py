@@ -1,0 +1,198 @@
+"""``referee league``: every table of the club, tonight's standings, the
+history — from what the boxes publish, kept in a SQLite file of its own.
+
+Scoring across tables (documented in README, "Club night"): every finished
+game counts once for each of its players; each of its winners gets a win
+(a shared win is a win for each).  Players are matched by name, as typed
+at the tables.  Da Vinci Code's tournament points are added up per name
+across tables.  Standings: most wins, then most Da Vinci points, then
+fewest games played, then name.
+"""
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import logging
+import sqlite3
+
+import aiomqtt
+
+from referee.club import messages as m
+from referee.club.publisher import BACKOFF, Faults, client
+from referee.config import Config
+from referee.scorelog import evening_start
+
+log = logging.getLogger("referee.league")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    name    TEXT PRIMARY KEY,
+    online  INTEGER NOT NULL,
+    game    INTEGER,
+    seen    REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    tbl     TEXT NOT NULL,
+    game    INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    started REAL NOT NULL,
+    entry   TEXT NOT NULL,
+    PRIMARY KEY (tbl, game)
+);
+CREATE TABLE IF NOT EXISTS arrivals (
+    tbl     TEXT NOT NULL,
+    game    INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    at      REAL NOT NULL,
+    PRIMARY KEY (tbl, game, seq)
+);
+"""
+
+
+class League:
+    """The league's own store.  ``take`` is the only way in."""
+
+    def __init__(self, path: str) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self.version = 0
+        self.counts = {"taken": 0, "duplicate": 0, "refused": 0}
+        self.faults = Faults()
+        self.on_change = None     # called after each change (the pages' live stream)
+        self.connected = False    # to the broker, now
+
+    def close(self) -> None:
+        self._db.close()
+
+    def take(self, topic: str, payload: bytes) -> str:
+        """One message from the broker: "taken", "duplicate" or "refused"."""
+        try:
+            message = m.decode(topic, payload)
+        except m.Refused as exc:
+            self.faults(f"{topic.split('/')[2:3]} {exc.kind}", "league: refused a message on %s: %s", topic, exc)
+            outcome = "refused"
+        else:
+            outcome = self._status(message) if isinstance(message, m.Status) else self._entry(message)
+        self.counts[outcome] += 1
+        if outcome == "taken":
+            self.version += 1
+        return outcome
+
+    def link(self, connected: bool) -> None:
+        if connected != self.connected:
+            self.connected = connected
+            self.version += 1
+            if self.on_change:
+                self.on_change()
+
+    def _status(self, s: m.Status) -> str:
+        with self._db:
+            self._db.execute("INSERT INTO tables (name, online, game, seen) VALUES (?, ?, ?, ?) "
+                             "ON CONFLICT(name) DO UPDATE SET online = excluded.online, game = excluded.game, "
+                             "seen = excluded.seen", (s.table, int(s.online), s.game, s.at))
+        return "taken"
+
+    def _entry(self, e: m.Entry) -> str:
+        with self._db:
+            row = self._db.execute("SELECT seq FROM games WHERE tbl = ? AND game = ?", (e.table, e.game)).fetchone()
+            if row is not None and (row[0] > e.seq or (row[0] == e.seq and e.kind == "event")):
+                return "duplicate"
+            self._db.execute("INSERT INTO games (tbl, game, seq, started, entry) VALUES (?, ?, ?, ?, ?) "
+                             "ON CONFLICT(tbl, game) DO UPDATE SET seq = excluded.seq, entry = excluded.entry",
+                             (e.table, e.game, e.seq, e.entry["started"], json.dumps(e.entry, ensure_ascii=False)))
+            if e.kind == "event":
+                self._db.execute("INSERT OR IGNORE INTO arrivals (tbl, game, seq, at) VALUES (?, ?, ?, ?)",
+                                 (e.table, e.game, e.seq, e.at))
+            self._db.execute("INSERT OR IGNORE INTO tables (name, online, game, seen) VALUES (?, 1, ?, ?)",
+                             (e.table, e.game, e.at))
+        return "taken"
+
+    # --- what the pages show ---------------------------------------------------------
+
+    def games(self, since: float, until: float | None = None) -> list[dict]:
+        """Games begun in [since, until) and, for tonight, any still in play."""
+        rows = self._db.execute("SELECT tbl, seq, entry FROM games WHERE started >= ? AND started < ? "
+                                "ORDER BY started DESC", (since, until or 2**62)).fetchall()
+        if until is None:
+            rows += [r for r in self._db.execute("SELECT tbl, seq, entry FROM games WHERE started < ?", (since,))
+                     if json.loads(r[2]).get("status") == "playing"]
+        return [{"table": tbl, "seq": seq, **json.loads(entry)} for tbl, seq, entry in rows]
+
+    def tables(self, tonight: list[dict]) -> list[dict]:
+        games = {(g["table"], g["id"]): g for g in tonight}
+        out = []
+        for name, online, game, seen in self._db.execute("SELECT name, online, game, seen FROM tables ORDER BY name"):
+            entry = games.get((name, game))
+            out.append({"table": name, "online": bool(online), "seen": seen, "game": entry and entry["game"],
+                        "status": entry and entry.get("status"), "round": entry and len(entry.get("rounds", ())),
+                        "leaders": leaders(entry) if entry else []})
+        return out
+
+    def tonight(self, now: float) -> dict:
+        games = self.games(evening_start(now))
+        return {"broker": self.connected, "tables": self.tables(games), "standings": standings(games), "games": games}
+
+    def evening(self, day: dt.date) -> dict:
+        start = evening_start(dt.datetime.combine(day, dt.time(12)).timestamp())
+        games = self.games(start, start + 86400)
+        return {"standings": standings(games), "games": games}
+
+    def evenings(self) -> list[tuple[dt.date, int]]:
+        days: dict[dt.date, int] = {}
+        for (started,) in self._db.execute("SELECT started FROM games"):
+            day = dt.date.fromtimestamp(evening_start(started))
+            days[day] = days.get(day, 0) + 1
+        return sorted(days.items(), reverse=True)
+
+    def arrivals(self, table: str) -> list[tuple[int, int]]:
+        """(game, seq) of a table's rows in the order the league took them."""
+        return [(g, s) for g, s in self._db.execute("SELECT game, seq FROM arrivals WHERE tbl = ? ORDER BY rowid",
+                                                     (table,))]
+
+
+def leaders(entry: dict) -> list[str]:
+    totals = entry.get("totals") or {}
+    if not totals or not all(isinstance(v, (int, float)) for v in totals.values()):
+        return []
+    best = max(totals.values())
+    return [name for name, points in totals.items() if points == best]
+
+
+def standings(games: list[dict]) -> list[dict]:
+    table: dict[str, dict] = {}
+    for g in games:
+        if g.get("status") != "finished":
+            continue
+        for name in g.get("players", ()):
+            row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
+            row["played"] += 1
+            row["wins"] += name in g.get("winners", ())
+            if g["game"] == "davinci":
+                row["davinci"] += (g.get("totals") or {}).get(name, 0)
+    return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
+
+
+async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
+    """Take what the club's boxes publish until ``stop`` is set."""
+    delay = BACKOFF[0]
+    while not stop.is_set():
+        try:
+            async with client(config, f"referee-league-{config.club.name}") as mqtt:
+                await mqtt.subscribe(m.topic(config.club.name, "#"), qos=1)
+                log.info("league: following club %s on %s", config.club.name, config.club.broker)
+                delay = BACKOFF[0]
+                league.link(True)
+                async for message in mqtt.messages:
+                    payload = message.payload if isinstance(message.payload, bytes) else b""
+                    if league.take(str(message.topic), payload) == "taken" and league.on_change:
+                        league.on_change()
+        except aiomqtt.MqttError as exc:
+            league.link(False)
+            league.faults("broker", "league: broker %s: %s", config.club.broker, exc)
+            try:
+                await asyncio.wait_for(stop.wait(), delay)
+            except TimeoutError:
+                pass
+            delay = min(delay * 2, BACKOFF[1])

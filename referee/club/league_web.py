@@ -1,0 +1,180 @@
+"""The league's page: every table live, tonight's standings, the history.
+
+Same look and the same live stream as a box's score log (its stylesheet,
+``base.html`` and ``live.js``); each answer is rendered once per change in
+the league and kept, so a room full of phones costs one rendering.
+"""
+from __future__ import annotations
+
+import asyncio
+import csv
+import datetime as dt
+import io
+import json
+import time
+from importlib import resources
+
+from aiohttp import web
+from babel.dates import format_time
+from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+
+from referee import i18n
+from referee.club.league import League
+from referee.flows.menu import GAMES
+from referee.web import live
+from referee.web.app import CSP, TYPES, Body, send
+
+TITLES = dict(GAMES)
+DAY = r"{day:\d{4}-\d{2}-\d{2}}"
+
+
+class LeagueSite:
+    def __init__(self, league: League, clock=time.time) -> None:
+        self.league = league
+        self.clock = clock
+        self.hub = live.Hub()
+        league.on_change = self.hub.changed
+        folder = resources.files("referee.web") / "static"
+        self.static = {item.name: Body.of(item.read_text(encoding="utf-8"), item.name.rpartition(".")[2])
+                       for item in folder.iterdir() if item.name.rpartition(".")[2] in TYPES}
+        self.env = Environment(loader=ChoiceLoader([PackageLoader("referee.club", "templates"),
+                                                    PackageLoader("referee.web", "templates")]),
+                               autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                               extensions=["jinja2.ext.i18n"])
+        self.env.policies["ext.i18n.trimmed"] = True
+        self.env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+        stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in self.static.items()}
+        self.env.globals["static"] = stamped.__getitem__
+        self._stamp = None
+        self._cache: dict[str, Body] = {}
+
+    def cached(self, key: str, make) -> Body:
+        stamp = (self.league.version, dt.date.fromtimestamp(self.clock()), i18n.lang)
+        if stamp != self._stamp:
+            self._cache, self._stamp = {}, stamp
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def _page(self, template: str, **context) -> Body:
+        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=TITLES,
+                                                       clock=_clock, **context)
+        return Body.of(html, "html")
+
+    # --- pages ---------------------------------------------------------------------------
+
+    async def tonight(self, request: web.Request) -> web.Response:
+        def make():
+            return self._page("league.html", title=i18n._("League"), live=True, tonight=True,
+                              **self.league.tonight(self.clock()))
+        return send(request, self.cached("/", make))
+
+    async def evenings(self, request: web.Request) -> web.Response:
+        return send(request, self.cached("/e/", lambda: self._page(
+            "league-evenings.html", title=i18n._("All evenings"), live=False, days=self.league.evenings())))
+
+    async def earlier(self, request: web.Request) -> web.Response:
+        day = _day(request)
+        return send(request, self.cached(f"/e/{day}", lambda: self._page(
+            "league.html", title=i18n._("League"), live=False, tonight=False, day=day, tables=[], broker=True,
+            **self.league.evening(day))))
+
+    async def api(self, request: web.Request) -> web.Response:
+        """JSON of an evening; ``.csv`` and ``.json`` as files to keep."""
+        kind = request.match_info.get("kind")
+        day = request.match_info.get("day")
+        data = self.league.evening(_day(request)) if day else self.league.tonight(self.clock())
+        if kind == "csv":
+            body = Body.of(_csv(data["games"]), "csv")
+        else:
+            body = Body.of(json.dumps(data, ensure_ascii=False), "json")
+        if kind is None:
+            return send(request, body)
+        name = f"league-{day or dt.date.fromtimestamp(self.clock())}.{kind}"
+        return send(request, body, {"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        return await self.hub.stream(request)
+
+    async def static_file(self, request: web.Request) -> web.Response:
+        body = self.static.get(request.match_info["name"])
+        if body is None:
+            raise web.HTTPNotFound()
+        return send(request, body, {"Cache-Control": "public, max-age=31536000, immutable"})
+
+
+def _day(request: web.Request) -> dt.date:
+    try:
+        return dt.date.fromisoformat(request.match_info["day"])
+    except ValueError:
+        raise web.HTTPNotFound() from None
+
+
+def _clock(at: float) -> str:
+    return format_time(dt.datetime.fromtimestamp(at), "short", locale=i18n.lang)
+
+
+def _csv(games: list[dict]) -> str:
+    """A row per player and game: what a spreadsheet needs to total a league."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["table", "game_id", "game", "status", "started", "player", "total", "winner"])
+    for g in games:
+        for name in g.get("players", ()):
+            writer.writerow([g["table"], g["id"], g["game"], g["status"],
+                             dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
+                             (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
+    return out.getvalue()
+
+
+def make_app(site: LeagueSite) -> web.Application:
+    async def headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Cache-Control", "no-cache")
+
+    async def close_streams(app: web.Application) -> None:
+        site.hub.close()
+
+    app = web.Application(client_max_size=1024)
+    app.on_response_prepare.append(headers)
+    app.on_shutdown.append(close_streams)
+    get = app.router.add_get
+    get("/", site.tonight)
+    get("/e/", site.evenings)
+    get(f"/e/{DAY}", site.earlier)
+    get("/live", site.stream)
+    get("/static/{name}", site.static_file)
+    get("/api/tonight", site.api)
+    get("/api/tonight.{kind:csv|json}", site.api)
+    get(f"/api/e/{DAY}", site.api)
+    get(f"/api/e/{DAY}.{{kind:csv|json}}", site.api)
+    return app
+
+
+async def serve(config, database: str, host: str, port: int) -> None:
+    """``referee league``: follow the club and serve its page until stopped."""
+    import logging
+    import signal
+
+    from referee.club.league import follow
+    i18n.use(config.lang)
+    league = League(database)
+    site = LeagueSite(league)
+    runner = web.AppRunner(make_app(site), access_log=None, shutdown_timeout=2.0)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    logging.getLogger("referee.league").info("league: the page is at http://%s:%d/", host, port)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    following = loop.create_task(follow(config, league, stop))
+    try:
+        await stop.wait()
+    finally:
+        following.cancel()
+        await runner.cleanup()
+        league.close()

@@ -1,0 +1,138 @@
+"""``referee club``: the table's public score log, out to the club's broker.
+
+Its own process beside the box (which has no network), reading the store
+as an outbox (``referee.club.outbox``).  Every row goes out with QoS 1 and
+the cursor moves only once the broker has acknowledged it; the session is
+persistent (``clean_session=False``) and the client id fixed, so a broker or
+Wi-Fi that was away for an hour gets the hour, in order, when it is back.
+The table's status is retained, with a last will that says "offline".
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+
+import aiomqtt
+import msgspec
+
+from referee.club import messages as m
+from referee.club.outbox import Outbox
+from referee.config import Config
+
+log = logging.getLogger("referee.club")
+POLL_SECONDS = 0.05          # how often the store is looked at (one pragma)
+BACKOFF = (0.5, 10.0)        # seconds between tries while the broker is away: first, most
+
+
+def tls_context(ca: str) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=ca or None)
+
+
+def client(config: Config, identifier: str, will: aiomqtt.Will | None = None) -> aiomqtt.Client:
+    """A client for the club's broker with a persistent session."""
+    club = config.club
+    host, port, tls = club.address()
+    return aiomqtt.Client(host, port, identifier=identifier, clean_session=False, will=will,
+                          username=club.username or None, password=club.password or None,
+                          tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+
+
+class Faults:
+    """A fault that repeats (a broker down all evening) is logged once a
+    minute with how often it happened, not once a try."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._count: dict[str, int] = {}
+
+    def __call__(self, kind: str, message: str, *args) -> None:
+        now = time.monotonic()
+        self._count[kind] = self._count.get(kind, 0) + 1
+        if now - self._last.get(kind, -self.every) >= self.every:
+            count, self._count[kind] = self._count[kind], 0
+            self._last[kind] = now
+            log.warning(message + (" (%d times in the last minute)" if count > 1 else ""),
+                        *args, *((count,) if count > 1 else ()))
+
+
+class Publisher:
+    def __init__(self, config: Config, outbox: Outbox | None = None) -> None:
+        self.config = config
+        self.club = config.club
+        self.outbox = outbox or Outbox(config.database_path)
+        self.faults = Faults()
+        self.published = 0
+
+    def _topic(self, *rest: str) -> str:
+        return m.topic(self.club.name, self.club.table, *rest)
+
+    def _status(self, online: bool, game: int | None = None) -> bytes:
+        return m.encode(m.Status(v=m.VERSION, kind="status", table=self.club.table, online=online,
+                                 at=time.time(), game=game))
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Publish until ``stop`` is set; then say "offline" and leave."""
+        delay = BACKOFF[0]
+        while not stop.is_set():
+            will = aiomqtt.Will(self._topic("status"), self._status(False), qos=1, retain=True)
+            try:
+                async with client(self.config, f"referee-{self.club.name}-{self.club.table}", will) as mqtt:
+                    log.info("club: publishing table %s to %s", self.club.table, self.club.broker)
+                    delay = BACKOFF[0]
+                    await self._serve(mqtt, stop)
+                    await mqtt.publish(self._topic("status"), self._status(False), qos=1, retain=True)
+            except aiomqtt.MqttError as exc:
+                self.faults("broker", "club: broker %s: %s", self.club.broker, exc)
+                try:
+                    await asyncio.wait_for(stop.wait(), delay)
+                except TimeoutError:
+                    pass
+                delay = min(delay * 2, BACKOFF[1])
+
+    async def _serve(self, mqtt: aiomqtt.Client, stop: asyncio.Event) -> None:
+        shown = object()
+        self.outbox.changed()
+        while not stop.is_set():
+            current = self.outbox.current()
+            if current != shown:
+                await mqtt.publish(self._topic("status"), self._status(True, current), qos=1, retain=True)
+                shown = current
+            for game in self.outbox.pending():
+                await self._send(mqtt, game)
+            while not stop.is_set() and not self.outbox.changed():
+                await asyncio.sleep(POLL_SECONDS)
+
+    async def _send(self, mqtt: aiomqtt.Client, game: int) -> None:
+        try:
+            entries = self.outbox.entries(game)
+        except Exception as exc:  # a row the rules cannot replay: the game waits, the others go on
+            self.faults(f"game {game}", "club: game %d cannot be read: %s", game, exc)
+            return
+        message = None
+        for seq, at, entry in entries:
+            message = m.Entry(v=m.VERSION, kind="event", id=f"{self.club.table}:{game}:{seq}",
+                              table=self.club.table, game=game, seq=seq, at=at, entry=entry)
+            await mqtt.publish(self._topic("event"), m.encode(message), qos=1)
+            self.outbox.mark(game, seq, entry["ended"] is not None)
+            self.published += 1
+        if message is not None:
+            retained = msgspec.structs.replace(message, kind="game")
+            await mqtt.publish(self._topic("game", str(game)), m.encode(retained), qos=1, retain=True)
+
+
+async def serve(config: Config) -> None:
+    """``referee club``: until SIGTERM or SIGINT."""
+    import signal
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    publisher = Publisher(config)
+    try:
+        await publisher.run(stop)
+    finally:
+        publisher.outbox.close()
+        log.info("club: stopped")
