@@ -34,6 +34,7 @@ from games import base
 from referee import channel, i18n, scorelog
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, sheets, teams
+from referee.web.guard import CSP  # noqa: F401  the league's pages send it too
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)

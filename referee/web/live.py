@@ -25,15 +25,20 @@ RETRY_MS = 1000             # how soon a browser reconnects (after a restart of 
 
 
 class Hub:
-    def __init__(self, reader) -> None:
+    """The streams of one site.  With a ``reader`` (referee.web.reader) the
+    version is the store's; without one, ``changed`` counts."""
+
+    def __init__(self, reader=None) -> None:
         self.reader = reader
         self.closed = False
         self._wakes: dict[asyncio.Event, bool] = {}   # oldest first; True: told to end
-        reader.watchers.append(self._wake_all)
+        self._count = 0
+        if reader is not None:
+            reader.watchers.append(self._wake_all)
 
     @property
     def version(self) -> int:
-        return self.reader.version
+        return self.reader.version if self.reader is not None else self._count
 
     @property
     def listeners(self) -> int:
@@ -42,7 +47,11 @@ class Hub:
     def changed(self) -> None:
         """The box said something changed: look at the store (which wakes
         every stream if it moved on, whoever looks first)."""
-        self.reader.refresh()
+        if self.reader is None:
+            self._count += 1
+            self._wake_all()
+        else:
+            self.reader.refresh()
 
     def _wake_all(self) -> None:
         for wake in self._wakes:
@@ -76,7 +85,8 @@ class Hub:
             sent = None
             while not self.closed and not self._wakes[wake]:
                 wake.clear()  # before looking: a change while writing wakes the next wait
-                self.reader.refresh()
+                if self.reader is not None:
+                    self.reader.refresh()
                 if self.version != sent:
                     sent = self.version
                     await response.write(f"data: {sent}\n\n".encode())
