@@ -7,6 +7,8 @@ journal's volume is then bounded by the number of kinds of message in the
 program, not by what anyone sends.  "The same kind" is the logger and the
 first line of the message before its arguments are filled in: asyncio's
 own messages carry no arguments, only the socket below the first line.
+A caller that counts its faults itself (``referee.club.publisher.Faults``)
+marks its lines ``extra={"counted": True}``, and they pass as they are.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ class Repeats(logging.Filter):
         self._kinds: dict[tuple, list] = {}   # kind -> [window start, left out]
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "counted", False):
+            return True
         kind = (record.name, record.levelno, str(record.msg).split("\n", 1)[0][:200])
         now = self._clock()
         seen = self._kinds.get(kind)
