@@ -116,7 +116,6 @@ class Keys:
 
     def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[str, str], None],
                  pin_factory=None) -> None:
-        self.timer = clock.thread("keypad")
         self.on_key = on_key
         self.at = 0.0             # the time of the key event being handed to on_key
         self._loop = None
@@ -127,6 +126,7 @@ class Keys:
         # (blink threads, locks) is several times the cost of the pin access.
         self._row_pins = [d.pin for d in self._rows]
         self._col_pins = [d.pin for d in self._cols]
+        self.timer = clock.thread("keypad")     # once the pins are ours: nothing to leak if not
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
         self._scanning = None
         # Team buttons are plain inputs, not gpiozero ``Button``s: holds are

@@ -56,6 +56,12 @@ def move(t, space, rotation, start, end):
         t.press(re.search(rf"(\d) {start}→{end}", main(t)).group(1))
 
 
+def playing(screen, seat, tile):
+    """The screen asks ``seat`` to play ``tile`` (its picture's name in the
+    text mirror: the panel shows no tile number)."""
+    return screen.startswith(f"[{seat} to play]") and f"[tile {tile} r" in screen
+
+
 def undo(t):
     t.hold("*", 1.0)
     t.press("#")
@@ -86,7 +92,7 @@ def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     for seat in ("West", "North", "East"):   # [OC-1] the first homes, accepted
         assert f"[{seat}: start homes]" in main(table)
         table.press("#")
-    assert re.search(r"\[North: T\d\d\]", main(table)) and "Deck: 17" in main(table)
+    assert "[North to play]" in main(table) and "Deck: 17" in main(table)
     assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
     log = table.log()[0]
     assert log["game"] == "octiles" and log["players"] == ["West", "North", "East"] and log["mode"] == "referee"
@@ -105,6 +111,16 @@ def test_OC_every_tile_and_turn_draws_its_own_picture_and_equal_paths_draw_alike
     assert len(set().union(*pictures.values())) == 105           # and no two orientations alike
     assert Screen("", picture=tile_picture("T07", 10)).text.endswith("[tile T07 r2]")
     assert Screen("", picture=tile_picture("T18", 2)).text.endswith("[tile T18 r0]")
+
+
+def test_OC_the_tile_being_turned_fills_the_panel_and_names_its_only_move(table):
+    start(table, "T07", players=2)
+    table.type("12#")
+    image = table.image()
+    right = image.crop((64, 0, 128, 64)).getbbox()
+    assert right[3] - right[1] >= 62 and right[2] - right[0] >= 62   # 62 px across, not 39
+    assert "#:A1→B3" in main(table) and "Top: North" in main(table)
+    assert "T07" not in main(table).replace("[tile T07", "")         # no tile number on the panel
 
 
 def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
@@ -137,26 +153,27 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
 
 def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged_tile(table):
     start(table, "T01", "T02", "T03", players=2)
-    assert "[West: T01]" in main(table) and "[tile T01 r0]" in main(table)
+    assert playing(main(table), "West", "T01") and "[tile T01 r0]" in main(table)
     assert "#:OK C:Pass D:More" in main(table)
     table.type("12")
     assert "Space: 12_" in main(table)
     table.press("#")
-    assert "[West: T01 on 12]" in main(table) and "Space 12 (a2)" in main(table)
+    assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:A2→B3", "", "Top: North",
+                                        "[tile T01 r0]"]
     table.press("#")                          # one move: made at once, A2→B3
-    assert "[East: T02]" in main(table) and "Deck: 16" in main(table)
+    assert playing(main(table), "East", "T02") and "Deck: 16" in main(table)
     table.type("6#BB")
     assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
     table.press("#")
     assert "[East: which move?]" in main(table) and "1 F5→E4  2 F4→E5" in main(table)
     table.press("2")
-    assert "[West: T03]" in main(table)
+    assert playing(main(table), "West", "T03")
     table.type("12#")
-    assert "Swaps T01" in main(table)         # [OC-2] a tile lies there
+    assert "Swaps tile" in main(table)        # [OC-2] a tile lies there
     table.press("#")                          # T03 on a2: A3→B2
-    assert main(table).splitlines()[:3] == ["[T01 leaves space 12]", "Put it at the bottom", "of the deck."]
+    assert main(table).splitlines()[:3] == ["[Tile off space 12]", "Put it at the bottom", "of the deck."]
     table.press("#")
-    assert "[East: T04]" in main(table) and "Deck: 15" in main(table)
+    assert playing(main(table), "East", "T04") and "Deck: 15" in main(table)
     turns = table.log()[0]["rounds"]
     assert [(r["player"], r["tile"], r["space"], r["from"], r["to"]) for r in turns] == [
         ("West", "T01", "a2", "A2", "B3"), ("East", "T02", "e4", "F4", "E5"), ("West", "T03", "a2", "A3", "B2")]
@@ -169,14 +186,14 @@ def test_OC5_a_placement_that_moves_nobody_says_why(table):
     table.press("#")
     assert "[No move there]" in main(table) and "None of your runners" in main(table)
     table.press("*")
-    assert "[West: T06 on 9]" in main(table)
+    assert "Space 9" in main(table) and "#: no move" in main(table) and "[tile T06 r0]" in main(table)
     table.type("*12#B#")                      # T06 on a2 turned once joins A1 and A3
     assert "[No move there]" in main(table)
     assert "A1→A3: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
     table.type("*BBBBB#")                     # turned six times: A3's path runs off into b2
     assert "From A3: That path runs into an empty space." in " ".join(main(table).splitlines())
     table.type("*B#")                         # seven times: A3 to B2
-    assert "[East: " in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
+    assert "[East to play]" in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
 
 
 def test_a_space_is_keyed_as_1_to_17(table):
@@ -201,7 +218,7 @@ def test_the_map_of_the_spaces_is_under_more(table):
     table.press("D")
     assert "West  A1-A5" in main(table) and "South F1-B1" in main(table)
     table.press("#")
-    assert "[West: T01]" in main(table)
+    assert playing(main(table), "West", "T01")
 
 
 def test_OC1_each_player_puts_the_runners_on_the_start_homes_they_like(table):
@@ -236,11 +253,11 @@ def test_OC1_each_player_puts_the_runners_on_the_start_homes_they_like(table):
 
 def test_OC1_five_runners_or_dealer_mode_ask_for_no_homes(table):
     table.type("3#")
-    assert re.search(r"\[West: T\d\d\]", main(table))
+    assert "[West to play]" in main(table)
     table.hold("*", 1.0)
     table.type("D#")
     table.type("322D4#")       # 3 runners, dealer mode: the box does not follow runners
-    assert re.search(r"\[West: T\d\d\]", main(table)) and table.box.session.state.mode == "dealer"
+    assert "[West to play]" in main(table) and table.box.session.state.mode == "dealer"
 
 
 # --- passing ----------------------------------------------------------------------------------
@@ -249,24 +266,24 @@ def test_OC8_a_player_without_a_move_is_told_and_the_tile_goes_on(table):
     start(table, "T03", "T02", "T18", players=2)
     move(table, "a2", 0, "A1", "B3")
     move(table, "e4", 0, "F6", "E4")
-    assert "[West: T18]" in main(table) and "No move with" in main(table) and "#:Pass" in main(table)
+    assert playing(main(table), "West", "T18") and "No move with" in main(table) and "#:Pass" in main(table)
     table.press("#")
-    assert "[East: T18]" in main(table) and "Space: _" in main(table)   # the tile stays on top
+    assert playing(main(table), "East", "T18") and "Space: _" in main(table)   # the tile stays on top
     assert table.log()[0]["passes"] == 1
 
 
 def test_OC8_once_everyone_passed_a_player_who_can_move_must(table):
     start(table, players=2)
     table.press("C")
-    assert "[East: T01]" in main(table)
+    assert playing(main(table), "East", "T01")
     table.press("C")
-    assert "[West: T01]" in main(table) and "All passed:" in main(table) and "you must move" in main(table)
+    assert playing(main(table), "West", "T01") and "All passed:" in main(table) and "you must move" in main(table)
     assert "C:Pass" not in main(table)
     table.press("C")
     assert flashed(table) == ["Everyone has passed, and you can move: you must."]
-    assert "[West: T01]" in shown(table) and table.log()[0]["passes"] == 2
+    assert playing(shown(table), "West", "T01") and table.log()[0]["passes"] == 2
     move(table, "a3", 0, "A5", "B3")
-    assert "[East: T02]" in main(table) and "C:Pass" in main(table)
+    assert playing(main(table), "East", "T02") and "C:Pass" in main(table)
 
 
 def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_table_may_still_stop(table):
@@ -274,13 +291,13 @@ def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_table_may_still_s
     move(table, "a2", 0, "A1", "B3")
     move(table, "e4", 5, "F4", "E5")
     for seat in ("West", "East", "West", "East"):
-        assert f"[{seat}: T18]" in main(table) and "No move with" in main(table)
+        assert playing(main(table), seat, "T18") and "No move with" in main(table)
         table.press("#")
     # [OC-8] [ruling] everyone passed, then nobody could move with it for a round
     assert shown(table).splitlines()[:5] == ["[Tile under the deck]", "Nobody could move", "with it: put it at",
                                              "the bottom of the deck.", "West draws."]
     table.press("#")
-    assert "[West: T05]" in main(table) and "Space: _" in main(table) and "C:Pass" in main(table)
+    assert playing(main(table), "West", "T05") and "Space: _" in main(table) and "C:Pass" in main(table)
     log = table.log()[0]
     assert log["status"] == "playing" and log["passes"] == 4 and log["rounds"][-1]["set_aside"]
     table.type("D2")                  # a table that would rather stop still can
@@ -323,8 +340,8 @@ WINNING = (("T02", "west", ("a2", 0, "A1", "B3")), ("T03", "west", ("b2", 0, "A3
 
 def play_to_the_win(t, seconds_a_turn=0.0):
     for tile, seat, played in WINNING:
-        while not main(t).startswith(f"[{seat.title()}: {tile}]"):
-            t.press("#" if "leaves space" in main(t) else "C")
+        while not playing(main(t), seat.title(), tile):
+            t.press("#" if "Tile off space" in main(t) else "C")
         t.advance(seconds_a_turn)
         move(t, *played)
 
@@ -355,15 +372,15 @@ def test_OC9_the_table_plays_on_for_places_and_stops_and_a_power_cut_changes_not
         assert settled(table) == before
 
     power_cut()
-    assert main(table).splitlines() == ["[T06 leaves space 6]", "Put it at the bottom", "of the deck.",
+    assert main(table).splitlines() == ["[Tile off space 6]", "Put it at the bottom", "of the deck.",
                                         "West wins!", "The others play on.", "#:OK C:End"]
     table.press("C")
     assert "[End the game now?]" in main(table)
     table.press("*")                                       # no: play on
     power_cut()
-    assert "[North: T10]" in main(table) and "West #1" in table.screen("team1")
+    assert playing(main(table), "North", "T10") and "West #1" in table.screen("team1")
     table.press("C")
-    assert "[East: T10]" in main(table)                    # West, home, is skipped
+    assert playing(main(table), "East", "T10")                    # West, home, is skipped
     table.type("D2")
     power_cut()
     assert "[End the game now?]" in main(table) and "Places so far stay." in main(table)
@@ -377,39 +394,53 @@ def test_OC9_the_table_plays_on_for_places_and_stops_and_a_power_cut_changes_not
 
 def test_OC9_dealer_mode_deals_keeps_turns_and_the_players_say_who_finished(table):
     start(table, "T05", "T06", "T07", players=3, mode="dealer")
-    assert "[West: T05]" in main(table) and "[tile T05 r0]" in main(table)
+    assert playing(main(table), "West", "T05") and "[tile T05 r0]" in main(table)
     table.type("9#")                               # no turning, no runners: straight on
-    assert "[North: T06]" in main(table) and "►North" in table.screen("team1")
+    assert playing(main(table), "North", "T06") and "►North" in table.screen("team1")
     table.type("9#")
-    assert main(table).splitlines()[:3] == ["[T05 leaves space 9]", "Put it at the bottom", "of the deck."]
+    assert main(table).splitlines()[:3] == ["[Tile off space 9]", "Put it at the bottom", "of the deck."]
     table.press("#")
-    assert "[East: T07]" in main(table)
+    assert playing(main(table), "East", "T07")
     table.press("C")
-    assert "[West: T07]" in main(table)
+    assert playing(main(table), "West", "T07")
     table.type("D3")
     assert main(table).splitlines()[:3] == ["[Who has finished?]", "1 West     2 North", "3 East"]
-    table.press("2")
+    table.press("2")                               # a slip of the finger is asked first
+    assert main(table).splitlines() == ["[North finished?]", "All runners in their", "goal homes?", "#:Yes *:No"]
+    table.press("*")
+    assert "[Who has finished?]" in main(table) and table.log()[0]["finishing_order"] == []
+    table.type("2#")
     assert main(table).splitlines()[:2] == ["[North wins!]", "The others play on."]
     table.press("#")
-    assert "[West: T07]" in main(table) and "North #1" in table.screen("team2")
-    table.type("D32")
+    assert playing(main(table), "West", "T07") and "North #1" in table.screen("team2")
+    table.type("D32#")
     assert flashed(table) == ["That player has already finished."] and "1 West" in main(table)
-    table.press("1")                               # West: all but East are home
+    table.type("1#")                               # West: all but East are home
     assert shown(table).splitlines()[:3] == ["[North won!]", "1 North", "2 West"]
     log = table.log()[0]
     assert log["mode"] == "dealer" and log["finishing_order"] == ["North", "West"] and log["winners"] == ["North"]
     assert (log["turns"], log["tiles_placed"], log["exchanges"], log["passes"]) == (3, 1, 1, 1)
 
 
+def test_OC_the_box_shows_where_it_has_every_runner(table):
+    start(table, "T01", "T02", players=3, runners=3)
+    move(table, "a2", 0, "A2", "B3")
+    table.type("D3")
+    assert shown(table).splitlines() == ["[Runners on circles]", "West   A1 A3 B3", "North  A6 B6 C6",
+                                         "East   F4 F5 F6", "#:OK"]
+    table.press("#")
+    assert playing(main(table), "North", "T02")
+
+
 def test_OC3_dealer_mode_on_a_full_board_the_removed_tile_goes_to_the_next_player(table):
     start(table, players=2, mode="dealer")
     for number in range(1, 18):
         table.type(f"{number}#")
-    assert "[East: T18]" in main(table) and "Deck: 0" in main(table)
+    assert playing(main(table), "East", "T18") and "Deck: 0" in main(table)
     table.type("5#")
-    assert main(table).splitlines()[:2] == ["[T05 leaves space 5]", "West plays it next."]
+    assert main(table).splitlines()[:2] == ["[Tile off space 5]", "West plays it next."]
     table.press("#")
-    assert "[West: T05]" in main(table) and "From board" in main(table)
+    assert playing(main(table), "West", "T05") and "From board" in main(table)
 
 
 # --- power cuts and undo ------------------------------------------------------------------------
@@ -433,7 +464,7 @@ def test_power_cut_after_every_step_comes_back_to_the_same_screens(table):
         before = settled(table)
         table.restart()
         assert settled(table) == before, key
-    assert "[East: T18]" in main(table) and "you must move" in main(table)
+    assert playing(main(table), "East", "T18") and "you must move" in main(table)
     assert [r["action"] for r in table.log()[0]["rounds"]] == ["placed", "placed", "passed", "passed", "passed"]
 
 
@@ -442,7 +473,7 @@ def test_undo_takes_back_the_last_action_and_shows_the_screen_before_it(table):
     table.type("12#")
     before = main(table)
     table.press("#")
-    assert "[East: T02]" in main(table)
+    assert playing(main(table), "East", "T02")
     undo(table)
     assert flashed(table) == ["Undone."]
     assert settled(table)[0] == before
@@ -455,16 +486,16 @@ def test_undo_takes_back_the_last_action_and_shows_the_screen_before_it(table):
     assert table.log()[0]["rounds"][-1]["from"] == "F5"
     table.type("12#")
     table.press("#")
-    assert "[T01 leaves space 12]" in main(table)
+    assert "[Tile off space 12]" in main(table)
     undo(table)
-    assert "[West: T03 on 12]" in main(table) and "Swaps T01" in main(table)
+    assert "Space 12" in main(table) and "Swaps tile" in main(table) and "[tile T03 r0]" in main(table)
     table.press("*")
     table.press("C")
-    assert "[East: T03]" in main(table)
+    assert playing(main(table), "East", "T03")
     undo(table)
-    assert "[West: T03]" in main(table) and table.log()[0]["passes"] == 0
+    assert playing(main(table), "West", "T03") and table.log()[0]["passes"] == 0
     table.press("C")
     table.hold("*", 1.0)
     assert "Undo?" in main(table)
     table.press("*")                          # declined
-    assert "[East: T03]" in main(table)
+    assert playing(main(table), "East", "T03")

@@ -19,7 +19,7 @@ import sqlite3
 import aiomqtt
 
 from referee.club import messages as m
-from referee.club.publisher import BACKOFF, Faults, client
+from referee.club.publisher import Faults, keep_connected
 from referee.config import Config
 from referee.scorelog import evening_start
 
@@ -176,23 +176,14 @@ def standings(games: list[dict]) -> list[dict]:
 
 async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
     """Take what the club's boxes publish until ``stop`` is set."""
-    delay = BACKOFF[0]
-    while not stop.is_set():
-        try:
-            async with client(config, f"referee-league-{config.club.name}") as mqtt:
-                await mqtt.subscribe(m.topic(config.club.name, "#"), qos=1)
-                log.info("league: following club %s on %s", config.club.name, config.club.broker)
-                delay = BACKOFF[0]
-                league.link(True)
-                async for message in mqtt.messages:
-                    payload = message.payload if isinstance(message.payload, bytes) else b""
-                    if league.take(str(message.topic), payload) == "taken" and league.on_change:
-                        league.on_change()
-        except aiomqtt.MqttError as exc:
-            league.link(False)
-            league.faults("broker", "league: broker %s: %s", config.club.broker, exc)
-            try:
-                await asyncio.wait_for(stop.wait(), delay)
-            except TimeoutError:
-                pass
-            delay = min(delay * 2, BACKOFF[1])
+    async def session(mqtt: aiomqtt.Client) -> None:
+        await mqtt.subscribe(m.topic(config.club.name, "#"), qos=1)
+        log.info("league: following club %s on %s", config.club.name, config.club.broker)
+        league.link(True)
+        async for message in mqtt.messages:
+            payload = message.payload if isinstance(message.payload, bytes) else b""
+            if league.take(str(message.topic), payload) == "taken" and league.on_change:
+                league.on_change()
+
+    await keep_connected(config, f"referee-league-{config.club.name}", session, stop, league.faults,
+                         lost=lambda: league.link(False))

@@ -39,6 +39,26 @@ def client(config: Config, identifier: str, will: aiomqtt.Will | None = None) ->
                           tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
 
 
+async def keep_connected(config: Config, identifier: str, session, stop: asyncio.Event, faults,
+                         will=None, lost=lambda: None) -> None:
+    """Run ``session(client)`` on the broker until ``stop``, connecting again
+    (sooner, then less often) whenever the broker or the network goes."""
+    delay = BACKOFF[0]
+    while not stop.is_set():
+        try:
+            async with client(config, identifier, will() if will else None) as mqtt:
+                delay = BACKOFF[0]
+                await session(mqtt)
+        except aiomqtt.MqttError as exc:
+            lost()
+            faults("broker", "%s: broker %s: %s", identifier, config.club.broker, exc)
+            try:
+                await asyncio.wait_for(stop.wait(), delay)
+            except TimeoutError:
+                pass
+            delay = min(delay * 2, BACKOFF[1])
+
+
 class Faults:
     """A fault that repeats (a broker down all evening) is logged once a
     minute with how often it happened, not once a try."""
@@ -75,22 +95,16 @@ class Publisher:
 
     async def run(self, stop: asyncio.Event) -> None:
         """Publish until ``stop`` is set; then say "offline" and leave."""
-        delay = BACKOFF[0]
-        while not stop.is_set():
-            will = aiomqtt.Will(self._topic("status"), self._status(False), qos=1, retain=True)
-            try:
-                async with client(self.config, f"referee-{self.club.name}-{self.club.table}", will) as mqtt:
-                    log.info("club: publishing table %s to %s", self.club.table, self.club.broker)
-                    delay = BACKOFF[0]
-                    await self._serve(mqtt, stop)
-                    await mqtt.publish(self._topic("status"), self._status(False), qos=1, retain=True)
-            except aiomqtt.MqttError as exc:
-                self.faults("broker", "club: broker %s: %s", self.club.broker, exc)
-                try:
-                    await asyncio.wait_for(stop.wait(), delay)
-                except TimeoutError:
-                    pass
-                delay = min(delay * 2, BACKOFF[1])
+        async def session(mqtt: aiomqtt.Client) -> None:
+            log.info("club: publishing table %s to %s", self.club.table, self.club.broker)
+            await self._serve(mqtt, stop)
+            await mqtt.publish(self._topic("status"), self._status(False), qos=1, retain=True)
+
+        def will() -> aiomqtt.Will:
+            return aiomqtt.Will(self._topic("status"), self._status(False), qos=1, retain=True)
+
+        await keep_connected(self.config, f"referee-{self.club.name}-{self.club.table}", session, stop,
+                             self.faults, will=will)
 
     async def _serve(self, mqtt: aiomqtt.Client, stop: asyncio.Event) -> None:
         shown = object()

@@ -1,10 +1,13 @@
 """Octiles at the table: the box deals the tiles, keeps the turns and passes,
 and in referee mode follows the board and checks every move.
 
-Main shows whose turn it is and the tile they play, drawn as it lies with its
-number; the team screens show the same tile and the standings.  Spaces are
-keyed by their number 1-17 (the map is under ``D``, then ``1``).  What to ask
-comes from ``octiles.step(state)``.
+Main shows whose turn it is and the tile they play, drawn as it lies, north
+(the North seat's edge) up; the team screens show the same tile and the
+standings.  The real tiles carry no numbers, so no screen names a tile by
+its number: a tile is the one in hand or "the tile off space 9".  Spaces are
+keyed by their number 1-17, as the printed ``docs/octiles-spaces.svg``
+numbers them (the map is also under ``D``, then ``1``).  What to ask comes
+from ``octiles.step(state)``.
 
 Keys
 ----
@@ -15,10 +18,14 @@ Setup            the form's digits change an option, ``#`` starts; with 3 or
                  goes back a player
 A turn           digits and ``#``: the space the tile went on (``*`` clears);
                  ``C`` pass [OC-8]; ``D`` more: ``1`` the map of the spaces,
-                 ``2`` end the game, ``3`` who has finished (dealer mode)
-Turning          referee mode, once the space is keyed: ``A`` turns the
-                 picture 45° anticlockwise, ``B`` clockwise, until it looks
-                 like the tile on the board; ``#`` places it, ``*`` back
+                 ``2`` end the game, ``3`` who has finished (dealer mode:
+                 the player's digit, then ``#`` to confirm) or where the box
+                 has every runner (referee mode)
+Turning          referee mode, once the space is keyed: the picture fills the
+                 panel's height; ``A`` turns it 45° anticlockwise, ``B``
+                 clockwise, until it looks like the tile on the board; ``#``
+                 places it (the screen names the move when the placement
+                 allows only one), ``*`` back
 The move         a digit picks the runner's move when the placement offers
                  several (one is made at once); with none, the screen says
                  why, and ``*`` goes back to turning
@@ -46,10 +53,13 @@ from referee.i18n import N_, _
 from referee.screen import Screen, fit, wrap
 
 BESIDE = 13      # text columns left of the tile picture
+TURNING = 10     # text columns left of the full-height picture
+FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
 # Given a count, the rules name the players after their seats.
 SEAT_NAMES = {"West": N_("West"), "North": N_("North"), "East": N_("East"), "South": N_("South")}
 MAP_PAGES = 3
+RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
 
 def setup(box) -> Form:
@@ -160,7 +170,7 @@ class Draft:
 
 
 class Play(Flow):
-    remembered = ("draft", "notice", "asking", "page")
+    remembered = ("draft", "notice", "asking", "page", "finisher")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
@@ -171,7 +181,8 @@ class Play(Flow):
         self.draft: dict | None = None
         self.notice: list | None = None
         self.asking = ""     # a question over the turn: "more", "end", "finished"
-        self.page = None     # the page of the space map shown, if any
+        self.page = None     # the page of the space map shown, if any, or RUNNERS
+        self.finisher = None  # dealer mode: the seat asked about as finished
 
     @property
     def state(self) -> oc.State:
@@ -274,7 +285,7 @@ class Play(Flow):
     def _ask_key(self, key: str) -> None:
         s = self.state
         if key == "*":
-            self.asking = ""
+            self.asking = "finished" if self.asking == "sure" else ""
         elif self.asking == "more":
             if key == "1":
                 self.asking, self.page = "", 0
@@ -282,15 +293,25 @@ class Play(Flow):
                 self.asking = "end"
             elif key == "3" and s.mode == "dealer":
                 self.asking = "finished"
+            elif key == "3":
+                self.asking, self.page = "", RUNNERS
         elif self.asking == "end" and key == "#":
             self.asking = ""
             self._act(oc.Stop())
         elif self.asking == "finished" and key.isdigit() and 1 <= int(key) <= len(s.names):
-            if self._act(oc.Finished(int(key) - 1)):
-                self.asking = ""
+            # [OC-9] a finish is asked again before the box records it
+            self.asking, self.finisher = "sure", int(key) - 1
+        elif self.asking == "sure" and key == "#":
+            if self._act(oc.Finished(self.finisher)):
+                self.asking, self.finisher = "", None
+            else:
+                self.asking = "finished"
 
     def _map_key(self, key: str) -> None:
-        if key == "D":
+        if self.page == RUNNERS:
+            if key in ("#", "*", "D"):
+                self.page = None
+        elif key == "D":
             self.page = (self.page + 1) % MAP_PAGES
         elif key == "C":
             self.page = (self.page - 1) % MAP_PAGES
@@ -346,7 +367,8 @@ class Play(Flow):
         return {"main": main, "team1": side, "team2": side}
 
     def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "") -> Screen:
-        title = title or f"{self._name(step.seat)}: {step.tile}"
+        # The tiles carry no numbers: the picture shows which one it is.
+        title = title or _("{name} to play").format(name=self._name(step.seat))
         return Screen(title, tuple(fit(line, BESIDE) for line in lines if line), keys=tuple(keys),
                       picture=tile_picture(step.tile, rotation))
 
@@ -381,15 +403,21 @@ class Play(Flow):
         return self._tile_screen(step, lines, keys)
 
     def _turning(self, step: oc.Step, draft: Draft) -> Screen:
+        """The tile picture at the panel's full height, so that crossing
+        paths stay apart; the words in the ten columns beside it."""
         space = oc.space_name(draft.space)
         lying = oc.exchange(self.state, space)
-        lines = [_("Space {n} ({name})").format(n=draft.space, name=space), _("Turn it: A/B"),
-                 _("to match, #")]
-        if lying:
-            lines.append(_("Swaps {tile}").format(tile=lying.tile))  # [OC-2]
-        title = _("{name}: {tile} on {n}").format(name=self._name(step.seat), tile=step.tile, n=draft.space)
-        keys = (("#", _("OK")), ("A", "◄"), ("B", "►"), ("*", _("Back")))
-        return self._tile_screen(step, lines, keys, draft.rotation, title)
+        moves = self._moves(draft)
+        if len(moves) == 1:
+            # the only move this placement allows: what # does
+            then = f"#:{moves[0].from_circle}→{moves[0].to_circle}"
+        else:
+            then = _("#: moves") if moves else _("#: no move")
+        lines = [self._name(step.seat), _("Space {n}").format(n=draft.space), _("A◄ ►B turn"), then,
+                 _("Swaps tile") if lying else "",   # [OC-2] a tile lies there
+                 _("Top: North")]                   # the board's edge the picture has up
+        return Screen("", tuple(fit(line, TURNING) for line in lines), invert_title=False,
+                      picture=tile_picture(step.tile, draft.rotation, FULL_CENTRE, FULL_APOTHEM))
 
     def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
         cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
@@ -424,7 +452,8 @@ class Play(Flow):
             return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
         if exchanged:
             number = oc.space_number(exchanged.space)
-            title = _("{tile} leaves space {n}").format(tile=exchanged.removed, n=number)
+            # The tiles carry no numbers: it is the tile that lay on the space.
+            title = _("Tile off space {n}").format(n=number)
             if s.hand_from == "board":
                 # [OC-3] full board: the next player plays the removed tile
                 lines.append(_("{name} plays it next.").format(name=self._name(s.turn)))
@@ -447,6 +476,8 @@ class Play(Flow):
         lines = [_("1 Map of the spaces"), _("2 End the game")]
         if self.state.mode == "dealer":
             lines.append(_("3 Who has finished?"))
+        else:
+            lines.append(_("3 Where runners are"))
         return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
 
     def _ask_end(self) -> Screen:
@@ -460,7 +491,23 @@ class Play(Flow):
         lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
         return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),))
 
+    def _ask_sure(self) -> Screen:
+        lines = (_("All runners in their"), _("goal homes?"))
+        return Screen(_("{name} finished?").format(name=self._name(self.finisher)), lines,
+                      keys=(("#", _("Yes")), ("*", _("No"))))
+
+    def _runners(self) -> Screen:
+        """Where the box has every runner: to check against the table."""
+        s = self.state
+        lines = []
+        for seat, name in enumerate(s.names):
+            mine = [c for c, who in s.board.pieces().items() if who == s.seats[seat]]
+            lines.append(f"{fit(self._name(seat), 6):<6} {' '.join(sorted(mine))}")
+        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),))
+
     def _map(self) -> Screen:
+        if self.page == RUNNERS:
+            return self._runners()
         title = _("Spaces {k}/{n} D:more").format(k=self.page + 1, n=MAP_PAGES)
         if self.page == 0:
             lines = space_map(oc.space_number)
@@ -477,7 +524,7 @@ class Play(Flow):
     def _standings(self, draft: Draft) -> Screen:
         s = self.state
         lines = [self._standing(seat) for seat in range(len(s.names))]
-        title = f"{self._name(s.turn)}: {s.hand}"
+        title = _("{name} to play").format(name=self._name(s.turn))
         return Screen(title, tuple(fit(line, BESIDE) for line in lines),
                       picture=tile_picture(s.hand, draft.rotation))
 
