@@ -231,18 +231,16 @@ def keypad(rows, cols, factory=None) -> Finding:
     from hal.keys import LAYOUT
 
     def check(stack: ExitStack) -> Finding:
-        # Rows deselected (high) to begin with; a selected row is driven low.
-        outs = [stack.enter_context(DigitalOutputDevice(p, active_high=False, initial_value=False,
-                                                        pin_factory=factory)) for p in rows]
+        # As the box scans (hal.keys): a row not being read is left alone, an
+        # input, never driven high, so two keys held in one column short nothing.
         ins = [stack.enter_context(DigitalInputDevice(p, pull_up=True, pin_factory=factory)) for p in cols]
         low = [pin for pin, col in zip(cols, ins) if col.is_active]
         if low:
             return _fail("keypad", f"column GPIO {_pins(low)} reads low with no row selected",
                          "that column's wire touches ground: check the ribbon and the header")
-        for r, row in enumerate(outs):
-            row.on()
-            down = [c for c, col in enumerate(ins) if col.is_active]
-            row.off()
+        for r, pin in enumerate(rows):
+            with DigitalOutputDevice(pin, active_high=False, initial_value=True, pin_factory=factory):
+                down = [c for c, col in enumerate(ins) if col.is_active]
             if down:
                 keys = ", ".join(LAYOUT[r][c] for c in down)
                 return _fail("keypad", f"key {keys} reads as held down",

@@ -102,6 +102,17 @@ def test_a_key_held_down_names_its_row_and_column(box):
     assert "row R2 (GPIO 6) touches column C2 (GPIO 16)" in found.fix
 
 
+def test_18_2_the_keypad_check_never_drives_a_row_high(box):
+    """Two keys held in one column while the doctor scans: rows not being
+    read are inputs, as when the box scans, so nothing shorts."""
+    pins = pins_for(box)
+    pins.set("2", True)
+    pins.set("5", True)       # the same column as 2
+    found = check(examine(box, Machine(pin_factory=pins.factory, wait=lambda s: None)), "keypad")
+    assert found.status == "FAIL" and found.detail == "key 2 reads as held down"
+    assert pins.shorts == 0
+
+
 class GroundedPin(MockPin):
     """An input whose wire touches ground."""
 

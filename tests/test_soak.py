@@ -221,6 +221,10 @@ class Machine:
         con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=10)
         try:
             return con.execute(sql, args).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return []   # cut during the very first start, before the store had its tables
         finally:
             con.close()
 
