@@ -59,6 +59,14 @@ def last_players(store, now: float) -> list[str]:
     return next((typed(entry) for entry in scorelog.evening(store, now) if typed(entry)), [])
 
 
+def last_teams(store, now: float) -> list[list[str]]:
+    """The teams of tonight's latest game played in named teams, if any."""
+    for entry in scorelog.evening(store, now):
+        if entry.get("members"):
+            return [list(team) for team in entry["members"].values()]
+    return []
+
+
 def form_for(box, token: str):
     """The setup form the page ``token`` belongs to, while it is on screen."""
     form = box.flow

@@ -109,3 +109,15 @@ def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
     table.type("A#")
     assert flashed(table) == ["This game needs 2 to 4 players."]
     assert lines(table)[0] == "[Tonight's players]"
+
+
+def test_issue17_hash_brings_back_the_same_decrypto_teams(table):
+    table.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana", "Eva"]])
+    table.box.leave()
+    table.press("1")                                   # Decrypto's setup again
+    table.type("A#")
+    assert lines(table, "team1") == ["[White]", "Ann", "Bob"]
+    assert lines(table, "team2") == ["[Black]", "Cy", "Dana", "Eva"]
+    assert "1 Teams: 2 v 3" in table.screen()
+    table.press("#")
+    assert table.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Cy", "Dana", "Eva"]}

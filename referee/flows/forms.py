@@ -5,8 +5,9 @@ it is on another page (``C``/``D`` turn pages).  A setup form shows one option
 a line; the option's digit steps to its next value, ``#`` starts the game.
 
 A setup form also names the seats (``referee.naming``): ``A`` picks from
-tonight's players (``#`` alone: the same players as the last game), ``B``
-shows the QR code of a page where a phone types the names.  The names so far
+tonight's players (``#`` alone: the same players as the last game, and in a
+team game the same teams; picked by digits, the first half joins team 1),
+``B`` shows the QR code of a page where a phone types the names.  The names so far
 are on the team screens; without any, the seats keep their default names.
 """
 from __future__ import annotations
@@ -228,18 +229,29 @@ class Form(Flow):
         elif key == "*":
             self.mode = ""
         elif key == "#":
-            chosen = [roster[i] for i in self.picked] or naming.last_players(self.box.store, self.box.clock.wall())
+            now = self.box.clock.wall()
+            if not self.picked and self.teams and naming.last_teams(self.box.store, now):
+                self._take_teams(naming.last_teams(self.box.store, now))   # the same teams again
+                return
+            chosen = [roster[i] for i in self.picked] or naming.last_players(self.box.store, now)
             self._take(chosen)
 
     def _take(self, chosen: list[str]) -> None:
+        # A team game seats the first half of the names picked in team 1.
+        if self.teams:
+            half = (len(chosen) + 1) // 2
+            self._take_teams([chosen[:half], chosen[half:]])
+        else:
+            self._apply(self.set_names, chosen)
+
+    def _take_teams(self, teams: list[list[str]]) -> None:
+        self._apply(self.set_members, teams)
+
+    def _apply(self, setter, chosen) -> None:
         from games.base import Illegal
         from referee import i18n
         try:
-            if self.teams:
-                half = (len(chosen) + 1) // 2
-                self.set_members([chosen[:half], chosen[half:]])
-            else:
-                self.set_names(chosen)
+            setter(chosen)
         except Illegal as exc:
             self.box.flash(i18n.refusal(exc))
             self.box.sound("error")
