@@ -18,12 +18,13 @@ import random
 
 from games import base
 from referee import i18n, names, scorelog
+from referee.card import Card
 from referee.config import Config
 from referee.devices import DISPLAYS, build
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from referee.screen import Screen, render
 from referee.session import Session
-from referee.store import Store
+from referee.store import Unsaved
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
@@ -50,8 +51,12 @@ class Box:
         self.loop = loop
         self.rng = rng or random.SystemRandom()
         path = config.database_path
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self.store = Store(path)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        except OSError:
+            pass   # the card says what is wrong when the store opens
+        self.card = Card(path, clock)
+        self.store = self.card.open()
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
@@ -85,13 +90,42 @@ class Box:
         for display in self.devices.displays.values():
             display.on_change = lambda name, online: self.render()
         # The game on the screens when the power went, finished or not.
-        current = self.store.setting("current")
-        row = self.store.game(current) if current is not None else None
-        if row is not None:
-            self._enter(Session(self.store, row.id, row.name, row.options))
-        else:
+        # Whatever the store holds, the box comes up: what cannot be
+        # restored is said on the screen and the journal, never fatal.
+        try:
+            self._resume()
+        except Exception as exc:   # noqa: BLE001
+            log.error("start: the game on the screens cannot be resumed (%r); back to the main menu", exc)
+            self.session, self._overlay = None, None
+            self._cancel_timer()
+            self.card.notices.append(_("Could not resume the game"))
             self.flow = menu.Main(self)
             self.changed()
+        if self.card.notices:   # each is in the journal too
+            self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
+
+    def _resume(self) -> None:
+        from referee.flows import menu
+        current = self.store.setting("current")
+        row = self.store.game(current) if isinstance(current, int) else None
+        if current is not None and row is None:
+            log.error("start: game %r cannot be read; back to the main menu", current)
+            self.card.notices.append(_("Could not resume the game"))
+        if row is None:
+            self.flow = menu.Main(self)
+            self.changed()
+            return
+        session = Session(self.store, row.id, row.name, row.options)
+        if session.lost:
+            log.error("start: game %d: %d events from number %d cannot be replayed; set aside",
+                      row.id, session.lost, session.broken_at)
+            self.card.notices.append(ngettext("{n} event could not be read", "{n} events could not be read",
+                                              session.lost).format(n=session.lost))
+            try:
+                self.store.set_aside(row.id, session.broken_at)
+            except Unsaved:
+                pass   # a read-only card: the rows stay, the game goes on from before them
+        self._enter(session)
 
     def close(self) -> None:
         if self.closed:
@@ -127,9 +161,13 @@ class Box:
         try:
             options = names.check_players(options)
             session = Session.new(self.store, name, options, self.clock.wall())
+            self.store.set_setting("current", session.id)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
+            return
+        except Unsaved as exc:
+            self.unsaved(exc)
             return
         self._enter(session)
 
@@ -140,8 +178,18 @@ class Box:
         self.session = session
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
+        saved = saved if isinstance(saved, dict) else {}
         if saved.get("game") == session.id:
-            self.flow.restore(saved["view"])
+            try:
+                self.flow.restore(saved["view"])
+                self.flow.screens()
+            except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
+                log.error("start: the saved page of game %d cannot be shown (%r); the game's first page instead",
+                          session.id, exc)
+                self.card.notices.append(_("Could not restore the page"))
+                self.flow = flow_for(self, session)
+                self._committed = True   # the page that replaces it is saved at once
+                self._remember_view()
         self._saved_view = saved.get("view")
         self.changed()
 
@@ -167,15 +215,23 @@ class Box:
             return
         view = self.flow.view()
         if view != self._saved_view:
-            self.store.set_setting("ui", {"game": self.session.id, "view": view})
+            try:
+                self.store.set_setting("ui", {"game": self.session.id, "view": view})
+            except Unsaved as exc:
+                self.card.refused(exc)   # only the page: the next key tries again
+                return
             self._saved_view = view
 
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
         from referee.flows import menu
-        if self.session is not None and self.store.game(self.session.id).ended is None:
-            self.store.end_game(self.session.id, self.clock.wall())
-        self.store.set_setting("current", None)
+        try:
+            if self.session is not None and self.store.game(self.session.id).ended is None:
+                self.store.end_game(self.session.id, self.clock.wall())
+            self.store.set_setting("current", None)
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
         self.session = None
         self._cancel_timer()
         self.flow = menu.Main(self)
@@ -189,13 +245,31 @@ class Box:
             self.flash(i18n.refusal(exc))
             self.sound("error")
             return False
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return False
+        self.card.saved()
         self._committed = True
         self.changed()
         return True
 
+    def unsaved(self, exc: Unsaved) -> None:
+        """A write the card refused: the key is refused, as an illegal move is."""
+        self.flash(self.card.refused(exc))
+        self.sound("error")
+
     def changed(self) -> None:
         """After any change: answer what the rules ask for, keep the timer
         in step, close a finished game, redraw."""
+        try:
+            self._follow_rules()
+        except Unsaved as exc:
+            self.unsaved(exc)   # what the rules asked for is asked again after the next key
+        self.render()
+        for watcher in self._watchers:
+            watcher()
+
+    def _follow_rules(self) -> None:
         s = self.session
         if s is not None:
             while True:
@@ -209,9 +283,6 @@ class Box:
             self._sync_timer()
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
                 self.store.end_game(s.id, self.clock.wall())
-        self.render()
-        for watcher in self._watchers:
-            watcher()
 
     def watch(self, fn) -> None:
         """Call ``fn()`` after every change to a game (the web's live pages)."""
@@ -329,6 +400,14 @@ class Box:
 
     def on_key(self, key: str, kind: str) -> None:
         self.key_count += 1
+        fresh = self.card.reopen(self.store)
+        if fresh is not None:   # the card takes writes again
+            self.store.close()
+            self.store = fresh
+            if self.session is not None:
+                self.session.store = fresh
+        if kind == "press" and self._flash is not None and self._flash[1] is None:
+            self._unflash()   # a message from the start stays up until a key
         if self._overlay is not None:
             if kind == "press":
                 self._overlay_key(key)
@@ -369,9 +448,13 @@ class Box:
 
     def _undo(self) -> None:
         s = self.session
-        s.undo(self.clock.wall())
-        if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
-            self.store.reopen_game(s.id)  # the end was taken back
+        try:
+            s.undo(self.clock.wall())
+            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+                self.store.reopen_game(s.id)  # the end was taken back
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
         self.flash(_("Undone."))
         self.changed()
 
@@ -386,10 +469,12 @@ class Box:
 
     # --- output ----------------------------------------------------------------------------
 
-    def flash(self, text: str, seconds: float = FLASH_SECONDS) -> None:
-        if self._flash is not None:
+    def flash(self, text: str, seconds: float | None = FLASH_SECONDS) -> None:
+        """A one-line message over the main screen, for ``seconds`` (None:
+        until the next key)."""
+        if self._flash is not None and self._flash[1] is not None:
             self._flash[1].cancel()
-        self._flash = (text, self.clock.call_later(seconds, self._unflash))
+        self._flash = (text, None if seconds is None else self.clock.call_later(seconds, self._unflash))
         self.render()
 
     def _unflash(self) -> None:

@@ -37,6 +37,13 @@ def effective(rows: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
 _AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
 
+def _seq_of(rows, item) -> int:
+    for seq, data, at in rows:
+        if data is item[0] and at == item[1]:
+            return seq
+    return rows[-1][0] if rows else 1
+
+
 class Session:
     def __init__(self, store: Store, game: int, name: str, options: dict) -> None:
         self.store = store
@@ -53,11 +60,31 @@ class Session:
         return cls(store, store.new_game(name, options, at), name, options)
 
     def replay(self) -> None:
+        """The state from the stored rows.  A row that cannot be read or
+        that the rules refuse (a damaged card) ends the replay there:
+        ``broken_at`` is its ``seq`` and ``lost`` how many rows are left out;
+        the game stands as it was just before it."""
         state = self.rules.setup(dict(self.options))
         self.events = []
-        for data, at in effective(self.store.events(self.id)):
-            event = base.decode(data, self.rules.EVENTS)
-            state = self.rules.apply(state, event, at)
+        rows = self.store.rows(self.id)
+        self.broken_at, self.lost = None, 0
+        for n, (seq, data, _at) in enumerate(rows):
+            if data is None:
+                self.broken_at, self.lost = seq, len(rows) - n
+                rows = rows[:n]
+                break
+        kept = effective([(data, at) for _seq, data, at in rows])
+        for n, (data, at) in enumerate(kept):
+            try:
+                event = base.decode(data, self.rules.EVENTS)
+                after = self.rules.apply(state, event, at)
+            except Exception:   # noqa: BLE001  whatever a damaged row makes the rules do
+                # The rows are replayed through undo rows, so the row that
+                # failed is found again by its place among those kept.
+                self.broken_at = _seq_of(rows, kept[n])
+                self.lost = sum(1 for seq, _d, _a in self.store.rows(self.id) if seq >= self.broken_at)
+                break
+            state = after
             self.events.append((event, at))
         self.state = state
 

@@ -7,9 +7,16 @@ score log, undo and resuming after a power cut are all derived from these
 rows; beside them only settings and the addresses of the teams' web pages
 are kept.  Undo is a row too (``{"type": "Undo"}``): it takes back the last
 player action (see ``games.base.AUTOMATIC``).
+
+What can go wrong with the card is sorted here, once: a write the card
+refuses (full, read-only, an I/O error) raises ``Unsaved`` and changes
+nothing, so the box can refuse the key; a damaged file raises ``Damaged``
+when it is opened (see ``referee.salvage``); a row that cannot be read is
+passed over (a game's events stop before it) rather than failing the caller.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import urllib.parse
@@ -44,6 +51,55 @@ CREATE TABLE IF NOT EXISTS team_pages (
 """
 UNDO = {"type": "Undo"}
 
+# Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
+_CORRUPT, _NOTADB = 11, 26
+_UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
+
+
+class Damaged(Exception):
+    """The database file is damaged: it must be set aside and salvaged."""
+
+
+class Unsaved(Exception):
+    """A write the card refused; nothing of it was stored.  ``reason`` is
+    ``"full"``, ``"read-only"``, ``"damaged"`` or ``"error"`` (I/O)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def unsaved(exc: sqlite3.Error) -> Unsaved | None:
+    """What a failed write means for the table, if it is the card's fault."""
+    reason = _UNSAVED.get(_code(exc))
+    return Unsaved(reason, str(exc)) if reason else None
+
+
+def _writes(method):
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+    return write
+
+
+def _json(data: bytes | str | None):
+    """A stored JSON text, or None if the bytes do not hold one."""
+    try:
+        return json.loads(data)
+    except (TypeError, ValueError):   # bad UTF-8 is a ValueError too
+        return None
+
 
 @dataclass(frozen=True)
 class GameRow:
@@ -65,12 +121,60 @@ class TeamPage:
 
 
 class Store:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, check: bool = True) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self.read_only = False
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(f"BEGIN; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            # A flipped byte is found here, at start, not in the middle of a game.
+            if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
+                raise Damaged(f"{path}: quick_check failed")
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if _code(exc) in (_CORRUPT, _NOTADB):
+                raise Damaged(f"{path}: {exc}") from exc
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+        except Damaged:
+            self._close_quietly()
+            raise
+        except UnicodeDecodeError as exc:
+            # SQLite quoting damaged bytes in its message (a mangled schema)
+            self._close_quietly()
+            raise Damaged(f"{path}: {exc.object[:80]!r}") from exc
+
+    @classmethod
+    def reading(cls, path: str) -> Store:
+        """The database as it is, where it cannot be written (a read-only or
+        full card): every write raises ``Unsaved``; if even reading fails, an
+        empty evening."""
+        store = cls.__new__(cls)
+        store.path = path
+        store.read_only = True
+        for uri in (f"file:{path}?mode=ro", f"file:{path}?immutable=1", "file::memory:"):
+            try:
+                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                if uri.endswith(":memory:"):
+                    db.executescript(SCHEMA)
+                db.execute("PRAGMA query_only=ON")
+                for table in ("games", "events", "settings", "team_pages"):
+                    db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
+            except sqlite3.Error:
+                continue
+            store._db = db
+            return store
+        raise AssertionError("an in-memory database always opens")
+
+    def _close_quietly(self) -> None:
+        try:
+            self._db.close()
+        except (AttributeError, sqlite3.Error):
+            pass
 
     @classmethod
     def reader(cls, path: str) -> Store:
@@ -91,31 +195,35 @@ class Store:
 
     # --- games ----------------------------------------------------------------
 
+    @_writes
     def new_game(self, name: str, options: dict, at: float) -> int:
         cur = self._db.execute("INSERT INTO games (name, options, started) VALUES (?, ?, ?)",
                                (name, json.dumps(options, ensure_ascii=False), at))
         return cur.lastrowid
 
+    @_writes
     def end_game(self, game: int, at: float) -> None:
         self._db.execute("UPDATE games SET ended = ? WHERE id = ?", (at, game))
 
+    @_writes
     def reopen_game(self, game: int) -> None:
         self._db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game,))
 
     def game(self, game: int) -> GameRow | None:
-        row = self._db.execute("SELECT id, name, options, started, ended FROM games WHERE id = ?",
-                               (game,)).fetchone()
+        """The game, or None if there is none (or its row cannot be read)."""
+        row = self._db.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game,)).fetchone()
         return _game(row) if row else None
 
     def games(self, since: float = 0.0, limit: int = 1000, before: int | None = None) -> list[GameRow]:
         rows = self._db.execute(
-            "SELECT id, name, options, started, ended FROM games WHERE started >= ? AND id < ? "
+            f"SELECT {_GAME} FROM games WHERE started >= ? AND id < ? "
             "ORDER BY id DESC LIMIT ?", (since, before or 2**62, limit)).fetchall()
-        return [_game(r) for r in rows]
+        return [g for g in map(_game, rows) if g is not None]
 
 
     # --- events -----------------------------------------------------------------
 
+    @_writes
     def append(self, game: int, data: dict, at: float) -> int:
         with self._db:  # one transaction: committed (and synced) on return
             self._db.execute("BEGIN IMMEDIATE")
@@ -126,16 +234,47 @@ class Store:
         return seq
 
     def events(self, game: int) -> list[tuple[dict, float]]:
-        """Every row of a game, undo rows included, in order."""
-        rows = self._db.execute("SELECT data, at FROM events WHERE game = ? ORDER BY seq", (game,))
-        return [(json.loads(data), at) for data, at in rows]
+        """Every row of a game, undo rows included, in order, up to the
+        first that cannot be read."""
+        kept = []
+        for _seq, data, at in self.rows(game):
+            if data is None:
+                break
+            kept.append((data, at))
+        return kept
+
+    def rows(self, game: int) -> list[tuple[int, dict | None, float]]:
+        """Every row of a game as ``(seq, data, at)``; ``data`` is None where
+        the stored bytes are not an event (a damaged row)."""
+        rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? ORDER BY seq",
+                                (game,))
+        out = []
+        for seq, blob, at in rows:
+            data = _json(blob)
+            ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
+            out.append((seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0))
+        return out
+
+    @_writes
+    def set_aside(self, game: int, seq: int) -> int:
+        """Moves a game's rows from ``seq`` on out of its events (into
+        ``set_aside``, kept for whoever wants to look), so that the game
+        goes on from the last row that could be replayed.  Returns how many."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("CREATE TABLE IF NOT EXISTS set_aside (game INTEGER, seq INTEGER, at, data BLOB)")
+            self._db.execute("INSERT INTO set_aside SELECT game, seq, at, CAST(data AS BLOB) FROM events "
+                             "WHERE game = ? AND seq >= ?", (game, seq))
+            return self._db.execute("DELETE FROM events WHERE game = ? AND seq >= ?", (game, seq)).rowcount
 
     # --- settings ----------------------------------------------------------------
 
     def setting(self, key: str, default=None):
-        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        row = self._db.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        value = _json(row[0]) if row else None
+        return default if value is None else value
 
+    @_writes
     def set_setting(self, key: str, value) -> None:
         self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
@@ -152,10 +291,21 @@ class Store:
                                (token,)).fetchone()
         return TeamPage(*row) if row else None
 
+    @_writes
     def add_team_page(self, page: TeamPage) -> None:
         self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
                          (page.token, page.game, page.team, page.csrf))
 
 
-def _game(row) -> GameRow:
-    return GameRow(row[0], row[1], json.loads(row[2]), row[3], row[4])
+_GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
+
+
+def _game(row) -> GameRow | None:
+    try:
+        name = row[1].decode()
+    except (AttributeError, UnicodeDecodeError):
+        return None
+    options = _json(row[2])
+    if not isinstance(options, dict) or not isinstance(row[3], (int, float)):
+        return None
+    return GameRow(row[0], name, options, row[3], row[4] if isinstance(row[4], (int, float)) else None)

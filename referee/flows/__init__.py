@@ -25,15 +25,34 @@ class Flow:
         return {name: getattr(self, name) for name in self.remembered}
 
     def restore(self, view: dict) -> None:
+        """Back on a saved page.  A value of another kind than the page's own
+        (a damaged or foreign record) raises ValueError: the box then shows
+        the game's first page instead."""
+        if not isinstance(view, dict):
+            raise ValueError("a saved page is a dict")
         for name in self.remembered:
             if name in view:
-                setattr(self, name, view[name])
+                value, own = view[name], getattr(self, name, None)
+                if own is not None and value is not None and _kind(value) != _kind(own):
+                    raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
+                setattr(self, name, value)
 
     def key(self, key: str, kind: str) -> None:
         pass
 
     def screens(self) -> dict[str, Screen]:
         return {}
+
+
+def _kind(value) -> str:
+    # JSON gives back lists for tuples and may give ints for floats.
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
 
 
 def module(name: str):
