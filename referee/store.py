@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass
 
 SCHEMA = """
@@ -213,6 +214,20 @@ class Store:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
                     if (table, column) == ("events", "wall"):
                         self._db.execute("UPDATE events SET wall = at")  # it was the wall clock
+
+    @classmethod
+    def reader(cls, path: str) -> Store:
+        """A read-only view of the store at ``path`` (the web's): WAL lets it
+        read while the box writes, and it can never write itself."""
+        store = cls.__new__(cls)
+        store.path = path
+        store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,
+                                    check_same_thread=False)
+        return store
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection committed."""
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
 
     def close(self) -> None:
         self._db.close()
