@@ -45,6 +45,7 @@ class Box:
             f.write(f'database = "{folder / "referee.db"}"\nlang = "en"\n[dice]\ndriver = "software"\n'
                     f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n')
         self.process: subprocess.Popen | None = None
+        self.web: subprocess.Popen | None = None   # the pages are their own process, started once
         self._file = None
 
     def start(self) -> None:
@@ -52,6 +53,9 @@ class Box:
         command = [script] if os.path.exists(script) else [sys.executable, "-m", "referee.cli"]
         with open(self.log, "a") as log:
             self.process = subprocess.Popen([*command, "run", "--config", self.config],
+                                            stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+            if self.web is None:
+                self.web = subprocess.Popen([*command, "web", "--config", self.config],
                                             stdin=subprocess.DEVNULL, stdout=log, stderr=log)
         give_up = time.monotonic() + START_SECONDS
         while True:
@@ -101,6 +105,9 @@ class Box:
         self.process.wait(10)
 
     def stop(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            self.web.wait(10)
         if self.process is not None and self.process.poll() is None:
             self._file.close()
             self._sock.close()
