@@ -4,6 +4,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
+# sqlite3: the shell whose .recover saves what it can of a damaged database
+APT    := $(FONTS) sqlite3
 READY  := $(VENV)/.ready
 # axe-core, the accessibility checker the browser tests inject into pages:
 # from the npm registry into a folder of the project, when missing.
@@ -42,7 +44,7 @@ uninstall:
 	sudo systemd/uninstall.sh
 
 $(READY): pyproject.toml
-	@scripts/need-apt $(FONTS)
+	@scripts/need-apt $(APT)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -e '.[test]'
 	@touch $@

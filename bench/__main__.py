@@ -33,8 +33,8 @@ def rows():
         yield f"bytes per timer tick, {name}", f"{value:.0f} B ({value / 1024:.0%})", "≤ 25 % of 1024 B", value <= 256
     c = foundation.cold_start()
     yield "cold start to ready (box)", f"{c['ready_s']:.2f} s", "≤ 1 s", c["ready_s"] <= 1
-    yield "cold start to web page", f"{c['web_s']:.2f} s", "reported", True
-    yield "peak RSS with the web up", f"{c['rss_ready_mb']:.1f} MB", "≤ 60 MB", c["rss_ready_mb"] <= 60
+    yield "cold start to web page (its own process)", f"{c['web_s']:.2f} s", "reported", True
+    yield "box peak RSS, ready (web apart)", f"{c['rss_ready_mb']:.1f} MB", "≤ 40 MB", c["rss_ready_mb"] <= 40
     yield "peak RSS after 2000 keys", f"{c['rss_after_2000_keys_mb']:.1f} MB", "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60
     for name in ("keys_bench", "dice_bench", "octiles_bench", "web_bench", "timer_bench", "club_bench"):
         try:

@@ -87,10 +87,24 @@ async def main():
     d = tempfile.mkdtemp()
     service = Service(parse({"database": os.path.join(d, "r.db"), "dice": {"driver": "software"},
                              "web": {"port": port}}))
-    service.start_box()
+    await service.start()
     print("box", flush=True)
-    service.web = await service._serve_web()
+    # The web is a process of its own (referee web): ready once it answers.
+    with open(os.path.join(d, "config.toml"), "w") as f:
+        f.write(f'database = "{os.path.join(d, "r.db")}"\n[web]\nport = {port}\n')
+    web = await asyncio.create_subprocess_exec(sys.executable, "-m", "referee.cli", "web", "--config",
+                                               os.path.join(d, "config.toml"), stderr=asyncio.subprocess.DEVNULL)
+    while True:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.01)
+            continue
+        writer.close()
+        break
     print("web", flush=True)
+    web.terminate()
+    await web.wait()
     await service.aclose()
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
 asyncio.run(main())

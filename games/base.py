@@ -9,8 +9,10 @@ no randomness, no threads.  It provides, at module level:
 ``apply(state, event, at) -> State``
                               the next state; a move the rules forbid raises
                               ``Illegal`` and changes nothing.  ``at`` is the
-                              wall-clock second the event was recorded, passed
-                              in as data so that timers replay exactly.
+                              game clock's second when the event was recorded
+                              (a clock of the game's own, never the wall
+                              clock), passed in as data so that timers replay
+                              exactly.
 ``requests(state) -> tuple``  what the service must do now: ``Pick``,
                               ``Shuffle`` or ``Roll`` (answered with
                               ``Picked``, ``Shuffled``, ``Rolled``)
@@ -127,9 +129,9 @@ class Roll:
 
 @dataclass(frozen=True)
 class Countdown:
-    """A countdown as data.  While running, ``started_at`` is the wall second
-    it was (re)started and ``left`` the seconds left at that moment; paused,
-    ``started_at`` is None and ``left`` is what remains."""
+    """A countdown as data.  While running, ``started_at`` is the game-clock
+    second it was (re)started and ``left`` the seconds left at that moment;
+    paused, ``started_at`` is None and ``left`` is what remains."""
     name: str
     seconds: float
     left: float

@@ -1,7 +1,7 @@
 """The buzzer: a few named sounds on gpiozero's ``TonalBuzzer``.
 
-A 12 mm magnetic buzzer is loud only near its resonance (the box's part:
-2400 Hz ± 400, hardware/BOM.md); an octave below it is a whisper.  So a
+A 12 mm magnetic buzzer is loud only near its resonance (the box's part is
+rated at 2400 Hz, hardware/BOM.md); an octave below it is a whisper.  So a
 sound is not written in notes but in places within the buzzer's band
 (``band``, from its datasheet): 0 is the band's low edge, 1 its high edge,
 spaced evenly in pitch.  Whatever band a box's buzzer has, every sound stays
@@ -17,7 +17,9 @@ import math
 from gpiozero import TonalBuzzer
 from gpiozero.tones import Tone
 
-BAND = (2000, 2800)  # Hz: the box's buzzer, 2400 Hz ± 400 by its datasheet
+# Hz: 400 either side of the part's rated 2400, the spread 12 mm magnetic
+# buzzers' datasheets give for their resonance (2300 ± 300 to 2400 ± 400).
+BAND = (2000, 2800)
 
 SOUNDS = {
     "key": ((0.5, 0.01),),

@@ -5,7 +5,9 @@ A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
 ``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
 sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
 
-Randomness comes from ``rng`` (seeded in tests), time from ``clock``.
+Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
+rules count in the game's own clock (``game_time``, see ``referee.session``);
+the wall clock only labels games and events for people (``labels``).
 """
 from __future__ import annotations
 
@@ -18,16 +20,21 @@ import random
 
 from games import base, tools
 from referee import i18n, names, scorelog
+from referee.card import Card
 from referee.config import Config
 from referee.devices import DISPLAYS, build
-from referee.i18n import _
+from referee.clock import STEP_SECONDS, WallLabels
+from referee.flows import SLACK
+from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
 from referee.session import Session
-from referee.store import Store
+from referee.store import Unsaved
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
-VIEW_WRITE_DELAY = 0.5
+VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (_remember_view)
+# How often an idle box looks whether the wall clock has stepped (NTP).
+WALL_CHECK_SECONDS = 10.0
 
 
 def lan_address() -> str:
@@ -43,6 +50,11 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def _moved(mark, labels: WallLabels) -> bool:
+    """The labels of this boot were written with another offset."""
+    return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
+
+
 class Box:
     def __init__(self, config: Config, clock, loop, rng: random.Random | None = None) -> None:
         self.config = config
@@ -50,8 +62,15 @@ class Box:
         self.loop = loop
         self.rng = rng or random.SystemRandom()
         path = config.database_path
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self.store = Store(path)
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        except OSError:
+            pass   # the card says what is wrong when the store opens
+        self.card = Card(path, clock)
+        self.store = self.card.open()
+        self.labels = WallLabels(clock, floor=self.store.latest_label())
+        self._game_clock = (0.0, clock.monotonic())  # (game time, monotonic second) at the last set
+        self._wall_check = None
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
@@ -65,7 +84,6 @@ class Box:
         self._rolling = False
         self._dice_lost = False
         self._saved_view = None
-        self._view_write = None
         self._committed = False   # an event was committed since the page was last saved
         self.closed = False
         self._watchers: list = []
@@ -85,21 +103,52 @@ class Box:
         dice.start(self.loop)
         for display in self.devices.displays.values():
             display.on_change = lambda name, online: self.render()
+        self._check_wall(start=True)
+        self._watch_wall()
         # The game on the screens when the power went, finished or not.
-        current = self.store.setting("current")
-        row = self.store.game(current) if current is not None else None
-        if row is not None:
-            self._enter(Session(self.store, row.id, row.name, row.options))
-        else:
+        # Whatever the store holds, the box comes up: what cannot be
+        # restored is said on the screen and the journal, never fatal.
+        try:
+            self._resume()
+        except Exception as exc:   # noqa: BLE001
+            log.error("start: the game on the screens cannot be resumed (%r); back to the main menu", exc)
+            self.session, self._overlay = None, None
+            self._cancel_timer()
+            self.card.notices.append(_("Could not resume the game"))
             self.flow = menu.Main(self)
             self.changed()
+        if self.card.notices:   # each is in the journal too
+            self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
+
+    def _resume(self) -> None:
+        from referee.flows import menu
+        current = self.store.setting("current")
+        row = self.store.game(current) if isinstance(current, int) else None
+        if current is not None and row is None:
+            log.error("start: game %r cannot be read; back to the main menu", current)
+            self.card.notices.append(_("Could not resume the game"))
+        if row is None:
+            self.flow = menu.Main(self)
+            self.changed()
+            return
+        session = Session(self.store, row.id, row.name, row.options)
+        if session.lost:
+            log.error("start: game %d: %d events from number %d cannot be replayed; set aside",
+                      row.id, session.lost, session.broken_at)
+            self.card.notices.append(ngettext("{n} event could not be read", "{n} events could not be read",
+                                              session.lost).format(n=session.lost))
+            try:
+                self.store.set_aside(row.id, session.broken_at)
+            except Unsaved:
+                pass   # a read-only card: the rows stay, the game goes on from before them
+        self._enter(session)
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
-        if self._view_write is not None:
-            self._view_write.cancel()
+        if self._wall_check is not None:
+            self._wall_check.cancel()
         for task in self._tasks:
             task.cancel()
         self._cancel_timer()
@@ -124,17 +173,26 @@ class Box:
         where every setup menu ends."""
         options = dict(options or {})
         if name == "decrypto" and options.get("keywords", "box") == "box":
-            options.setdefault("exclude", scorelog.words_dealt(self.store, self.clock.wall()))
+            options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
+        self._check_wall()
+        stamp = self.labels.stamp()
         try:
             options = names.check_players(options)
-            session = Session.new(self.store, name, options, self.clock.wall())
+            session = Session.new(self.store, name, options, stamp[0], stamp)
+            self.store.set_setting("current", session.id)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
             return
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
         if self.session is not None:   # the table tools' countdown, left running behind the menus
-            self.session.apply(tools.Close(), self.clock.wall())
-            self.store.end_game(self.session.id, self.clock.wall())
+            try:
+                self.session.apply(tools.Close(), self.game_time(), self.labels.stamp())
+                self._end_game(self.session.id)
+            except Unsaved as exc:
+                self.unsaved(exc)
         self._enter(session)
 
     def _enter(self, session: Session) -> None:
@@ -142,44 +200,58 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
+        self._set_game_time(self._stored_game_time(session))
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
+        saved = saved if isinstance(saved, dict) else {}
         if saved.get("game") == session.id:
-            self.flow.restore(saved["view"])
+            try:
+                self.flow.restore(saved["view"])
+                self.flow.screens()
+            except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
+                log.error("start: the saved page of game %d cannot be shown (%r); the game's first page instead",
+                          session.id, exc)
+                self.card.notices.append(_("Could not restore the page"))
+                self.flow = flow_for(self, session)
+                self._committed = True   # the page that replaces it is saved at once
+                self._remember_view()
         self._saved_view = saved.get("view")
         self.changed()
 
     def _remember_view(self) -> None:
         # Which page of a game's screens is up is not a game event, but a
-        # power cut should not lose it either.  A key that committed an event
-        # saves the page at once, so that the page and the state come back
-        # together; a mere page flip is saved a moment later, to keep disk
-        # writes off the key's way.
-        if self.session is None:
-            return
-        if self._committed:
+        # power cut should not lose it either: the page goes to disk with the
+        # key that turned it.  After a key that committed an event, before
+        # the screens change (the page and the state come back together);
+        # after a mere page flip, right after the frame (``_write_view``
+        # after ``render``), so that no disk write stands between a key and
+        # its frame: a cut in those milliseconds brings back the page before.
+        if self.session is not None and self._committed:
             self._committed = False
-            if self._view_write is not None:
-                self._view_write.cancel()
             self._write_view()
-        elif self._view_write is None:
-            self._view_write = self.clock.call_later(VIEW_WRITE_DELAY, self._write_view)
 
     def _write_view(self) -> None:
-        self._view_write = None
         if self.session is None:
             return
         view = self.flow.view()
         if view != self._saved_view:
-            self.store.set_setting("ui", {"game": self.session.id, "view": view})
+            try:
+                self.store.set_setting("ui", {"game": self.session.id, "view": view})
+            except Unsaved as exc:
+                self.card.refused(exc)   # only the page: the next key tries again
+                return
             self._saved_view = view
 
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
         from referee.flows import menu
-        if self.session is not None and self.store.game(self.session.id).ended is None:
-            self.store.end_game(self.session.id, self.clock.wall())
-        self.store.set_setting("current", None)
+        try:
+            if self.session is not None and self.store.game(self.session.id).ended is None:
+                self._end_game(self.session.id)
+            self.store.set_setting("current", None)
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
         self.session = None
         self._cancel_timer()
         self.flow = menu.Main(self)
@@ -188,34 +260,50 @@ class Box:
     def act(self, event) -> bool:
         """Apply a player's event.  Refused: a message and a low beep."""
         try:
-            self.session.apply(event, self.clock.wall())
+            self._check_wall()
+            self.session.apply(event, self.game_time(), self.labels.stamp())
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
             return False
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return False
+        self.card.saved()
         self._committed = True
         self.changed()
         return True
 
+    def unsaved(self, exc: Unsaved) -> None:
+        """A write the card refused: the key is refused, as an illegal move is."""
+        self.flash(self.card.refused(exc))
+        self.sound("error")
+
     def changed(self) -> None:
         """After any change: answer what the rules ask for, keep the timer
         in step, close a finished game, redraw."""
+        try:
+            self._follow_rules()
+        except Unsaved as exc:
+            self.unsaved(exc)   # what the rules asked for is asked again after the next key
+        self.render()
+        for watcher in self._watchers:
+            watcher()
+
+    def _follow_rules(self) -> None:
         s = self.session
         if s is not None:
             while True:
                 todo = [r for r in s.rules.requests(s.state) if not isinstance(r, base.Roll)]
                 if not todo:
                     break
-                s.apply(self._answer(todo[0]), self.clock.wall())
+                s.apply(self._answer(todo[0]), self.game_time(), self.labels.stamp())
             roll = self.pending_roll()
             if roll is not None:
                 self.devices.dice.arm(roll.count, roll.sides)
             self._sync_timer()
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
-                self.store.end_game(s.id, self.clock.wall())
-        self.render()
-        for watcher in self._watchers:
-            watcher()
+                self._end_game(s.id)
 
     def watch(self, fn) -> None:
         """Call ``fn()`` after every change to a game (the web's live pages)."""
@@ -266,6 +354,7 @@ class Box:
                 on_roll()
                 self._remember_view()
                 self.render()
+                self._write_view()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -277,6 +366,51 @@ class Box:
 
     # --- time -----------------------------------------------------------------------
 
+    def game_time(self) -> float:
+        """The game clock now: see ``referee.session``."""
+        at, mono = self._game_clock
+        return at + (self.clock.monotonic() - mono)
+
+    def _set_game_time(self, at: float) -> None:
+        self._game_clock = (at, self.clock.monotonic())
+
+    def _stored_game_time(self, session: Session) -> float:
+        # The last row's clock, or the checkpoint a running countdown wrote
+        # after it (one written before a later row or an undo is stale).
+        mark = self.store.setting("clock") or {}
+        if (mark.get("game") == session.id and mark.get("seq") == self.store.last_seq(session.id)
+                and mark.get("at", 0) > session.clock):
+            return mark["at"]
+        return session.clock
+
+    def _write_checkpoint(self) -> None:
+        # At each tick, when the whole second shown has just changed: after a
+        # power cut the countdown comes back on the second that was shown.
+        self.store.set_setting("clock", {"game": self.session.id, "seq": self.store.last_seq(self.session.id),
+                                         "at": self.game_time()})
+
+    def _end_game(self, game: int) -> None:
+        stamp = self.labels.stamp()
+        self.store.end_game(game, stamp[0], stamp)
+
+    def _check_wall(self, start: bool = False) -> None:
+        """Re-date this boot's labels once the wall clock has stepped (NTP
+        at boot); at start, also when it stepped while the box was down."""
+        mark = [self.labels.boot, self.labels.offset]
+        if start and self.store.setting("wall") is None:
+            self.store.set_setting("wall", mark)   # a new database: nothing to re-date
+        elif self.labels.check() or start and _moved(self.store.setting("wall"), self.labels):
+            log.info("wall clock set: the labels of this boot are re-dated")
+            mark = [self.labels.boot, self.labels.offset]
+            self.store.redate(*mark)
+            self.store.set_setting("wall", mark)
+            for watcher in self._watchers:
+                watcher()
+
+    def _watch_wall(self) -> None:
+        self._check_wall()
+        self._wall_check = self.clock.call_later(WALL_CHECK_SECONDS, self._watch_wall)
+
     def countdown(self) -> base.Countdown | None:
         return self.session.rules.timer(self.session.state) if self.session else None
 
@@ -286,7 +420,7 @@ class Box:
         if s is None:
             return None
         cd = s.rules.timer(s.state)
-        return None if cd is None else cd.remaining(self.clock.wall())
+        return None if cd is None else cd.remaining(self.game_time())
 
     def _sync_timer(self) -> None:
         cd = self.countdown()
@@ -296,23 +430,25 @@ class Box:
         self._cancel_timer()
         if key is None:
             return
-        left = cd.deadline() - self.clock.wall()
+        left = cd.deadline() - self.game_time()
         expiry = self.clock.call_later(left, self._expire, cd.name)
         self._timer = [cd.name, cd.deadline(), expiry, None]
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:
-        # Redraw each time the whole seconds shown change.
-        left = self._timer[1] - self.clock.wall()
-        step = left - math.ceil(left - 1) if left > 1 else left
-        self._timer[3] = self.clock.call_later(step if step > 1e-6 else 1.0, self._tick)
+        # Redraw each time the whole seconds shown change (``clock_text``
+        # rounds up, ignoring float noise below SLACK).
+        left = self._timer[1] - self.game_time()
+        whole = math.ceil(left - SLACK)
+        self._timer[3] = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
 
     def _tick(self) -> None:
         if self._timer is None:
             return
-        left = self._timer[1] - self.clock.wall()
+        left = self._timer[1] - self.game_time()
         if 0.5 < left <= getattr(self.flow, "warn_seconds", 5) + 0.5:
             self.sound("tick")
+        self._write_checkpoint()
         self.render()
         if left > 1.0:
             self._schedule_tick()
@@ -333,6 +469,15 @@ class Box:
 
     def on_key(self, key: str, kind: str) -> None:
         self.key_count += 1
+        self._check_wall()
+        fresh = self.card.reopen(self.store)
+        if fresh is not None:   # the card takes writes again
+            self.store.close()
+            self.store = fresh
+            if self.session is not None:
+                self.session.store = fresh
+        if kind == "press" and self._flash is not None and self._flash[1] is None:
+            self._unflash()   # a message from the start stays up until a key
         if self._overlay is not None:
             if kind == "press":
                 self._overlay_key(key)
@@ -349,6 +494,7 @@ class Box:
         self.flow.key(key, kind)
         self._remember_view()
         self.render()
+        self._write_view()
 
     def _overlay_key(self, key: str) -> None:
         """Holding * brings up the game menu: undo, or end the game."""
@@ -387,9 +533,16 @@ class Box:
 
     def _undo(self) -> None:
         s = self.session
-        s.undo(self.clock.wall())
-        if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
-            self.store.reopen_game(s.id)  # the end was taken back
+        self._check_wall()
+        try:
+            s.undo(self.labels.stamp())
+            self._set_game_time(s.clock)
+            self._cancel_timer()  # the countdown the undo lands on starts over from its time
+            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+                self.store.reopen_game(s.id)  # the end was taken back
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
         self.flash(_("Undone."))
         self.changed()
 
@@ -404,10 +557,12 @@ class Box:
 
     # --- output ----------------------------------------------------------------------------
 
-    def flash(self, text: str, seconds: float = FLASH_SECONDS) -> None:
-        if self._flash is not None:
+    def flash(self, text: str, seconds: float | None = FLASH_SECONDS) -> None:
+        """A one-line message over the main screen, for ``seconds`` (None:
+        until the next key)."""
+        if self._flash is not None and self._flash[1] is not None:
             self._flash[1].cancel()
-        self._flash = (text, self.clock.call_later(seconds, self._unflash))
+        self._flash = (text, None if seconds is None else self.clock.call_later(seconds, self._unflash))
         self.render()
 
     def _unflash(self) -> None:

@@ -9,6 +9,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from referee import config as configuration
+from referee import logs
 
 
 def _version() -> str:
@@ -28,9 +29,13 @@ def parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("sim", help="the box in this terminal, on simulated devices")
     sim.add_argument("--config", metavar="FILE", help="a configuration file (default: all devices simulated)")
     sim.add_argument("--database", metavar="FILE", help="where the score log is kept (default: sim.db in the data folder)")
-    run = sub.add_parser("run", help="the service, with the devices of the configuration")
+    run = sub.add_parser("run", help="the box: keys, rules, screens and score log, with the devices of the configuration")
     run.add_argument("--config", metavar="FILE", default=None,
                      help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists, else all simulated)")
+    web = sub.add_parser("web", help="the score log for phones, served from the box's database beside `referee run`")
+    web.add_argument("--config", metavar="FILE", default=None,
+                     help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists, else all simulated)")
+    web.add_argument("--database", metavar="FILE", help="the box's database, if not the configuration's")
     check = sub.add_parser("check-config", help="check a configuration file and say what is wrong")
     check.add_argument("file")
     doctor = sub.add_parser("doctor", help="check the board, the wiring and every device, one line each")
@@ -64,11 +69,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.file}: fine")
             return 0
         path = args.config
-        if args.command in ("run", "doctor", "club") and path is None and os.path.exists(configuration.DEFAULT_PATH):
+        if args.command in ("run", "web", "doctor", "club") and path is None and os.path.exists(configuration.DEFAULT_PATH):
             path = configuration.DEFAULT_PATH
         config = configuration.load(path)
         if args.command == "league":
             config = _league_config(config, args)
+        if args.command == "web" and args.database:
+            from msgspec.structs import replace
+            config = replace(config, database=args.database)
         if args.command == "club" and not (config.club.broker and config.club.table):
             missing = "broker: nothing to publish to" if not config.club.broker else "table: name this box's table"
             raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no {missing}")
@@ -79,8 +87,12 @@ def main(argv: list[str] | None = None) -> int:
         return _doctor(config, path, args.boot_config)
     if args.command == "sim":
         from referee.sim import run_sim
-        return run_sim(config, args.database)
-    _log_to_journal_or_terminal()
+        return run_sim(config, args.database, path)
+    logs.to_journal_or_terminal()
+    if args.command == "web":
+        from referee.web.main import run as run_web
+        asyncio.run(run_web(config))
+        return 0
     if args.command == "club":
         from referee.club.publisher import serve as publish
         asyncio.run(publish(config))
@@ -117,24 +129,6 @@ def _league_config(config, args):
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise configuration.ConfigError(f"league: --listen {args.listen!r} is not HOST:PORT")
     return configuration.parse(raw, "league")
-
-
-class _JournalPriority(logging.Formatter):
-    # Under systemd, "<4>" before a line makes the journal file it as a
-    # warning, "<3>" as an error.
-    LEVELS = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
-
-    def format(self, record):
-        return f"<{self.LEVELS.get(record.levelno, 6)}>{super().format(record)}"
-
-
-def _log_to_journal_or_terminal() -> None:
-    handler = logging.StreamHandler()
-    if os.environ.get("JOURNAL_STREAM"):
-        handler.setFormatter(_JournalPriority("%(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

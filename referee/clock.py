@@ -2,8 +2,16 @@
 
 Everything in the box that waits — debouncing, holds, countdowns, display
 retries, the buzzer — asks the clock, never ``time.sleep``.  ``monotonic()``
-measures intervals; ``wall()`` stamps events so that a countdown survives a
-power cut.
+measures every duration; ``wall()`` only labels things with a date and hour
+for people, because a Pi has no battery clock: it boots at 1970 or at its
+last shutdown and NTP steps the wall clock by hours once the network is up.
+``boot`` names the boot the monotonic clock counts from, so that labels
+written before such a step can be re-dated after it (``WallLabels``).
+
+``step_wall`` moves the wall clock as NTP would: the manual clock's own, and
+the real clock's offset that the remote hand (``referee.remote``) can move,
+so that a running service can be shown a clock step without touching the
+machine's clock.
 """
 from __future__ import annotations
 
@@ -12,15 +20,33 @@ import itertools
 import time
 
 
+# Wall-clock moves smaller than this are drift or rounding, not a step.
+STEP_SECONDS = 2.0
+
+
+def boot_id() -> str:
+    """This boot's random id from the kernel ("" where there is none)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
 class RealClock:
     def __init__(self, loop) -> None:
         self._loop = loop
+        self.boot = boot_id()
+        self._step = 0.0
 
     def monotonic(self) -> float:
         return time.monotonic()
 
     def wall(self) -> float:
-        return time.time()
+        return time.time() + self._step
+
+    def step_wall(self, seconds: float) -> None:
+        self._step += seconds
 
     def call_later(self, delay: float, fn, *args):
         return self._loop.call_later(max(0.0, delay), fn, *args)
@@ -46,9 +72,12 @@ class ManualClock:
     callback, so that the work a callback starts finishes before the next
     moment is reached (the virtual table runs the event loop there)."""
 
+    _boots = itertools.count(1)
+
     def __init__(self, wall: float = 1_790_000_000.0) -> None:
         self._now = 0.0
         self._wall0 = wall
+        self.boot = f"manual-{next(self._boots)}"  # each manual clock is a boot of its own
         self._queue: list = []
         self._seq = itertools.count()
         self.settle = lambda: None
@@ -58,6 +87,9 @@ class ManualClock:
 
     def wall(self) -> float:
         return self._wall0 + self._now
+
+    def step_wall(self, seconds: float) -> None:
+        self._wall0 += seconds
 
     def call_later(self, delay: float, fn, *args) -> _Handle:
         handle = _Handle(self._now + max(0.0, delay), fn, args)
@@ -88,3 +120,39 @@ class ManualClock:
         """A clock thread stepped by ``advance`` (``referee.clock_thread``)."""
         from referee.clock_thread import SteppedThread
         return SteppedThread(self)
+
+class WallLabels:
+    """Dates and hours for events and games, kept honest across clock steps.
+
+    A label is ``monotonic + offset``: every label of one boot shares one
+    offset, so a step never reorders them, and when the wall clock steps
+    (``check``) the store re-dates this boot's labels with the new offset.
+    The offset never puts a label before ``floor``, the newest label the
+    store already holds: a box booted at 1970 does not file tonight's first
+    game before last week's."""
+
+    def __init__(self, clock, floor: float = 0.0) -> None:
+        self.clock = clock
+        self.boot = clock.boot
+        self._floor = floor - clock.monotonic()
+        self.offset = self._measure()
+
+    def _measure(self) -> float:
+        return max(self.clock.wall() - self.clock.monotonic(), self._floor)
+
+    def now(self) -> float:
+        return self.clock.monotonic() + self.offset
+
+    def stamp(self) -> tuple[float, str, float]:
+        """(label, boot, monotonic) for a row written now."""
+        mono = self.clock.monotonic()
+        return mono + self.offset, self.boot, mono
+
+    def check(self) -> bool:
+        """True once the wall clock has stepped since the last check; from
+        then on labels follow the new clock."""
+        offset = self._measure()
+        if abs(offset - self.offset) < STEP_SECONDS:
+            return False
+        self.offset = offset
+        return True

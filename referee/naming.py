@@ -85,7 +85,7 @@ def view(box, token: str) -> dict | None:
     return {"game": form.game, "title": form.title, "teams": form.teams,
             "team_titles": tuple(form.team_titles),
             "seats": form.seat_range(), "names": form.typed_names(),
-            "roster": roster(box.store, box.clock.wall()), "csrf": form.naming_csrf}
+            "roster": roster(box.store, box.labels.now()), "csrf": form.naming_csrf}
 
 
 def submit(box, token: str, fields: dict[str, str]) -> None:

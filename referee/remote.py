@@ -20,6 +20,9 @@ One command a line, one answer a line, in UTF-8::
                                        has taken the key
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
                                        ("main", "team1", "team2"), one JSON string
+    clock SECONDS   ok                 the box's wall clock steps by SECONDS (may be
+                                       negative), as NTP steps it at boot; the
+                                       machine's own clock is not touched
 
 KEY is a keypad key (``0``-``9``, ``A``-``D``, ``*``, ``#``) or a team
 button (``team1``, ``team2``).  Whatever goes wrong is answered
@@ -33,6 +36,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import socket
 import stat
@@ -113,9 +117,18 @@ class Remote:
                 if shown is None:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
+            case ["clock", seconds]:
+                try:
+                    step = float(seconds)
+                except ValueError:
+                    step = math.nan
+                if not math.isfinite(step):
+                    return f"error not a number of seconds: {seconds!r}"
+                self.box.clock.step_wall(step)
+                return "ok"
             case []:
                 return "error empty line"
-            case [("press" | "down" | "up" | "screen") as word, *_]:
+            case [("press" | "down" | "up" | "screen" | "clock") as word, *_]:
                 return f"error {word} takes one word"
             case [word, *_]:
                 return f"error unknown command {word!r}"

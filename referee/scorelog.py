@@ -1,7 +1,8 @@
 """The evening's score log, derived from the event store.
 
 An evening is every game begun since 06:00 local time (a game night that
-runs past midnight stays one evening).  Each game's entry is its rules'
+runs past midnight stays one evening); tonight's page also keeps a game
+still in play at the cut-off until it ends.  Each game's entry is its rules'
 ``summary`` (only what was revealed) with the service's own facts around it.
 This is what the phone page shows and what ``/api/evening`` serves.
 """
@@ -38,8 +39,10 @@ def entry_of(row: GameRow, rules, state) -> dict:
 
 
 def evening(store: Store, now: float) -> list[dict]:
-    """Tonight's games, newest first; the table tools are not a game."""
-    return [game_entry(store, row) for row in store.games(since=evening_start(now)) if row.name != "tools"]
+    """Tonight's games, and any still in play, newest first; the table tools
+    are not a game."""
+    return [game_entry(store, row) for row in store.games(since=evening_start(now), playing=True)
+            if row.name != "tools"]
 
 
 def words_dealt(store: Store, now: float) -> tuple[str, ...]:

@@ -1,9 +1,11 @@
 """The service: the box on a real clock, in one asyncio loop, until stopped.
 
 ``Service`` is shared by ``referee run`` (devices from the configuration) and
-``referee sim`` (the terminal simulator, which owns the loop itself).  With
-``[sim] control`` set and a simulated keypad it also serves the remote hand
-of ``referee.remote``.
+``referee sim`` (the terminal simulator, which owns the loop itself).  The
+box listens on one socket only, ``referee.channel``'s, for the web process
+(``referee web``, its own service); it imports neither aiohttp nor Jinja2.
+With ``[sim] control`` set and a simulated keypad it also serves the remote
+hand of ``referee.remote``.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import logging
 import signal
 import warnings
 
+from referee import channel
 from referee.box import Box
 from referee.clock import RealClock
 from referee.config import Config
@@ -30,7 +33,7 @@ class Service:
         self.config = config
         self.clock = clock
         self.box: Box | None = None
-        self.web = None      # referee.web.Server, once listening
+        self.channel = None  # referee.channel.Server, the web's way to the box
         self.remote = None   # referee.remote.Remote, with [sim] control
 
     def start_box(self) -> Box:
@@ -44,22 +47,19 @@ class Service:
 
     async def start(self) -> Box:
         self.start_box()
-        self.web = await self._serve_web()
+        self.channel = await self._serve_channel()
         self.remote = await self._serve_remote()
         log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
         return self.box
 
-    async def _serve_web(self):
-        from referee import web  # aiohttp and Jinja2 load after the box is up
-        host, port = self.config.web.host, self.config.web.port
+    async def _serve_channel(self):
+        path = channel.socket_path(self.config.database_path)
         try:
-            server = await web.serve(self.box, host, port)
+            return await channel.serve_box(self.box, path)
         except OSError as exc:
             # Better a box that referees without its web page than none.
-            log.error("web: cannot listen on %s port %d: %s", host, port, exc.strerror or exc)
+            log.error("channel: cannot listen on %s: %s (the web cannot reach the box)", path, exc.strerror or exc)
             return None
-        log.info("web: the score log is at %s", self.box.public_url())
-        return server
 
     async def _serve_remote(self):
         from referee import remote
@@ -76,24 +76,17 @@ class Service:
             return None
 
     async def aclose(self) -> None:
-        """``stop``, once the web server has closed its connections."""
-        if self.web is not None:
-            server, self.web = self.web, None
-            await server.stop()
+        if self.channel is not None:
+            channel, self.channel = self.channel, None
+            await channel.aclose()
         self.stop()
 
     def stop(self) -> None:
-        if self.remote is not None:
-            self.remote.close()
-            self.remote = None
-        if self.web is not None:
-            # Called outside a coroutine (the terminal simulator quitting):
-            # the server finishes closing on the loop, if one still turns.
-            try:
-                self._closing = asyncio.get_running_loop().create_task(self.web.stop())
-            except RuntimeError:
-                pass
-            self.web = None
+        for name in ("remote", "channel"):
+            server = getattr(self, name)
+            if server is not None:
+                server.close()
+                setattr(self, name, None)
         if self.box is not None:
             self.box.close()
             self.box = None

@@ -3,6 +3,13 @@
 ``apply`` runs the rules first (an illegal move changes nothing and stores
 nothing), then commits the event, and only then takes the new state: what the
 screens show has always reached the disk.
+
+Each game has its own clock, the *game clock*: the ``at`` its rules see.  It
+starts at 0, runs with the monotonic clock while the box runs the game, and
+after a restart goes on from where it was last stored (``clock``), so that a
+turn timer counts time the table had, and a wall-clock step or a power cut
+takes none from it.  An undo sets the game clock back to the moment of the
+action it takes back: the turn it lands on has the time it had then.
 """
 from __future__ import annotations
 
@@ -37,6 +44,13 @@ def effective(rows: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
 _AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
 
+def _seq_of(rows, item) -> int:
+    for seq, data, at in rows:
+        if data is item[0] and at == item[1]:
+            return seq
+    return rows[-1][0] if rows else 1
+
+
 class Session:
     def __init__(self, store: Store, game: int, name: str, options: dict) -> None:
         self.store = store
@@ -47,31 +61,61 @@ class Session:
         self.replay()
 
     @classmethod
-    def new(cls, store: Store, name: str, options: dict, at: float) -> Session:
+    def new(cls, store: Store, name: str, options: dict, wall: float, stamp=None) -> Session:
+        """``wall``: the label of its start (``stamp``: see ``Store.new_game``)."""
         module = rules(name)
         module.setup(dict(options))  # refuse bad options before anything is stored
-        return cls(store, store.new_game(name, options, at), name, options)
+        return cls(store, store.new_game(name, options, wall, stamp), name, options)
 
     def replay(self) -> None:
+        """The state from the stored rows.  A row that cannot be read or
+        that the rules refuse (a damaged card) ends the replay there:
+        ``broken_at`` is its ``seq`` and ``lost`` how many rows are left out;
+        the game stands as it was just before it."""
         state = self.rules.setup(dict(self.options))
         self.events = []
-        for data, at in effective(self.store.events(self.id)):
-            event = base.decode(data, self.rules.EVENTS)
-            state = self.rules.apply(state, event, at)
+        rows = self.store.rows(self.id)
+        self.broken_at, self.lost = None, 0
+        for n, (seq, data, _at) in enumerate(rows):
+            if data is None:
+                self.broken_at, self.lost = seq, len(rows) - n
+                rows = rows[:n]
+                break
+        kept = effective([(data, at) for _seq, data, at in rows])
+        for n, (data, at) in enumerate(kept):
+            try:
+                event = base.decode(data, self.rules.EVENTS)
+                after = self.rules.apply(state, event, at)
+            except Exception:   # noqa: BLE001  whatever a damaged row makes the rules do
+                # The rows are replayed through undo rows, so the row that
+                # failed is found again by its place among those kept.
+                self.broken_at = _seq_of(rows, kept[n])
+                self.lost = sum(1 for seq, _d, _a in self.store.rows(self.id) if seq >= self.broken_at)
+                break
+            state = after
             self.events.append((event, at))
         self.state = state
+        # Where the game clock stood at the last row (an undo row holds the
+        # moment it set the clock back to).
+        self.clock = rows[-1][2] if rows else 0.0
 
-    def apply(self, event, at: float) -> None:
+    def apply(self, event, at: float, stamp=None) -> None:
+        """``at``: the game clock; ``stamp``: the wall-clock label."""
         state = self.rules.apply(self.state, event, at)
-        self.store.append(self.id, base.encode(event), at)
+        self.store.append(self.id, base.encode(event), at, stamp)
         self.state = state
         self.events.append((event, at))
+        self.clock = at
 
     def can_undo(self) -> bool:
         return any(not base.is_automatic(e) for e, _ in self.events)
 
-    def undo(self, at: float) -> None:
-        if not self.can_undo():
+    def undo(self, stamp=None) -> None:
+        """Take back the last player action; the game clock goes back to
+        the moment it was taken, so that a running turn timer has what it had
+        then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md)."""
+        taken = next((at for e, at in reversed(self.events) if not base.is_automatic(e)), None)
+        if taken is None:
             raise base.Illegal("Nothing to undo.")
-        self.store.append(self.id, UNDO, at)
+        self.store.append(self.id, UNDO, taken, stamp)
         self.replay()

@@ -10,11 +10,18 @@ go down one after the other, in the order typed, as fingers would.
 Keyboard: 0-9, a-d, * and # are the pad; q and w press the team buttons;
 Q and W hold them down until pressed again; u holds * (undo); r presses the
 dice module's ROLL button; t shows the screens as text; ctrl+q quits.
+
+The score log for phones is served as on the table, by a ``referee web``
+process of its own on the same database and ``[web]`` address, started with
+the simulator and stopped with it; what it says goes to ``sim-web.log``
+beside the database.
 """
 from __future__ import annotations
 
 import collections
 import os
+import subprocess
+import sys
 
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
@@ -109,9 +116,11 @@ class RefereeSim(App):
     """
     BINDINGS = [("ctrl+q", "quit", "Quit"), ("t", "text", "Text/pixels")]
 
-    def __init__(self, config: Config, clock=None) -> None:
+    def __init__(self, config: Config, clock=None, config_file: str | None = None) -> None:
         super().__init__()
         self.service = Service(config, clock)
+        self.config_file = config_file
+        self.web: subprocess.Popen | None = None
         self.box = None
         self.down: set[str] = set()
         self.typed: collections.deque = collections.deque()   # (key, seconds down), in typed order
@@ -138,6 +147,7 @@ class RefereeSim(App):
 
     async def on_mount(self) -> None:
         self.box = await self.service.start()
+        self.web = start_web(self.service.config, self.config_file)
         self.panels = {p.panel_name: p for p in self.query(Panel)}
         self.panels["main"].border_title = "public"
         self.panels["team1"].border_title = "team 1"
@@ -147,6 +157,12 @@ class RefereeSim(App):
         self.refresh_panels()
 
     def on_unmount(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            try:
+                self.web.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.web.kill()
         self.service.stop()
 
     # --- drawing ---------------------------------------------------------
@@ -251,6 +267,16 @@ def simulated(config: Config, database: str | None = None) -> Config:
                    keypad=replace(config.keypad, driver="sim"), buzzer=replace(config.buzzer, driver="sim"))
 
 
-def run_sim(config: Config, database: str | None) -> int:
-    RefereeSim(simulated(config, database)).run()
+def start_web(config: Config, config_file: str | None) -> subprocess.Popen:
+    """``referee web`` beside the simulated box, on its database."""
+    database = config.database_path
+    command = [sys.executable, "-m", "referee.cli", "web", "--database", database]
+    if config_file:
+        command += ["--config", config_file]
+    with open(os.path.join(os.path.dirname(os.path.abspath(database)), "sim-web.log"), "ab") as log:
+        return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+
+
+def run_sim(config: Config, database: str | None, config_file: str | None = None) -> int:
+    RefereeSim(simulated(config, database), config_file=config_file).run()
     return 0

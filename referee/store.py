@@ -7,11 +7,28 @@ score log, undo and resuming after a power cut are all derived from these
 rows; beside them only settings and the addresses of the teams' web pages
 are kept.  Undo is a row too (``{"type": "Undo"}``): it takes back the last
 player action (see ``games.base.AUTOMATIC``).
+
+Two kinds of time are kept.  ``events.at`` is the game's own clock (see
+``referee.session``): what the rules count turn timers in, stepped by no
+wall clock.  ``games.started``/``ended`` and ``events.wall`` are wall-clock
+labels for people; beside each label the boot and the monotonic second it
+was taken in, so that ``redate`` can correct a boot's labels once NTP has
+stepped the clock.  Databases from before these columns are brought up to
+date on open (``_migrate``): their ``at`` was the wall clock, which as a
+game clock simply goes on from where it was.
+
+What can go wrong with the card is sorted here, once: a write the card
+refuses (full, read-only, an I/O error) raises ``Unsaved`` and changes
+nothing, so the box can refuse the key; a damaged file raises ``Damaged``
+when it is opened (see ``referee.salvage``); a row that cannot be read is
+passed over (a game's events stop before it) rather than failing the caller.
 """
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass
 
 SCHEMA = """
@@ -20,15 +37,24 @@ CREATE TABLE IF NOT EXISTS games (
     name     TEXT NOT NULL,
     options  TEXT NOT NULL,
     started  REAL NOT NULL,
-    ended    REAL
+    ended    REAL,
+    boot     TEXT,             -- started was labelled in this boot,
+    mono     REAL,             -- at this monotonic second
+    end_boot TEXT,
+    end_mono REAL
 );
 CREATE TABLE IF NOT EXISTS events (
     game     INTEGER NOT NULL REFERENCES games(id),
     seq      INTEGER NOT NULL,
-    at       REAL NOT NULL,
+    at       REAL NOT NULL,    -- game clock
     data     TEXT NOT NULL,
+    wall     REAL,             -- wall-clock label
+    boot     TEXT,
+    mono     REAL,
     PRIMARY KEY (game, seq)
 );
+CREATE INDEX IF NOT EXISTS events_boot ON events(boot);
+CREATE INDEX IF NOT EXISTS games_boot ON games(boot);
 CREATE TABLE IF NOT EXISTS settings (
     key      TEXT PRIMARY KEY,
     value    TEXT NOT NULL
@@ -42,6 +68,62 @@ CREATE TABLE IF NOT EXISTS team_pages (
 );
 """
 UNDO = {"type": "Undo"}
+
+# Columns added since the first schema: (table, column, type).
+ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_boot", "TEXT"),
+         ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
+         ("events", "mono", "REAL"))
+
+Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
+
+# Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
+_CORRUPT, _NOTADB = 11, 26
+_UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
+
+
+class Damaged(Exception):
+    """The database file is damaged: it must be set aside and salvaged."""
+
+
+class Unsaved(Exception):
+    """A write the card refused; nothing of it was stored.  ``reason`` is
+    ``"full"``, ``"read-only"``, ``"damaged"`` or ``"error"`` (I/O)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def unsaved(exc: sqlite3.Error) -> Unsaved | None:
+    """What a failed write means for the table, if it is the card's fault."""
+    reason = _UNSAVED.get(_code(exc))
+    return Unsaved(reason, str(exc)) if reason else None
+
+
+def _writes(method):
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+    return write
+
+
+def _json(data: bytes | str | None):
+    """A stored JSON text, or None if the bytes do not hold one."""
+    try:
+        return json.loads(data)
+    except (TypeError, ValueError):   # bad UTF-8 is a ValueError too
+        return None
 
 
 @dataclass(frozen=True)
@@ -64,63 +146,199 @@ class TeamPage:
 
 
 class Store:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, check: bool = True) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self.read_only = False
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._migrate()
+            self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            # A flipped byte is found here, at start, not in the middle of a game.
+            if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
+                raise Damaged(f"{path}: quick_check failed")
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if _code(exc) in (_CORRUPT, _NOTADB):
+                raise Damaged(f"{path}: {exc}") from exc
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+        except Damaged:
+            self._close_quietly()
+            raise
+        except UnicodeDecodeError as exc:
+            # SQLite quoting damaged bytes in its message (a mangled schema)
+            self._close_quietly()
+            raise Damaged(f"{path}: {exc.object[:80]!r}") from exc
+
+    @classmethod
+    def reading(cls, path: str) -> Store:
+        """The database as it is, where it cannot be written (a read-only or
+        full card): every write raises ``Unsaved``; if even reading fails, an
+        empty evening."""
+        store = cls.__new__(cls)
+        store.path = path
+        store.read_only = True
+        for uri in (f"file:{path}?mode=ro", f"file:{path}?immutable=1", "file::memory:"):
+            try:
+                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                if uri.endswith(":memory:"):
+                    db.executescript(SCHEMA)
+                db.execute("PRAGMA query_only=ON")
+                for table in ("games", "events", "settings", "team_pages"):
+                    db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
+            except sqlite3.Error:
+                continue
+            store._db = db
+            return store
+        raise AssertionError("an in-memory database always opens")
+
+    def _close_quietly(self) -> None:
+        try:
+            self._db.close()
+        except (AttributeError, sqlite3.Error):
+            pass
+
+    def _migrate(self) -> None:
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "events" not in tables:
+            return  # a new database: SCHEMA makes it whole
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            for table, column, kind in ADDED:
+                have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                    if (table, column) == ("events", "wall"):
+                        self._db.execute("UPDATE events SET wall = at")  # it was the wall clock
+
+    @classmethod
+    def reader(cls, path: str) -> Store:
+        """A read-only view of the store at ``path`` (the web's): WAL lets it
+        read while the box writes, and it can never write itself."""
+        store = cls.__new__(cls)
+        store.path = path
+        store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,
+                                    check_same_thread=False)
+        return store
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection committed."""
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
 
     def close(self) -> None:
         self._db.close()
 
     # --- games ----------------------------------------------------------------
 
-    def new_game(self, name: str, options: dict, at: float) -> int:
-        cur = self._db.execute("INSERT INTO games (name, options, started) VALUES (?, ?, ?)",
-                               (name, json.dumps(options, ensure_ascii=False), at))
+    @_writes
+    def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
+        """``at``: the wall-clock label; ``stamp`` where it came from."""
+        boot, mono = stamp[1:] if stamp else (None, None)
+        cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
+                               (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
         return cur.lastrowid
 
-    def end_game(self, game: int, at: float) -> None:
-        self._db.execute("UPDATE games SET ended = ? WHERE id = ?", (at, game))
+    @_writes
+    def end_game(self, game: int, at: float, stamp: Stamp | None = None) -> None:
+        boot, mono = stamp[1:] if stamp else (None, None)
+        self._db.execute("UPDATE games SET ended = ?, end_boot = ?, end_mono = ? WHERE id = ?",
+                         (at, boot, mono, game))
 
+    @_writes
     def reopen_game(self, game: int) -> None:
         self._db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game,))
 
     def game(self, game: int) -> GameRow | None:
-        row = self._db.execute("SELECT id, name, options, started, ended FROM games WHERE id = ?",
-                               (game,)).fetchone()
+        """The game, or None if there is none (or its row cannot be read)."""
+        row = self._db.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game,)).fetchone()
         return _game(row) if row else None
 
-    def games(self, since: float = 0.0, limit: int = 1000, before: int | None = None) -> list[GameRow]:
+    def games(self, since: float = 0.0, limit: int = 1000, before: int | None = None,
+              playing: bool = False) -> list[GameRow]:
+        """Games started at ``since`` or later, newest first; ``playing``:
+        and every game not ended yet, whenever it started."""
         rows = self._db.execute(
-            "SELECT id, name, options, started, ended FROM games WHERE started >= ? AND id < ? "
-            "ORDER BY id DESC LIMIT ?", (since, before or 2**62, limit)).fetchall()
-        return [_game(r) for r in rows]
+            f"SELECT {_GAME} FROM games WHERE (started >= ? OR (? AND ended IS NULL)) "
+            "AND id < ? ORDER BY id DESC LIMIT ?", (since, playing, before or 2**62, limit)).fetchall()
+        return [g for g in map(_game, rows) if g is not None]
+
+    def latest_label(self) -> float:
+        """The newest wall-clock label of any game."""
+        row = self._db.execute("SELECT MAX(started), MAX(ended) FROM games").fetchone()
+        return max(row[0] or 0.0, row[1] or 0.0)
+
+    def redate(self, boot: str, offset: float) -> None:
+        """The wall clock stepped: every label taken in ``boot`` becomes its
+        monotonic second plus the new ``offset``."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE games SET started = mono + ? WHERE boot = ?", (offset, boot))
+            self._db.execute("UPDATE games SET ended = end_mono + ? WHERE end_boot = ?", (offset, boot))
+            self._db.execute("UPDATE events SET wall = mono + ? WHERE boot = ?", (offset, boot))
 
 
     # --- events -----------------------------------------------------------------
 
-    def append(self, game: int, data: dict, at: float) -> int:
+    @_writes
+    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None) -> int:
+        """``at``: the game clock; ``stamp``: the wall-clock label."""
+        wall, boot, mono = stamp or (None, None, None)
         with self._db:  # one transaction: committed (and synced) on return
             self._db.execute("BEGIN IMMEDIATE")
-            seq = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game = ?",
-                                   (game,)).fetchone()[0]
-            self._db.execute("INSERT INTO events (game, seq, at, data) VALUES (?, ?, ?, ?)",
-                             (game, seq, at, json.dumps(data, ensure_ascii=False)))
+            seq = self.last_seq(game) + 1
+            self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (game, seq, at, json.dumps(data, ensure_ascii=False), wall, boot, mono))
         return seq
 
+    def last_seq(self, game: int) -> int:
+        return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
+
     def events(self, game: int) -> list[tuple[dict, float]]:
-        """Every row of a game, undo rows included, in order."""
-        rows = self._db.execute("SELECT data, at FROM events WHERE game = ? ORDER BY seq", (game,))
-        return [(json.loads(data), at) for data, at in rows]
+        """Every row of a game, undo rows included, in order, up to the
+        first that cannot be read."""
+        kept = []
+        for _seq, data, at in self.rows(game):
+            if data is None:
+                break
+            kept.append((data, at))
+        return kept
+
+    def rows(self, game: int) -> list[tuple[int, dict | None, float]]:
+        """Every row of a game as ``(seq, data, at)``; ``data`` is None where
+        the stored bytes are not an event (a damaged row)."""
+        rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? ORDER BY seq",
+                                (game,))
+        out = []
+        for seq, blob, at in rows:
+            data = _json(blob)
+            ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
+            out.append((seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0))
+        return out
+
+    @_writes
+    def set_aside(self, game: int, seq: int) -> int:
+        """Moves a game's rows from ``seq`` on out of its events (into
+        ``set_aside``, kept for whoever wants to look), so that the game
+        goes on from the last row that could be replayed.  Returns how many."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("CREATE TABLE IF NOT EXISTS set_aside (game INTEGER, seq INTEGER, at, data BLOB)")
+            self._db.execute("INSERT INTO set_aside SELECT game, seq, at, CAST(data AS BLOB) FROM events "
+                             "WHERE game = ? AND seq >= ?", (game, seq))
+            return self._db.execute("DELETE FROM events WHERE game = ? AND seq >= ?", (game, seq)).rowcount
 
     # --- settings ----------------------------------------------------------------
 
     def setting(self, key: str, default=None):
-        row = self._db.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        row = self._db.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        value = _json(row[0]) if row else None
+        return default if value is None else value
 
+    @_writes
     def set_setting(self, key: str, value) -> None:
         self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
                          "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
@@ -137,10 +355,21 @@ class Store:
                                (token,)).fetchone()
         return TeamPage(*row) if row else None
 
+    @_writes
     def add_team_page(self, page: TeamPage) -> None:
         self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
                          (page.token, page.game, page.team, page.csrf))
 
 
-def _game(row) -> GameRow:
-    return GameRow(row[0], row[1], json.loads(row[2]), row[3], row[4])
+_GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
+
+
+def _game(row) -> GameRow | None:
+    try:
+        name = row[1].decode()
+    except (AttributeError, UnicodeDecodeError):
+        return None
+    options = _json(row[2])
+    if not isinstance(options, dict) or not isinstance(row[3], (int, float)):
+        return None
+    return GameRow(row[0], name, options, row[3], row[4] if isinstance(row[4], (int, float)) else None)

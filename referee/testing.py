@@ -18,6 +18,11 @@ The API (stable): ``press``, ``type``, ``hold``, ``advance``, ``screen``,
 ``display_fault`` (a panel stops answering), ``box`` (the service itself),
 and the web app: ``web_url``, ``get``, ``post`` (it starts listening on a
 free loopback port when first asked, and serves while the loop runs).
+
+The web app is the web process's own (``referee web``): it reads the table's
+database on a read-only connection of its own and reaches the box through
+``referee.channel``'s socket, as on the Pi; here both ends turn in the
+table's loop.
 """
 from __future__ import annotations
 
@@ -29,10 +34,11 @@ import warnings
 
 import aiohttp
 
-from referee import scorelog, web
+from referee import channel, scorelog, web
 from referee.box import Box
 from referee.clock import ManualClock
 from referee.config import parse
+from referee.web.reader import Reader
 
 PRESS_SECONDS = 0.05
 
@@ -77,6 +83,8 @@ class Table:
         self.loop = asyncio.new_event_loop()
         self.clock = ManualClock()
         self._web: web.Server | None = None
+        self._reader: Reader | None = None
+        self._channel: channel.Server | None = None
         self._web_port = 0
         self._http: aiohttp.ClientSession | None = None
         self._boot()
@@ -88,6 +96,8 @@ class Table:
         self._boots += 1
         self.box = Box(parse(self._config), self.clock, self.loop, rng=rng)
         self.box.start()
+        self._channel = self.loop.run_until_complete(
+            channel.serve_box(self.box, channel.socket_path(self.database)))
         if self.box.devices.dice_module is not None:
             # The module greets the host over its pty; rolls before that
             # would come from software.
@@ -160,7 +170,7 @@ class Table:
         return [name for _, name in self.box.devices.buzzer.played]
 
     def log(self) -> list[dict]:
-        return scorelog.evening(self.box.store, self.clock.wall())
+        return scorelog.evening(self.box.store, self.box.labels.now())
 
     def display_fault(self, name: str, failing: bool) -> None:
         """Make a panel stop answering (or answer again), as an unplugged
@@ -173,7 +183,9 @@ class Table:
     def web_url(self) -> str:
         """The score log's address on this machine, e.g. "http://127.0.0.1:41234/"."""
         if self._web is None:
-            self._web = self.loop.run_until_complete(web.serve(self.box, "127.0.0.1", self._web_port))
+            self._reader = Reader(self.database, self.clock, self.box.config.lang)
+            client = channel.Client(channel.socket_path(self.database))
+            self._web = self.loop.run_until_complete(web.serve(self._reader, client, "127.0.0.1", self._web_port))
             self._web_port = self._web.port  # the same one after a restart
         return self._web.url
 
@@ -205,6 +217,12 @@ class Table:
         if self._web is not None:
             self.loop.run_until_complete(self._web.stop())
             self._web = None
+            self._reader.close()
+            self._reader = None
+
+    def _stop_box(self) -> None:
+        self.loop.run_until_complete(self._channel.aclose())
+        self.box.close()
 
     # --- the box ------------------------------------------------------------
 
@@ -217,7 +235,7 @@ class Table:
         the same database; time goes on."""
         serving = self._web is not None
         self._stop_web()
-        self.box.close()
+        self._stop_box()
         self.clock = ManualClock(wall=self.clock.wall())
         self._boot()
         if serving:
@@ -227,7 +245,7 @@ class Table:
         self._stop_web()
         if self._http is not None:
             self.loop.run_until_complete(self._http.close())
-        self.box.close()
+        self._stop_box()
         self.loop.close()
         self._tmp.cleanup()
 

@@ -7,11 +7,11 @@ set -eu
 PREFIX=/opt/referee
 VENV=$PREFIX/venv
 ETC=/etc/referee
-UNIT=/etc/systemd/system/referee.service
+UNITS="referee referee-web"
 CLUB_UNIT=/etc/systemd/system/referee-club.service
 MODULES=/etc/modules-load.d/referee.conf
 MODULE_LIST="i2c-dev cdc_acm"
-PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools"
+PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools sqlite3"
 USER_GROUPS="gpio i2c spi dialout"
 BEGIN="# >>> tabletop-referee >>>"
 END="# <<< tabletop-referee <<<"
@@ -28,7 +28,8 @@ Installs Tabletop Referee from this checkout as a service:
   - $ETC/config.toml from config.pi.toml, unless one is there already
   - the I2C lines in /boot/firmware/config.txt, and the modules i2c-dev
     and cdc_acm (the dice module's USB serial) loaded at every boot
-  - $UNIT, enabled and started
+  - the services referee (the box) and referee-web (the phones' pages),
+    in /etc/systemd/system, enabled and started
 
   --no-boot-config   leave /boot/firmware/config.txt alone
   -h, --help         show this text
@@ -159,12 +160,16 @@ for module in $MODULE_LIST; do
     modprobe "$module" 2>/dev/null || echo "    $module loads at the next boot"
 done
 
-say "Service"
-install -m 0644 "$REPO/systemd/referee.service" "$UNIT"
+say "Services"
+for unit in $UNITS; do
+    install -m 0644 "$REPO/systemd/$unit.service" "/etc/systemd/system/$unit.service"
+done
 systemctl daemon-reload
-systemctl enable --quiet referee.service
-systemctl restart referee.service
-echo "    enabled and started"
+for unit in $UNITS; do
+    systemctl enable --quiet "$unit.service"
+    systemctl restart "$unit.service"
+    echo "    $unit enabled and started"
+done
 # The club publisher waits for [club] in the configuration (README, "Club night").
 install -m 0644 "$REPO/systemd/referee-club.service" "$CLUB_UNIT"
 systemctl daemon-reload
@@ -178,4 +183,4 @@ if [ "$REBOOT" = yes ]; then
     echo "    Reboot once to turn the I2C buses on: sudo reboot"
 fi
 echo "    Check the box:    sudo referee doctor"
-echo "    Follow its log:   journalctl -u referee -f"
+echo "    Follow its log:   journalctl -u referee -u referee-web -f"

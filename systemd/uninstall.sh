@@ -6,8 +6,7 @@ set -eu
 PREFIX=/opt/referee
 ETC=/etc/referee
 STATE=/var/lib/referee
-UNIT=/etc/systemd/system/referee.service
-CLUB_UNIT=/etc/systemd/system/referee-club.service
+UNITS="referee-club referee-web referee"
 MODULES=/etc/modules-load.d/referee.conf
 BEGIN="# >>> tabletop-referee >>>"
 END="# <<< tabletop-referee <<<"
@@ -16,7 +15,7 @@ usage() {
     cat <<EOF
 Usage: sudo systemd/uninstall.sh [--purge]
 
-Stops and removes the referee service, the program in $PREFIX,
+Stops and removes the services referee and referee-web, the program in $PREFIX,
 /usr/local/bin/referee, the list of modules loaded at boot (i2c-dev,
 cdc_acm) and the lines the installer added to /boot/firmware/config.txt.  Kept: the score log in $STATE,
 the configuration in $ETC and the user referee, so that installing
@@ -41,19 +40,17 @@ for arg in "$@"; do
 done
 [ "$(id -u)" -eq 0 ] || die "run it as root: sudo $0"
 
-say "Service"
-if [ -f "$CLUB_UNIT" ]; then
-    systemctl disable --now --quiet referee-club.service || true
-    rm -f "$CLUB_UNIT"
-fi
-if [ -f "$UNIT" ]; then
-    systemctl disable --now --quiet referee.service || true
-    rm -f "$UNIT"
-    systemctl daemon-reload
-    echo "    stopped and removed"
-else
-    echo "    not installed"
-fi
+say "Services"
+for unit in $UNITS; do
+    if [ -f "/etc/systemd/system/$unit.service" ]; then
+        systemctl disable --now --quiet "$unit.service" || true
+        rm -f "/etc/systemd/system/$unit.service"
+        echo "    $unit stopped and removed"
+    else
+        echo "    $unit not installed"
+    fi
+done
+systemctl daemon-reload
 
 say "Program"
 rm -rf "$PREFIX"

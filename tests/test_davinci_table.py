@@ -360,3 +360,25 @@ def test_undo_takes_back_a_hit_a_miss_and_a_stop(table):
     undo(table)
     assert screens(table) == before_stop
     assert flashed(table) == ["Undone."]
+
+
+def test_issue20_1_DV9_an_undo_gives_the_turn_back_the_time_it_had(table):
+    # P1 hits and stops, P2's 60 s run out, the table takes back P1's stop:
+    # P1 is where they were, with the time they had then, not out of time.
+    start(table, players=2, turn_timer=60)
+    table.advance(10)
+    attack(table, 2, hit=True)
+    table.advance(5)
+    table.press("#")
+    table.advance(60)
+    assert table.sounds.count("timeup") == 1 and rows(table)[-1] == "Time up: P2 missed"
+    undo(table)
+    assert lines(table)[:2] == ["[P1 hit! Again?]", "0:45"]
+    assert table.sounds.count("timeup") == 1 and "P1 missed" not in table.screen("team1")
+    table.advance(20)                 # the turn's clock runs on from there
+    assert lines(table)[:2] == ["[P1 hit! Again?]", "0:25"]
+    undo(table)                       # the hit too: back to 10 s into the turn
+    assert lines(table)[1] == "0:50" and table.sounds.count("timeup") == 1
+    assert "Time up" not in table.screen("main") + table.screen("team1")
+    table.advance(50)
+    assert table.sounds.count("timeup") == 2 and rows(table)[-1] == "Time up: P1 missed"

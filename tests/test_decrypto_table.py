@@ -679,3 +679,20 @@ def test_each_team_scans_its_own_page_from_its_own_screen(t):
     assert "encryptors" in t.screen("main")
     status, _headers, body = t.get(urls[1].split("8080", 1)[1])
     assert status == 200
+
+
+def test_issue20_1_DE4_an_undone_done_gives_back_the_clue_time_left(t):
+    # Black is done, White is done 10 s later; a minute of talk, then the
+    # table takes back White's done: White has its 20 s again.
+    Game(t)
+    done(t, "team2")
+    t.advance(10)
+    done(t, "team1")
+    t.advance(60)
+    undo(t)
+    assert "0:20" in t.screen() and "White: finish clues!" in t.screen()
+    assert "timeup" not in t.sounds
+    t.advance(19.5)
+    assert "timeup" not in t.sounds
+    t.advance(0.6)
+    assert t.sounds[-1] == "timeup"

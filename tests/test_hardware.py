@@ -203,7 +203,7 @@ def test_item3_every_sound_stays_inside_the_buzzers_band(band, name):
 
 
 def test_item3_the_default_band_is_the_datasheets_resonance_and_the_sounds_keep_their_shapes():
-    assert Config().buzzer.band == (2000, 2800)  # 2400 Hz +- 400 (hardware/BOM.md)
+    assert Config().buzzer.band == (2000, 2800)  # the part's rated 2400 Hz, +- 400 (hardware/BOM.md)
     timeup = [hz for hz, _ in _heard(BAND, "timeup") if hz]
     assert timeup[0] == timeup[1] > timeup[2]            # two beeps, then lower and long
     done = [hz for hz, _ in _heard(BAND, "done") if hz]

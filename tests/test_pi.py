@@ -36,6 +36,7 @@ from referee.service import serve
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "referee.service"
+WEB_UNIT = ROOT / "systemd" / "referee-web.service"
 SCRIPTS = [ROOT / "systemd" / "install.sh", ROOT / "systemd" / "uninstall.sh"]
 
 # Facts of the Pi's 40-pin header (BCM GPIO -> physical pin) and its
@@ -356,10 +357,10 @@ def _no_such_bus(port):
 
 # --- systemd ---------------------------------------------------------------------------
 
-def unit() -> dict[str, list[str]]:
+def unit(path: pathlib.Path = UNIT) -> dict[str, list[str]]:
     """The unit's settings; keys that repeat keep every value."""
     settings: dict[str, list[str]] = {}
-    for line in UNIT.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if line and not line.startswith(("#", "[")):
             key, _, value = line.partition("=")
             settings.setdefault(key, []).append(value)
@@ -409,22 +410,52 @@ def systemd_analyze() -> str:
     return tool("systemd-analyze", "systemd")
 
 
-def test_systemd_accepts_the_unit(tmp_path):
+@pytest.mark.parametrize("path", [UNIT, WEB_UNIT], ids=lambda p: p.name)
+def test_systemd_accepts_the_unit(tmp_path, path):
     # verify wants the program to exist; on this machine the box is not installed.
-    text = UNIT.read_text().replace("ExecStart=/opt/referee/venv/bin/referee",
+    text = path.read_text().replace("ExecStart=/opt/referee/venv/bin/referee",
                                     f"ExecStart={sys.executable} -m referee.cli")
-    (tmp_path / "referee.service").write_text(text)
-    done = subprocess.run([systemd_analyze(), "verify", str(tmp_path / "referee.service")],
+    (tmp_path / path.name).write_text(text)
+    done = subprocess.run([systemd_analyze(), "verify", str(tmp_path / path.name)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stderr == "", done.stderr
 
 
-def test_the_units_sandbox_scores_at_most_2_5():
-    done = subprocess.run([systemd_analyze(), "security", "--offline=yes", str(UNIT)],
+@pytest.mark.parametrize("path", [UNIT, WEB_UNIT], ids=lambda p: p.name)
+def test_16_each_units_sandbox_scores_at_most_2_0(path):
+    done = subprocess.run([systemd_analyze(), "security", "--offline=yes", str(path)],
                           capture_output=True, text=True, check=False)
-    score = re.search(r"Overall exposure level for referee\.service: ([0-9.]+)", done.stdout)
+    score = re.search(rf"Overall exposure level for {re.escape(path.name)}: ([0-9.]+)", done.stdout)
     assert score, done.stdout + done.stderr
-    assert float(score.group(1)) <= 2.5
+    assert float(score.group(1)) <= 2.0
+
+
+def test_16_the_box_has_no_network_and_the_web_no_device():
+    box, web = unit(UNIT), unit(WEB_UNIT)
+    assert box["IPAddressDeny"] == ["any"] and "IPAddressAllow" not in box
+    assert set(box["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_NETLINK"}
+    assert web["PrivateDevices"] == ["yes"] and web["DevicePolicy"] == ["closed"] and "DeviceAllow" not in web
+    assert "AF_INET" in web["RestrictAddressFamilies"][0].split()
+
+
+def test_16_the_web_runs_apart_comes_back_by_itself_and_yields_the_cpu_to_the_box():
+    box, web = unit(UNIT), unit(WEB_UNIT)
+    assert web["ExecStart"] == [f"/opt/referee/venv/bin/referee web --config {DEFAULT_PATH}"]
+    assert web["User"] == box["User"] and web["StateDirectory"] == box["StateDirectory"]   # the same score log
+    assert web["Restart"] == ["always"] and web["Type"] == ["notify"] and int(web["WatchdogSec"][0]) > 0
+    assert int(web["CPUWeight"][0]) < int(box["CPUWeight"][0])
+    assert int(web.get("Nice", ["0"])[0]) > int(box.get("Nice", ["0"])[0])
+
+
+def test_16_the_webs_descriptors_outnumber_its_connections():
+    from referee.web import guard
+    assert int(unit(WEB_UNIT)["LimitNOFILE"][0]) >= 2 * guard.MOST_CONNECTIONS + 64
+
+
+def test_16_the_installer_installs_and_the_uninstaller_removes_both_units():
+    for script in SCRIPTS:
+        text = script.read_text()
+        assert re.search(r'UNITS="[^"]*\breferee\b[^"]*"', text) and "referee-web" in text, script.name
 
 
 def test_the_box_runs_with_memory_deny_write_execute():

@@ -1,8 +1,9 @@
 """Power cuts in the middle of play: a real ``referee run`` killed with
 SIGKILL at random moments, again and again, on one database.
 
-The box runs on simulated devices with a real SQLite file, its web page on a
-free loopback port and a remote hand (``referee.remote``) on a Unix socket.
+The box runs on simulated devices with a real SQLite file and a remote hand
+(``referee.remote``) on a Unix socket.  (The web is a process of its own:
+test_web_split.py kills it and the box apart.)
 A seeded hand plays the table tools (timer and dice), Decipher and Da Vinci
 Code.  After every key the box answers, the test reads what the store holds
 (read-only, from outside) and what the main screen says: that is what the
@@ -44,7 +45,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from dataclasses import dataclass, field
 
 import pytest
@@ -462,11 +462,3 @@ def came_back(m: Machine, expect: Expect, screen: str, menu: str, figures: Figur
             figures.same_screen += 1
         else:
             figures.same_in_flight += 1
-    # The phones' page is back too.
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{m.port}/api/evening", timeout=10) as r:
-            assert r.status == 200 and isinstance(json.loads(r.read()), list)
-    except OSError:
-        if m.cut.is_set():
-            raise Cut() from None
-        raise

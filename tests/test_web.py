@@ -22,11 +22,10 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import flows, i18n, scorelog, web
+from referee import channel, flows, i18n, scorelog, web
 from referee.flows import Flow
 from referee.config import parse
 from referee.screen import Screen
-from referee.service import Service
 from referee.testing import Table
 from referee.web import export
 from referee.web import chart, history, sheets, teams
@@ -525,8 +524,11 @@ def test_pages_that_can_change_fall_back_to_refreshing_without_javascript(t):
 # --- pages as a phone gets them -------------------------------------------------------------
 
 @pytest.fixture
-def speaking(request):
+def speaking(request, t):
+    # As the Settings menu does: the box speaks it and keeps it in the store,
+    # where the web reads it.
     i18n.use(request.param)
+    t.box.store.set_setting("lang", request.param)
     yield request.param
     i18n.use("en")   # the language is the whole process's
 
@@ -696,6 +698,8 @@ class Done:
 @pytest.fixture
 def done_button(monkeypatch):
     monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    # ... and the box lets a team page play that event.
+    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
 
 
 def test_a_form_from_the_team_page_itself_plays_its_event(t, done_button):
@@ -802,7 +806,9 @@ def public_answers(t: Table) -> dict[str, str]:
     stream = Stream(t)
     try:
         stream.message()
-        t.box.changed()   # one more message, as after any key
+        # One more message, as after any move: something committed, and the box says so.
+        t.box.store.set_setting("test-change", t.box.store.setting("test-change", 0) + 1)
+        t.box.changed()
         stream.message()
         answers["/live"] = stream.raw.decode()
     finally:
@@ -937,33 +943,6 @@ def test_the_secret_scan_finds_a_secret_when_one_is_shown(t):
     t.start("decipher", players=[word, "Bob"])              # a keyword as a player's name: now public
     with pytest.raises(AssertionError):
         assert_nothing_secret(t, secrets)
-
-
-# --- the service -------------------------------------------------------------------------------------
-
-def test_the_service_serves_the_score_log_on_the_configured_address(tmp_path, unused_port):
-    config = parse({"database": str(tmp_path / "referee.db"), "web": {"host": "127.0.0.1", "port": unused_port}})
-
-    async def run():
-        service = Service(config)
-        await service.start()
-        try:
-            async with aiohttp.ClientSession() as session:
-                async with session.get(f"http://127.0.0.1:{unused_port}/") as response:
-                    return response.status, await response.text()
-        finally:
-            await service.aclose()
-
-    status, body = asyncio.run(run())
-    assert status == 200 and "Tonight" in body
-
-
-@pytest.fixture
-def unused_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_the_form_macro_for_team_pages_carries_the_page_secret():

@@ -20,7 +20,7 @@ import zxingcpp
 from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
-from referee import web
+from referee import channel, web
 from referee.web import teams
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
@@ -67,14 +67,26 @@ class Browser:
             return await asyncio.wait_for(asyncio.wrap_future(done), seconds)
         return self.table.loop.run_until_complete(meanwhile())
 
-    def open(self, path: str, dark: bool = False, javascript: bool = True):
+    def open(self, path: str, dark: bool = False, javascript: bool = True, refuse_live: int = 0):
+        """A phone opening ``path``; the first ``refuse_live`` live streams
+        it asks for are answered 503, as a crowded web page would."""
         url = self.table.web_url() + path.lstrip("/")
+        self.refused = 0
+
+        async def refuse(route):
+            if self.refused < refuse_live:
+                self.refused += 1
+                await route.fulfill(status=503, body="busy")
+            else:
+                await route.continue_()
 
         async def go():
             context = await self.chromium.new_context(
                 viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
                 java_script_enabled=javascript, color_scheme="dark" if dark else "light")
             page = await context.new_page()
+            if refuse_live:
+                await page.route("**/live", refuse)
             page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
             page.on("pageerror", lambda e: self.errors.append(str(e)))
             await page.goto(url)
@@ -146,6 +158,20 @@ def test_tonight_on_a_phone_follows_a_key_press_within_a_second(t, phone):  # no
     phone.shot(page, "tonight-after-key")
 
 
+def test_16_a_page_whose_stream_was_refused_tries_again_and_follows_the_table(t, phone):  # noqa: F811
+    t.start("decipher", players=["Ann", "Bob"])
+    page = phone.open("/", refuse_live=2)
+    # Refused twice (after about 1 s, then 2 s), then the stream opens.
+    phone.call(page.wait_for_selector(".live:not([hidden])", timeout=8000), seconds=10)
+    assert phone.refused == 2
+    phone.errors = [e for e in phone.errors if "503" not in e]   # the browser reports each refusal
+    SCRIPT.append(decipher.Guess(1, True))
+    t.press("#")
+    bob = t.log()[0]["totals"]["Bob"]
+    phone.call(page.wait_for_function(
+        "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=2000))
+
+
 def test_the_game_page_on_a_phone_light_and_dark(t, phone):  # noqa: F811
     decrypto_game(t)
     game = t.box.session.id
@@ -174,6 +200,7 @@ def test_pages_read_without_javascript(t, phone):  # noqa: F811
 
 def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, phone, monkeypatch):  # noqa: F811
     monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
     t.start("decrypto")
     decrypto_clues(t)
     decrypto_guesses(t)
@@ -205,6 +232,7 @@ def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, pho
 
 def test_a_form_on_another_site_cannot_post_to_a_team_page(t, phone, monkeypatch):  # noqa: F811
     monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
     t.start("decrypto")
     url = t.web_url().rstrip("/") + path_of(web.team_url(t.box, 0))
     phone.open(path_of(url))                        # the team's cookie is in this browser

@@ -298,6 +298,7 @@ def test_the_api_the_files_and_the_bgstats_link_stay_english_in_every_language(t
     assert english[f"/api/g/{ids['decrypto']}.csv"].splitlines()[-1] == "total;0;-2;White wins"
     for lang in LANGS:
         i18n.use(lang)
+        t.box.store.set_setting("lang", lang)   # as the Settings menu does
         assert lang_of(ok(t, "/")) == lang
         assert answers() == english, lang
         assert bgstats() == link, lang

@@ -75,7 +75,7 @@ class Faults:
             count, self._count[kind] = self._count[kind], 0
             self._last[kind] = now
             log.warning(message + (" (%d times in the last minute)" if count > 1 else ""),
-                        *args, *((count,) if count > 1 else ()))
+                        *args, *((count,) if count > 1 else ()), extra={"counted": True})
 
 
 class Publisher:

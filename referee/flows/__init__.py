@@ -9,6 +9,7 @@ the rules decide.
 from __future__ import annotations
 
 import importlib
+import math
 
 from referee.i18n import _
 from referee.screen import Screen
@@ -25,15 +26,34 @@ class Flow:
         return {name: getattr(self, name) for name in self.remembered}
 
     def restore(self, view: dict) -> None:
+        """Back on a saved page.  A value of another kind than the page's own
+        (a damaged or foreign record) raises ValueError: the box then shows
+        the game's first page instead."""
+        if not isinstance(view, dict):
+            raise ValueError("a saved page is a dict")
         for name in self.remembered:
             if name in view:
-                setattr(self, name, view[name])
+                value, own = view[name], getattr(self, name, None)
+                if own is not None and value is not None and _kind(value) != _kind(own):
+                    raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
+                setattr(self, name, value)
 
     def key(self, key: str, kind: str) -> None:
         pass
 
     def screens(self) -> dict[str, Screen]:
         return {}
+
+
+def _kind(value) -> str:
+    # JSON gives back lists for tuples and may give ints for floats.
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
 
 
 def module(name: str):
@@ -49,9 +69,13 @@ def flow_for(box, session) -> Flow:
     return module(session.name).Play(box, session)
 
 
+# Game-clock sums leave float noise: 1.0000000002 s left reads as 0:01.
+SLACK = 1e-6
+
+
 def clock_text(seconds: float) -> str:
     """A countdown as players read it: whole seconds, rounded up, M:SS."""
-    whole = int(-(-seconds // 1)) if seconds > 0 else 0
+    whole = max(0, math.ceil(seconds - SLACK))
     return f"{whole // 60}:{whole % 60:02d}"
 
 

@@ -213,7 +213,7 @@ class Form(Flow):
 
     def roster(self) -> list[str]:
         from referee import naming
-        return naming.roster(self.box.store, self.box.clock.wall())
+        return naming.roster(self.box.store, self.box.labels.now())
 
     def _roster_key(self, key: str) -> None:
         from referee import naming
@@ -232,7 +232,7 @@ class Form(Flow):
         elif key == "*":
             self.mode = ""
         elif key == "#":
-            now = self.box.clock.wall()
+            now = self.box.labels.now()
             if not self.picked and self.teams and naming.last_teams(self.box.store, now):
                 self._take_teams(naming.last_teams(self.box.store, now))   # the same teams again
                 return

@@ -35,7 +35,7 @@ def _title(box) -> str:
     if tools.state.expired:
         return _("Time is up!")
     cd = tools.state.countdown
-    left = clock_text(cd.remaining(box.clock.wall()))
+    left = clock_text(cd.remaining(box.game_time()))
     return _("Timer {time}").format(time=left if cd.running else f"‖ {left}")
 
 

@@ -1,8 +1,10 @@
 """The score log on every phone: scan the QR code on the public screen and
 tonight's games are there, live, with no app and no account.
 
-aiohttp and Jinja2 (autoescaped) in the box's own loop, reading the event
-store through ``referee.scorelog``.  Public pages use only what each game's
+aiohttp and Jinja2 (autoescaped) in a process of its own, ``referee web``
+(``referee.web.main``), reading the event store read-only through
+``referee.scorelog`` (``referee.web.reader``) and asking the box through
+``referee.channel``; within ``referee.web.guard``'s limits.  Public pages use only what each game's
 ``summary()`` and ``public()`` give; a team's page only its
 ``private(state, team)``, less what the team screen shows only on demand.
 Pages speak the box's language and follow it when it changes; the JSON API,
@@ -15,6 +17,7 @@ Routes
 ``/e/``                     the evenings, newest first (``?before=YYYY-MM-DD`` pages on)
 ``/e/<YYYY-MM-DD>``         an earlier evening
 ``/T/<token>``              a team's page (``/t/`` too); POST sends its forms
+``/N/<token>``              a setup's names page (``/n/`` too); POST sends the names
 ``/live``                   server-sent events: a number after every change
 ``/static/<name>``          the stylesheet, the script, the icon
 ``/api/evening``            tonight as JSON: exactly ``scorelog.evening``
@@ -23,9 +26,9 @@ Routes
 ``/api/evenings``           the list of evenings as JSON (``?before=`` too)
 ``/api/g/<id>``             one game's score-log entry as JSON; ``.csv``: its sheet
 
-``serve(box, host, port)`` starts it (``referee.service`` does, on
-``config.web``); ``team_url(box, team)`` is the address a team's screen
-shows as a QR code.
+``serve(reader, box, host, port)`` starts it (``referee.web.main`` does,
+on ``config.web``); ``team_url(box, team)`` is the address a team's screen
+shows as a QR code (made by the box: ``referee.team_pages``).
 """
 from referee.web.app import Server, make_app, serve
 from referee.web.teams import action, team_url

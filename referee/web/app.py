@@ -1,9 +1,12 @@
-"""The web server: routes, pages, headers and errors, on the box's own loop.
+"""The web server: routes, pages, headers and errors, in the web process.
 
 Public answers are pure functions of the store and the evening, so each is
-rendered once after a change at the table and kept, compressed, until the
-next change (``Site.cached``); fifty phones refreshing at once cost one
-rendering.  Team pages are rendered per request and never kept anywhere.
+rendered once per (page, language, store version) and kept, compressed,
+until the next change (``Site.cached``): fifty phones refreshing at once, or
+one phone adding a new query string to every request, cost one rendering.
+Team pages are rendered per request and never kept anywhere.  What a team
+page sends goes to the box over ``referee.channel``, where the rules judge
+it.
 
 Pages speak the box's language (``referee.i18n``, chosen under Settings at
 the table): templates through Jinja's i18n extension, view code through
@@ -12,6 +15,8 @@ fetch themselves again.  The API and the files stay English.
 """
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import gzip
 import hashlib
@@ -26,18 +31,18 @@ from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import i18n, scorelog
+from referee import channel, i18n, scorelog
 from referee.i18n import N_, _
-from referee.web import chart, export, history, live, naming, sheets, teams
+from referee.web import chart, export, guard, history, live, naming, sheets, teams
+from referee.web.guard import CSP  # noqa: F401  the league's pages send it too
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 MOST_CACHED = 256           # rendered answers kept between two changes
 SHUTDOWN_SECONDS = 2.0
+BODY_SECONDS = 10.0         # to send a request's body, once its headers are in
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 GAME = r"{id:\d{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
@@ -98,10 +103,10 @@ def _static() -> dict[str, Body]:
 class Site:
     """The pages of one box."""
 
-    def __init__(self, box) -> None:
-        self.box = box
-        self.hub = live.Hub()
-        box.watch(self.hub.changed)
+    def __init__(self, reader, box) -> None:
+        self.reader = reader    # the store, read-only (referee.web.reader)
+        self.box = box          # the box's end of the channel (referee.channel.Client)
+        self.hub = live.Hub(reader)
         self.static = _static()
         self.env = Environment(loader=PackageLoader("referee.web", "templates"), autoescape=True,
                                undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -119,19 +124,23 @@ class Site:
     # --- helpers ---------------------------------------------------------------------
 
     def tonight(self) -> dt.date:
-        return history.evening_of(self.box.clock.wall())
+        return history.evening_of(self.reader.clock.wall())
 
-    def cached(self, request: web.Request, make) -> Body:
-        """The answer to this path since the last change at the table."""
-        stamp = (self.hub.version, self.tonight(), i18n.lang)
+    def cached(self, request: web.Request, make, *, query: str = "") -> Body:
+        """The answer to this path since the last change at the table.  The
+        query string is not part of the key (but for the one parameter a
+        page reads, ``query``): new ones cost nothing."""
+        self.reader.refresh()
+        stamp = (self.reader.version, self.tonight(), i18n.lang)
         if stamp != self._stamp:
             self._cache.clear()
             self._stamp = stamp
-        body = self._cache.get(request.path_qs)
+        key = f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path
+        body = self._cache.get(key)
         if body is None:
             if len(self._cache) >= MOST_CACHED:
                 self._cache.clear()
-            body = self._cache[request.path_qs] = make()
+            body = self._cache[key] = make()
         return body
 
     def render(self, names, **context) -> str:
@@ -143,19 +152,19 @@ class Site:
 
     def entries(self, day: dt.date) -> list[dict]:
         """An evening's score log: tonight exactly as ``scorelog.evening``."""
-        store = self.box.store
+        store = self.reader.store
         if day == self.tonight():
-            return scorelog.evening(store, self.box.clock.wall())
+            return scorelog.evening(store, self.reader.clock.wall())
         return [scorelog.game_entry(store, row) for row in history.games_of(store, day)]
 
     def entry(self, request: web.Request) -> dict:
-        row = self.box.store.game(int(request.match_info["id"]))
+        row = self.reader.store.game(int(request.match_info["id"]))
         if row is None or row.name == "tools":
             raise web.HTTPNotFound()
-        return scorelog.game_entry(self.box.store, row)
+        return scorelog.game_entry(self.reader.store, row)
 
     def now(self, entry: dict) -> str:
-        session = self.box.session
+        session = self.reader.session
         if entry.get("status") != "playing" or session is None or session.id != entry["id"]:
             return ""
         return sheets.now(session.name, session.rules.public(session.state))
@@ -218,12 +227,12 @@ class Site:
     async def evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
         def make():
-            shown, older = history.evenings(self.box.store, before)
+            shown, older = history.evenings(self.reader.store, before)
             return self.html("history.html", title=_("Evenings"), live=False, older=older,
                              evenings=[{"day": e.day.isoformat(), "tonight": e.day == self.tonight(),
                                         "date": sheets.long_date(e.day),
                                         "games": [sheets.title(g) for g in e.games]} for e in shown])
-        return send(request, self.cached(request, make))
+        return send(request, self.cached(request, make, query="before"))
 
     def _before(self, request: web.Request) -> dt.date | None:
         given = request.query.get("before")
@@ -246,10 +255,10 @@ class Site:
     async def api_evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
         def make():
-            shown, older = history.evenings(self.box.store, before)
+            shown, older = history.evenings(self.reader.store, before)
             return Body.of(json.dumps({"evenings": [{"day": e.day.isoformat(), "games": list(e.games)} for e in shown],
                                        "older": older and older.isoformat()}), "json")
-        return send(request, self.cached(request, make))
+        return send(request, self.cached(request, make, query="before"))
 
     async def api_game(self, request: web.Request) -> web.Response:
         return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entry(request)), "json")))
@@ -284,9 +293,12 @@ class Site:
     async def team_post(self, request: web.Request) -> web.Response:
         page, session = self._team(request)
         try:
-            form = await request.post()
+            async with asyncio.timeout(BODY_SECONDS):   # a body dripped in slowly holds no connection
+                form = await request.post()
         except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):  # no form
             raise web.HTTPBadRequest() from None
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
         fields = teams.form_fields(form)
         if fields is None:
             raise web.HTTPBadRequest()
@@ -297,15 +309,24 @@ class Site:
             raise web.HTTPBadRequest()
         try:
             event = handler(session.state, page.team, fields)
-            # Refused here, the table hears no error beep for a phone's slip.
-            session.rules.apply(session.state, event, self.box.clock.wall())
         except base.Illegal as exc:
             return self._team_page(request, page, session, i18n.refusal(exc), 400, typed=fields)
-        self.box.act(event)
+        # The box's rules judge it; a refusal comes back as their sentence
+        # (and the table hears no error beep for a phone's slip).
+        try:
+            answer = await self.box.ask("team", token=page.token, event=base.encode(event))
+        except channel.ChannelError as exc:
+            log.warning("web: a team page's form could not reach the box: %s", exc)
+            raise web.HTTPServiceUnavailable() from None
+        if "refused" in answer:
+            return self._team_page(request, page, session, answer["refused"], 400, typed=fields)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()   # the table moved on to another game meanwhile
         raise web.HTTPSeeOther(request.path)
 
     def _team(self, request: web.Request):
-        found = teams.open_page(self.box, request.match_info["token"])
+        self.reader.refresh()
+        found = teams.open_page(self.reader, request.match_info["token"])
         if found is None:
             raise web.HTTPNotFound()
         return found
@@ -331,8 +352,8 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(box) -> web.Application:
-    site = Site(box)
+def make_app(reader, box) -> web.Application:
+    site = Site(reader, box)
 
     @web.middleware
     async def plain_errors(request: web.Request, handler):
@@ -346,21 +367,11 @@ def make_app(box) -> web.Application:
             log.exception("web: %s %s failed", request.method, _loggable(request.path))
             return site.error(request, 500, "Internal Server Error")
 
-    async def strict_headers(request: web.Request, response: web.StreamResponse) -> None:
-        headers = response.headers
-        headers.setdefault("Content-Security-Policy", CSP)
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-        headers.setdefault("Cache-Control", "no-cache")
-
     async def end_streams(app: web.Application) -> None:
         site.hub.close()
 
     app = web.Application(middlewares=[plain_errors], client_max_size=MAX_BODY)
     app[SITE] = site
-    app.on_response_prepare.append(strict_headers)
     app.on_shutdown.append(end_streams)
     get = app.router.add_get
     get("/", site.evening)
@@ -384,13 +395,18 @@ def make_app(box) -> web.Application:
 
 
 class Server:
-    """The web app listening in the box's loop."""
+    """The web app listening on a TCP port, within ``referee.web.guard``'s
+    limits, told of changes by the box."""
 
-    def __init__(self, box) -> None:
-        self.app = make_app(box)
+    def __init__(self, reader, box: channel.Client) -> None:
+        self.app = make_app(reader, box)
+        self.box = box
         # No access log: a team page's address in it would be a key left lying about.
-        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS)
+        self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
+                                    **guard.HANDLER_ARGS)
         self.host, self.port = "", 0
+        self.guard: guard.Guard | None = None
+        self._watch: asyncio.Task | None = None
 
     @property
     def site(self) -> Site:
@@ -398,8 +414,13 @@ class Server:
 
     async def start(self, host: str, port: int) -> None:
         await self.runner.setup()
-        await web.TCPSite(self.runner, host, port).start()
-        self.host, self.port = host, self.runner.addresses[0][1]
+        guard.secure_requests(self.runner, self.app)
+        listening = guard.GuardedSite(self.runner, host, port)
+        await listening.start()
+        self.guard = listening.guard
+        self.host, self.port = host, listening.port
+        hub = self.site.hub
+        self._watch = asyncio.get_running_loop().create_task(self.box.watch(hub.changed, hub.changed))
 
     @property
     def url(self) -> str:
@@ -408,6 +429,11 @@ class Server:
         return f"http://[{host}]:{self.port}/" if ":" in host else f"http://{host}:{self.port}/"
 
     async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
         await self.runner.cleanup()
 
 
@@ -423,9 +449,10 @@ class _QuietBadRequests(logging.Filter):
 logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 
-async def serve(box, host: str, port: int) -> Server:
-    """Start the web app for ``box`` on ``host``:``port`` (0: any free port)."""
-    server = Server(box)
+async def serve(reader, box: channel.Client, host: str, port: int) -> Server:
+    """Start the web app on ``host``:``port`` (0: any free port), reading
+    the store through ``reader`` and asking the box through ``box``."""
+    server = Server(reader, box)
     try:
         await server.start(host, port)
     except BaseException:

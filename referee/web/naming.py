@@ -6,53 +6,67 @@ plain 404 before and after, like an address that never existed.  The page
 lists a field a seat (a team game: a list a team), with an "up" button a
 name to reorder and, in a team game, a button to move a name to the other
 team; tonight's names are offered as suggestions.  It works with JavaScript
-off.  What it sends goes to ``referee.naming.submit``, the box's narrow door
-for it, guarded like a team page's forms (``referee.web.teams.forged``).
+off.  The setup is on the box, not in the store: the page asks the box what
+to show and hands it what was typed over ``referee.channel`` (ops
+``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
+its forms are guarded like a team page's (``referee.web.teams.forged``).
 """
 from __future__ import annotations
 
+import asyncio
 import types
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestPayloadError
 
-from games.base import Illegal
-from referee import i18n, naming
+from referee import channel, naming
 from referee.i18n import _
 from referee.web import teams
 
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
+BODY_SECONDS = 10.0   # to send the form's body, once its headers are in
 COOKIE = teams.COOKIE
+
+
+async def _ask(site, op: str, **fields) -> dict:
+    try:
+        return await site.box.ask(op, **fields)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+
+
+async def _view(site, token: str) -> dict:
+    answer = await _ask(site, "names.view", token=token)
+    if "view" not in answer:
+        raise web.HTTPNotFound()
+    return answer["view"]
 
 
 def add_routes(app: web.Application, site) -> None:
     async def page(request: web.Request) -> web.Response:
-        view = naming.view(site.box, request.match_info["token"])
-        if view is None:
-            raise web.HTTPNotFound()
-        return _page(site, request, view)
+        return _page(site, request, await _view(site, request.match_info["token"]))
 
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
-        view = naming.view(site.box, token)
-        if view is None:
-            raise web.HTTPNotFound()
+        view = await _view(site, token)
         try:
-            form = await request.post()
+            async with asyncio.timeout(BODY_SECONDS):
+                form = await request.post()
         except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):
             raise web.HTTPBadRequest() from None
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
         fields = teams.form_fields(form)
         if fields is None:
             raise web.HTTPBadRequest()
         if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
-        try:
-            naming.submit(site.box, token, fields)
-        except Illegal as exc:
-            return _page(site, request, view, refused=i18n.refusal(exc), typed=fields, status=400)
-        except LookupError:
-            raise web.HTTPNotFound() from None
+        answer = await _ask(site, "names.submit", token=token, fields=fields)
+        if "refused" in answer:
+            return _page(site, request, view, refused=answer["refused"], typed=fields, status=400)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
         raise web.HTTPSeeOther(request.path)
 
     for prefix in ("/N/", "/n/"):

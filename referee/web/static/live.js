@@ -77,12 +77,35 @@
       });
   }
 
-  var source = new EventSource("/live");
-  source.onopen = function () { shown(true); };
-  source.onerror = function () { shown(false); };
-  source.onmessage = function (message) {
-    if (message.data !== body.getAttribute("data-version")) {
-      refresh();
-    }
-  };
+  // The browser reconnects by itself after a dropped stream, but not after
+  // an answer other than a stream (a 503 from a crowded or restarting web
+  // page): then this script tries again, waiting twice as long each time
+  // (with some jitter, so a crowd does not come back at once), up to a
+  // minute.  Without JavaScript the page refreshes itself (<noscript>).
+  var FIRST_WAIT = 1000;
+  var LONGEST_WAIT = 60000;
+  var wait = FIRST_WAIT;
+
+  function listen() {
+    var source = new EventSource("/live");
+    source.onopen = function () {
+      wait = FIRST_WAIT;
+      shown(true);
+    };
+    source.onerror = function () {
+      shown(false);
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setTimeout(listen, wait / 2 + Math.random() * wait);
+        wait = Math.min(wait * 2, LONGEST_WAIT);
+      }
+    };
+    source.onmessage = function (message) {
+      if (message.data !== body.getAttribute("data-version")) {
+        refresh();
+      }
+    };
+  }
+
+  listen();
 })();

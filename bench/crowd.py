@@ -1,0 +1,160 @@
+"""A hostile crowd on loopback, in a process of its own: what guests on an
+open Wi-Fi could do to the web page, bounded in count and time.
+
+    python -m bench.crowd KIND URL SECONDS [COUNT]
+
+prints one line of JSON when done.  KIND is one of:
+
+``pages``    COUNT clients (64) asking for every page with a new random
+             query string each time, as fast as they are answered
+``idle``     COUNT connections (1000) opened and held without a byte sent
+``sse``      COUNT ``/live`` streams (300) opened and held
+``slow``     COUNT connections (200) dripping a request head a byte a second
+``garbage``  COUNT clients (16) sending requests no parser accepts
+
+Beside each, a fresh client asks for ``/`` on a new connection every 50 ms,
+from another address (127.0.0.2: another phone, not one more of the
+crowd's connections): ``fresh_ms`` is its p50/p99/max, ``fresh_failed`` how
+often it got no 200.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+import urllib.parse
+
+import aiohttp
+
+PAGES = ("/", "/e/", "/api/evening", "/api/evenings", "/api/evening.csv", "/g/1", "/g/2", "/api/g/1",
+         "/static/style.css")
+DEFAULT = {"pages": 64, "idle": 1000, "sse": 300, "slow": 200, "garbage": 16}
+PROBE_EVERY = 0.05
+PROBE_ADDRESS = "127.0.0.2"
+
+
+async def _pages(url, count, end, tally):
+    connector = aiohttp.TCPConnector(limit=count, force_close=False)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=10)) as session:
+        async def client(rng):
+            while time.monotonic() < end:
+                path = rng.choice(PAGES) + f"?r={rng.getrandbits(64):x}"
+                try:
+                    async with session.get(url.rstrip("/") + path) as r:
+                        await r.read()
+                        tally[r.status] = tally.get(r.status, 0) + 1
+                except (aiohttp.ClientError, TimeoutError, OSError):
+                    tally["error"] = tally.get("error", 0) + 1
+        await asyncio.gather(*(client(random.Random(n)) for n in range(count)))
+
+
+async def _hold(url, count, end, tally, head: bytes = b"", drip: bool = False):
+    host, port = _address(url)
+    held = []
+    for _ in range(count):
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            tally["refused"] = tally.get("refused", 0) + 1
+            continue
+        if head:
+            writer.write(head)
+        held.append((reader, writer))
+    tally["opened"] = len(held)
+
+    async def keep(reader, writer):
+        line = b"X-Drip: a\r\n"
+        sent = 0
+        while time.monotonic() < end:
+            if drip:
+                writer.write(line[sent % len(line):sent % len(line) + 1])
+                sent += 1
+            try:
+                data = await asyncio.wait_for(reader.read(65536), 1.0)
+            except TimeoutError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                tally["closed by server"] = tally.get("closed by server", 0) + 1
+                return
+        tally["still open"] = tally.get("still open", 0) + 1
+
+    await asyncio.gather(*(keep(r, w) for r, w in held))
+    for _, writer in held:
+        writer.close()
+
+
+async def _garbage(url, count, end, tally):
+    host, port = _address(url)
+
+    async def client(rng):
+        while time.monotonic() < end:
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                writer.write(rng.choice([b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" * 4,
+                                         b"GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+                                         b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n\r\n",
+                                         b"POST /T/AAAAAAAAAAAAAAAAAAAAAAAAAA HTTP/1.1\r\nContent-Length: -1\r\n\r\n"]))
+                await asyncio.wait_for(reader.read(65536), 2.0)
+                writer.close()
+                tally["sent"] = tally.get("sent", 0) + 1
+            except (OSError, TimeoutError):
+                tally["error"] = tally.get("error", 0) + 1
+    await asyncio.gather(*(client(random.Random(n)) for n in range(count)))
+
+
+async def _probe(url, end, samples, failed):
+    while time.monotonic() < end:
+        start = time.perf_counter()
+        try:
+            connector = aiohttp.TCPConnector(local_addr=(PROBE_ADDRESS, 0))
+            async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=5)) as session:
+                async with session.get(url) as r:
+                    await r.read()
+                    ok = r.status == 200
+        except (aiohttp.ClientError, TimeoutError, OSError):
+            ok = False
+        samples.append((time.perf_counter() - start) * 1000)
+        failed[0] += not ok
+        await asyncio.sleep(PROBE_EVERY)
+
+
+def _address(url):
+    parts = urllib.parse.urlsplit(url)
+    return parts.hostname, parts.port
+
+
+def _quantiles(samples):
+    if not samples:
+        return {}
+    samples = sorted(samples)
+    return {"p50": round(samples[len(samples) // 2], 1), "p99": round(samples[int(0.99 * (len(samples) - 1))], 1),
+            "max": round(samples[-1], 1), "n": len(samples)}
+
+
+async def crowd(kind: str, url: str, seconds: float, count: int | None = None) -> dict:
+    count = count or DEFAULT[kind]
+    end = time.monotonic() + seconds
+    tally: dict = {}
+    samples, failed = [], [0]
+    load = {"pages": lambda: _pages(url, count, end, tally),
+            "idle": lambda: _hold(url, count, end, tally),
+            "sse": lambda: _hold(url, count, end, tally,
+                                 f"GET /live HTTP/1.1\r\nHost: {_address(url)[0]}\r\nAccept: text/event-stream\r\n\r\n"
+                                 .encode()),
+            "slow": lambda: _hold(url, count, end, tally, b"GET / HTTP/1.1\r\n", drip=True),
+            "garbage": lambda: _garbage(url, count, end, tally)}[kind]
+    started = asyncio.get_running_loop().create_task(load())
+    await asyncio.sleep(min(1.0, seconds / 4))   # the crowd arrives first
+    await _probe(url, end, samples, failed)
+    await started
+    return {"kind": kind, "count": count, "tally": tally, "fresh_ms": _quantiles(samples),
+            "fresh_failed": failed[0]}
+
+
+if __name__ == "__main__":
+    kind, url, seconds, *rest = sys.argv[1:]
+    print(json.dumps(asyncio.run(crowd(kind, url, float(seconds), int(rest[0]) if rest else None))), flush=True)

@@ -1,0 +1,133 @@
+"""The web server on an open Wi-Fi: what any guest's phone (or laptop) may
+cost it, whatever it sends.
+
+- **Headers in time**: aiohttp's keep-alive timer runs from the moment a
+  connection opens until a whole request head is in, and again after every
+  answer; a connection that drips its headers, or sends nothing, is closed
+  after ``HEADER_SECONDS``.  A form's body has ``BODY_SECONDS``
+  (``referee.web.app``).  Request lines and header fields are kept short.
+- **Connections counted**: at most ``PER_ADDRESS`` open at once from one
+  address and ``MOST_CONNECTIONS`` in all; one more is closed as it opens,
+  before a byte of it is read.  The unit's ``LimitNOFILE=`` is set well
+  above, so the process never runs out of descriptors (asyncio's
+  ``accept()`` would then spin on the error).
+- **Headers on every answer**: the security headers are set as any answer
+  is sent, aiohttp's own 400 for a request it could not parse included.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections import Counter
+
+from aiohttp import web
+
+HEADER_SECONDS = 10.0
+MOST_CONNECTIONS = 512
+PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
+LONGEST_LINE = 4096     # request line or header field, bytes
+MOST_HEADERS = 48
+
+# For web.AppRunner(**HANDLER_ARGS): aiohttp's own request handler settings.
+HANDLER_ARGS = dict(keepalive_timeout=HEADER_SECONDS, max_line_size=LONGEST_LINE,
+                    max_field_size=LONGEST_LINE, max_headers=MOST_HEADERS, lingering_time=1.0,
+                    handler_cancellation=True)
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def secure(headers) -> None:
+    headers.setdefault("Content-Security-Policy", CSP)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "no-referrer")
+    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    headers.setdefault("Cache-Control", "no-cache")
+
+
+class SecureRequest(web.Request):
+    """A request whose every answer carries the security headers.  The app's
+    ``on_response_prepare`` only runs for requests that reached a route;
+    this hook runs for all, aiohttp's own error answers included."""
+
+    async def _prepare_hook(self, response: web.StreamResponse) -> None:
+        secure(response.headers)
+        await super()._prepare_hook(response)
+
+
+def secure_requests(runner: web.AppRunner, app: web.Application) -> None:
+    """Make ``runner`` (set up, not yet listening) build ``SecureRequest``s."""
+    runner.server.request_factory = functools.partial(app._make_request, _cls=SecureRequest)
+
+
+class _Counted(asyncio.Protocol):
+    """aiohttp's protocol for one connection, opened only within the limits."""
+
+    def __init__(self, guard: Guard, handler) -> None:
+        self._guard, self._handler, self._address = guard, handler, None
+
+    def connection_made(self, transport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = peer[0] if isinstance(peer, tuple) else ""
+        if not self._guard.admit(address):
+            transport.abort()
+            return
+        self._address = address
+        self._handler.connection_made(transport)
+
+    def connection_lost(self, exc) -> None:
+        if self._address is not None:
+            self._guard.release(self._address)
+            self._address = None
+            self._handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self._handler.data_received(data)
+
+    def eof_received(self):
+        return self._handler.eof_received()
+
+    def pause_writing(self) -> None:
+        self._handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._handler.resume_writing()
+
+
+class Guard:
+    def __init__(self, most: int = MOST_CONNECTIONS, per_address: int = PER_ADDRESS) -> None:
+        self.most, self.per_address = most, per_address
+        self.open: Counter[str] = Counter()
+        self.total = 0
+        self.turned_away = 0
+
+    def admit(self, address: str) -> bool:
+        if self.total >= self.most or self.open[address] >= self.per_address:
+            self.turned_away += 1
+            return False
+        self.total += 1
+        self.open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self.total -= 1
+        self.open[address] -= 1
+        if not self.open[address]:
+            del self.open[address]
+
+
+class GuardedSite(web.TCPSite):
+    """``web.TCPSite``, each connection admitted by a ``Guard`` first."""
+
+    def __init__(self, runner: web.AppRunner, host: str, port: int, guard: Guard | None = None) -> None:
+        super().__init__(runner, host, port)
+        self.guard = guard or Guard()
+
+    async def start(self) -> None:
+        await web.BaseSite.start(self)   # registers the site with the runner
+        server = self._runner.server
+        self._server = await asyncio.get_running_loop().create_server(
+            lambda: _Counted(self.guard, server()), self._host, self._port,
+            backlog=self._backlog, reuse_address=self._reuse_address)
+        self._bound_port = self._server.sockets[0].getsockname()[1]

@@ -1,0 +1,70 @@
+"""``referee web``: the web process, on its own beside the box.
+
+It reads the box's store (read-only), is told of changes and hands team
+pages' forms to the box over ``referee.channel``, and serves the phones on
+``config.web``.  The box may start before or after it, stop and come back:
+the pages are served from the store meanwhile, and the channel reconnects.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+
+from referee import channel
+from referee.clock import RealClock
+from referee.config import Config
+from referee.notify import Watchdog, notify, watchdog_interval
+from referee.web.app import serve
+from referee.web.reader import Reader
+
+log = logging.getLogger("referee.web")
+WAIT_SECONDS = 0.2   # between looks for the box
+BOX_SECONDS = 10.0   # how long to wait for the box before serving its database without it
+
+
+async def _box_answers(box: channel.Client) -> bool:
+    try:
+        return (await box.ask("ping")).get("ok") is True
+    except channel.ChannelError:
+        return False
+
+
+async def run(config: Config) -> None:
+    """Serve until SIGTERM or SIGINT."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    database = config.database_path
+    box = channel.Client(channel.socket_path(database))
+    # The store is opened once the box has made it: once it answers, or,
+    # with no box, once the file has been there a while (a box that died
+    # in its start must not find the web holding a half-made database).
+    waited = 0.0
+    while not (os.path.exists(database) and (waited >= BOX_SECONDS or await _box_answers(box))):
+        if waited == 0.0:
+            log.info("waiting for the box and %s", database)
+        try:
+            await asyncio.wait_for(stop.wait(), WAIT_SECONDS)
+            return
+        except TimeoutError:
+            waited += WAIT_SECONDS
+    reader = Reader(database, RealClock(loop), config.lang)
+    server = await serve(reader, box, config.web.host, config.web.port)
+    log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
+    notify("READY=1", f"STATUS=serving on port {server.port}")
+    interval = watchdog_interval()
+    watchdog = Watchdog(reader.clock, interval) if interval else None
+    if watchdog:
+        watchdog.start()
+    try:
+        await stop.wait()
+    finally:
+        notify("STOPPING=1")
+        if watchdog:
+            watchdog.stop()
+        await server.stop()
+        reader.close()
+        log.info("stopped")

@@ -1,0 +1,64 @@
+"""What the web process knows of the box: the store, read-only, and what it
+derives from it.
+
+The box is the store's only writer; the web reads it on a connection of its
+own (WAL: the box never waits for a reader).  ``PRAGMA data_version`` tells
+whether the box committed anything since the last look, so every rendered
+answer is keyed by it: one rendering per change, however many phones ask.
+The game in play is replayed from its events the first time a page needs it
+after a change.
+"""
+from __future__ import annotations
+
+import logging
+
+from referee import i18n
+from referee.session import Session
+from referee.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class Reader:
+    def __init__(self, database: str, clock, lang: str = "en") -> None:
+        self.store = Store.reader(database)
+        self.clock = clock
+        self._lang = lang
+        self.version = -1
+        self._session: Session | None = None
+        self._replayed = -1
+        self.watchers: list = []   # called after a refresh that found a change
+        self.refresh()
+
+    def refresh(self) -> bool:
+        """Look whether the box committed something; True if it did."""
+        version = self.store.data_version()
+        if version == self.version:
+            return False
+        self.version = version
+        i18n.use(self.store.setting("lang", self._lang))
+        for watcher in self.watchers:
+            watcher()
+        return True
+
+    @property
+    def session(self) -> Session | None:
+        """The game on the box, as of the last ``refresh``."""
+        if self._replayed != self.version:
+            self._replayed = self.version
+            current = self.store.setting("current")
+            row = self.store.game(current) if current is not None else None
+            same = self._session is not None and row is not None and self._session.id == row.id
+            try:
+                if same:
+                    self._session.replay()
+                else:
+                    self._session = Session(self.store, row.id, row.name, row.options) if row else None
+            except Exception:
+                # A game the web cannot replay still leaves the score log readable.
+                log.exception("web: cannot replay game %s", current)
+                self._session = None
+        return self._session
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,108 @@
+"""Issue 16 item 3 (and issue 17's headers): the web page on an open Wi-Fi,
+on the virtual table.  The floods themselves, on real processes, are in
+test_web_split.py.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import urllib.parse
+
+import aiohttp
+
+import pytest
+
+from referee.logs import WINDOW_SECONDS, Repeats
+from referee.testing import Table
+from referee.web import guard, live
+
+
+@pytest.fixture
+def t():
+    with Table(seed=7, lang="en") as table:
+        yield table
+
+
+def raw(t: Table, request: bytes) -> bytes:
+    """``request`` sent as it is on a connection of its own; the answer."""
+    address = urllib.parse.urlsplit(t.web_url())
+
+    async def send():
+        reader, writer = await asyncio.open_connection(address.hostname, address.port)
+        writer.write(request)
+        answer = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        return answer
+    return t.loop.run_until_complete(send())
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n",            # aiohttp's own 400
+    b"GET /" + b"a" * (guard.LONGEST_LINE + 10) + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",           # TLS at the plain port
+], ids=["bad header", "long line", "tls"])
+def test_17_even_answers_to_requests_no_route_saw_carry_the_security_headers(t, request_bytes):
+    answer = raw(t, request_bytes)
+    head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    assert head.startswith("HTTP/1.") and head.split()[1] == "400"
+    for header in ("Content-Security-Policy: default-src 'self'", "X-Content-Type-Options: nosniff",
+                   "Referrer-Policy: no-referrer", "X-Frame-Options: DENY"):
+        assert header in head, head
+
+
+def test_16_a_page_is_rendered_once_per_change_whatever_the_query_string(t):
+    t.start("decipher", players=["Ann", "Bob"])
+    t.web_url()
+    site = t._web.site
+    tags = {t.get(f"/?r={n}")[1]["ETag"] for n in range(50)}
+    assert len(tags) == 1 and len(site._cache) == 1            # one rendering for fifty addresses
+    assert t.get("/e/?before=2000-01-02")[0] == 200 and len(site._cache) == 2   # a read parameter counts
+    t.box.store.set_setting("test-change", 1)                  # a change at the table...
+    t.get("/?r=new")
+    assert len(site._cache) == 1                                # ...and the kept pages go
+
+
+def test_16_a_new_phone_ends_the_oldest_stream_when_the_streams_are_full(t, monkeypatch):
+    monkeypatch.setattr(live, "MOST_LISTENERS", 2)
+    url = t.web_url() + "live"
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            streams = []
+            for _ in range(3):
+                r = await session.get(url)
+                assert r.status == 200
+                while not (await r.content.readline()).startswith(b"data:"):
+                    pass
+                streams.append(r)
+            # The oldest was ended for the newest; the other two stay open.
+            rest = await asyncio.wait_for(streams[0].content.read(), 5)
+            assert streams[0].content.at_eof() and b"data:" not in rest
+            assert t._web.site.hub.listeners == 2
+            for r in streams:
+                r.close()
+    t.loop.run_until_complete(run())
+
+
+def test_16_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():
+    now = [0.0]
+    kept = []
+    handler = logging.Handler()
+    handler.emit = lambda record: kept.append(handler.format(record))
+    handler.addFilter(Repeats(clock=lambda: now[0]))
+    logger = logging.getLogger("test.repeats")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        for n in range(100_000):
+            # asyncio's message for accept() out of descriptors: the socket below changes.
+            logger.error("socket.accept() out of system resource\nsocket: <fd=%d>" % (n % 1000))
+            logger.warning("web: %s failed", f"/g/{n}")
+            now[0] += 0.001          # 100 000 in 100 s
+        assert len(kept) == 4       # each kind at 0 s and again at 60 s
+        counts = [int(n) for n in re.findall(r"\(and (\d+) more like it in the minute before\)", kept[2] + kept[3])]
+        assert len(counts) == 2 and all(59_990 <= n <= 60_001 for n in counts), kept
+    finally:
+        logger.removeHandler(handler)
+    assert WINDOW_SECONDS == 60
