@@ -50,12 +50,37 @@ ACTION_WAIT_S = 2.0
 HEARD = 256  # lines the module heard, kept for inspection
 
 
+FOLDER = "dice-module-"
+
+
+def _folder() -> str:
+    """A folder for the module's port, named after this process: a box
+    killed outright (SIGKILL runs no clean-up) leaves its folder behind, and
+    the next simulated module removes the folders of processes that are gone."""
+    tmp = tempfile.gettempdir()
+    for name in os.listdir(tmp):
+        pid = name[len(FOLDER):].split("-", 1)[0]
+        if name.startswith(FOLDER) and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{FOLDER}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True   # another user's process: alive, and not ours to clean
+    return True
+
+
 class SimulatedDiceModule:
     def __init__(self, *, animation_ms: int = 0, rng=os.urandom, board: str = "5e7a0d1ce0000001") -> None:
         self.animation_ms = animation_ms
         self.board = board
         self._dice = _Queued(dice.Dice(rng))
-        self._dir = tempfile.mkdtemp(prefix="dice-module-")
+        self._dir = _folder()
         self.port = os.path.join(self._dir, f"usb-MicroPython_Board_in_FS_mode_{board}-if00")
         self._module: module.Module | None = None
         self._master: int | None = None
