@@ -38,16 +38,9 @@ WALL_CHECK_SECONDS = 10.0
 
 
 def lan_address() -> str:
-    """This box's IPv4 address on the local network (loopback if none)."""
-    import psutil
-    stats = psutil.net_if_stats()
-    for name, addrs in psutil.net_if_addrs().items():
-        if name == "lo" or not getattr(stats.get(name), "isup", False):
-            continue
-        for addr in addrs:
-            if addr.family.name == "AF_INET":
-                return addr.address
-    return "127.0.0.1"
+    """This box's address on the local network (see ``referee.address``)."""
+    from referee import address
+    return address.this_box().address
 
 
 def _moved(mark, labels: WallLabels) -> bool:

@@ -44,6 +44,7 @@ from referee.config import PINMAP, Config
 
 SERVICE = "referee"                 # systemd/referee.service: the unit and its User=
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
+LOW_SPACE = 50_000_000   # bytes: below this the card is about to refuse saves
 BOOT_CONFIG = "/boot/firmware/config.txt"
 UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
 MODULES_LOAD = "/etc/modules-load.d/referee.conf"  # the kernel modules it loads at boot
@@ -444,7 +445,28 @@ def database(path: str, made_by_box: bool = False) -> Finding:
         fix = (f"run the doctor with sudo, so that it looks as the user {SERVICE}"
                if folder == SERVICE_STATE and user != SERVICE else f"make {folder} writable for {user}")
         return _fail(subject, f"{user} cannot write {path}: {exc.strerror}", fix)
-    return Finding("ok", subject, f"{path} is writable{'' if os.path.exists(path) else ' (a new one)'}")
+    free = shutil.disk_usage(folder).free
+    said = f"{path} is writable{'' if os.path.exists(path) else ' (a new one)'}, {free / 1e6:,.0f} MB free"
+    if free < LOW_SPACE:
+        return Finding("warn", subject, said, "the card is nearly full: the box refuses keys it cannot save; "
+                       "free some space (sudo journalctl --vacuum-size=50M, old files)")
+    return Finding("ok", subject, said)
+
+
+def phones(config: Config, choice=None) -> Finding:
+    """The address the QR codes carry, and why that one."""
+    web = config.web
+    if web.public_url:
+        return Finding("ok", "address", f"phones are sent to {web.public_url} ([web] public_url)")
+    if web.host not in ("0.0.0.0", "::", ""):
+        return Finding("ok", "address", f"phones are sent to {web.host}:{web.port} ([web] host)")
+    from referee import address
+    choice = choice or address.this_box()
+    if choice.interface == "lo":
+        return Finding("warn", "address", f"phones are sent to {choice.address}: {choice.why}",
+                       "join the box to the table's Wi-Fi (sudo nmtui), or set [web] public_url")
+    return Finding("ok", "address", f"phones are sent to {choice.address}:{web.port} "
+                   f"({choice.interface}, {choice.why})")
 
 
 def web_port(host: str, port: int) -> Finding:
@@ -524,6 +546,7 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
     found.append(database(config.database_path, made_by_box=own_folder))
     if not busy:
         found.append(web_port(config.web.host, config.web.port))
+    found.append(phones(config))
     return found
 
 

@@ -485,3 +485,13 @@ def test_club_example_acl_lets_each_box_publish_only_under_its_own_table(club):
                  _arrivals(league, "north")[-1:] == north.rows()[-1:], "north's next row")
     assert table_of(league.api(), "south") == {}
     rogue.close()
+
+
+def test_issue16_the_score_log_screen_writes_the_address_whole():
+    with Table(config={"web": {"public_url": "http://192.168.100.123:8080/"}}) as t:
+        t.press("7")
+        assert t.box.shown["main"].lines == ("192.168.", "100.123", ":8080/")
+        assert scanned(t) == ["http://192.168.100.123:8080/"]
+    with Table(config={"web": {"public_url": "http://box.lan/"}}) as t:    # room for the prompt too
+        t.press("7")
+        assert t.box.shown["main"].lines == ("Scan for", "tonight's", "scores", "box.lan/")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import socket
 
 import pytest
@@ -46,11 +47,11 @@ def check(findings, subject):
 def test_a_healthy_simulated_box_passes_every_check(box):
     lines = []
     assert doctor.run(box, Machine(wait=lambda s: None), out=lines.append) == 0
-    assert [line.split()[0] for line in lines[:-1]] == ["ok"] * 11
-    assert lines[-1] == "11 checks, all well"
+    assert [line.split()[0] for line in lines[:-1]] == ["ok"] * 12
+    assert lines[-1] == "12 checks, all well"
     subjects = [line.split(":")[0].split(maxsplit=1)[1] for line in lines[:-1]]
     assert subjects == ["board", "fonts", "display main", "display team1", "display team2", "keypad",
-                        "team buttons", "buzzer", "dice module", "score log", "web"]
+                        "team buttons", "buzzer", "dice module", "score log", "web", "address"]
 
 
 def test_every_panel_that_answers_shows_its_own_name(box):
@@ -90,7 +91,7 @@ def test_a_failing_panel_is_named_with_its_fix(box):
     assert status == 1
     failed = [line for line in lines if line.startswith("FAIL")]
     assert failed == ["FAIL  display team1: no answer on the simulated bus. Fix: the simulated panel is set to fail"]
-    assert lines[-1] == "11 checks, 1 failed"
+    assert lines[-1] == "12 checks, 1 failed"
 
 
 def test_a_key_held_down_names_its_row_and_column(box):
@@ -189,7 +190,38 @@ def test_the_users_own_data_folder_is_made_by_the_box(tmp_path, monkeypatch):
 def test_an_existing_score_log_is_checked_writable(box):
     pathlib.Path(box.database).write_bytes(b"")
     found = doctor.database(box.database)
-    assert (found.status, found.detail) == ("ok", f"{box.database} is writable")
+    assert found.status == "ok" and found.detail.startswith(f"{box.database} is writable, ")
+    assert found.detail.endswith(" MB free")
+
+
+def test_issue15_3_a_nearly_full_card_is_a_warning_with_the_free_space(box, monkeypatch):
+    pathlib.Path(box.database).write_bytes(b"")
+    monkeypatch.setattr(doctor, "LOW_SPACE", shutil.disk_usage(os.path.dirname(box.database)).free * 2)
+    found = doctor.database(box.database)
+    assert found.status == "warn" and "MB free" in found.detail and "nearly full" in found.fix
+
+
+ROUTES = ("Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT\n"
+          "tun0\t0000080A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+          "wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0\n"
+          "eth0\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n")
+
+
+def test_issue16_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns():
+    from referee import address
+    addrs = {"eth0": ["169.254.7.1"], "tun0": ["10.8.0.2"], "wlan0": ["192.168.1.20"], "lo": ["127.0.0.1"]}
+    up = set(addrs)
+    # eth0 has the better metric but only a link-local address: wlan0's is used, never the VPN's.
+    assert address.choose(ROUTES, addrs, up) == address.Choice("192.168.1.20", "wlan0", "the default route's interface")
+    assert address.choose(ROUTES, {**addrs, "eth0": ["192.168.1.5"]}, up).address == "192.168.1.5"
+    assert address.choose(ROUTES, addrs, up - {"wlan0"}).address == "10.8.0.2"       # no route that is up
+    assert address.choose("", {"lo": ["127.0.0.1"], "eth0": ["169.254.1.1"]}, up).address == "127.0.0.1"
+    box = parse({"web": {"host": "0.0.0.0", "port": 8080}})
+    found = doctor.phones(box, address.choose(ROUTES, addrs, up))
+    assert (found.status, found.detail) == ("ok", "phones are sent to 192.168.1.20:8080 "
+                                                  "(wlan0, the default route's interface)")
+    alone = doctor.phones(box, address.choose("", {"lo": ["127.0.0.1"]}, {"lo"}))
+    assert alone.status == "warn" and "public_url" in alone.fix
 
 
 def test_a_busy_web_port_fails(tmp_path):
@@ -297,7 +329,7 @@ def test_referee_doctor_prints_one_line_a_check_and_fails_on_a_fault(tmp_path, c
                     f'[buzzer]\ndriver = "none"\n')  # no beep to wait for
     assert cli.main(["doctor", "--config", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[-1] == "11 checks, 1 failed"
+    assert out[-1] == "12 checks, 1 failed"
     assert [line for line in out if line.startswith("FAIL")] == [
         f"FAIL  score log: folder {tmp_path / 'nowhere'} does not exist. "
         f"Fix: create it (mkdir -p {tmp_path / 'nowhere'}) or mount the drive it is on"]

@@ -1,11 +1,13 @@
 """The main menu, the settings, the score-log QR code, and "coming soon"."""
 from __future__ import annotations
 
+import re
+
 from referee import i18n
 from referee.flows import Flow, clock_text, module
 from referee.flows.forms import Menu
 from referee.i18n import _
-from referee.screen import Screen, wrap
+from referee.screen import LINES, W, Screen, qr_image, wrap
 
 GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Octiles"),
          ("davinci", "Da Vinci Code"), ("decipher", "Decipher"))
@@ -89,11 +91,30 @@ class ScoreLog(Flow):
     def screens(self):
         club = self.box.config.club.league_url
         if self.league:
-            return {"main": Screen(_("League"), tuple(wrap(_("Scan for the club's league"), 10)) +
-                                   (club.split("//")[-1],), keys=(("B", _("Scores")),), qr=club)}
+            return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club),
+                                   keys=(("B", _("Scores")),), qr=club)}
         url = self.box.public_url()
-        return {"main": Screen(_("Scores"), tuple(wrap(_("Scan for tonight's scores"), 10)) + (url.split("//")[-1],),
+        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url),
                                keys=(("B", _("League")),) if club else (), qr=url)}
+
+
+def beside(prompt: str, url: str) -> tuple[str, ...]:
+    """The lines beside a QR code: its address whole, and the prompt above
+    it where there is room for all of it."""
+    address, said = written(url), tuple(wrap(prompt, 10))
+    return (*said, *address) if len(said) + len(address) <= LINES else address
+
+
+def written(url: str) -> tuple[str, ...]:
+    """The address beside its QR code, whole, for whoever cannot scan:
+    broken after a dot or before the port where one line is too narrow."""
+    width = (W - qr_image(url).width - 2) // 6
+    lines = [""]
+    for part in re.findall(r"[^.:/]+[.]?|:[^/]*|/", url.split("//")[-1]):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return tuple(lines)
 
 
 def Settings(box) -> Menu:
