@@ -61,7 +61,12 @@ class Broker:
     def __init__(self, folder, secured: bool = False) -> None:
         self.port = free_port()
         self.conf = folder / "mosquitto.conf"
-        if secured:
+        self.ca = None
+        if secured == "tls":
+            self.ca = certificates(folder)
+            text = (f"listener {self.port} 127.0.0.1\ncertfile {folder}/broker.crt\nkeyfile {folder}/broker.key\n"
+                    "allow_anonymous true\n")
+        elif secured:
             text = (ROOT / "docs" / "club" / "mosquitto.conf").read_text()
             text = text.replace("listener 1883", f"listener {self.port} 127.0.0.1")
             text = text.replace("/etc/mosquitto/", f"{folder}/")
@@ -76,8 +81,8 @@ class Broker:
         self.conf.write_text(text + f"persistence_location {folder}/\nuser root\n")
         self.log = folder / "mosquitto.log"
         self.proc = None
-        self.url = f"mqtt://127.0.0.1:{self.port}"
-        self.login = ("league", "league-secret") if secured else None
+        self.url = f"{'mqtts' if self.ca else 'mqtt'}://127.0.0.1:{self.port}"
+        self.login = ("league", "league-secret") if secured is True else None
 
     def start(self) -> None:
         self.proc = spawn([MOSQUITTO, "-c", str(self.conf)], self.log)
@@ -89,6 +94,20 @@ class Broker:
         self.proc.wait(WAIT)
 
 
+def certificates(folder) -> str:
+    """A club's own CA and the broker's certificate signed by it (openssl)."""
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+            "-subj", "/CN=club CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "broker.key", "-out", "broker.csr",
+            "-subj", "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "broker.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "broker.crt", "-days", "2", "-extfile", "san.ext")
+    return str(folder / "ca.crt")
+
+
 class Sniffer:
     """Every message on the club's topics, as any subscriber gets them."""
 
@@ -98,6 +117,8 @@ class Sniffer:
         self.client = paho.Client(paho.CallbackAPIVersion.VERSION2)
         if login or broker.login:
             self.client.username_pw_set(*(login or broker.login))
+        if broker.ca:
+            self.client.tls_set(ca_certs=broker.ca)
         connected = threading.Event()
         refused = []
 
@@ -145,7 +166,8 @@ class League:
         self.log_path = folder / "league.log"
         config = folder / "league.toml"
         login = f'username = "{broker.login[0]}"\npassword = "{broker.login[1]}"\n' if broker.login else ""
-        config.write_text(f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\n{login}')
+        ca = f'ca = "{broker.ca}"\n' if broker.ca else ""
+        config.write_text(f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\n{login}{ca}')
         self.proc = referee("league", "--config", str(config), "--database", str(folder / "league.db"),
                             "--listen", f"127.0.0.1:{self.port}", log=self.log_path)
 
@@ -194,11 +216,12 @@ class League:
 class Box:
     """A virtual table and its publisher process."""
 
-    def __init__(self, name: str, broker: Broker, folder, seed: int) -> None:
+    def __init__(self, name: str, broker: Broker, folder, seed: int, trust: bool = True) -> None:
         self.name = name
         self.table = Table(seed=seed)
         self.config = folder / f"{name}.toml"
         login = f'username = "{name}"\npassword = "{name}-secret"\n' if broker.login else ""
+        login += f'ca = "{broker.ca}"\n' if broker.ca and trust else ""
         self.config.write_text(f'database = "{self.table.database}"\n'
                                f'[club]\nbroker = "{broker.url}"\nname = "{CLUB}"\ntable = "{name}"\n{login}')
         self.log = folder / f"{name}.log"
@@ -228,8 +251,8 @@ def club(tmp_path, request):
     broker.start()
     made: list = []
 
-    def box(name: str, seed: int = 1) -> Box:
-        made.append(Box(name, broker, tmp_path, seed))
+    def box(name: str, seed: int = 1, trust: bool = True) -> Box:
+        made.append(Box(name, broker, tmp_path, seed, trust))
         return made[-1]
 
     league = League(broker, tmp_path)
@@ -495,3 +518,19 @@ def test_issue16_the_score_log_screen_writes_the_address_whole():
     with Table(config={"web": {"public_url": "http://box.lan/"}}) as t:    # room for the prompt too
         t.press("7")
         assert t.box.shown["main"].lines == ("Scan for", "tonight's", "scores", "box.lan/")
+
+
+@pytest.mark.parametrize("club", ["tls"], indirect=True)
+def test_club_over_tls_with_the_clubs_own_ca(club):
+    broker, league, box = club
+    north = box("north")
+    stranger = box("south", trust=False)     # no [club] ca: the system's CAs do not know the club's
+    north.table.start("davinci", players=["Ann", "Bob"])
+    stranger.table.start("davinci", players=["Cid", "Dan"])
+    league.until(lambda: table_of(league.api(), "north").get("game") == "davinci", "north over TLS")
+    assert table_of(league.api(), "south") == {}
+    said, give_up = "", dt.datetime.now() + dt.timedelta(seconds=WAIT)
+    while "certificate verify failed" not in said:   # the publisher says why, once
+        said = stranger.log.read_text() if stranger.log.exists() else ""
+        assert stranger.proc.poll() is None and dt.datetime.now() < give_up, said
+        threading.Event().wait(0.05)   # its log is a file: looked at again a moment later
