@@ -12,17 +12,16 @@ import datetime as dt
 import io
 import json
 import time
-from importlib import resources
 
 from aiohttp import web
 from babel.dates import format_time
-from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from referee import i18n
 from referee.club.league import League
 from referee.flows.menu import GAMES
 from referee.web import live
-from referee.web.app import CSP, TYPES, Body, send
+from referee.web.app import Body, environment, send, static_files
+from referee.web.guard import CSP
 
 TITLES = dict(GAMES)
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
@@ -34,17 +33,8 @@ class LeagueSite:
         self.clock = clock
         self.hub = live.Hub()
         league.on_change = self.hub.changed
-        folder = resources.files("referee.web") / "static"
-        self.static = {item.name: Body.of(item.read_text(encoding="utf-8"), item.name.rpartition(".")[2])
-                       for item in folder.iterdir() if item.name.rpartition(".")[2] in TYPES}
-        self.env = Environment(loader=ChoiceLoader([PackageLoader("referee.club", "templates"),
-                                                    PackageLoader("referee.web", "templates")]),
-                               autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                               extensions=["jinja2.ext.i18n"])
-        self.env.policies["ext.i18n.trimmed"] = True
-        self.env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
-        stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in self.static.items()}
-        self.env.globals["static"] = stamped.__getitem__
+        self.static = static_files()
+        self.env = environment(self.static, "referee.club", "referee.web")   # the score log's base.html
         self._stamp = None
         self._cache: dict[str, Body] = {}
 

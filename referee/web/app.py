@@ -28,7 +28,7 @@ from importlib import resources
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestPayloadError
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
 from referee import channel, i18n, scorelog
@@ -94,10 +94,27 @@ def attachment(name: str) -> dict:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-def _static() -> dict[str, Body]:
+def static_files() -> dict[str, Body]:
     folder = resources.files("referee.web") / "static"
     return {item.name: Body.of(item.read_text(encoding="utf-8"), item.name.rpartition(".")[2])
             for item in folder.iterdir() if item.name.rpartition(".")[2] in TYPES}
+
+
+def environment(static: dict[str, Body], *packages: str) -> Environment:
+    """Jinja for pages: the templates of ``packages`` (the first found wins),
+    autoescaped, in the box's language, ``static(name)`` addressing a file
+    by its content."""
+    env = Environment(loader=ChoiceLoader([PackageLoader(p, "templates") for p in packages]), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      extensions=["jinja2.ext.i18n"])
+    # scripts/catalogues.py extracts the templates' messages with the same settings.
+    env.policies["ext.i18n.trimmed"] = True
+    # referee.i18n's functions read the language of the moment at every call.
+    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    # Static files are kept a year: their address changes with their content.
+    stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in static.items()}
+    env.globals["static"] = stamped.__getitem__
+    return env
 
 
 class Site:
@@ -107,17 +124,8 @@ class Site:
         self.reader = reader    # the store, read-only (referee.web.reader)
         self.box = box          # the box's end of the channel (referee.channel.Client)
         self.hub = live.Hub(reader)
-        self.static = _static()
-        self.env = Environment(loader=PackageLoader("referee.web", "templates"), autoescape=True,
-                               undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                               extensions=["jinja2.ext.i18n"])
-        # scripts/catalogues.py extracts the templates' messages with the same settings.
-        self.env.policies["ext.i18n.trimmed"] = True
-        # referee.i18n's functions read the language of the moment at every call.
-        self.env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
-        # Static files are kept a year: their address changes with their content.
-        stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in self.static.items()}
-        self.env.globals["static"] = stamped.__getitem__
+        self.static = static_files()
+        self.env = environment(self.static, "referee.web")
         self._stamp = None
         self._cache: dict[str, Body] = {}
 
