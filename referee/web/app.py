@@ -27,14 +27,12 @@ from importlib import resources
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
-from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
 from referee import channel, i18n, scorelog
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, sheets, teams
-from referee.web.guard import CSP  # noqa: F401  the league's pages send it too
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)
@@ -42,7 +40,6 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 MOST_CACHED = 256           # rendered answers kept between two changes
 SHUTDOWN_SECONDS = 2.0
-BODY_SECONDS = 10.0         # to send a request's body, once its headers are in
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 GAME = r"{id:\d{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
@@ -300,16 +297,7 @@ class Site:
 
     async def team_post(self, request: web.Request) -> web.Response:
         page, session = self._team(request)
-        try:
-            async with asyncio.timeout(BODY_SECONDS):   # a body dripped in slowly holds no connection
-                form = await request.post()
-        except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):  # no form
-            raise web.HTTPBadRequest() from None
-        except TimeoutError:
-            raise web.HTTPRequestTimeout() from None
-        fields = teams.form_fields(form)
-        if fields is None:
-            raise web.HTTPBadRequest()
+        fields = await guard.posted(request)
         if teams.forged(request, page, fields):
             raise web.HTTPForbidden()
         handler = teams.ACTIONS.get(session.name)

@@ -23,6 +23,7 @@ from collections import Counter
 from aiohttp import web
 
 HEADER_SECONDS = 10.0
+BODY_SECONDS = 10.0        # to send a form's body, once its headers are in
 MOST_CONNECTIONS = 512
 PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
 LONGEST_LINE = 4096     # request line or header field, bytes
@@ -131,3 +132,23 @@ class GuardedSite(web.TCPSite):
             lambda: _Counted(self.guard, server()), self._host, self._port,
             backlog=self._backlog, reuse_address=self._reuse_address)
         self._bound_port = self._server.sockets[0].getsockname()[1]
+
+
+async def posted(request: web.Request) -> dict[str, str]:
+    """A page's posted form as short strings: 400 for anything that is not
+    one, 408 for a body dripped in too slowly to hold a connection."""
+    from aiohttp.http_exceptions import HttpProcessingError
+    from aiohttp.web_protocol import RequestPayloadError
+
+    from referee.web.teams import form_fields
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            form = await request.post()
+    except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):
+        raise web.HTTPBadRequest() from None
+    except TimeoutError:
+        raise web.HTTPRequestTimeout() from None
+    fields = form_fields(form)
+    if fields is None:
+        raise web.HTTPBadRequest()
+    return fields

@@ -13,19 +13,15 @@ its forms are guarded like a team page's (``referee.web.teams.forged``).
 """
 from __future__ import annotations
 
-import asyncio
 import types
 
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
-from aiohttp.web_protocol import RequestPayloadError
 
 from referee import channel, naming
 from referee.i18n import _
-from referee.web import teams
+from referee.web import guard, teams
 
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
-BODY_SECONDS = 10.0   # to send the form's body, once its headers are in
 COOKIE = teams.COOKIE
 
 
@@ -50,16 +46,7 @@ def add_routes(app: web.Application, site) -> None:
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
         view = await _view(site, token)
-        try:
-            async with asyncio.timeout(BODY_SECONDS):
-                form = await request.post()
-        except (ValueError, UnicodeDecodeError, HttpProcessingError, RequestPayloadError):
-            raise web.HTTPBadRequest() from None
-        except TimeoutError:
-            raise web.HTTPRequestTimeout() from None
-        fields = teams.form_fields(form)
-        if fields is None:
-            raise web.HTTPBadRequest()
+        fields = await guard.posted(request)
         if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
         answer = await _ask(site, "names.submit", token=token, fields=fields)
