@@ -70,3 +70,20 @@ class Watchdog:
         if self._next is not None:
             self._next.cancel()
             self._next = None
+
+
+async def serve_until_stopped(clock, stop, status: str) -> None:
+    """Tell systemd the process is ready (with ``status``), beat the
+    watchdog from this loop, and wait for ``stop``; then say "stopping".
+    The caller's clean-up follows."""
+    notify("READY=1", f"STATUS={status}")
+    interval = watchdog_interval()
+    watchdog = Watchdog(clock, interval) if interval else None
+    if watchdog:
+        watchdog.start()
+    try:
+        await stop.wait()
+    finally:
+        notify("STOPPING=1")
+        if watchdog:
+            watchdog.stop()

@@ -18,7 +18,7 @@ from referee import channel
 from referee.box import Box
 from referee.clock import RealClock
 from referee.config import Config
-from referee.notify import Watchdog, notify, watchdog_interval
+from referee.notify import serve_until_stopped
 
 log = logging.getLogger("referee")
 
@@ -104,16 +104,9 @@ async def serve(config: Config, clock=None) -> None:
         loop.add_signal_handler(sig, stop.set)
     # Ready only now: the store is open, the keypad wired, every display tried.
     displays = box.devices.displays.values()
-    notify("READY=1", f"STATUS=ready: {sum(d.online for d in displays)} of {len(displays)} displays answering")
-    interval = watchdog_interval()
-    watchdog = Watchdog(box.clock, interval) if interval else None
-    if watchdog:
-        watchdog.start()
     try:
-        await stop.wait()
+        await serve_until_stopped(box.clock, stop, f"ready: {sum(d.online for d in displays)} of "
+                                                   f"{len(displays)} displays answering")
     finally:
-        notify("STOPPING=1")
-        if watchdog:
-            watchdog.stop()
         await service.aclose()
         log.info("stopped")

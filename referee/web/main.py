@@ -15,7 +15,7 @@ import signal
 from referee import channel
 from referee.clock import RealClock
 from referee.config import Config
-from referee.notify import Watchdog, notify, watchdog_interval
+from referee.notify import serve_until_stopped
 from referee.web.app import serve
 from referee.web.reader import Reader
 
@@ -54,17 +54,9 @@ async def run(config: Config) -> None:
     reader = Reader(database, RealClock(loop), config.lang)
     server = await serve(reader, box, config.web.host, config.web.port)
     log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
-    notify("READY=1", f"STATUS=serving on port {server.port}")
-    interval = watchdog_interval()
-    watchdog = Watchdog(reader.clock, interval) if interval else None
-    if watchdog:
-        watchdog.start()
     try:
-        await stop.wait()
+        await serve_until_stopped(reader.clock, stop, f"serving on port {server.port}")
     finally:
-        notify("STOPPING=1")
-        if watchdog:
-            watchdog.stop()
         await server.stop()
         reader.close()
         log.info("stopped")
