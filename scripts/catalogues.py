@@ -11,7 +11,6 @@ kept, new ids are added untranslated, gone ones dropped.
 """
 from __future__ import annotations
 
-import datetime
 import os
 import sys
 from importlib.metadata import version
@@ -73,7 +72,9 @@ def update() -> None:
         old = load(lang)
         new = Catalog(locale=lang, project="Tabletop Referee", version=version("tabletop-referee"),
                       copyright_holder="Tabletop Referee", msgid_bugs_address="the project's issue tracker",
-                      revision_date=datetime.datetime.now(datetime.timezone.utc),
+                      # Dates and line numbers stay put so that two branches adding
+                      # messages do not both rewrite the header and every location.
+                      creation_date=old.creation_date, revision_date=old.revision_date,
                       last_translator="Tabletop Referee",
                       language_team="Tabletop Referee", fuzzy=False, header_comment="# Tabletop Referee: "
                       f"the box's screens and phone pages in {lang}. Updated by scripts/catalogues.py.")
@@ -81,7 +82,7 @@ def update() -> None:
             known = old.get(message)
             # A message that gained or lost its plural keeps nothing of its old form.
             string = known.string if known and isinstance(known.id, tuple) == isinstance(message, tuple) else ""
-            new.add(message, string, locations=[(p.rsplit(":", 1)[0], int(p.rsplit(":", 1)[1])) for p in places[:3]])
+            new.add(message, string, locations=[(f, None) for f in dict.fromkeys(p.rsplit(":", 1)[0] for p in places)][:3])
         with open(os.path.join(LOCALE, f"{lang}.po"), "wb") as f:
             write_po(f, new, width=100, omit_header=False, sort_output=True)
 
