@@ -362,16 +362,16 @@ def test_issue17_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(ta
     assert next(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=";"))[1:4] == ["Игорь", "Łucja & Ola", "Žofie"]
 
 
-def on_the_box(t, phone, text: str, name: str = "main", seconds: float = 5.0):
+def on_the_box(t, phone, text: str, before, name: str = "main", seconds: float = 5.0):
     """Let the table play on (its loop, and its clock a preview gap at a
-    time) until ``text`` is on the screen ``name``; its picture then."""
-    before = t.image(name).tobytes()
+    time) until ``text`` is on the screen ``name``, whose picture was
+    ``before`` (bytes); its picture then."""
     end = time.monotonic() + seconds
     while text not in t.screen(name):
         assert time.monotonic() < end, f"{text!r} never reached the box's {name} screen: {t.screen(name)}"
         phone.call(asyncio.sleep(0.05))              # the browser waits; the table's loop runs
         t.advance(naming.PREVIEW_GAP)
-    assert t.image(name).tobytes() != before           # drawn on the panel, not only in the mirror
+    assert t.image(name).tobytes() != before            # drawn on the panel, not only in the mirror
     return t.image(name)
 
 
@@ -381,8 +381,9 @@ def test_issue17_names_reach_the_box_while_typed_before_they_are_saved(table, at
     t.press("B")
     [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
     page = phone.open(path_of(qr.text))
+    before = t.image("main").tobytes()
     phone.call(page.fill("#n1", "Игорь"))             # typed, not saved
-    on_the_box(t, phone, "Игорь")
+    on_the_box(t, phone, "Игорь", before)
     assert t.screen("team1").splitlines() == ["[Players…]", "1 Игорь"]
     phone.call(page.fill("#n2", "Li 中"))             # a letter the panels cannot draw
     phone.call(page.wait_for_selector("#n2-why:not([hidden])", timeout=5000))
@@ -390,9 +391,11 @@ def test_issue17_names_reach_the_box_while_typed_before_they_are_saved(table, at
     assert phone.call(page.get_attribute("#n2", "aria-invalid")) == "true"
     assert "中" not in t.screen("main") + t.screen("team1") and "error" not in t.sounds
     phone.shot(page, "names-typing")
+    before = t.image("team1").tobytes()
     phone.call(page.fill("#n2", "Žofie"))
-    on_the_box(t, phone, "2 Žofie", "team1")
-    assert phone.call(page.is_hidden("#n2-why")) and phone.call(page.get_attribute("#n2", "aria-invalid")) is None
+    on_the_box(t, phone, "2 Žofie", before, "team1")
+    phone.call(page.wait_for_selector("#n2-why", state="hidden", timeout=5000))   # the page has the answer too
+    assert phone.call(page.get_attribute("#n2", "aria-invalid")) is None
     assert t.box.flow.names == []                     # nothing saved yet
     assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
 
