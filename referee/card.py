@@ -98,8 +98,13 @@ class Card:
         self.fault = exc.reason
         return refusal(exc.reason)
 
-    def saved(self) -> None:
-        if self.fault is not None:
-            log.warning("database: saving again%s",
-                        f" ({self._refused} more writes were refused)" if self._refused else "")
-            self.fault, self._refused, self._logged_at = None, 0, None
+    def saved(self) -> str | None:
+        """A write went through: the line the screen said about the fault,
+        if there was one, so that it can go (it is no longer true)."""
+        if self.fault is None:
+            return None
+        log.warning("database: saving again%s",
+                    f" ({self._refused} more writes were refused)" if self._refused else "")
+        said = refusal(self.fault)
+        self.fault, self._refused, self._logged_at = None, 0, None
+        return said
