@@ -473,8 +473,7 @@ class Box:
         self.key_count += 1
         self._check_wall()
         fresh = self.card.reopen(self.store)
-        if fresh is not None:   # the card takes writes again
-            self.store.close()
+        if fresh is not None:   # a card that could not be written was tried again
             self.store = fresh
             if self.session is not None:
                 self.session.store = fresh
