@@ -60,9 +60,10 @@ def rules(name: str):
     return importlib.import_module(f"games.{name}")
 
 
-def effective(rows: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
-    """The events that count once the undo rows have taken theirs back."""
-    return [(data, at) for _seq, data, at in _kept([(0, data, at) for data, at in rows], False)]
+def effective(rows: list[tuple]) -> list[tuple]:
+    """The events that count once the undo rows have taken theirs back.
+    ``rows`` are ``(data, at, ...)``: whatever follows ``data`` comes along."""
+    return [row[1:] for row in _kept([(0, *row) for row in rows], False)]
 
 
 _AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
@@ -203,13 +204,14 @@ class Session:
         self._snapped = max(self._snapped, snap.seq)
         return True
 
-    def apply(self, event, at: float, stamp=None) -> None:
-        """``at``: the game clock; ``stamp``: the wall-clock label."""
+    def apply(self, event, at: float, stamp=None, view: dict | None = None) -> None:
+        """``at``: the game clock; ``stamp``: the wall-clock label;
+        ``view``: the page an undo of it lands on (``Store.append``)."""
         state = self.rules.apply(self.state, event, at)
         snap = None
         if self.seq + 1 - self._snapped >= SNAPSHOT_EVERY:
             snap = Snapshot(0, self.depth + 1, at, snapshot.fingerprint(), snapshot.encode(state))
-        seq = self.store.append(self.id, base.encode(event), at, stamp, snap)
+        seq = self.store.append(self.id, base.encode(event), at, stamp, view, snap)
         if snap is not None:
             self._snapped = seq
         if not base.is_automatic(event):
@@ -229,11 +231,16 @@ class Session:
         """The last event a player made, and the game's state just before it."""
         return None if self._last is None else (self._last[0], self._last[2])
 
-    def undo(self, stamp=None) -> None:
+    def taken_back(self) -> int | None:
+        """The row an undo would take back: the last player action's."""
+        return None if self._last is None else self._last[3]
+
+    def undo(self, stamp=None, view: dict | None = None) -> None:
         """Take back the last player action; the game clock goes back to
         the moment it was taken, so that a running turn timer has what it had
-        then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md)."""
+        then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md).
+        ``view``: the page the undo lands on, kept with its row."""
         if self._last is None:
             raise base.Illegal("Nothing to undo.")
-        self.store.append(self.id, UNDO, self._last[1], stamp)
+        self.store.append(self.id, UNDO, self._last[1], stamp, view)
         self.replay()
