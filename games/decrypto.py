@@ -24,7 +24,8 @@ Setup options
               in when both encryptors are done.
 ``members``   the players' names, team by team (``[[white…], [black…]]``, the
               Hacker's team first), in the order they sit; optional.  Given,
-              they set ``sizes``; the score log lists each team's players.
+              they set ``sizes``; the score log lists each team's players
+              and ``State.encryptor_names`` names each round's encryptors.
 ``exclude``   words already dealt this evening, default ``()``.  They are not
               dealt again; when too few words are left for this game (four
               and a spare per team), the whole list is used again.
@@ -95,7 +96,8 @@ For the screens
 ---------------
 ``step(state)``            what to ask for next (``Step``)
 ``timer(state)``           the clue countdown, while it runs
-``State.round``            the round, from 1; ``State.encryptors`` per team
+``State.round``            the round, from 1; ``State.encryptors`` per team,
+                           ``State.encryptor_names`` when the players are named
 ``State.clues_done``       which encryptors are done this round
 ``State.intercept``        the interception announced for the code under way
 ``State.last``             the code revealed last (``Reveal``)
@@ -302,6 +304,13 @@ class State:
         """This round's encryptor of each team, as a player number from 1 [DE-2]."""
         return tuple((self.round - 1) % self.sizes[t] + 1 if t in self.coding else None
                      for t in (0, 1))
+
+    @property
+    def encryptor_names(self) -> tuple[str | None, str | None]:
+        """This round's encryptor of each team by name, when the team's
+        players were named in the order they sit; else None [DE-2]."""
+        return tuple(self.members[t][n - 1] if n is not None and self.members[t] else None
+                     for t, n in enumerate(self.encryptors))
 
     @property
     def last(self) -> Reveal | None:
@@ -759,6 +768,7 @@ def public(state: State) -> dict:
         "round": state.round,
         "last_round": HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
         "encryptors": list(state.encryptors),
+        "encryptor_names": list(state.encryptor_names),
         "step": {"kind": now.kind, "team": now.team, "of_team": now.of_team, "waiting": list(now.waiting)},
         "clues_done": list(state.clues_done),
         "clues_deadline": cd.deadline() if cd is not None else None,
