@@ -73,8 +73,10 @@ Other events
     code order, so that every page can keep the paper notesheet.  Taken
     from the moment the team's code is drawn until the box moves on to
     guessing it; sent again, it replaces the last.  Each clue is trimmed
-    and must be 1 to 40 characters, without control characters.  Typing
-    is optional: the clues are spoken aloud in any case.
+    and must be 1 to 40 characters, without control characters; none may
+    be one of the team's keywords or a clue the team gave before in the
+    game [DE-11].  Typing is optional: the clues are spoken aloud in any
+    case.
 
 The clues
 ---------
@@ -580,7 +582,33 @@ def _type_clues(state: State, team, clues) -> State:
     if not isinstance(clues, (tuple, list)) or len(clues) != 3:
         raise Illegal("Type three clues, one for each digit.")
     typed = tuple(_clue(n, text) for n, text in enumerate(clues, 1))
+    _clue_rules(state, team, typed)
     return dataclasses.replace(state, clues=_put(state.clues, team, typed))
+
+
+def _clue_rules(state: State, team: int, typed: tuple[str, ...]) -> None:
+    """[DE-11] What the box can see of the clue rules once clues are typed:
+    no keyword of the team as a clue, no clue twice in a game.  [ruling]
+    "Twice" counts the team's own clues, this round's included, compared
+    as written but for case and spacing; the other team's are theirs."""
+    words = {_as_said(word) for word in state.keywords[team]}
+    given: dict[str, int] = {}
+    for r in state.rounds:
+        for clue in r.clues[team]:
+            given.setdefault(_as_said(clue), r.number)
+    for n, clue in enumerate(typed, 1):
+        said = _as_said(clue)
+        if said in words:
+            raise Illegal("Clue {n} is one of your keywords.", n=n)
+        if said in given:
+            raise Illegal("Clue {n} was given in round {round}.", n=n, round=given[said])
+        earlier = next((m for m, other in enumerate(typed[:n - 1], 1) if _as_said(other) == said), None)
+        if earlier is not None:
+            raise Illegal("Clue {n} repeats clue {m}.", n=n, m=earlier)
+
+
+def _as_said(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 # A clue is one line of plain text on every page: nothing that breaks the

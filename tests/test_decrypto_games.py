@@ -248,3 +248,26 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     assert [r["scores"] for r in game["rounds"]] == [{"Hacker": 0, "Team": 1}, {"Hacker": 1, "Team": 1},
                                                      {"Hacker": 1, "Team": 0}]
     assert "Hacker" in page_text(ok(t, f"/g/{game['id']}"))
+
+
+def test_DE11_typed_clues_the_box_can_read_keep_the_clue_rules(t):
+    g = Game(t)
+    white = keywords(t, WHITE)
+    # [DE-11] Never a keyword as a clue, whatever its case.
+    status, _, body = send(t, WHITE, (white[1].upper(), "insect", "fear"))
+    assert status == 400 and "Clue 1 is one of your keywords." in page_text(body)
+    status, _, body = send(t, WHITE, ("Mexico", "insect", " mexico "))
+    assert status == 400 and "Clue 3 repeats clue 1." in page_text(body)
+    assert send(t, WHITE, ("Mexico", "insect", "fear"))[0] == 303
+    # Black's words are Black's own business: White's clue may be one of them.
+    assert send(t, BLACK, (keywords(t, WHITE)[0] + " cake", "Prague", "violin"))[0] == 303
+    g.round()
+    # [DE-11] No clue twice a game: White's Mexico of round 1 is spent ...
+    status, _, body = send(t, WHITE, ("amigo", "MEXICO", "olive"))
+    assert status == 400 and "Clue 2 was given in round 1." in page_text(body)
+    # ... for White only: Black may say it.
+    assert send(t, BLACK, ("Mexico", "ladder", "fork"))[0] == 303
+    assert send(t, WHITE, ("amigo", "wings", "olive"))[0] == 303
+    g.round()
+    [game] = t.log()
+    assert game["rounds"][1]["clues"] == {"White": ["amigo", "wings", "olive"], "Black": ["Mexico", "ladder", "fork"]}
