@@ -247,7 +247,11 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     assert game["totals"] == {"Hacker": 2, "Team": 2}
     assert [r["scores"] for r in game["rounds"]] == [{"Hacker": 0, "Team": 1}, {"Hacker": 1, "Team": 1},
                                                      {"Hacker": 1, "Team": 0}]
-    assert "Hacker" in page_text(ok(t, f"/g/{game['id']}"))
+    # The score sheet: no miscommunication for the Team, the Hacker's token instead.
+    page = page_text(ok(t, f"/g/{game['id']}"))
+    wrong = dashed(other(codes[TEAM]))
+    assert f"Team {dashed(codes[TEAM])}: decoded wrong ({wrong}): Hacker +1, intercept missed ({wrong})" in page
+    assert "miscommunication" not in page.replace("Miscommunications", "")
 
 
 def test_DE11_typed_clues_the_box_can_read_keep_the_clue_rules(t):

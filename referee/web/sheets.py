@@ -190,8 +190,14 @@ def _decrypto(i: int, r: dict) -> tuple[str, str]:
     codes, clues = r.get("codes", {}), r.get("clues", {})
     for team, code in codes.items():
         guess = r.get("guesses", {}).get(team, {})
-        said = [_("decoded") if guess.get("decode") == code
-                else _("miscommunication ({code})").format(code=_code(guess.get("decode", ())))]
+        decode = _code(guess.get("decode", ()))
+        if guess.get("decode") == code:
+            said = [_("decoded")]
+        elif r.get("tokens", {}).get(team, {}).get("miscommunications"):
+            said = [_("miscommunication ({code})").format(code=decode)]
+        else:
+            # [DE-10] The Team takes no miscommunication: the Hacker scores instead.
+            said = [_("decoded wrong ({code}): Hacker +1").format(code=decode)]
         intercept = guess.get("intercept")
         if intercept is not None:
             said.append(_("intercepted") if intercept == code
