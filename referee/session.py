@@ -44,9 +44,10 @@ GAMES = ("tools", "decrypto", "osmisifry", "octiles", "davinci", "decipher")
 # Rows between two snapshots.  A start replays at most about twice this
 # (the rows after the newest snapshot, or after the one before it when
 # those hold no player action to undo): some hundreds of rows, a few
-# milliseconds.  A snapshot costs one encoding of the state (well under a
-# millisecond) and a few kilobytes on the card per SNAPSHOT_EVERY rows, in
-# the transaction of the row that made it.
+# milliseconds.  A snapshot costs one encoding of the state (tens of
+# microseconds) and 1 to 18 KB (Decrypto's word pool is the most) per
+# SNAPSHOT_EVERY rows of some 100 bytes each, in the transaction of the row
+# that made it; most games end before their first.
 SNAPSHOT_EVERY = 200
 TRIES = 3       # snapshots tried, newest first, before replaying from the first row
 KEPT = 2 * SNAPSHOT_EVERY   # events kept in ``Session.events`` in play
