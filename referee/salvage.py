@@ -32,6 +32,7 @@ import subprocess
 import tempfile
 import time
 
+from referee import btree
 from referee.store import SCHEMA, Damaged, Store
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 HEADER = b"SQLite format 3\x00"
 RECOVER_SECONDS = 60.0
 FAILURES = 2000   # failed queries a table may cost before the rest of it is given up
+# How many columns a row of events and of games has had: the first schema's,
+# and today's (store.ADDED); their first columns have stayed the same.
+EVENT_FIELDS, GAME_FIELDS = (4, 7), (5, 9)
 
 
 @dataclasses.dataclass
@@ -94,6 +98,7 @@ def salvage(path: str, now: float) -> Report:
                     found.read_lost_and_found(db)
             with _reading(copy) as db:
                 found.read_tables(db)
+            found.read_pages(copy)
     found.write(path, report)
     return report
 
@@ -101,10 +106,11 @@ def salvage(path: str, now: float) -> Report:
 def _mend_header(copy: str) -> None:
     # The first 24 bytes are the same in every database the box writes
     # (page size aside): the magic text, format numbers 2/2 (WAL), no
-    # reserved bytes, payload fractions 64/32/32.
+    # reserved bytes, payload fractions 64/32/32; and the page count is
+    # the file's.
     with open(copy, "r+b") as f:
-        head = bytearray(f.read(24))
-        if len(head) < 24:
+        head = bytearray(f.read(32))
+        if len(head) < 32:
             return
         size = int.from_bytes(head[16:18], "big")
         if size not in (1,) and (size < 512 or size & (size - 1)):
@@ -112,6 +118,10 @@ def _mend_header(copy: str) -> None:
         head[:16] = HEADER
         head[16:18] = size.to_bytes(2, "big")
         head[18:24] = bytes((2, 2, 0, 64, 32, 32))
+        # The page count (28-31) follows from the file's length; a wrong one
+        # makes every reader, .recover too, call the file malformed.
+        page = 65536 if size == 1 else size
+        head[28:32] = (os.fstat(f.fileno()).st_size // page).to_bytes(4, "big")
         f.seek(0)
         f.write(head)
 
@@ -207,10 +217,37 @@ class Found:
             return
         for row in rows:
             nfield, rowid, fields = row[2], row[3], row[4:]
-            if nfield == 4:
+            if nfield in EVENT_FIELDS:
                 self.event(*fields[:4])
-            elif nfield == 5 and rowid is not None:
+            elif nfield in GAME_FIELDS and rowid is not None:
                 self.game(rowid, *fields[1:5])
+
+    def read_pages(self, path: str) -> None:
+        # Last, the leaf pages themselves (referee.btree): what no query
+        # could reach behind a damaged schema or interior page.  The log's
+        # page images first, newest first: they are younger than the file's.
+        with open(path, "rb") as f:
+            pages = btree.File(f.read())
+        if os.path.exists(path + "-wal"):
+            with open(path + "-wal", "rb") as f:
+                log = f.read()
+            for number, image in btree.wal_pages(log, pages.size):
+                for rowid, values in pages.leaf_rows(image, 100 if number == 1 else 0):
+                    self.cell(rowid, values)
+        for rowid, values in pages.rows():
+            self.cell(rowid, values)
+
+    def cell(self, rowid: int, values: list) -> None:
+        """A row found on a page, told by its shape whose it is."""
+        n = len(values)
+        if n in EVENT_FIELDS and isinstance(values[3], btree.Text):   # set_aside keeps data as a BLOB
+            self.event(*values[:3], bytes(values[3]))
+        if n in GAME_FIELDS and values[0] is None:   # id: the rowid itself
+            self.game(rowid, *values[1:5])
+        if n == 2:
+            self.setting(*values)
+        if n == 4:
+            self.team_page(*(_blob_text(v) if isinstance(v, bytes) else v for v in values))
 
     def game(self, id, name, options, started, ended) -> None:
         name, options = _blob_text(name), _blob_text(options)
@@ -229,6 +266,8 @@ class Found:
     def event(self, game, seq, at, data) -> None:
         if not (isinstance(game, int) and isinstance(seq, int)) or (game, seq) in self.events:
             return
+        if game >= 1:
+            self.highest_game = max(self.highest_game, game)   # a game of its own, if its row is lost
         text = _blob_text(data)
         try:
             parsed = json.loads(text) if text is not None and _number(at) else None

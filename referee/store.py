@@ -77,7 +77,7 @@ ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_bo
 Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
 # Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
-_CORRUPT, _NOTADB = 11, 26
+_READONLY, _CORRUPT, _NOTADB = 8, 11, 26
 _UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
 
 
@@ -103,6 +103,19 @@ def unsaved(exc: sqlite3.Error) -> Unsaved | None:
     """What a failed write means for the table, if it is the card's fault."""
     reason = _UNSAVED.get(_code(exc))
     return Unsaved(reason, str(exc)) if reason else None
+
+
+def _versions_flipped(path: str) -> bool:
+    """The header's format numbers (bytes 18 and 19: 1 legacy, 2 WAL) are
+    not SQLite's: a newer write format makes SQLite open the file read-only,
+    and a flipped bit there must be mended (``referee.salvage``), not taken
+    for a read-only card."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return len(head) == 20 and not (head[18] in (1, 2) and head[19] in (1, 2))
 
 
 def _writes(method):
@@ -165,7 +178,7 @@ class Store:
                 raise Damaged(f"{path}: quick_check failed")
         except sqlite3.Error as exc:
             self._close_quietly()
-            if _code(exc) in (_CORRUPT, _NOTADB):
+            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)):
                 raise Damaged(f"{path}: {exc}") from exc
             refused = unsaved(exc)
             if refused is None:
