@@ -137,3 +137,40 @@ def wal_pages(data: bytes, size: int) -> Iterator[tuple[int, bytes]]:
     for n in reversed(range(max(0, (len(data) - 32) // frame))):
         at = 32 + n * frame
         yield int.from_bytes(data[at:at + 4], "big"), data[at + 24:at + frame]
+
+
+# --- the write-ahead log (https://www.sqlite.org/fileformat.html, 4.1-4.3) ---
+
+WAL_MAGIC = (0x377F0682, 0x377F0683)   # checksums in little-, big-endian words
+
+
+def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> tuple[int, int]:
+    for x0, x1 in struct.iter_unpack(">II" if big else "<II", data):
+        s0 = (s0 + x0 + s1) & 0xFFFFFFFF
+        s1 = (s1 + x1 + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def log_cut_short(data: bytes, used: int) -> bool:
+    """Whether the log holds committed frames that SQLite, using the first
+    ``used``, leaves out: a flipped byte in the log's header or in a frame
+    makes it drop the log from there on, silently, and its next write
+    would overwrite them.  A transaction cut short by a power cut is not
+    that: no frame of it says "commit" after the one that broke."""
+    if len(data) < 32:
+        return False
+    size = int.from_bytes(data[8:12], "big")
+    frames_at = 32
+    if size < 512 or size > 65536 or size & (size - 1):
+        size = 4096   # the header is damaged; the frames are likely the usual size
+    frame = 24 + size
+    count = (len(data) - frames_at) // frame
+    magic = int.from_bytes(data[:4], "big")
+    if magic not in WAL_MAGIC or _checksum(data[:24], magic & 1) != struct.unpack(">II", data[24:32]):
+        return count > 0   # no frame is read behind a damaged header
+    salts = data[16:24]
+    for n in range(max(0, used), count):
+        head = data[frames_at + n * frame:frames_at + n * frame + 24]
+        if head[8:16] == salts and head[4:8] != bytes(4):
+            return True
+    return False

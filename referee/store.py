@@ -31,6 +31,8 @@ import sqlite3
 import urllib.parse
 from dataclasses import dataclass
 
+from referee import btree
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -82,7 +84,13 @@ _UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damag
 
 
 class Damaged(Exception):
-    """The database file is damaged: it must be set aside and salvaged."""
+    """The database file is damaged: it must be set aside and salvaged.
+    ``log``: the write-ahead log as it was found, when it is the damaged
+    part (SQLite deletes the file when it closes the database)."""
+
+    def __init__(self, message: str, log: bytes = b"") -> None:
+        super().__init__(message)
+        self.log = log
 
 
 class Unsaved(Exception):
@@ -166,6 +174,7 @@ class Store:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._check_log()
             self._migrate()
             self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
             # SQLite opens a file it may not write (a read-only mount, which
@@ -191,6 +200,20 @@ class Store:
             # SQLite quoting damaged bytes in its message (a mangled schema)
             self._close_quietly()
             raise Damaged(f"{path}: {exc.object[:80]!r}") from exc
+
+    def _check_log(self) -> None:
+        # Before anything is written: the first write would restart the log
+        # over the frames a damaged one hides (see btree.log_cut_short).
+        busy, used, _done = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if busy or used < 0:
+            return
+        try:
+            with open(self.path + "-wal", "rb") as f:
+                log = f.read()
+        except OSError:
+            return
+        if btree.log_cut_short(log, used):
+            raise Damaged(f"{self.path}-wal: committed frames after a damaged one", log)
 
     @classmethod
     def reading(cls, path: str) -> Store:
