@@ -89,7 +89,9 @@ class File:
         for number in range(1, self.count + 1):
             yield from self.leaf_rows(self.page(number), 100 if number == 1 else 0)
 
-    def leaf_rows(self, page: bytes, head: int = 0) -> Iterator[tuple[int, list]]:
+    def leaf_rows(self, page: bytes, head: int = 0, newer: dict | None = None) -> Iterator[tuple[int, list]]:
+        """The rows of one page; ``newer``: page images (by number) to follow
+        overflow chains through before the file's, for a page of the log."""
         # Read as a table's leaf unless it says it is another kind of b-tree
         # page: a leaf whose type byte flipped still holds its rows.
         if len(page) < head + 8 or page[head] in OTHER_KINDS:
@@ -98,12 +100,12 @@ class File:
         for n in range(min(cells, (len(page) - head - 8) // 2)):
             start = int.from_bytes(page[head + 8 + 2 * n:head + 10 + 2 * n], "big")
             try:
-                rowid, payload = self._cell(page, start)
+                rowid, payload = self._cell(page, start, newer or {})
                 yield rowid, record(payload)
             except (ValueError, IndexError):
                 continue
 
-    def _cell(self, page: bytes, start: int) -> tuple[int, bytes]:
+    def _cell(self, page: bytes, start: int, newer: dict) -> tuple[int, bytes]:
         length, at = varint(page, start)
         rowid, at = varint(page, at)
         if rowid >= 1 << 63:
@@ -119,9 +121,10 @@ class File:
             payload = bytearray(page[at:at + local])
             following = int.from_bytes(page[at + local:at + local + 4], "big")
             seen = set()
-            while len(payload) < length and 0 < following <= self.count and following not in seen:
+            while len(payload) < length and (0 < following <= self.count or following in newer) \
+                    and following not in seen:
                 seen.add(following)
-                over = self.page(following)
+                over = newer.get(following) or self.page(following)
                 payload += over[4:usable][:length - len(payload)]
                 following = int.from_bytes(over[:4], "big")
         if len(payload) != length:
@@ -152,25 +155,35 @@ def _checksum(data: bytes, big: bool, s0: int = 0, s1: int = 0) -> tuple[int, in
 
 
 def log_cut_short(data: bytes, used: int) -> bool:
-    """Whether the log holds committed frames that SQLite, using the first
-    ``used``, leaves out: a flipped byte in the log's header or in a frame
-    makes it drop the log from there on, silently, and its next write
+    """Whether the log holds committed frames that SQLite, reading the
+    first ``used``, leaves out: a flipped byte in the log's header or in a
+    frame makes it drop the log from there on, silently, and its next write
     would overwrite them.  A transaction cut short by a power cut is not
-    that: no frame of it says "commit" after the one that broke."""
+    that: no frame after the one that broke says "commit"."""
     if len(data) < 32:
         return False
     size = int.from_bytes(data[8:12], "big")
-    frames_at = 32
     if size < 512 or size > 65536 or size & (size - 1):
         size = 4096   # the header is damaged; the frames are likely the usual size
     frame = 24 + size
-    count = (len(data) - frames_at) // frame
+    count = (len(data) - 32) // frame
     magic = int.from_bytes(data[:4], "big")
-    if magic not in WAL_MAGIC or _checksum(data[:24], magic & 1) != struct.unpack(">II", data[24:32]):
+    big = bool(magic & 1)
+    if magic not in WAL_MAGIC or _checksum(data[:24], big) != struct.unpack(">II", data[24:32]):
         return count > 0   # no frame is read behind a damaged header
     salts = data[16:24]
-    for n in range(max(0, used), count):
-        head = data[frames_at + n * frame:frames_at + n * frame + 24]
-        if head[8:16] == salts and head[4:8] != bytes(4):
-            return True
-    return False
+    used = max(0, min(used, count))
+    # Each frame's header holds the running checksum up to it: the first
+    # frame past ``used`` that does not add up is where SQLite stopped.
+    seed = data[24:32] if used == 0 else data[32 + (used - 1) * frame + 16:32 + (used - 1) * frame + 24]
+    for n in range(used, count):
+        head = data[32 + n * frame:32 + n * frame + 24]
+        page = data[32 + n * frame + 24:32 + (n + 1) * frame]
+        if head[8:16] != salts or _checksum(head[:8] + page, big, *struct.unpack(">II", seed)) != \
+                struct.unpack(">II", head[16:24]):
+            break
+        seed = head[16:24]
+    else:
+        return False
+    return any(data[32 + m * frame + 8:32 + m * frame + 16] == salts and
+               data[32 + m * frame + 4:32 + m * frame + 8] != bytes(4) for m in range(n + 1, count))

@@ -212,8 +212,11 @@ class Found:
         # first: they are younger than the file's.
         pages = btree.File(data)
         if log:
+            newest: dict[int, bytes] = {}
             for number, image in btree.wal_pages(log, pages.size):
-                for rowid, values in pages.leaf_rows(image, 100 if number == 1 else 0):
+                newest.setdefault(number, image)
+            for number, image in btree.wal_pages(log, pages.size):
+                for rowid, values in pages.leaf_rows(image, 100 if number == 1 else 0, newest):
                     self.cell(rowid, values, newer=True)
         for rowid, values in pages.rows():
             self.cell(rowid, values)

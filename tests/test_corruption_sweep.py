@@ -231,3 +231,23 @@ def test_issue15_2_one_flipped_byte_anywhere_opens_and_costs_no_other_game(eveni
         shutil.rmtree(folder)
     print(f"\ncorruption sweep: {counts}")
     assert counts["tried"] == len(positions) >= 80
+
+
+def test_issue15_2_a_log_cut_short_by_the_power_is_no_damage(evening, tmp_path):
+    """A power cut in the middle of a commit leaves a torn last frame:
+    SQLite leaves that transaction out, as it must (it was never
+    acknowledged), and the box opens the file as it is, salvaging nothing."""
+    for suffix in ("", "-wal"):
+        shutil.copyfile(evening / f"referee.db{suffix}", tmp_path / f"referee.db{suffix}")
+    wal = tmp_path / "referee.db-wal"
+    with open(wal, "r+b") as f:
+        f.seek(wal.stat().st_size - 2048)
+        f.write(bytes(2048))   # only the first half of the last frame's page reached the card
+    card = Card(str(tmp_path / "referee.db"), ManualClock())
+    store = card.open()
+    try:
+        assert card.notices == [] and card.fault is None
+        assert len(_games(store)) == 6 and store.setting("current") == 6
+    finally:
+        store.close()
+    assert [p.name for p in tmp_path.iterdir() if "damaged" in p.name] == []
