@@ -36,15 +36,17 @@ import tempfile
 import time
 
 from referee import btree
-from referee.store import SCHEMA, Damaged, Store
+from referee.store import ADDED, SCHEMA, Damaged, Store
 
 log = logging.getLogger(__name__)
 
 HEADER = b"SQLite format 3\x00"
 FAILURES = 2000   # failed queries a table may cost before the rest of it is given up
-# How many columns a row of events and of games has had: the first schema's,
-# and today's (store.ADDED); their first columns have stayed the same.
-EVENT_FIELDS, GAME_FIELDS = (4, 7), (5, 9)
+# How many values a row of events and of games may hold: from the first
+# schema's to today's (store.ADDED; a row written before a column was added
+# keeps its fewer values).  Their first columns have stayed the same.
+EVENT_FIELDS = range(4, 5 + sum(table == "events" for table, *_ in ADDED))
+GAME_FIELDS = range(5, 6 + sum(table == "games" for table, *_ in ADDED))
 
 
 @dataclasses.dataclass
