@@ -136,7 +136,7 @@ def _pages(path: str) -> tuple[int, list[Page]]:
     con.close()
     with open(path, "rb") as f:
         data = f.read()
-    pages = []
+    pages, overflow = [], {}   # overflow: page number -> the game whose row runs on to it
     for number in range(1, len(data) // size + 1):
         page = data[(number - 1) * size:number * size]
         head = 100 if number == 1 else 0
@@ -147,9 +147,31 @@ def _pages(path: str) -> tuple[int, list[Page]]:
                 length, at = _varint(page, start)
                 rowid, at = _varint(page, at)
                 game = rowid if p.table == "games" else _first_integer(page[at:at + length])
-                p.cells.append((start, at + length, game))
+                local = _local(length, size)
+                p.cells.append((start, at + min(length, local) + (4 if length > local else 0), game))
+                following = int.from_bytes(page[at + local:at + local + 4], "big") if length > local else 0
+                while following and following not in overflow:
+                    overflow[following] = game
+                    following = int.from_bytes(data[(following - 1) * size:(following - 1) * size + 4], "big")
         pages.append(p)
+    for p in pages:
+        if p.number in overflow:
+            p.cells = [(0, size, overflow[p.number])]   # the rest of one row: the whole page is that game's
     return size, pages
+
+
+def _owner(page: Page, at: int) -> int | None:
+    """The game whose row holds byte ``at`` of the page, if one does."""
+    return next((game for start, end, game in page.cells if start <= at < end), None)
+
+
+def _local(length: int, size: int) -> int:
+    """How much of a payload stays on a table leaf page (the file format's rule)."""
+    most, least = size - 35, (size - 12) * 32 // 255 - 23
+    if length <= most:
+        return length
+    local = least + (length - least) % (size - 4)
+    return local if local <= most else least
 
 
 @dataclass
@@ -169,8 +191,12 @@ def _positions(folder) -> list[Position]:
         base = (p.number - 1) * size
         head = 100 if p.number == 1 else 0
         where = f"page {p.number} ({p.table})"
-        out += [Position("", base + head, where + " type"), Position("", base + head + 3, where + " cell count"),
-                Position("", base + size - 1, where + " last byte")]
+        if p.cells and p.cells[0][:2] == (0, size):   # a row's overflow page
+            game = p.cells[0][2]
+            out += [Position("", base + at, f"{where} overflow of a row", game) for at in (0, 4, size // 2, size - 1)]
+            continue
+        out += [Position("", base + at, f"{where} {what}", _owner(p, at))
+                for at, what in ((head, "type"), (head + 3, "cell count"), (size - 1, "last byte"))]
         for start, end, game in p.cells[:: max(1, len(p.cells) // 3)][:3]:
             out += [Position("", base + start + 2, f"{where} a row's key", game),
                     Position("", base + (start + end) // 2, f"{where} a row's data", game)]
