@@ -195,8 +195,11 @@ class Play(Flow):
         s = self.state
         name = s.players[step.player]
         following = s.offers[s.round].letters if s.round < len(s.offers) else ()
+        picks = _("{name} picks: 1-{last}").format(name=name, last=s.offer_size)
+        if len(picks) > COLS:   # a long name: the keys to press stay, the verb goes
+            picks = _("{name}: 1-{last}").format(name=name, last=s.offer_size)
         lines = (_row(s.offer, s.offer_size, " ", numbered=True),
-                 fit(_("{name} picks: 1-{last}").format(name=name, last=s.offer_size)),
+                 fit(picks),
                  fit(_("Next: {letters}").format(letters=" ".join(following))) if following else _("Last round!"),
                  *self._drawing_line())
         main = Screen(self._round_title(), lines, keys=self._creation_keys())
