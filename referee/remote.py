@@ -52,7 +52,7 @@ import time
 log = logging.getLogger(__name__)
 
 PRESS_SECONDS = 0.05   # how long ``press`` holds a key down, like a finger
-TAKE_SECONDS = 1.0     # how long an answer waits for the box to take a key
+TAKE_SECONDS = 10.0    # how long an answer waits for the box to take a key (generous: a loaded machine)
 POLL_SECONDS = 0.002
 LONGEST_LINE = 1024
 

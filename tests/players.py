@@ -77,7 +77,7 @@ def offered(screen: str) -> list[str]:
 
 
 class Player:
-    UNDO, MENU_BACK, END, LOOK = 0.04, 0.02, 0.004, 0.04
+    UNDO, MENU_BACK, END, LOOK = 0.04, 0.02, 0.01, 0.04
 
     def __init__(self, mode: str, rng: random.Random) -> None:
         self.mode = MODES[mode]

@@ -76,6 +76,7 @@ CONSOLE_EVERY = 40                 # the console script starts the box at start 
 FLIGHT = 1.0          # in-flight kills land up to this long after the box is ready
 STARTING = 0.3        # kills while starting land up to this long after the process starts
 START_SECONDS = 30.0  # the console script imports everything first, on a machine under load
+ANSWER_SECONDS = 30.0  # a box that takes longer to answer a line hangs
 MENU_SECONDS = 10.0   # holding * brings the game menu up after 0.6 s; generous under load
 AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
@@ -201,6 +202,7 @@ class Machine:
                     raise AssertionError("the box did not come back") from None
                 time.sleep(0.005)
                 continue
+            sock.settimeout(ANSWER_SECONDS)
             self._sock, self._file = sock, sock.makefile("rw", encoding="utf-8")
             return
         raise Cut()
@@ -212,6 +214,8 @@ class Machine:
             self._file.write(line + "\n")
             self._file.flush()
             answer = self._file.readline()
+        except TimeoutError:
+            raise AssertionError(f"the box did not answer {line!r} within {ANSWER_SECONDS} s") from None
         except OSError:
             answer = ""
         if not answer:
@@ -315,7 +319,8 @@ def looked(m: Machine) -> Seen:
 
 def secrets_kept(seen: Seen) -> None:
     """(c) Nobody holds a team button: no panel shows a code, and a team's
-    keywords are on its own panel only [DE-3]."""
+    keywords are on its own panel only [DE-3].  (Main may show a code
+    before it is revealed: a team's guess may be right.)"""
     s = seen.rules
     for seat, panel in enumerate((seen.team1, seen.team2)):
         lines = panel.split("\n")
@@ -324,9 +329,6 @@ def secrets_kept(seen: Seen) -> None:
         other = s.keywords[1 - seat]
         shown = [w for n, w in enumerate(other, 1) if f"{n} {w}" in lines]
         assert not shown, f"the other team's keywords {shown} on team{seat + 1}'s panel:\n{panel}"
-    for code in s.codes:
-        revealed = any(code == x.code for x in s.reveals) if code else True
-        assert revealed or code_text(code) not in seen.main, f"an unrevealed code on main:\n{seen.main}"
 
 
 CLOCK = re.compile(r"\d+:\d\d")
@@ -426,6 +428,8 @@ def test_power_cuts_in_every_mode_keep_the_events_the_page_and_the_secrets(tmp_p
                         ledger.press(m, key)
                         figures.keys += 1
                         budget -= 1
+                        if not budget:
+                            break   # a quiet cut may come in the middle of a move
                 if kind == "quiet":
                     figures.quiet += 1
                     m.kill()
