@@ -180,6 +180,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
         if self.session is not None:   # the table tools' countdown, left running behind the menus
             try:
                 self.session.apply(tools.Close(), self.game_time(), self.labels.stamp())
@@ -245,6 +246,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
         self.session = None
         self._cancel_timer()
         self.flow = menu.Main(self)
@@ -262,7 +264,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return False
-        self.card.saved()
+        self.saved()
         self._committed = True
         self.changed()
         return True
@@ -271,6 +273,13 @@ class Box:
         """A write the card refused: the key is refused, as an illegal move is."""
         self.flash(self.card.refused(exc))
         self.sound("error")
+
+    def saved(self) -> None:
+        """A key's writes went through: a "Cannot save" still on the screen
+        is no longer true."""
+        said = self.card.saved()
+        if said is not None and self._flash is not None and self._flash[0] == said:
+            self._unflash()
 
     def changed(self) -> None:
         """After any change: answer what the rules ask for, keep the timer
@@ -464,8 +473,7 @@ class Box:
         self.key_count += 1
         self._check_wall()
         fresh = self.card.reopen(self.store)
-        if fresh is not None:   # the card takes writes again
-            self.store.close()
+        if fresh is not None:   # a card that could not be written was tried again
             self.store = fresh
             if self.session is not None:
                 self.session.store = fresh
@@ -536,6 +544,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
         self.flash(_("Undone."))
         self.changed()
 

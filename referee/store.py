@@ -155,6 +155,11 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate()
             self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            # SQLite opens a file it may not write (a read-only mount, which
+            # stops root too) read-only without a word, and the first key
+            # would be the first to know: a write to the header finds out now.
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._db.execute(f"PRAGMA user_version = {int(version)}")
             # A flipped byte is found here, at start, not in the middle of a game.
             if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
                 raise Damaged(f"{path}: quick_check failed")
