@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from hal import buzzer as _buzzer
-from hal.dice_serial import DEFAULT_PORT
+from hal.dice import DEFAULT_PORT
 
 DEFAULT_PATH = "/etc/referee/config.toml"
 
