@@ -203,6 +203,24 @@ def test_16_4_the_box_process_loads_neither_openssl_nor_babel_when_it_speaks_eng
     assert not [name for name in imported if name.split(".")[0] == "babel"]
 
 
+def test_16_4_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
+    """The bench's stopwatch (``took``): for each key the box takes, when
+    the keypad could first have known it and when the displays were handed
+    their pictures, on the box's own clock."""
+    t = table
+    before = json.loads(t.ask("took"))
+    screens = []
+    for _ in range(3):
+        assert t.press("1") == ["ok"]             # the main menu's first game: its setup page
+        took = json.loads(t.ask("took"))
+        assert took["keys"] == before["keys"] + 1
+        assert before["drawn"] < took["due"] <= took["drawn"] < took["due"] + 1.0
+        screens.append(t.screen())
+        assert t.press("*") == ["ok"]             # and back
+        before = json.loads(t.ask("took"))
+    assert "Decrypto" in screens[0] and t.ask("took now") == "error took takes one word"
+
+
 def test_16_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
     t = table
     start_decrypto(t)
