@@ -28,7 +28,7 @@ from referee.flows import SLACK
 from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
 from referee.session import Session
-from referee.store import Unsaved
+from referee.store import UNDO, Unsaved
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
@@ -77,6 +77,7 @@ class Box:
         self._rolling = False
         self._dice_lost = False
         self._saved_view = None
+        self._before = None       # the game's page before the key being handled (see act)
         self._committed = False   # an event was committed since the page was last saved
         self.closed = False
         self._watchers: list = []
@@ -181,6 +182,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
         if self.session is not None:   # the table tools' countdown, left running behind the menus
             try:
                 self.session.apply(tools.Close(), self.game_time(), self.labels.stamp())
@@ -198,19 +200,39 @@ class Box:
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
         saved = saved if isinstance(saved, dict) else {}
-        if saved.get("game") == session.id:
-            try:
-                self.flow.restore(saved["view"])
-                self.flow.screens()
-            except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
-                log.error("start: the saved page of game %d cannot be shown (%r); the game's first page instead",
-                          session.id, exc)
-                self.card.notices.append(_("Could not restore the page"))
-                self.flow = flow_for(self, session)
-                self._committed = True   # the page that replaces it is saved at once
-                self._remember_view()
+        view = saved.get("view") if saved.get("game") == session.id else None
+        last = self.store.last_row(session.id)
+        if last is not None and last[1] == UNDO and saved.get("seq", last[0]) < last[0]:
+            # The power went between an undo and its page: the undo row
+            # holds the page it landed on.
+            view = self.store.view(session.id, last[0]) or view
+        if view is not None and not self._show(view, "start: the saved page of game %d"):
+            self.card.notices.append(_("Could not restore the page"))
+            self._committed = True   # the page that replaces it is saved at once
+            self._remember_view()
         self._saved_view = saved.get("view")
         self.changed()
+
+    def _show(self, view: dict, what: str) -> bool:
+        """The game's flow anew, on ``view``; on its first page if that
+        cannot be shown (False)."""
+        from referee.flows import flow_for
+        self.flow = flow_for(self, self.session)
+        try:
+            self.flow.restore(view)
+            self.flow.screens()
+        except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
+            log.error(what + " cannot be shown (%r); the game's first page instead", self.session.id, exc)
+            self.flow = flow_for(self, self.session)
+            return False
+        return True
+
+    def _page(self) -> dict | None:
+        """The game's page now, if the game's flow is up (not the menus the
+        table tools' countdown may run behind)."""
+        if self.session is not None and getattr(self.flow, "session", None) is self.session:
+            return self.flow.view()
+        return None
 
     def _remember_view(self) -> None:
         # Which page of a game's screens is up is not a game event, but a
@@ -230,7 +252,9 @@ class Box:
         view = self.flow.view()
         if view != self._saved_view:
             try:
-                self.store.set_setting("ui", {"game": self.session.id, "view": view})
+                # With the last row it follows: see _enter, after an undo.
+                self.store.set_setting("ui", {"game": self.session.id, "view": view,
+                                              "seq": self.store.last_seq(self.session.id)})
             except Unsaved as exc:
                 self.card.refused(exc)   # only the page: the next key tries again
                 return
@@ -246,16 +270,23 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
         self.session = None
         self._cancel_timer()
         self.flow = menu.Main(self)
         self.changed()
 
-    def act(self, event) -> bool:
-        """Apply a player's event.  Refused: a message and a low beep."""
+    def act(self, event, view: dict | None = None) -> bool:
+        """Apply a player's event.  Refused: a message and a low beep.
+        With it goes the page it was keyed on (``view``, or the page before
+        the key being handled, or the page now), where an undo of it lands."""
+        if base.is_automatic(event):
+            view = None   # never taken back alone: the player's action before it is
+        elif view is None:
+            view = self._before if self._before is not None else self._page()
         try:
             self._check_wall()
-            self.session.apply(event, self.game_time(), self.labels.stamp())
+            self.session.apply(event, self.game_time(), self.labels.stamp(), view)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
@@ -263,7 +294,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return False
-        self.card.saved()
+        self.saved()
         self._committed = True
         self.changed()
         return True
@@ -272,6 +303,13 @@ class Box:
         """A write the card refused: the key is refused, as an illegal move is."""
         self.flash(self.card.refused(exc))
         self.sound("error")
+
+    def saved(self) -> None:
+        """A key's writes went through: a "Cannot save" still on the screen
+        is no longer true."""
+        said = self.card.saved()
+        if said is not None and self._flash is not None and self._flash[0] == said:
+            self._unflash()
 
     def changed(self) -> None:
         """After any change: answer what the rules ask for, keep the timer
@@ -323,14 +361,14 @@ class Box:
         if request is None or self._rolling:
             return
         self._rolling = True
-        self._spawn(self._roll(request))
+        self._spawn(self._roll(request, self._before if self._before is not None else self._page()))
 
-    async def _roll(self, request: base.Roll) -> None:
+    async def _roll(self, request: base.Roll, view: dict | None) -> None:
         try:
             result = await self.devices.dice.roll(request.count, request.sides)
         finally:
             self._rolling = False
-        self._rolled(request, result)
+        self._rolled(request, result, view)
 
     def on_dice_button(self, result) -> None:
         request = self.pending_roll()
@@ -340,9 +378,10 @@ class Box:
             return
         self._rolled(request, result)
 
-    def _rolled(self, request: base.Roll, result) -> None:
+    def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
         self.roll_count += 1
-        if self.pending_roll() == request and self.act(base.Rolled(request.purpose, tuple(result.values), result.source)):
+        rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
+        if self.pending_roll() == request and self.act(rolled, view):
             on_roll = getattr(self.flow, "on_roll", None)
             if on_roll:
                 on_roll()
@@ -465,8 +504,7 @@ class Box:
         self.key_count += 1
         self._check_wall()
         fresh = self.card.reopen(self.store)
-        if fresh is not None:   # the card takes writes again
-            self.store.close()
+        if fresh is not None:   # a card that could not be written was tried again
             self.store = fresh
             if self.session is not None:
                 self.session.store = fresh
@@ -485,7 +523,11 @@ class Box:
             return
         if kind == "release" and key == "*":
             return
-        self.flow.key(key, kind)
+        self._before = self._page()
+        try:
+            self.flow.key(key, kind)
+        finally:
+            self._before = None
         self._remember_view()
         self.render()
         self._write_view()
@@ -526,10 +568,17 @@ class Box:
         return self._named[1]
 
     def _undo(self) -> None:
+        # The undo lands on the page its action was keyed on, short of the
+        # move being keyed in (Flow.undone), and that page goes into the
+        # undo's own row: a power cut right after it cannot bring back a
+        # page where one key replays what was taken back.
+        from referee.flows import flow_for
         s = self.session
         self._check_wall()
+        keyed = self.store.view(s.id, s.taken_back())
+        landing = flow_for(self, s).undone(keyed) if keyed is not None else None
         try:
-            s.undo(self.labels.stamp())
+            s.undo(self.labels.stamp(), landing)
             self._set_game_time(s.clock)
             self._cancel_timer()  # the countdown the undo lands on starts over from its time
             if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
@@ -537,6 +586,11 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)
             return
+        self.saved()
+        if landing is None or not self._show(landing, "undo: the page of game %d"):
+            self.flow = flow_for(self, s)   # no page kept with the action: the game's first
+        self._saved_view = None   # written even if it looks like the last: it follows the undo row
+        self._write_view()
         self.flash(_("Undone."))
         self.changed()
 

@@ -32,6 +32,13 @@ def refusal(reason: str) -> str:
             "damaged": _("Cannot save: card damaged")}.get(reason, _("Cannot save: card error"))
 
 
+def trouble(reason: str) -> str:
+    """The fault as systemd's status line says it."""
+    return {"full": "card full: keys that would be saved are refused",
+            "read-only": "card read-only: nothing is saved",
+            "damaged": "card damaged: nothing is saved"}.get(reason, "card failing: keys that would be saved are refused")
+
+
 def lost_text(report: salvage.Report) -> str:
     if report.lost_games:
         return ngettext("Database repaired: {n} game could not be read",
@@ -51,6 +58,7 @@ class Card:
         self._refused = 0              # writes refused since the journal last said so
         self._logged_at: float | None = None
         self._tried_at: float | None = None
+        self.on_change = None          # called when ``fault`` changes (the service tells systemd)
 
     def open(self) -> Store:
         """The store, salvaged if damaged, read-only if it cannot be written."""
@@ -67,25 +75,30 @@ class Card:
     def _reading(self, reason: str, detail: str) -> Store:
         self.fault = reason
         log.error("database %s cannot be written (%s): nothing will be saved until it can", self.path, detail)
+        self._logged_at = self.clock.monotonic()   # said: the keys it refuses are counted for a minute
         self.notices.append(refusal(reason))
         return Store.reading(self.path)
 
     def reopen(self, store: Store) -> Store | None:
-        """A writable store in place of a read-only one, once the card
-        takes writes again (tried at most every RETRY_EVERY seconds)."""
+        """A store in place of a read-only one (which it closes): writable
+        once the card takes writes again, else read-only again; None
+        between two tries (at most one every RETRY_EVERY seconds)."""
         if not store.read_only:
             return None
         now = self.clock.monotonic()
         if self._tried_at is not None and now - self._tried_at < RETRY_EVERY:
             return None
         self._tried_at = now
+        # Closed first: connections of one process share a file's lock and
+        # shared memory, and a read-only connection's would keep the new one
+        # read-only too (SQLITE_READONLY with a -shm left by a power cut).
+        store.close()
         try:
             fresh = Store(self.path)
-        except Exception:   # noqa: BLE001  still not writable (or damaged): keep reading
-            return None
+        except Exception:   # noqa: BLE001  still not writable (or damaged): read again
+            return Store.reading(self.path)
         log.warning("database %s can be written again", self.path)
-        self.fault = None
-        return fresh
+        return fresh   # the fault is over once a write goes through (``saved``)
 
     def refused(self, exc: Unsaved) -> str:
         """Journal a refused write (rate-limited); the line for the screen."""
@@ -95,11 +108,22 @@ class Card:
             more = f" ({self._refused} writes refused)" if self._refused > 1 else ""
             log.error("database: cannot save: %s%s", exc.detail, more)
             self._logged_at, self._refused = now, 0
-        self.fault = exc.reason
+        self._set(exc.reason)
         return refusal(exc.reason)
 
-    def saved(self) -> None:
-        if self.fault is not None:
-            log.warning("database: saving again%s",
-                        f" ({self._refused} more writes were refused)" if self._refused else "")
-            self.fault, self._refused, self._logged_at = None, 0, None
+    def saved(self) -> str | None:
+        """A write went through: the line the screen said about the fault,
+        if there was one, so that it can go (it is no longer true)."""
+        if self.fault is None:
+            return None
+        log.warning("database: saving again%s",
+                    f" ({self._refused} more writes were refused)" if self._refused else "")
+        said = refusal(self.fault)
+        self._refused, self._logged_at = 0, None
+        self._set(None)
+        return said
+
+    def _set(self, fault: str | None) -> None:
+        changed, self.fault = fault != self.fault, fault
+        if changed and self.on_change is not None:
+            self.on_change()

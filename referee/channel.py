@@ -25,6 +25,10 @@ Every request names its ``op``; every answer is one line::
     → {"op": "names.submit", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
     ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
 
+    → {"op": "names.preview", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
+    ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused
+    ← {"error": "no such page"}
+
     → {"op": "watch"}
     ← {"ok": true}
     ← {"changed": 1}  ← {"changed": 2}  ...  after every change at the table,
@@ -313,12 +317,27 @@ def names_submit(box, request: dict) -> dict:
     return {"ok": True}
 
 
+def names_preview(box, request: dict) -> dict:
+    """What a setup's page holds while it is typed (``referee.naming.preview``):
+    shown on the box, not saved; the names refused are answered, by field."""
+    from referee import i18n, naming
+    token, fields = request.get("token"), _fields(request)
+    if not isinstance(token, str) or fields is None:
+        return {"error": "not a names page's form"}
+    try:
+        refused = naming.preview(box, token, fields)
+    except LookupError:
+        return {"error": "no such page"}
+    return {"ok": True, "refused": {field: i18n.refusal(exc) for field, exc in refused.items()}}
+
+
 async def serve_box(box, path: str) -> Server:
     """The box's end of the channel, listening on ``path``."""
     server = Server(path)
     server.ops["team"] = lambda request: team_action(box, request)
     server.ops["names.view"] = lambda request: names_view(box, request)
     server.ops["names.submit"] = lambda request: names_submit(box, request)
+    server.ops["names.preview"] = lambda request: names_preview(box, request)
     await server.start()
     box.watch(server.changed)
     return server

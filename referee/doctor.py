@@ -442,8 +442,13 @@ def database(path: str, made_by_box: bool = False) -> Finding:
                 pass
     except OSError as exc:
         user = pwd.getpwuid(os.geteuid()).pw_name
-        fix = (f"run the doctor with sudo, so that it looks as the user {SERVICE}"
-               if folder == SERVICE_STATE and user != SERVICE else f"make {folder} writable for {user}")
+        if exc.errno == errno.EROFS:   # no file mode helps: the card itself is mounted read-only
+            fix = (f"the card is mounted read-only, as after a file system error: check it (sudo dmesg), "
+                   f"then sudo mount -o remount,rw $(stat -c %m {folder})")
+        elif folder == SERVICE_STATE and user != SERVICE:
+            fix = f"run the doctor with sudo, so that it looks as the user {SERVICE}"
+        else:
+            fix = f"make {folder} writable for {user}"
         return _fail(subject, f"{user} cannot write {path}: {exc.strerror}", fix)
     free = shutil.disk_usage(folder).free
     said = f"{path} is writable{'' if os.path.exists(path) else ' (a new one)'}, {free / 1e6:,.0f} MB free"

@@ -11,6 +11,13 @@ when the QR code is first shown and good for that form only, so for this
 setup of this game; leaving the form, or starting the game, ends it.  Like
 the team pages, the web hands what the page sends to ``submit`` and shows
 what ``view`` gives: the box keeps the form, the web only forwards.
+
+While a phone types, its page sends what is in the fields a moment after
+each pause (``preview``): the box's screens show those names at once, marked
+as not yet saved, without making them the form's names; the form's names
+stay what was last saved, and ``#`` starts with those.  A preview lives on
+the form, so it goes with the setup.  A name the panels cannot take is
+answered to the phone, never flashed or beeped at the table.
 """
 from __future__ import annotations
 
@@ -24,6 +31,11 @@ from referee.team_pages import new_token  # noqa: F401  the same 128-bit base32 
 # Names the rules give, which nobody typed: not offered as tonight's players.
 RULE_NAMES = frozenset({"White", "Black", "Hacker", "Team", "West", "North", "East", "South"})
 MAX_SEATS = 6
+# The panels are redrawn for a phone's typing at most once in this many
+# seconds: a preview between two redraws waits for the next one, and only
+# the latest is drawn.  A phone that sends faster costs the box a few
+# string checks a message, never a frame.
+PREVIEW_GAP = 0.25
 
 
 def is_default(name: str) -> bool:
@@ -104,7 +116,60 @@ def submit(box, token: str, fields: dict[str, str]) -> None:
         form.set_members(given)
     else:
         form.set_names(given[0])
+    form.preview = None
     box.changed()
+
+
+def preview(box, token: str, fields: dict[str, str]) -> dict[str, Illegal]:
+    """Show what the page's fields hold now on the box's screens, unsaved:
+    the names the panels can take, in the fields' order.  Returns, by
+    field, why a name is left out (not drawable, too long, a second one of
+    the same name) for the phone to say."""
+    form = form_for(box, token)
+    if form is None:
+        raise LookupError(token)
+    rows = [f"t{t}n" for t in (1, 2)] if form.teams else ["n"]
+    refused: dict[str, Illegal] = {}
+    seen: set[str] = set()
+    given = []
+    for row in rows:
+        taken = []
+        for i in range(1, MAX_SEATS + 1):
+            field = f"{row}{i}"
+            if not fields.get(field, "").strip():
+                continue
+            try:
+                name = names.check(fields[field])
+                if name.casefold() in seen:
+                    raise Illegal("Two players have the same name.")
+            except Illegal as exc:
+                refused[field] = exc
+                continue
+            seen.add(name.casefold())
+            taken.append(name)
+        given.append(taken)
+    form.preview = given if form.teams else given[0]
+    _redraw(box, form)
+    return refused
+
+
+def _redraw(box, form) -> None:
+    # Not ``box.changed()``: nothing the score log shows has changed, so the
+    # phones' live pages are not told; only the panels are redrawn.
+    if form.preview_due is not None:
+        return   # a redraw is coming: it draws the latest preview
+    wait = form.preview_drawn + PREVIEW_GAP - box.clock.monotonic()
+    if wait > 0:
+        form.preview_due = box.clock.call_later(wait, _draw, box, form)
+    else:
+        _draw(box, form)
+
+
+def _draw(box, form) -> None:
+    form.preview_due = None
+    form.preview_drawn = box.clock.monotonic()
+    if box.flow is form:
+        box.render()
 
 
 def _move(raw: dict[str, list[str]], up: str, swap: str) -> None:

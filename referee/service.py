@@ -16,9 +16,10 @@ import warnings
 
 from referee import channel
 from referee.box import Box
+from referee.card import trouble
 from referee.clock import RealClock
 from referee.config import Config
-from referee.notify import serve_until_stopped
+from referee.notify import notify, serve_until_stopped
 
 log = logging.getLogger("referee")
 
@@ -92,6 +93,14 @@ class Service:
             self.box = None
 
 
+def status(box: Box) -> str:
+    """systemd's status line: READY means the table can play, even when the
+    card takes nothing; the status says so."""
+    displays = box.devices.displays.values()
+    said = f"ready: {sum(d.online for d in displays)} of {len(displays)} displays answering"
+    return f"{said}; {trouble(box.card.fault)}" if box.card.fault else said
+
+
 async def serve(config: Config, clock=None) -> None:
     """``referee run``: the box until SIGTERM or SIGINT, telling systemd
     (see referee.notify) when it is ready, that its loop still turns, and
@@ -103,10 +112,9 @@ async def serve(config: Config, clock=None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     # Ready only now: the store is open, the keypad wired, every display tried.
-    displays = box.devices.displays.values()
+    box.card.on_change = lambda: notify(f"STATUS={status(box)}")
     try:
-        await serve_until_stopped(box.clock, stop, f"ready: {sum(d.online for d in displays)} of "
-                                                   f"{len(displays)} displays answering")
+        await serve_until_stopped(box.clock, stop, status(box))
     finally:
         await service.aclose()
         log.info("stopped")

@@ -27,28 +27,22 @@ def rules(name: str):
     return importlib.import_module(f"games.{name}")
 
 
-def effective(rows: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
-    """The events that count once the undo rows have taken theirs back."""
-    kept: list[tuple[dict, float]] = []
-    for data, at in rows:
-        if data == UNDO:
+def effective(rows: list[tuple]) -> list[tuple]:
+    """The events that count once the undo rows have taken theirs back.
+    ``rows`` are ``(data, at, ...)``: whatever follows ``data`` comes along."""
+    kept: list[tuple] = []
+    for row in rows:
+        if row[0] == UNDO:
             while kept and kept[-1][0]["type"] in _AUTOMATIC:
                 kept.pop()
             if kept:
                 kept.pop()
         else:
-            kept.append((data, at))
+            kept.append(row)
     return kept
 
 
 _AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
-
-
-def _seq_of(rows, item) -> int:
-    for seq, data, at in rows:
-        if data is item[0] and at == item[1]:
-            return seq
-    return rows[-1][0] if rows else 1
 
 
 class Session:
@@ -81,41 +75,48 @@ class Session:
                 self.broken_at, self.lost = seq, len(rows) - n
                 rows = rows[:n]
                 break
-        kept = effective([(data, at) for _seq, data, at in rows])
-        for n, (data, at) in enumerate(kept):
+        self.seqs = []   # each event's row, beside ``events``
+        for data, at, seq in effective([(data, at, seq) for seq, data, at in rows]):
             try:
                 event = base.decode(data, self.rules.EVENTS)
                 after = self.rules.apply(state, event, at)
             except Exception:   # noqa: BLE001  whatever a damaged row makes the rules do
-                # The rows are replayed through undo rows, so the row that
-                # failed is found again by its place among those kept.
-                self.broken_at = _seq_of(rows, kept[n])
-                self.lost = sum(1 for seq, _d, _a in self.store.rows(self.id) if seq >= self.broken_at)
+                self.broken_at = seq
+                self.lost = sum(1 for row, _d, _a in self.store.rows(self.id) if row >= self.broken_at)
                 break
             state = after
             self.events.append((event, at))
+            self.seqs.append(seq)
         self.state = state
         # Where the game clock stood at the last row (an undo row holds the
         # moment it set the clock back to).
         self.clock = rows[-1][2] if rows else 0.0
 
-    def apply(self, event, at: float, stamp=None) -> None:
-        """``at``: the game clock; ``stamp``: the wall-clock label."""
+    def apply(self, event, at: float, stamp=None, view: dict | None = None) -> None:
+        """``at``: the game clock; ``stamp``: the wall-clock label;
+        ``view``: the page an undo of it lands on (``Store.append``)."""
         state = self.rules.apply(self.state, event, at)
-        self.store.append(self.id, base.encode(event), at, stamp)
+        seq = self.store.append(self.id, base.encode(event), at, stamp, view)
         self.state = state
         self.events.append((event, at))
+        self.seqs.append(seq)
         self.clock = at
 
     def can_undo(self) -> bool:
         return any(not base.is_automatic(e) for e, _ in self.events)
 
-    def undo(self, stamp=None) -> None:
+    def taken_back(self) -> int | None:
+        """The row an undo would take back: the last player action's."""
+        return next((seq for (e, _at), seq in zip(reversed(self.events), reversed(self.seqs))
+                     if not base.is_automatic(e)), None)
+
+    def undo(self, stamp=None, view: dict | None = None) -> None:
         """Take back the last player action; the game clock goes back to
         the moment it was taken, so that a running turn timer has what it had
-        then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md)."""
+        then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md).
+        ``view``: the page the undo lands on, kept with its row."""
         taken = next((at for e, at in reversed(self.events) if not base.is_automatic(e)), None)
         if taken is None:
             raise base.Illegal("Nothing to undo.")
-        self.store.append(self.id, UNDO, taken, stamp)
+        self.store.append(self.id, UNDO, taken, stamp, view)
         self.replay()

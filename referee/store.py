@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS events (
     wall     REAL,             -- wall-clock label
     boot     TEXT,
     mono     REAL,
+    view     TEXT,             -- the page the box showed before the key (see Store.append)
     PRIMARY KEY (game, seq)
 );
 CREATE INDEX IF NOT EXISTS events_boot ON events(boot);
@@ -72,7 +73,7 @@ UNDO = {"type": "Undo"}
 # Columns added since the first schema: (table, column, type).
 ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_boot", "TEXT"),
          ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
-         ("events", "mono", "REAL"))
+         ("events", "mono", "REAL"), ("events", "view", "TEXT"))
 
 Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
@@ -155,6 +156,11 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._migrate()
             self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            # SQLite opens a file it may not write (a read-only mount, which
+            # stops root too) read-only without a word, and the first key
+            # would be the first to know: a write to the header finds out now.
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._db.execute(f"PRAGMA user_version = {int(version)}")
             # A flipped byte is found here, at start, not in the middle of a game.
             if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
                 raise Damaged(f"{path}: quick_check failed")
@@ -284,15 +290,38 @@ class Store:
     # --- events -----------------------------------------------------------------
 
     @_writes
-    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None) -> int:
-        """``at``: the game clock; ``stamp``: the wall-clock label."""
+    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None, view: dict | None = None) -> int:
+        """``at``: the game clock; ``stamp``: the wall-clock label; ``view``:
+        the page an undo of this row lands on (a player's action: the page
+        it was keyed on; an undo row: the page it landed on), kept in the
+        same transaction so that a power cut cannot part them."""
         wall, boot, mono = stamp or (None, None, None)
+        page = None if view is None else json.dumps(view, ensure_ascii=False)
         with self._db:  # one transaction: committed (and synced) on return
             self._db.execute("BEGIN IMMEDIATE")
             seq = self.last_seq(game) + 1
-            self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (game, seq, at, json.dumps(data, ensure_ascii=False), wall, boot, mono))
+            self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono, view) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (game, seq, at, json.dumps(data, ensure_ascii=False), wall, boot, mono, page))
         return seq
+
+    def view(self, game: int, seq: int) -> dict | None:
+        """The page stored with a row (see ``append``), or None: none was
+        stored (an automatic event, a database from before pages were kept,
+        a salvaged game) or it cannot be read."""
+        try:
+            row = self._db.execute("SELECT CAST(view AS BLOB) FROM events WHERE game = ? AND seq = ?",
+                                   (game, seq)).fetchone()
+        except sqlite3.Error:   # a read-only old database without the column
+            return None
+        view = _json(row[0]) if row else None
+        return view if isinstance(view, dict) else None
+
+    def last_row(self, game: int) -> tuple[int, dict | None] | None:
+        """The game's last row as ``(seq, data)``, if it has any."""
+        row = self._db.execute("SELECT seq, CAST(data AS BLOB) FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1",
+                               (game,)).fetchone()
+        return (row[0], _json(row[1])) if row else None
 
     def last_seq(self, game: int) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]

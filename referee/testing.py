@@ -15,7 +15,8 @@ every timer fires at its exact moment.  The database is a temporary file that
 The API (stable): ``press``, ``type``, ``hold``, ``advance``, ``screen``,
 ``image``, ``dice.next``, ``dice.roll_button``, ``sounds``, ``log``,
 ``start``, ``restart``; beyond it: ``down``/``up`` (one edge of a key),
-``display_fault`` (a panel stops answering), ``box`` (the service itself),
+``display_fault`` (a panel stops answering), ``card_fault`` (the card
+refuses writes: full or read-only), ``box`` (the service itself),
 and the web app: ``web_url``, ``get``, ``post`` (it starts listening on a
 free loopback port when first asked, and serves while the loop runs).
 
@@ -177,6 +178,18 @@ class Table:
         cable or a brown-out would."""
         self.box.devices.panels[name].fail = failing
         self._settle()
+
+    def card_fault(self, fault: str | None) -> None:
+        """Make the card refuse writes as SQLite reports a real one, or take
+        them again (None): ``"full"``, the database may grow no more
+        (``max_page_count``: writes that fit in its pages still go in, as on
+        a full card whose journal has room left, then SQLITE_FULL);
+        ``"read-only"``, SQLITE_READONLY on every write.  On the box's own
+        connection to the store, so a ``restart`` ends the fault."""
+        db = self.box.store._db
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages if fault == 'full' else 1 << 30}")
+        db.execute(f"PRAGMA query_only = {'ON' if fault == 'read-only' else 'OFF'}")
 
     # --- the web app --------------------------------------------------------
 

@@ -407,8 +407,10 @@ def test_power_cut_after_every_step_comes_back_to_the_same_screens(table):
 def test_undo_takes_back_the_last_action(table):
     table.start("decipher", players=3)
     table.type("9#")
-    undo(table)                       # the count
-    assert flashed(table) == ["Undone."] and "Pieces: —" in table.screen()
+    undo(table)                       # the count: asked again, nothing typed
+    assert flashed(table) == ["Undone."] and "Pieces in chamber?" in table.screen()
+    table.press("#")                  # this time without it
+    assert "Pieces: —" in table.screen()
     table.press("A")
     assert "NO: 1" in table.screen()
     undo(table)

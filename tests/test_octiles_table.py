@@ -468,28 +468,38 @@ def test_power_cut_after_every_step_comes_back_to_the_same_screens(table):
     assert [r["action"] for r in table.log()[0]["rounds"]] == ["placed", "placed", "passed", "passed", "passed"]
 
 
-def test_undo_takes_back_the_last_action_and_shows_the_screen_before_it(table):
+def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_again(table):
+    # Issue 20 item 9: the page the undone turn began on, not its turning
+    # picture or its move list, where one key would make the move again.
     start(table, "T01", "T02", "T03", players=2)
+    before = settled(table)
     table.type("12#")
-    before = main(table)
-    table.press("#")
+    table.press("#")                          # one move: placed at once
     assert playing(main(table), "East", "T02")
     undo(table)
     assert flashed(table) == ["Undone."]
-    assert settled(table)[0] == before
+    assert settled(table) == before
+    table.press("#")                          # the key that placed it asks for the space now
+    assert flashed(table) == ["Key the space first: 1-17."] and settled(table) == before
+    table.type("12#")
     table.press("#")
     table.type("6#BB#")
+    assert "[East: which move?]" in main(table)
     table.press("2")                          # F4→E5
     undo(table)
-    assert "[East: which move?]" in main(table)
+    assert playing(main(table), "East", "T02") and "Space: _" in main(table)
+    table.press("2")                          # the same digit only begins a space
+    assert "Space: 2_" in main(table) and table.log()[0]["rounds"][-1]["action"] == "placed"
+    assert len(table.log()[0]["rounds"]) == 1
+    table.press("*")
+    table.type("6#BB#")
     table.press("1")                          # F5→E4 instead
     assert table.log()[0]["rounds"][-1]["from"] == "F5"
     table.type("12#")
     table.press("#")
     assert "[Tile off space 12]" in main(table)
     undo(table)
-    assert "Space 12" in main(table) and "Swaps tile" in main(table) and "[tile T03 r0]" in main(table)
-    table.press("*")
+    assert playing(main(table), "West", "T03") and "Space: _" in main(table)
     table.press("C")
     assert playing(main(table), "East", "T03")
     undo(table)

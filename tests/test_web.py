@@ -15,6 +15,7 @@ import io
 import json
 import logging
 import re
+import time
 import types
 import urllib.parse
 
@@ -377,14 +378,41 @@ def test_issue17_bgstats_gets_decrypto_as_a_team_game_with_its_players_in_their_
 
 def test_issue17_bgstats_gets_the_hacker_variant_as_what_it_is(t):
     t.start("decrypto", variant="hacker", members=[["Ann"], ["Bob", "Cy"]])
-    assert state(t).sizes == (1, 2)
-    t.box.leave()
-    entry = t.log()[0]
-    entry = {**entry, "status": "finished", "winners": ["Hacker"]}
-    play = export.bgstats_play(entry)
+    for _ in range(2):                                   # the Team miscommunicates twice [DE-10]
+        act(t, decrypto.CluesDone(1))
+        decrypto_guesses(t, miscommunicate={1})
+    assert t.log()[0]["winners"] == ["Hacker"]
+    play = bgstats_play(t, current_id(t))                # read back from the page's own link
     assert play["board"] == "Hacker variant" and play["usesTeams"] is True
-    assert [(p["name"], p["team"], p["winner"]) for p in play["players"]] == [
-        ("Ann", "Hacker", True), ("Bob", "Team", False), ("Cy", "Team", False)]
+    assert [(p["name"], p["team"], p["winner"], p["rank"]) for p in play["players"]] == [
+        ("Ann", "Hacker", True, 1), ("Bob", "Team", False, 2), ("Cy", "Team", False, 2)]
+
+
+def test_issue17_bgstats_fields_have_the_documented_names_and_types(t):
+    t.start("davinci", players=["Ann", "Bob"], starts=1)
+    started = t.clock.wall()
+    t.advance(20 * 60)
+    act(t, davinci.Dealt(), *[davinci.Attack(0, True)] * 4)    # Bob, who started, turns up Ann's row
+    ended = t.log()[0]["ended"]
+    play = bgstats_play(t, current_id(t))
+    assert {k: type(v) for k, v in play.items()} == {
+        "sourceName": str, "sourcePlayId": str, "playDate": str, "durationMin": int, "game": dict, "players": list}
+    # When the play ended, in UTC, without a zone or a "T".
+    assert play["playDate"] == time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ended)) and ended > started
+    assert play["game"] == {"name": "Da Vinci Code", "sourceGameId": "davinci", "bggId": 8946,
+                            "highestWins": True, "noPoints": False}
+    for p in play["players"]:
+        assert {k: type(v) for k, v in p.items()} == {
+            "name": str, "sourcePlayerId": str, "seatOrder": int, "score": int, "winner": bool, "rank": int,
+            "startPlayer": bool}                         # no "team" outside a team game
+    assert [p["startPlayer"] for p in play["players"]] == [False, True]
+    t.box.leave()
+    t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana"]])
+    for _ in range(2):
+        decrypto_clues(t)
+        decrypto_guesses(t, miscommunicate={1})
+    game = bgstats_play(t, current_id(t))["game"]
+    assert game["bggId"] == 225694 and game["usesTeams"] is True
 
 
 def test_issue17_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):

@@ -20,7 +20,7 @@ import zxingcpp
 from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
-from referee import channel, web
+from referee import channel, naming, web
 from referee.web import teams
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
@@ -360,6 +360,60 @@ def test_issue17_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(ta
     assert serious_findings(phone, sheet, axe) == []
     body = t.get(f"/api/g/{game}.csv")[2]
     assert next(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=";"))[1:4] == ["Игорь", "Łucja & Ola", "Žofie"]
+
+
+def on_the_box(t, phone, text: str, before, name: str = "main", seconds: float = 5.0):
+    """Let the table play on (its loop, and its clock a preview gap at a
+    time) until ``text`` is on the screen ``name``, whose picture was
+    ``before`` (bytes); its picture then."""
+    end = time.monotonic() + seconds
+    while text not in t.screen(name):
+        assert time.monotonic() < end, f"{text!r} never reached the box's {name} screen: {t.screen(name)}"
+        phone.call(asyncio.sleep(0.05))              # the browser waits; the table's loop runs
+        t.advance(naming.PREVIEW_GAP)
+    assert t.image(name).tobytes() != before            # drawn on the panel, not only in the mirror
+    return t.image(name)
+
+
+def test_issue17_names_reach_the_box_while_typed_before_they_are_saved(table, at_the_table):
+    t, phone = table, at_the_table
+    t.press("4")                                      # Da Vinci Code's setup form
+    t.press("B")
+    [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
+    page = phone.open(path_of(qr.text))
+    before = t.image("main").tobytes()
+    phone.call(page.fill("#n1", "Игорь"))             # typed, not saved
+    on_the_box(t, phone, "Игорь", before)
+    assert t.screen("team1").splitlines() == ["[Players…]", "1 Игорь"]
+    phone.call(page.fill("#n2", "Li 中"))             # a letter the panels cannot draw
+    phone.call(page.wait_for_selector("#n2-why:not([hidden])", timeout=5000))
+    assert phone.call(page.inner_text("#n2-why")) == "The screens cannot show 中 in Li 中."
+    assert phone.call(page.get_attribute("#n2", "aria-invalid")) == "true"
+    assert "中" not in t.screen("main") + t.screen("team1") and "error" not in t.sounds
+    phone.shot(page, "names-typing")
+    before = t.image("team1").tobytes()
+    phone.call(page.fill("#n2", "Žofie"))
+    on_the_box(t, phone, "2 Žofie", before, "team1")
+    phone.call(page.wait_for_selector("#n2-why", state="hidden", timeout=5000))   # the page has the answer too
+    assert phone.call(page.get_attribute("#n2", "aria-invalid")) is None
+    assert t.box.flow.names == []                     # nothing saved yet
+    assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+
+    async def save():
+        async with page.expect_navigation():
+            await page.press("#n2", "Enter")
+    phone.call(save())
+    assert t.screen("team1").splitlines() == ["[Players]", "1 Игорь", "2 Žofie"]
+    assert t.box.flow.names == ["Игорь", "Žofie"]
+    # Without JavaScript nothing is shown until saved, and saving still works.
+    plain = phone.open(path_of(qr.text), javascript=False)
+    phone.call(plain.fill("#n3", "Łucja"))
+
+    async def save_plain():
+        async with plain.expect_navigation():
+            await plain.press("#n3", "Enter")
+    phone.call(save_plain())
+    assert t.screen("team1").splitlines() == ["[Players]", "1 Игорь", "2 Žofie", "3 Łucja"]
 
 
 # --- issue 17: the score log read at a glance --------------------------------------------------------

@@ -2,12 +2,15 @@
 QR code on a setup form (``B``); the page opens only for that setup, what is
 saved shows on the box's screens at once, and after the game starts the
 address is dead."""
+import asyncio
 import html
+import json
 import re
 import urllib.parse
 
 import pytest
 
+from referee import channel, naming
 from referee.testing import Table
 
 
@@ -31,12 +34,12 @@ def form_of(t, path):
     return cookie.split("=", 1)[1], cookie
 
 
-def post(t, path, fields, forged=False):
+def post(t, path, fields, forged=False, to=""):
     secret, cookie = form_of(t, path)
     headers = {"Cookie": cookie, "Origin": t.web_url().rstrip("/"), "Sec-Fetch-Site": "same-origin"}
     if forged:
         headers["Origin"] = "http://evil.example"
-    return t.post(path, {"csrf": secret, **fields}, headers)
+    return t.post(path + to, {"csrf": secret, **fields}, headers)
 
 
 def main_lines(t, name="main"):
@@ -134,3 +137,121 @@ def test_issue17_the_names_page_offers_tonights_players(t):
     t.press("5")
     body = t.get(names_path(t))[2]
     assert '<option value="Žofie">' in body and '<option value="Bob">' in body
+
+
+# --- issue 17: names on the box while they are typed ------------------------------------------------
+
+def token_of(path: str) -> str:
+    return path.rsplit("/", 1)[1]
+
+
+def ask(t, op: str, **fields) -> dict:
+    answer = t.loop.run_until_complete(channel.Client(channel.socket_path(t.database)).ask(op, **fields))
+    t._settle()
+    return answer
+
+
+def preview(t, path, fields, forged=False):
+    """The page's script posting what its fields hold."""
+    return post(t, path, fields, forged, to="/preview")
+
+
+def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
+    t.press("4")                                         # Da Vinci Code
+    path = names_path(t)
+    answer = ask(t, "names.preview", token=token_of(path), fields={"n1": " Žofie ", "n2": "Игорь"})
+    assert answer == {"ok": True, "refused": {}}
+    assert main_lines(t) == ["[Names]", "Žofie", "Игорь", f"QR {t.box.flow.naming_url()}", "*:Back"]
+    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь"]   # "…": not saved yet
+    assert t.box.flow.names == []                        # shown, not taken
+    t.advance(naming.PREVIEW_GAP)
+    ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})
+    t.advance(naming.PREVIEW_GAP)
+    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja"]
+    assert post(t, path, {"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})[0] == 303
+    assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Игорь", "3 Łucja"]
+    t.advance(naming.PREVIEW_GAP)
+    ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja", "n4": "Bo"})
+    t.advance(naming.PREVIEW_GAP)
+    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja", "4 Bo"]
+    t.type("*" "#" "#")                                  # started before Bo was saved: three play
+    assert t.log()[0]["players"] == ["Žofie", "Игорь", "Łucja"]
+
+
+def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_the_table(t):
+    t.press("4")
+    path = names_path(t)
+    status, headers, body = preview(t, path, {"n1": "Ann", "n2": "Li 中", "n3": "ann", "n4": "Bartholomew J."})
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    assert json.loads(body) == {"refused": {"n2": "The screens cannot show 中 in Li 中.",
+                                            "n3": "Two players have the same name.",
+                                            "n4": "A name has at most 12 characters."}}
+    assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.naming_url()}", "*:Back"]
+    assert main_lines(t, "team1") == ["[Players…]", "1 Ann"]
+    assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table
+
+
+def test_issue17_decrypto_names_show_in_their_teams_while_typed(t):
+    t.press("1")
+    path = names_path(t)
+    ask(t, "names.preview", token=token_of(path), fields={"t1n1": "Ann", "t1n2": "Bob", "t2n1": "Cy"})
+    assert main_lines(t, "team1") == ["[White…]", "Ann", "Bob"]
+    assert main_lines(t, "team2") == ["[Black…]", "Cy"]
+    assert t.box.flow.members == []
+
+
+def test_issue17_a_preview_never_outlives_its_setup(t):
+    t.press("2")                                         # Osmišifry
+    path = names_path(t)
+    secret, cookie = form_of(t, path)                    # the phone has the page open
+    ask(t, "names.preview", token=token_of(path), fields={"n1": "Ann", "n2": "Bob"})
+    t.type("*" "*")                                      # back to the main menu: the setup is gone
+    assert ask(t, "names.preview", token=token_of(path), fields={"n1": "Eve"}) == {"error": "no such page"}
+    headers = {"Cookie": cookie, "Origin": t.web_url().rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+    assert t.post(path + "/preview", {"csrf": secret, "n1": "Eve"}, headers)[0] == 404
+    assert "Eve" not in t.screen() and "Ann" not in t.screen("team1")
+    t.press("2")
+    assert "Ann" not in t.screen("team1")                # a new setup starts with nobody typed
+    other = names_path(t)
+    ask(t, "names.preview", token=token_of(other), fields={"n1": "Ann", "n2": "Bob"})
+    t.type("*" "#")                                      # the game starts with the seats' defaults
+    assert t.log()[0]["players"] == ["Player 1", "Player 2"]
+    assert ask(t, "names.preview", token=token_of(other), fields={"n1": "Eve"}) == {"error": "no such page"}
+    assert "Eve" not in "".join(t.screen(name) for name in ("main", "team1", "team2"))
+
+
+def test_issue17_a_forged_preview_shows_nothing(t):
+    t.press("4")
+    path = names_path(t)
+    assert preview(t, path, {"n1": "Ann"}, forged=True)[0] == 403
+    assert t.post(path + "/preview", {"n1": "Ann"})[0] == 403     # no secret, no cookie
+    assert "Ann" not in t.screen() + t.screen("team1")
+
+
+def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(t):
+    t.press("4")
+    path = names_path(t)
+    displays = t.box.devices.displays
+    sent = sum(d.bytes_sent for d in displays.values())
+    count = 500
+
+    async def flood() -> list[dict]:
+        # One connection, every request written before any answer is read,
+        # as fast as the socket takes them.
+        reader, writer = await asyncio.open_unix_connection(channel.socket_path(t.database))
+        for i in range(count):
+            request = {"op": "names.preview", "token": token_of(path), "fields": {"n1": f"Ann {i}", "n2": "Bob"}}
+            writer.write(json.dumps(request).encode() + b"\n")
+        await writer.drain()
+        answers = [json.loads(await reader.readline()) for _ in range(count)]
+        writer.close()
+        return answers
+
+    answers = t.loop.run_until_complete(flood())
+    assert answers == [{"ok": True, "refused": {}}] * count      # each answered at once
+    assert sum(d.bytes_sent for d in displays.values()) - sent <= 2 * 1024   # the first drawn, the rest held
+    assert main_lines(t, "team1") == ["[Players…]", "1 Ann 0", "2 Bob"]
+    t.advance(naming.PREVIEW_GAP)                        # then the latest, once
+    assert main_lines(t, "team1") == ["[Players…]", f"1 Ann {count - 1}", "2 Bob"]
+    t.press("*")                                         # the keys were never held up
+    assert "A:names B:by phone" in t.screen()

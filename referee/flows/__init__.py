@@ -18,6 +18,7 @@ from referee.screen import Screen
 class Flow:
     warn_seconds = 5     # the countdown ticks aloud for its last seconds
     remembered = ()      # attributes that survive a power cut (which page is up)
+    keyed = ()           # those of them that hold a move being keyed in (see undone)
 
     def __init__(self, box) -> None:
         self.box = box
@@ -37,6 +38,14 @@ class Flow:
                 if own is not None and value is not None and _kind(value) != _kind(own):
                     raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
                 setattr(self, name, value)
+
+    def undone(self, view: dict) -> dict:
+        """The page an undo lands on, from ``view``, the page its action was
+        keyed on; called on a new flow.  The move being keyed in there (the
+        ``keyed`` attributes: digits typed, a space or a target named) comes
+        back empty, as it is here: on the page before the move, where no
+        single key makes the move taken back again."""
+        return {**view, **{name: getattr(self, name) for name in self.keyed if name in view}}
 
     def key(self, key: str, kind: str) -> None:
         pass

@@ -50,6 +50,7 @@ def setup(box) -> Flow:
 
 class Play(Flow):
     remembered = ("choice", "again", "starts")
+    keyed = ("choice", "again")   # an undo lands before the target is named
 
     def __init__(self, box, session) -> None:
         super().__init__(box)

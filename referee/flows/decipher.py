@@ -84,6 +84,7 @@ class Play(Flow):
     ``sheet`` being its page."""
 
     remembered = ("page", "typed", "seeker", "sheet", "confirming")
+    keyed = ("typed", "confirming")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
@@ -98,6 +99,13 @@ class Play(Flow):
     @property
     def state(self) -> game.State:
         return self.session.state
+
+    def undone(self, view: dict) -> dict:
+        # A guess, the giving up, the menu's bonus mode and a corrected count
+        # were keyed from the turn's page: the undo lands there, the round's
+        # start page stays itself.
+        view = super().undone(view)
+        return {**view, "page": "start" if view.get("page") == "start" else "play"}
 
     def _page(self) -> str:
         # Undo can change the state under any page: fall back to the turn.

@@ -148,6 +148,7 @@ def reveal_key(number: int, reveal: d.Reveal) -> str:
 
 class Play(Flow):
     remembered = ("page", "sub", "swap_team", "typed", "seen")
+    keyed = ("page", "sub", "swap_team", "typed")   # an undo lands on the play page, nothing typed
 
     def __init__(self, box, session) -> None:
         super().__init__(box)

@@ -8,7 +8,9 @@ A setup form also names the seats (``referee.naming``): ``A`` picks from
 tonight's players (``#`` alone: the same players as the last game, and in a
 team game the same teams; picked by digits, the first half joins team 1),
 ``B`` shows the QR code of a page where a phone types the names.  The names so far
-are on the team screens; without any, the seats keep their default names.
+are on the team screens, and beside the QR code; while a phone types, the
+names in its fields show there too, their titles ending in "…" until they
+are saved.  Without any, the seats keep their default names.
 """
 from __future__ import annotations
 
@@ -104,6 +106,11 @@ class Form(Flow):
         self.members: list[list[str]] = []    # a team game's, team by team
         self.naming: str | None = None        # the phone page's token, once shown
         self.naming_csrf = ""
+        # What the phone page's fields hold, not yet saved (``naming.preview``):
+        # names, or a team game's teams; None once saved or never typed.
+        self.preview: list | None = None
+        self.preview_drawn = float("-inf")    # when a preview was last drawn
+        self.preview_due = None               # the redraw a preview is waiting for
         self.mode = ""         # "roster" or "phone" over the form
         self.picked: list[int] = []           # roster entries picked, in seat order
         self.roster_page = 0
@@ -259,7 +266,7 @@ class Form(Flow):
             self.box.flash(i18n.refusal(exc))
             self.box.sound("error")
             return
-        self.mode = ""
+        self.mode, self.preview = "", None
 
     def _help_key(self, key: str) -> None:
         if key == "D" and self.help_page + 1 < self.help_pages:
@@ -276,8 +283,7 @@ class Form(Flow):
         if self.mode == "roster":
             return {"main": self._roster_screen(), **names}
         if self.mode == "phone":
-            lines = tuple(wrap(_("Scan to type the players' names"), 10))
-            return {"main": Screen(_("Names"), lines, qr=self.naming_url(), keys=(("*", _("Back")),)), **names}
+            return {"main": self._phone_screen(), **names}
         per = LINES - 1
         first = self.page * per
         lines = [fit(f"{i} {o.label}: {o.choices[self.chosen[i - 1]][1]}")
@@ -293,22 +299,50 @@ class Form(Flow):
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
         return {"main": Screen(title, tuple(lines), keys=tuple(keys)), **names}
 
+    def _shown_names(self) -> tuple[list, bool]:
+        """The names the screens show: a phone's unsaved preview if there is
+        one, else the saved ones; and whether they are unsaved."""
+        saved = self.typed_names()
+        if self.preview is None or self.preview == saved:
+            return saved, False
+        return self.preview, True
+
+    def _phone_screen(self) -> Screen:
+        """The page's QR code, and beside it the names typed so far."""
+        shown, _typing = self._shown_names()
+        given = [name for team in shown for name in team] if self.teams else shown
+        if not given:
+            lines = tuple(wrap(_("Scan to type the players' names"), 10))
+        elif len(given) <= LINES:
+            lines = tuple(given)
+        else:
+            lines = (*given[:LINES - 1], f"+{len(given) - LINES + 1}")
+        return Screen(_("Names"), lines, qr=self.naming_url(), keys=(("*", _("Back")),))
+
     def _names_screens(self) -> dict:
         """The names so far on the team screens, live as they are typed: a
-        team game a team a screen, others up to four seats a screen."""
-        if self.teams and any(self.members):
+        team game a team a screen, others up to four seats a screen.  Names
+        a phone has not saved yet have "…" after the title."""
+        shown, typing = self._shown_names()
+        mark = "…" if typing else ""
+        if self.teams:
+            if not any(shown):
+                return {}
             from referee.flows import team_label
-            return {seat: Screen(self.team_titles[t] if self.team_titles else team_label(seat),
-                                 tuple(fit(name) for name in self.members[t][:LINES]))
-                    for t, seat in enumerate(("team1", "team2")) if t < len(self.members)}
-        if not self.names:
+            return {seat: Screen((self.team_titles[t] if self.team_titles else team_label(seat)) + mark,
+                                 tuple(fit(name) for name in shown[t][:LINES]))
+                    for t, seat in enumerate(("team1", "team2")) if t < len(shown)}
+        if not shown:
             return {}
-        count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(self.names)
-        seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
-        shown = {"team1": Screen(_("Players"), tuple(seats[:LINES]))}
+        if typing:
+            seats = [fit(f"{n} {name}") for n, name in enumerate(shown, 1)]
+        else:
+            count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(shown)
+            seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
+        shown_on = {"team1": Screen(_("Players") + mark, tuple(seats[:LINES]))}
         if len(seats) > LINES:
-            shown["team2"] = Screen(_("Players"), tuple(seats[LINES:]))
-        return shown
+            shown_on["team2"] = Screen(_("Players") + mark, tuple(seats[LINES:]))
+        return shown_on
 
     team_titles: tuple[str, ...] = ()
 

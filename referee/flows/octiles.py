@@ -171,6 +171,9 @@ class Draft:
 
 class Play(Flow):
     remembered = ("draft", "notice", "asking", "page", "finisher")
+    # An undo lands before the space is keyed: never on the turning
+    # picture or the move list, where one key places the tile again.
+    keyed = ("draft", "asking", "finisher")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)

@@ -54,6 +54,7 @@ def setup(box) -> Form:
 class Play(Flow):
     warn_seconds = 30    # [OS-10] the last half minute ticks aloud
     remembered = ("mode", "agent", "answers", "typed", "page")
+    keyed = ("mode", "agent", "answers", "typed")   # a question or a booklet's answers: asked anew
 
     def __init__(self, box, session) -> None:
         super().__init__(box)

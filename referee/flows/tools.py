@@ -21,6 +21,7 @@ SIDES = (4, 6, 8, 10, 12, 20)
 
 class Play(Flow):
     remembered = ("page", "typed", "asking")
+    keyed = ("typed", "asking")
 
     def __init__(self, box, session) -> None:
         super().__init__(box)

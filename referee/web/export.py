@@ -1,15 +1,26 @@
 """The score log as files to keep: CSV for spreadsheets, and a link that
 hands a finished game to BG Stats.
 
-BG Stats documents an import link for other apps
-(``https://app.bgstatsapp.com/createPlay.html?data=<JSON>``, on its support
-page "Push plays to BG Stats from other apps or websites"): the phone opens
-the app's import dialog, where the players are matched to the app's own.
-The fields used here are the documented ones: ``sourceName``,
-``sourcePlayId``, ``playDate`` ("YYYY-MM-DD hh:mm:ss"), ``durationMin``,
-``board`` (the variant), ``usesTeams``, ``game`` and ``players`` with
-``sourcePlayerId``, ``seatOrder``, ``score``, ``winner``, ``rank``,
-``startPlayer`` and ``team``.
+BG Stats documents an import link for other apps (its support page "Push
+plays to BG Stats from other apps or websites"):
+``https://app.bgstatsapp.com/createPlay.html?data=<JSON, URL-encoded>``.  The
+phone opens the app's import dialog, where the game and each player are
+matched to the app's own once; the app remembers a match by the sender's id,
+so ids must not change.  The play, as sent here:
+
+- ``sourceName`` (text): the sending app, part of every remembered match;
+- ``sourcePlayId`` (text): this play's own id;
+- ``playDate`` (text): when the play *ended*, in UTC, as
+  ``YYYY-MM-DD hh:mm:ss`` (no zone, no ``T``);
+- ``durationMin`` (whole minutes), ``board`` (text: the board or variant);
+- ``usesTeams`` (true/false): a team game;
+- ``game``: ``name``, ``sourceGameId`` (text), ``bggId`` (BoardGameGeek's
+  number, where the game has one), ``highestWins``, ``noPoints``,
+  ``usesTeams``;
+- ``players``, each: ``name``, ``sourcePlayerId`` (text), ``seatOrder``
+  (1, 2…), ``score`` (number), ``winner`` and ``startPlayer`` (true/false),
+  ``rank`` (1 = best), and in a team game ``team`` (text: players with the
+  same text are one team).
 
 Files and the link stay in English whatever the box speaks: spreadsheets,
 scripts and BG Stats read them, and a column must not change its words
@@ -35,6 +46,10 @@ BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
 CSV_SEPARATOR = ";"
 BOM = "\ufeff"
 SOURCE = "Tabletop Referee"
+# BoardGameGeek's numbers (boardgamegeek.com/boardgame/<number>), which BG
+# Stats matches games by.  Octiles, Decipher and Osmišifry are sent by name
+# and ``sourceGameId`` alone: the app asks once which of its games they are.
+BGG_IDS = {"decrypto": 225694, "davinci": 8946}
 
 
 def _cell(value):
@@ -96,22 +111,26 @@ def bgstats_play(entry: dict) -> dict:
     play = {
         "sourceName": SOURCE,
         "sourcePlayId": f"{entry['id']}-{int(entry['started'])}",
-        # The documented form carries no zone; apps that push plays send UTC.
-        "playDate": dt.datetime.fromtimestamp(entry["started"], dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "playDate": dt.datetime.fromtimestamp(entry["ended"], dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, round((entry["ended"] - entry["started"]) / 60)),
         "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
                  "highestWins": True, "noPoints": False},
     }
+    if entry["game"] in BGG_IDS:
+        play["game"]["bggId"] = BGG_IDS[entry["game"]]
     standings = sheets.standings(entry)
     ranked = sorted({s.total for s in standings}, reverse=True)
 
-    def player(name: str, seat: int, s: sheets.Standing, team: str = "") -> dict:
+    def player(name: str, seat: int, s: sheets.Standing, team: str | None = None) -> dict:
         # BG Stats remembers which of its players an id was matched to: one
         # id per name and evening, so tonight's "Ann" is matched once, and a
         # "Player 1" of another evening is not taken for tonight's.
-        return {"name": name, "sourcePlayerId": f"{evening}/{name}", "seatOrder": seat,
+        sent = {"name": name, "sourcePlayerId": f"{evening}/{name}", "seatOrder": seat,
                 "score": s.total, "winner": s.winner, "rank": ranked.index(s.total) + 1,
-                "startPlayer": name == entry.get("starter"), "team": team}
+                "startPlayer": name == entry.get("starter")}
+        if team is not None:
+            sent["team"] = team
+        return sent
 
     members = entry.get("members")
     if entry["game"] == "decrypto":

@@ -10,6 +10,12 @@ off.  The setup is on the box, not in the store: the page asks the box what
 to show and hands it what was typed over ``referee.channel`` (ops
 ``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
 its forms are guarded like a team page's (``referee.web.teams.forged``).
+
+With JavaScript the page also posts its fields to ``/N/<token>/preview`` a
+moment after typing pauses (``static/naming.js``): the box shows them
+unsaved (op ``names.preview``), and the JSON answer names the fields whose
+names the panels cannot take, which the page marks.  Saving is the form's
+own submit either way.
 """
 from __future__ import annotations
 
@@ -56,9 +62,21 @@ def add_routes(app: web.Application, site) -> None:
             raise web.HTTPNotFound()
         raise web.HTTPSeeOther(request.path)
 
+    async def preview(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = await _view(site, token)
+        fields = await guard.posted(request)
+        if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        answer = await _ask(site, "names.preview", token=token, fields=fields)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
+        return web.json_response({"refused": answer.get("refused", {})}, headers={"Cache-Control": "no-store"})
+
     for prefix in ("/N/", "/n/"):
         app.router.add_get(prefix + TOKEN, page)
         app.router.add_post(prefix + TOKEN, post)
+        app.router.add_post(prefix + TOKEN + "/preview", preview)
 
 
 def _rows(view: dict, typed: dict | None) -> list[dict]:
@@ -84,7 +102,7 @@ def _page(site, request, view: dict, refused: str = "", typed: dict | None = Non
     titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
     text = site.render("naming.html", title=view["title"], view=view, rows=_rows(view, typed),
                        team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused,
-                       live=False, most=naming.MAX_SEATS)
+                       live=False, most=naming.MAX_SEATS, scripts=("naming.js",))
     response = web.Response(text=text, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
     response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
