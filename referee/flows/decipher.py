@@ -40,7 +40,7 @@ BACK, ON = "◄", "►"
 
 
 def setup(box) -> Form:
-    return SetupForm(box, "Decipher", [
+    return SetupForm(box, _("Decipher"), [
         Option("players", _("Players"), tuple((n, str(n)) for n in (2, 3, 4)), default=1),
         Option("length", _("Letters"), tuple((n, str(n)) for n in range(3, 7)), default=2),
         seat_option("first_maker", _("Starts"), 4),  # [DC-2] the first word maker is the table's choice

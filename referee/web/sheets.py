@@ -16,10 +16,9 @@ from babel.dates import format_date
 
 from referee import i18n
 from referee.flows import decrypto as flows_decrypto, octiles as flows_octiles
-from referee.flows.menu import GAMES
+from referee.flows import menu
 from referee.i18n import N_, _, ngettext
 
-TITLES = dict(GAMES)
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
 LOCALES = {"en": "en_GB"}
@@ -30,7 +29,7 @@ RULE_NAMES = {"decrypto": frozenset(flows_decrypto.SIDE_NAMES), "octiles": froze
 
 
 def title(name: str) -> str:
-    return TITLES.get(name, name.capitalize())
+    return menu.title(name)
 
 
 def side(game: str, name: str) -> str:
