@@ -58,16 +58,15 @@ class Hand:
         displays; None if the key was lost (no answer, or no new picture,
         within ``LOST_AFTER``)."""
         before = json.loads(await self.ask("took"))
-        try:
-            answer = await asyncio.wait_for(self.ask(f"press {key}"), LOST_AFTER + 1)
-        except TimeoutError:
-            return None
-        if answer != "ok":
+        # Every answer is awaited (the hand gives up on a key by itself),
+        # so that questions and answers stay in step.
+        if await self.ask(f"press {key}") != "ok":
             return None
         took = json.loads(await self.ask("took"))
-        if took["keys"] == before["keys"] or took["drawn"] <= before["drawn"]:
+        lag = took["drawn"] - took["due"]
+        if took["keys"] == before["keys"] or took["drawn"] <= before["drawn"] or lag > LOST_AFTER:
             return None
-        return (took["drawn"] - took["due"]) * 1000
+        return lag * 1000
 
     def close(self) -> None:
         self._writer.close()

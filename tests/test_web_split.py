@@ -218,7 +218,7 @@ def test_16_4_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
         screens.append(t.screen())
         assert t.press("*") == ["ok"]             # and back
         before = json.loads(t.ask("took"))
-    assert "Decrypto" in screens[0] and t.ask("took now") == "error took takes one word"
+    assert "Decrypto" in screens[0] and t.ask("took now") == "error took takes no word"
 
 
 def test_16_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
