@@ -66,13 +66,18 @@ class Standing:
     name: str
     total: int | float
     winner: bool
+    goal: int | None = None   # what wins, where the sides race to different marks
 
 
 def standings(entry: dict) -> list[Standing]:
-    """The players in seat order with their totals; winners once it is over."""
+    """The players in seat order with their totals; winners once it is over.
+    In Decrypto's Hacker variant each side's total is shown with its goal
+    (2 interceptions, 5 rounds) [DE-10]: "Hacker 2, Team 2" alone would not
+    say who won."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners)
+    goals = entry.get("goals", {})
+    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name))
             for name in entry.get("players", ())]
 
 
