@@ -14,7 +14,7 @@ GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Oct
 
 
 def Main(box) -> Menu:
-    items = [(title, lambda name=name: _open_game(box, name)) for name, title in GAMES]
+    items = [(title, lambda name=name: open_game(box, name)) for name, title in GAMES]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: _goto(box, ScoreLog(box))),
@@ -55,7 +55,8 @@ def _goto(box, flow) -> None:
     box.flow = flow
 
 
-def _open_game(box, name: str) -> None:
+def open_game(box, name: str) -> None:
+    """The game's setup form."""
     flows = module(name)
     box.flow = flows.setup(box) if flows is not None else ComingSoon(box, dict(GAMES)[name])
     box.flow.game = name
