@@ -15,7 +15,9 @@ from referee.screen import font
 _MISSING = "\U0010fffd"
 
 
-@functools.cache
+# Bounded: a phone may send any of a million code points, as names or as
+# previews while typing; tonight's names use a few hundred.
+@functools.lru_cache(maxsize=4096)
 def _glyph(char: str) -> bytes:
     mask = font("text").getmask(char, mode="1")
     return bytes(mask.size) + bytes(mask)
