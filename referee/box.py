@@ -44,6 +44,12 @@ def lan_address() -> str:
     return address.this_box().address
 
 
+def _copy(view: dict) -> dict:
+    """A page as it comes back from disk: a flow may change its lists in
+    place after it was taken."""
+    return json.loads(json.dumps(view))
+
+
 def _record(saved: dict) -> dict:
     """A saved page as ``_write_view`` compares it (without its row)."""
     return {key: value for key, value in saved.items() if key != "seq"}
@@ -261,7 +267,7 @@ class Box:
         """The game's page now, if the game's flow is up (not the menus the
         table tools' countdown may run behind)."""
         if self.session is not None and getattr(self.flow, "session", None) is self.session:
-            return self.flow.view()
+            return _copy(self.flow.view())
         return None
 
     def _remember_view(self) -> None:
@@ -282,8 +288,7 @@ class Box:
         # names its game: see _resume_setup), or a menu's (nothing to keep,
         # but it is no longer the form).
         game = self.session.id if self.session is not None else None
-        # A copy as it would come back from disk: a form changes its lists in place.
-        page = {"game": game, "view": json.loads(json.dumps(self.flow.view()))}
+        page = {"game": game, "view": _copy(self.flow.view())}
         setup = getattr(self.flow, "game", "")
         if setup and getattr(self.flow, "remembered", ()):
             page["setup"] = setup
@@ -538,7 +543,14 @@ class Box:
     # --- keys ---------------------------------------------------------------------------
 
     def on_key(self, key: str, kind: str) -> None:
-        self.key_count += 1
+        try:
+            self._key(key, kind)
+        finally:
+            # Counted once handled, its page on disk: a remote hand told
+            # the key was taken may cut the power (see referee.remote).
+            self.key_count += 1
+
+    def _key(self, key: str, kind: str) -> None:
         self._check_wall()
         fresh = self.card.reopen(self.store)
         if fresh is not None:   # a card that could not be written was tried again

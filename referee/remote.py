@@ -14,7 +14,7 @@ One command a line, one answer a line, in UTF-8::
     ready           ok                 the box is up and takes keys
     press KEY       ok                 down, 50 ms on the real clock and until the
                                        keypad has it down, up; answered once the
-                                       box has taken the key
+                                       box has taken the key (and saved its page)
     down KEY        ok                 the key goes down (and stays down)
     up KEY          ok                 the key goes up; answered once the box
                                        has taken the key

@@ -433,9 +433,15 @@ def test_power_cuts_keep_every_acknowledged_event_and_the_screen(tmp_path, soak,
 
 def came_back(m: Machine, expect: Expect, screen: str, menu: str, figures: Figures) -> None:
     """Checks the screen a start came back on against what was shown."""
-    if expect.game is None:
-        # No game was on: the box starts at the main menu, whatever menu was up.
-        assert screen == menu
+    if expect.game is None and screen != menu and normal(screen) not in {normal(s) for s in expect.screens}:
+        # No game was on: the box comes back on the setup form that was up,
+        # else at the main menu; a picker of names comes back as its form.
+        assert not expect.strict or expect.screens[-1].startswith(("[Tonight's players", "[Names")), \
+            f"came back on\n{screen}\ninstead of\n{expect.screens[-1]}"
+        figures.stale_page += 1
+        figures.stale.append((screen, expect.screens))
+        same = None
+    elif expect.game is None:
         same = True
     elif normal(screen) in {normal(s) for s in expect.screens}:
         same = True
