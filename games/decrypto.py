@@ -24,7 +24,8 @@ Setup options
               in when both encryptors are done.
 ``members``   the players' names, team by team (``[[white…], [black…]]``, the
               Hacker's team first), in the order they sit; optional.  Given,
-              they set ``sizes``; the score log lists each team's players.
+              they set ``sizes``; the score log lists each team's players
+              and ``State.encryptor_names`` names each round's encryptors.
 ``exclude``   words already dealt this evening, default ``()``.  They are not
               dealt again; when too few words are left for this game (four
               and a spare per team), the whole list is used again.
@@ -72,8 +73,10 @@ Other events
     code order, so that every page can keep the paper notesheet.  Taken
     from the moment the team's code is drawn until the box moves on to
     guessing it; sent again, it replaces the last.  Each clue is trimmed
-    and must be 1 to 40 characters, without control characters.  Typing
-    is optional: the clues are spoken aloud in any case.
+    and must be 1 to 40 characters, without control characters; none may
+    be one of the team's keywords or a clue the team gave before in the
+    game [DE-11].  Typing is optional: the clues are spoken aloud in any
+    case.
 
 The clues
 ---------
@@ -95,7 +98,8 @@ For the screens
 ---------------
 ``step(state)``            what to ask for next (``Step``)
 ``timer(state)``           the clue countdown, while it runs
-``State.round``            the round, from 1; ``State.encryptors`` per team
+``State.round``            the round, from 1; ``State.encryptors`` per team,
+                           ``State.encryptor_names`` when the players are named
 ``State.clues_done``       which encryptors are done this round
 ``State.intercept``        the interception announced for the code under way
 ``State.last``             the code revealed last (``Reveal``)
@@ -302,6 +306,13 @@ class State:
         """This round's encryptor of each team, as a player number from 1 [DE-2]."""
         return tuple((self.round - 1) % self.sizes[t] + 1 if t in self.coding else None
                      for t in (0, 1))
+
+    @property
+    def encryptor_names(self) -> tuple[str | None, str | None]:
+        """This round's encryptor of each team by name, when the team's
+        players were named in the order they sit; else None [DE-2]."""
+        return tuple(self.members[t][n - 1] if n is not None and self.members[t] else None
+                     for t, n in enumerate(self.encryptors))
 
     @property
     def last(self) -> Reveal | None:
@@ -571,7 +582,33 @@ def _type_clues(state: State, team, clues) -> State:
     if not isinstance(clues, (tuple, list)) or len(clues) != 3:
         raise Illegal("Type three clues, one for each digit.")
     typed = tuple(_clue(n, text) for n, text in enumerate(clues, 1))
+    _clue_rules(state, team, typed)
     return dataclasses.replace(state, clues=_put(state.clues, team, typed))
+
+
+def _clue_rules(state: State, team: int, typed: tuple[str, ...]) -> None:
+    """[DE-11] What the box can see of the clue rules once clues are typed:
+    no keyword of the team as a clue, no clue twice in a game.  [ruling]
+    "Twice" counts the team's own clues, this round's included, compared
+    as written but for case and spacing; the other team's are theirs."""
+    words = {_as_said(word) for word in state.keywords[team]}
+    given: dict[str, int] = {}
+    for r in state.rounds:
+        for clue in r.clues[team]:
+            given.setdefault(_as_said(clue), r.number)
+    for n, clue in enumerate(typed, 1):
+        said = _as_said(clue)
+        if said in words:
+            raise Illegal("Clue {n} is one of your keywords.", n=n)
+        if said in given:
+            raise Illegal("Clue {n} was given in round {round}.", n=n, round=given[said])
+        earlier = next((m for m, other in enumerate(typed[:n - 1], 1) if _as_said(other) == said), None)
+        if earlier is not None:
+            raise Illegal("Clue {n} repeats clue {m}.", n=n, m=earlier)
+
+
+def _as_said(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 # A clue is one line of plain text on every page: nothing that breaks the
@@ -759,6 +796,7 @@ def public(state: State) -> dict:
         "round": state.round,
         "last_round": HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
         "encryptors": list(state.encryptors),
+        "encryptor_names": list(state.encryptor_names),
         "step": {"kind": now.kind, "team": now.team, "of_team": now.of_team, "waiting": list(now.waiting)},
         "clues_done": list(state.clues_done),
         "clues_deadline": cd.deadline() if cd is not None else None,

@@ -101,8 +101,9 @@ def _decipher(event, before) -> str:
     from games import decipher as g
     maker = before.players[before.maker]
     match event:
-        case g.Pieces(count):
-            return _("piece count {n}").format(n=count)
+        case g.Pieces():
+            # [DC-3] The undo question is on main: the count stays the maker's.
+            return _("the piece count")
         case g.BonusMode():
             return _("bonus mode")
         case g.No():

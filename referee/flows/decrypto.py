@@ -6,16 +6,17 @@ Screens
 revealed code, the result.  It never shows a keyword or a code that is not
 revealed yet.  Each team's own screen shows its four keywords (numbered 1-4,
 as on the game's screen card) and, only while its team button is held, its
-code.  Seat 0 is ``team1`` and seat 1 is ``team2``: White and Black, or in
-the three-player variant the Hacker (``team1``, no keywords) and the Team
-(``team2``).
+code.  Each round's encryptor is named when the players were named, else
+numbered in the team [DE-2].  Seat 0 is ``team1`` and seat 1 is ``team2``:
+White and Black, or in the three-player variant the Hacker (``team1``, no
+keywords) and the Team (``team2``).
 
 Keys
 ----
 Setup: ``1`` players (two teams and their sizes, or the Hacker against two),
 ``2`` keywords (dealt by the box in a language, or the table's own cards),
 ``3`` the 30-second sand timer, on or off [DE-4] (the Hacker's game has
-none), ``#`` start, ``C`` clue rules, ``*`` back.
+none, and the line says so), ``#`` start, ``C`` clue rules, ``*`` back.
 
 Team button, two short presses within 2 seconds: "our clues are written"
 [DE-4]; after the first the team's screen asks "Done? Press again", so that a
@@ -46,7 +47,7 @@ from referee import i18n
 from referee.flows import Flow, clock_text, forms
 from referee.team_pages import team_url
 from referee.i18n import N_, _
-from referee.screen import LINES, Screen, wrap
+from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
@@ -88,6 +89,12 @@ class Setup(forms.Form):
         super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
 
     teams = True
+
+    def shown(self, index: int) -> str:
+        # [DE-10] One encryptor has nobody to wait for: the Hacker's game has no sand timer.
+        if self.options[index].key == "timer" and self.values["players"][0] == "hacker":
+            return _("none")
+        return super().shown(index)
 
     @property
     def team_titles(self) -> tuple[str, ...]:
@@ -353,8 +360,7 @@ class Play(Flow):
             return Screen(_("{team}: finish clues!").format(team=late), big=clock_text(left),
                           keys=(("C", _("Help")),))
         # [DE-2] The encryptor rotates through the team, round by round.
-        lines = [(_("{team}: player {n} done") if s.clues_done[t] else _("{team}: player {n}"))
-                 .format(team=self.name(t), n=s.encryptors[t]) for t in s.coding]
+        lines = [self._encryptor_line(t) for t in s.coding]
         if s.variant == "hacker":
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]
@@ -365,6 +371,27 @@ class Play(Flow):
         first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
         keys = (first, ("C", _("Help")), ("D", _("Score")))
         return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
+
+    def _encryptor_line(self, team: int) -> str:
+        """Who encrypts for ``team`` this round: by name when the players
+        were named, else by their number in the team [DE-2]."""
+        s = self.state
+        done = s.clues_done[team]
+        name = s.encryptor_names[team]
+        if name is None:
+            text = _("{team}: player {n} done") if done else _("{team}: player {n}")
+            return text.format(team=self.name(team), n=s.encryptors[team])
+        text = _("{team}: {name} done") if done else _("{team}: {name}")
+        # A long name gives way to "done", which the table waits for.
+        room = COLS - len(text.format(team=self.name(team), name=""))
+        return text.format(team=self.name(team), name=fit(name, max(room, 4)))
+
+    def _by_encryptor(self, team: int, by_number: str, by_name: str) -> str:
+        """``by_name`` with the encryptor's name when the players are named,
+        else ``by_number`` with their number in the team [DE-2]."""
+        s = self.state
+        name = s.encryptor_names[team]
+        return by_number.format(n=s.encryptors[team]) if name is None else by_name.format(name=name)
 
     def _guess_screen(self, now: d.Step) -> Screen:
         s = self.state
@@ -485,7 +512,7 @@ class Play(Flow):
             and all(x.team != seat for x in s.reveals)
         if seat in self.held and hidden:
             # [DE-3] For the encryptor's eyes: only while the button is held.
-            only = _("Player {n} only!").format(n=s.encryptors[seat])
+            only = self._by_encryptor(seat, _("Player {n} only!"), _("{name} only!"))
             return Screen(_("{team}: code").format(team=self.name(seat)), (only,), big=code_text(code))
         if self._page() == "swap" and self.swap_team == seat:
             title = _("Swap which? 1-4")
@@ -499,7 +526,8 @@ class Play(Flow):
         if s.keywords[seat]:
             lines = tuple(f"{n} {word}" for n, word in enumerate(s.keywords[seat], 1))
         else:
-            lines = tuple(wrap(_("Your own keyword cards. Player {n} encrypts.").format(n=s.encryptors[seat])))
+            lines = tuple(wrap(self._by_encryptor(seat, _("Your own keyword cards. Player {n} encrypts."),
+                                                  _("Your own keyword cards. {name} encrypts."))))
         keys = ()
         if hidden:
             keys += ((_("hold"), _("code")),)

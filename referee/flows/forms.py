@@ -175,6 +175,12 @@ class Form(Flow):
     def pages(self) -> int:
         return max(1, (len(self.options) + LINES - 2) // (LINES - 1))
 
+    def shown(self, index: int) -> str:
+        """How option ``index`` reads now; a form whose option means nothing
+        with another's choice overrides it."""
+        option = self.options[index]
+        return option.choices[self.chosen[index]][1]
+
     def help(self) -> tuple[str, ...]:
         """The help text; a form whose help depends on the choices overrides it."""
         return self.help_lines
@@ -300,7 +306,7 @@ class Form(Flow):
             return {"main": self._phone_screen(), **names}
         per = LINES - 1
         first = self.page * per
-        lines = [fit(f"{i} {o.label}: {o.choices[self.chosen[i - 1]][1]}")
+        lines = [fit(f"{i} {o.label}: {self.shown(i - 1)}")
                  for i, o in enumerate(self.options[first:first + per], first + 1)]
         lines.append(_("A:names B:by phone"))
         keys = [("#", _("Start"))]
