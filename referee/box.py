@@ -148,6 +148,10 @@ class Box:
                 self.store.set_aside(row.id, session.broken_at)
             except Unsaved:
                 pass   # a read-only card: the rows stay, the game goes on from before them
+        try:
+            session.catch_up()   # a long replay is not made again at the next start
+        except Unsaved:
+            pass
         self._enter(session)
 
     def close(self) -> None:
@@ -610,10 +614,10 @@ class Box:
         return Screen(_("Undo?"), tuple(lines[:3]), keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
 
     def _last_action(self) -> str:
-        # Named anew only when the game moved: the overlay redraws every
-        # second under a running clock, and naming replays the game.
+        # Named anew only when the game moved (a new row): the overlay
+        # redraws every second under a running clock.
         from referee.flows import actions
-        key = (self.session.id, len(self.session.events))
+        key = (self.session.id, self.session.seq)
         if self._named is None or self._named[0] != key:
             self._named = (key, actions.describe(self.session))
         return self._named[1]

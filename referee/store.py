@@ -25,6 +25,7 @@ passed over (a game's events stop before it) rather than failing the caller.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sqlite3
@@ -59,6 +60,19 @@ CREATE INDEX IF NOT EXISTS games_boot ON games(boot);
 CREATE TABLE IF NOT EXISTS settings (
     key      TEXT PRIMARY KEY,
     value    TEXT NOT NULL
+);
+-- A game's state after row ``seq``, so that a start replays only the rows
+-- after it (see referee.session).  ``depth``: events in effect at ``seq``
+-- (undo rows taken back); ``at``: the game clock there; ``rules``: the
+-- fingerprint of the rules that made ``state`` (referee.snapshot).
+CREATE TABLE IF NOT EXISTS snapshots (
+    game     INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    rules    TEXT NOT NULL,
+    state    TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
 );
 CREATE TABLE IF NOT EXISTS team_pages (
     token    TEXT PRIMARY KEY,
@@ -137,6 +151,18 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """A game's state after row ``seq`` (see referee.session): ``depth``
+    events in effect, the game clock at ``at``, ``state`` encoded by the
+    rules named ``rules`` (referee.snapshot)."""
+    seq: int
+    depth: int
+    at: float
+    rules: str
+    state: str | None = None
+
+
+@dataclass(frozen=True)
 class TeamPage:
     """A team's web page for one game: ``token`` is its address (a secret,
     see ``referee.web.teams``), ``csrf`` guards its forms."""
@@ -209,6 +235,8 @@ class Store:
             pass
 
     def _migrate(self) -> None:
+        # Columns added since the first schema are added here; tables added
+        # since (snapshots) come from SCHEMA, which only makes what is missing.
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "events" not in tables:
             return  # a new database: SCHEMA makes it whole
@@ -290,11 +318,13 @@ class Store:
     # --- events -----------------------------------------------------------------
 
     @_writes
-    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None, view: dict | None = None) -> int:
+    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None, view: dict | None = None,
+               snapshot: Snapshot | None = None) -> int:
         """``at``: the game clock; ``stamp``: the wall-clock label; ``view``:
         the page an undo of this row lands on (a player's action: the page
         it was keyed on; an undo row: the page it landed on), kept in the
-        same transaction so that a power cut cannot part them."""
+        same transaction so that a power cut cannot part them; likewise
+        ``snapshot``: the game's state after this row."""
         wall, boot, mono = stamp or (None, None, None)
         page = None if view is None else json.dumps(view, ensure_ascii=False)
         with self._db:  # one transaction: committed (and synced) on return
@@ -303,6 +333,8 @@ class Store:
             self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono, view) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                              (game, seq, at, json.dumps(data, ensure_ascii=False), wall, boot, mono, page))
+            if snapshot is not None:
+                self._insert_snapshot(game, dataclasses.replace(snapshot, seq=seq, at=at))
         return seq
 
     def view(self, game: int, seq: int) -> dict | None:
@@ -326,6 +358,10 @@ class Store:
     def last_seq(self, game: int) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
 
+    def count_rows(self, game: int, since: int) -> int:
+        """How many rows of a game have ``seq`` >= ``since``."""
+        return self._db.execute("SELECT COUNT(*) FROM events WHERE game = ? AND seq >= ?", (game, since)).fetchone()[0]
+
     def events(self, game: int) -> list[tuple[dict, float]]:
         """Every row of a game, undo rows included, in order, up to the
         first that cannot be read."""
@@ -336,11 +372,12 @@ class Store:
             kept.append((data, at))
         return kept
 
-    def rows(self, game: int) -> list[tuple[int, dict | None, float]]:
-        """Every row of a game as ``(seq, data, at)``; ``data`` is None where
-        the stored bytes are not an event (a damaged row)."""
-        rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? ORDER BY seq",
-                                (game,))
+    def rows(self, game: int, after: int = 0) -> list[tuple[int, dict | None, float]]:
+        """The rows of a game after row ``after`` as ``(seq, data, at)``;
+        ``data`` is None where the stored bytes are not an event (a damaged
+        row)."""
+        rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? AND seq > ? "
+                                "ORDER BY seq", (game, after))
         out = []
         for seq, blob, at in rows:
             data = _json(blob)
@@ -358,7 +395,41 @@ class Store:
             self._db.execute("CREATE TABLE IF NOT EXISTS set_aside (game INTEGER, seq INTEGER, at, data BLOB)")
             self._db.execute("INSERT INTO set_aside SELECT game, seq, at, CAST(data AS BLOB) FROM events "
                              "WHERE game = ? AND seq >= ?", (game, seq))
+            self._db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game, seq))   # they cover those rows
             return self._db.execute("DELETE FROM events WHERE game = ? AND seq >= ?", (game, seq)).rowcount
+
+    # --- snapshots ---------------------------------------------------------------
+
+    def snapshots(self, game: int, rules: str, limit: int) -> list[Snapshot]:
+        """The newest ``limit`` snapshots of a game made by ``rules``,
+        newest first, without their state (see ``snapshot_state``)."""
+        try:
+            found = self._db.execute("SELECT seq, depth, at FROM snapshots WHERE game = ? AND rules = ? "
+                                     "ORDER BY seq DESC LIMIT ?", (game, rules, limit)).fetchall()
+        except sqlite3.OperationalError:
+            return []   # a database read as it is, from before snapshots
+        return [Snapshot(seq, depth, at, rules) for seq, depth, at in found
+                if all(isinstance(v, (int, float)) for v in (seq, depth, at))]
+
+    def has_snapshots(self, game: int) -> bool:
+        """Whether a game has snapshots at all, whatever rules made them."""
+        try:
+            return self._db.execute("SELECT 1 FROM snapshots WHERE game = ? LIMIT 1", (game,)).fetchone() is not None
+        except sqlite3.OperationalError:
+            return False
+
+    def snapshot_state(self, game: int, seq: int) -> bytes | None:
+        row = self._db.execute("SELECT CAST(state AS BLOB) FROM snapshots WHERE game = ? AND seq = ?",
+                               (game, seq)).fetchone()
+        return row[0] if row else None
+
+    @_writes
+    def add_snapshot(self, game: int, snapshot: Snapshot) -> None:
+        self._insert_snapshot(game, snapshot)
+
+    def _insert_snapshot(self, game: int, s: Snapshot) -> None:
+        self._db.execute("INSERT OR REPLACE INTO snapshots (game, seq, depth, at, rules, state) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (game, s.seq, s.depth, s.at, s.rules, s.state))
 
     # --- settings ----------------------------------------------------------------
 

@@ -13,6 +13,9 @@ After every move:
 - the game's invariants hold (tokens, counts, tiles, runners, offers...);
 - the views are JSON, the score log adds up round by round to its totals,
   and the winners are players;
+- the state survives a snapshot: ``referee.snapshot``'s ``decode`` of its
+  ``encode`` is equal to it, at every move (so at every event of every
+  game played here, to its end where the moves get there);
 - at the end, replaying the stored rows (``games.base.encode``, JSON and
   ``decode``, undo rows taken back as the store's ``effective`` does)
   gives the very same state, and an undo gives back the state before the
@@ -26,6 +29,7 @@ every run plays the same ones); ``make soak`` 250 evenings of 200 moves.
 """
 from __future__ import annotations
 
+import collections
 import copy
 import dataclasses
 import functools
@@ -42,11 +46,13 @@ from hypothesis import strategies as st
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry, tools
 from games.octiles_board import BOARD
+from referee import snapshot
 from referee.session import effective
 from referee.store import UNDO
 
 pytestmark = pytest.mark.soak
 
+OVER: collections.Counter = collections.Counter()   # states at a game's end checked, by game
 EXAMPLES, SOAK_EXAMPLES = 40, 250
 STEPS, SOAK_STEPS = 80, 200
 START = 1_790_000_000.0
@@ -434,6 +440,8 @@ class Evening:
     def check(self) -> None:
         self.game.check(self.state)
         contract(self.game, self.state)
+        assert snapshot.decode(snapshot.encode(self.state)) == self.state
+        OVER[self.game.module.NAME] += self.game.module.is_over(self.state)
 
     def play(self, event) -> bool:
         before = copy.deepcopy(self.state)
@@ -504,7 +512,9 @@ def fuzz(name: str, soak: bool) -> None:
     @given(st.data())
     def run(data):
         evening(GAMES[name], data, SOAK_STEPS if soak else STEPS)
+    ended = OVER[name]
     run()
+    assert OVER[name] > ended, "no evening got to the end of a game: its last states were never snapshotted"
 
 
 def test_tools_random_play_keeps_timer_and_dice_in_range_and_replays(soak):

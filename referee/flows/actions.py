@@ -12,21 +12,9 @@ from referee.flows import clock_text
 from referee.i18n import _
 
 
-def last_action(session) -> tuple[object, object] | None:
-    """The last event a player made, and the game's state just before it."""
-    events = session.events
-    last = max((i for i, (event, _at) in enumerate(events) if not base.is_automatic(event)), default=None)
-    if last is None:
-        return None
-    state = session.rules.setup(dict(session.options))
-    for event, at in events[:last]:
-        state = session.rules.apply(state, event, at)
-    return events[last][0], state
-
-
 def describe(session) -> str:
     """The last player action in a few words, or "" if there is none."""
-    found = last_action(session)
+    found = session.last_action()
     if found is None:
         return ""
     event, before = found
