@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee.testing import Table
-from test_decrypto_clues import send, team_page
+from test_decrypto_clues import send, sheet_row, team_page
 from test_decrypto_table import BIG_CODE, Game, dashed, done, main, other, peek
 from test_web import ok, page_text
 
@@ -184,6 +184,9 @@ def test_DE9_nothing_decided_after_eight_rounds_the_score_breaks_the_tie(t):
     [game] = t.log()
     assert (game["reason"], game["tie"], game["winners"]) == ("score", "round_limit", ["White"])
     assert game["totals"] == {"White": 1, "Black": -1} and len(game["rounds"]) == 8
+    page = page_text(ok(t, f"/g/{game['id']}"))
+    assert "★ White wins Tie: nothing decided in eight rounds. Tie-break: interceptions minus miscommunications." \
+        in page
 
 
 def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_share_the_win(t):
@@ -202,6 +205,9 @@ def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_sha
     [game] = t.log()
     assert (game["reason"], game["tie"]) == ("shared", "both_interceptions")
     assert game["winners"] == ["White", "Black"] and game["keywords_guessed"] == {"White": 3, "Black": 3}
+    page = page_text(ok(t, f"/g/{game['id']}"))
+    assert ("Tie: both teams intercepted twice. Still equal after every tie-break. "
+            "Keywords guessed: White 3, Black 3.") in page
 
 
 def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
@@ -247,7 +253,11 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     assert game["totals"] == {"Hacker": 2, "Team": 2}
     assert [r["scores"] for r in game["rounds"]] == [{"Hacker": 0, "Team": 1}, {"Hacker": 1, "Team": 1},
                                                      {"Hacker": 1, "Team": 0}]
-    assert "Hacker" in page_text(ok(t, f"/g/{game['id']}"))
+    # The score sheet: no miscommunication for the Team, the Hacker's token instead.
+    page = page_text(ok(t, f"/g/{game['id']}"))
+    wrong = dashed(other(codes[TEAM]))
+    assert f"Team {dashed(codes[TEAM])}: decoded wrong ({wrong}): Hacker +1, intercept missed ({wrong})" in page
+    assert "miscommunication" not in page.replace("Miscommunications", "")
 
 
 def test_DE11_typed_clues_the_box_can_read_keep_the_clue_rules(t):
@@ -271,3 +281,42 @@ def test_DE11_typed_clues_the_box_can_read_keep_the_clue_rules(t):
     g.round()
     [game] = t.log()
     assert game["rounds"][1]["clues"] == {"White": ["amigo", "wings", "olive"], "Black": ["Mexico", "ladder", "fork"]}
+
+
+def test_DE5_DE6_rulebook_example_bob_sends_4_2_1_then_amigo_gives_the_4_away_at_the_table():
+    # The rulebook's example: White's keywords are 1 black, 2 dragonfly,
+    # 3 cocktail, 4 sombrero, on the table's own cards; Bob encrypts first
+    # and draws 4-2-1 (this seed deals it).
+    with Table(seed=104, lang="en") as t:
+        Game(t, members=[["Bob", "Alice", "Carol"], ["Dan", "Eve"]], keywords="cards")
+        assert main(t).splitlines()[1] == "White: Bob"
+        t.down("team1")
+        t.advance(0.7)
+        assert t.screen("team1").splitlines()[1:3] == ["4-2-1", "Bob only!"]
+        t.up("team1")
+        black_code = peek(t, BLACK)
+        # Bob's clues Mexico, insect, fear, typed on White's page.
+        assert send(t, WHITE, ("Mexico", "insect", "fear"))[0] == 303
+        done(t, "team1")
+        done(t, "team2")
+        # Mexico → 4 sombrero, insect → 2 dragonfly, fear → 1 black: White says 4-2-1.
+        t.type("421#")
+        assert main(t).splitlines()[:4] == ["[Round 1: White 4-2-1]", "White said 4-2-1", "No tokens.",
+                                            "#:Next C:Help D:Score"]
+        t.type(black_code + "##")
+        # From now on Black's page knows that 4 goes with Mexico.
+        black = team_page(t, BLACK)
+        assert sheet_row(1, (4, 2, 1), ("Mexico", "insect", "fear")) in black
+        # Round 2: Alice draws 4-3-2 and says "amigo" for sombrero; Black
+        # links amigo to Mexico and intercepts.
+        assert main(t).splitlines()[1] == "White: Alice"
+        assert peek(t, WHITE) == "432"
+        assert send(t, WHITE, ("amigo", "martini", "wings"))[0] == 303
+        done(t, "team1")
+        done(t, "team2")
+        t.type("432#432#")
+        assert main(t).splitlines()[:5] == ["[Round 2: White 4-3-2]", "Black said 4-3-2", "White said 4-3-2",
+                                            "Black intercepts!", "#:Next C:Help D:Score"]
+        black = team_page(t, BLACK)
+        assert sheet_row(2, (4, 3, 2), ("amigo", "martini", "wings")) in black
+        assert t.log()[0]["rounds"][1]["tokens"]["Black"] == {"interceptions": 1, "miscommunications": 0}

@@ -101,9 +101,29 @@ REASONS = {
 }
 
 
+# Why a Decrypto game went to its tie-breaks [DE-9].
+TIES = {
+    "both_tokens": N_("Tie: a team held two of each token."),
+    "both_miscommunications": N_("Tie: both teams miscommunicated twice."),
+    "both_interceptions": N_("Tie: both teams intercepted twice."),
+    "round_limit": N_("Tie: nothing decided in eight rounds."),
+}
+
+
 def reason(entry: dict) -> str:
+    """Why the game ended; after a tie, why it was one and what broke it,
+    with the keyword counts when they decided."""
     why = REASONS.get(entry.get("reason"))
-    return _(why) if why else ""
+    if not why:
+        return ""
+    tie = TIES.get(entry.get("tie"))
+    parts = [_(tie)] if tie else []
+    parts.append(_(why))
+    counts = entry.get("keywords_guessed")
+    if counts:
+        parts.append(_("Keywords guessed: {counts}.").format(
+            counts=", ".join(f"{side(entry.get('game', ''), team)} {n}" for team, n in counts.items())))
+    return " ".join(parts)
 
 
 def card(entry: dict, now: str = "") -> dict:
@@ -190,8 +210,14 @@ def _decrypto(i: int, r: dict) -> tuple[str, str]:
     codes, clues = r.get("codes", {}), r.get("clues", {})
     for team, code in codes.items():
         guess = r.get("guesses", {}).get(team, {})
-        said = [_("decoded") if guess.get("decode") == code
-                else _("miscommunication ({code})").format(code=_code(guess.get("decode", ())))]
+        decode = _code(guess.get("decode", ()))
+        if guess.get("decode") == code:
+            said = [_("decoded")]
+        elif r.get("tokens", {}).get(team, {}).get("miscommunications"):
+            said = [_("miscommunication ({code})").format(code=decode)]
+        else:
+            # [DE-10] The Team takes no miscommunication: the Hacker scores instead.
+            said = [_("decoded wrong ({code}): Hacker +1").format(code=decode)]
         intercept = guess.get("intercept")
         if intercept is not None:
             said.append(_("intercepted") if intercept == code
