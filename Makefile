@@ -4,8 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
-# sqlite3: the shell whose .recover saves what it can of a damaged database
-APT    := $(FONTS) sqlite3
+APT    := $(FONTS)
 READY  := $(VENV)/.ready
 # axe-core, the accessibility checker the browser tests inject into pages:
 # from the npm registry into a folder of the project, when missing.

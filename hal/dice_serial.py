@@ -1,6 +1,6 @@
 """The dice module on USB serial: the host's side of firmware/PROTOCOL.md.
 
-``SerialDice(port=DEFAULT_PORT, *, timeout=1.5, poll=0.5)``
+``SerialDice(port=DEFAULT_PORT, *, timeout=1.5, poll=0.5, clock=time.monotonic)``
 
 ``port``     the module's path, best its /dev/serial/by-id entry, which stays
              the same whichever USB socket it is in.  May be a glob (the
@@ -9,6 +9,7 @@
 ``timeout``  seconds a roll waits for the module before it is rolled in
              software instead.
 ``poll``     seconds between looks for the port while it is missing.
+``clock``    the monotonic seconds that pace the module's button.
 
 The module is used only while ``status`` is "online": after it has
 answered HELLO with protocol 1.  Otherwise every roll comes from
@@ -24,6 +25,11 @@ most ``protocol.MAX_LINE`` bytes, at most ``INBOX`` of them wait for the
 loop, answers must carry the id of a roll still waiting and exactly the
 dice asked for, and a button roll must be the armed dice.  Faults are logged
 as one-line warnings, each kind at most once per ``WARN_EVERY`` seconds.
+
+Nor can it roll faster than a hand: button rolls beyond ``BUTTON_RATE`` a
+second (after a burst of ``BUTTON_BURST``) are dropped and counted in
+``dropped``.  A module whose button bounces or whose firmware repeats
+itself once sent thousands of valid ``BUTTON`` lines, each a stored roll.
 """
 from __future__ import annotations
 
@@ -49,6 +55,10 @@ READ_TIMEOUT = 0.1  # s the reader waits for a byte before it looks at the clock
 HELLO_EVERY = 1.0  # s between greetings while the module has not answered
 INBOX = 64  # lines waiting for the loop; a flood beyond that is dropped
 WARN_EVERY = 10.0
+# A hand pressing as fast as it can makes about five presses a second; a
+# few quicker ones in a row (a double press) still pass.
+BUTTON_RATE = 5.0
+BUTTON_BURST = 3
 
 _LOST = object()  # inbox item: the port failed and is closed
 
@@ -56,8 +66,12 @@ _LOST = object()  # inbox item: the port failed and is closed
 class SerialDice(Dice):
     status = "offline"
 
-    def __init__(self, port: str | os.PathLike = DEFAULT_PORT, *, timeout: float = 1.5, poll: float = 0.5) -> None:
+    def __init__(self, port: str | os.PathLike = DEFAULT_PORT, *, timeout: float = 1.5, poll: float = 0.5,
+                 clock=time.monotonic) -> None:
         super().__init__()
+        self.clock = clock
+        self.dropped = 0   # button rolls beyond BUTTON_RATE, since the start
+        self._presses = (float(BUTTON_BURST), None)   # (presses in hand, when counted)
         self.port = os.fspath(port)
         self.timeout = timeout
         self.poll = poll
@@ -204,7 +218,24 @@ class SerialDice(Dice):
             # An ARM on its way when the button was pressed; the next press is right.
             self._warn("ignored a button roll of %dd%d while %dd%d is armed", count, sides, *self.armed)
             return
+        if not self._paced():
+            self.dropped += 1
+            self._warn("its button rolls faster than a hand can: %d button rolls dropped since the start", self.dropped)
+            return
         self._button(DiceRoll(values, "module"))
+
+    def _paced(self) -> bool:
+        """A token bucket: BUTTON_BURST presses in hand, one more every
+        1/BUTTON_RATE seconds; a roll takes one."""
+        now = self.clock()
+        left, then = self._presses
+        if then is not None:
+            left = min(float(BUTTON_BURST), left + (now - then) * BUTTON_RATE)
+        if left < 1:
+            self._presses = (left, now)
+            return False
+        self._presses = (left - 1, now)
+        return True
 
     def _lost(self) -> None:
         self.module = None

@@ -60,7 +60,7 @@ def build(config: Config, clock, on_key) -> Devices:
             continue
         make = panel_factory(cfg, panels, name)
         displays[name] = Display(name, make, clock.call_later, cfg.controller, cfg.rotate)
-    dice, module = _dice(config)
+    dice, module = _dice(config, clock)
     return Devices(keys, buzzer, displays, dice, pins, panels, module)
 
 
@@ -89,14 +89,14 @@ def panel_factory(cfg, panels: dict, name: str):
     return make
 
 
-def _dice(config: Config):
+def _dice(config: Config, clock):
     if config.dice.driver == "software":
         return SoftwareDice(), None
     if config.dice.driver == "serial":
         from hal.dice_serial import SerialDice
-        return SerialDice(config.dice.port), None
+        return SerialDice(config.dice.port, clock=clock.monotonic), None
     from hal.sim.dice_module import SimulatedDiceModule
     from hal.dice_serial import SerialDice
     module = SimulatedDiceModule()
     module.start()
-    return SerialDice(module.port), module
+    return SerialDice(module.port, clock=clock.monotonic), module

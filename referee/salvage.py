@@ -1,18 +1,22 @@
 """A damaged database is set aside and what can be read of it is saved.
 
 An SD card that loses power in the wrong microsecond, or wears out, can
-flip a byte anywhere in ``referee.db``: SQLite then says ``file is not a
-database`` or ``database disk image is malformed``, on every start.  The box
+flip a byte anywhere in ``referee.db`` or its write-ahead log: SQLite then
+says ``file is not a database`` or ``database disk image is malformed`` on
+every start, or, for the log, silently leaves out everything after the
+damaged frame (``Store`` notices: see ``btree.log_cut_short``).  The box
 must start anyway (issue 15), so ``open_store`` does this instead:
 
 1. the damaged file and its ``-wal``/``-shm`` are renamed
    ``referee.db.damaged-<time>`` (kept, never written again);
 2. a scratch copy gets its fixed header fields back (a flip there makes the
    whole file unreadable, though every page behind it is fine);
-3. rows are read from it twice: by SQLite's own recovery, ``.recover`` of
-   the ``sqlite3`` command-line shell (Debian's ``sqlite3`` package), which
-   walks the pages themselves, and by plain queries over rowid ranges, which
-   halve around whatever fails;
+3. rows are read from it twice: by plain queries over rowid ranges, which
+   halve around whatever fails, and from the table leaf pages themselves
+   (``referee.btree``, the log's page images first), which finds the rows
+   no query reaches behind a damaged schema, interior page or log frame.
+   (The ``sqlite3`` shell's ``.recover`` does the latter for any schema,
+   but it needs ``sqlite_dbpage``, which Debian's SQLite is built without.);
 4. every game that can be read goes into a new database, with its events
    up to the first one missing or unreadable (the rules replay them in
    order, so what follows a hole cannot be replayed), and the settings.
@@ -28,17 +32,21 @@ import logging
 import os
 import shutil
 import sqlite3
-import subprocess
 import tempfile
 import time
 
-from referee.store import SCHEMA, Damaged, Store
+from referee import btree
+from referee.store import ADDED, SCHEMA, Damaged, Store
 
 log = logging.getLogger(__name__)
 
 HEADER = b"SQLite format 3\x00"
-RECOVER_SECONDS = 60.0
 FAILURES = 2000   # failed queries a table may cost before the rest of it is given up
+# How many values a row of events and of games may hold: from the first
+# schema's to today's (store.ADDED; a row written before a column was added
+# keeps its fewer values).  Their first columns have stayed the same.
+EVENT_FIELDS = range(4, 5 + sum(table == "events" for table, *_ in ADDED))
+GAME_FIELDS = range(5, 6 + sum(table == "games" for table, *_ in ADDED))
 
 
 @dataclasses.dataclass
@@ -57,7 +65,8 @@ def open_store(path: str, now: float) -> tuple[Store, Report | None]:
         return Store(path), None
     except Damaged as exc:
         log.error("database damaged (%s): setting it aside and saving what can be read", exc)
-    report = salvage(path, now)
+        kept = exc.log
+    report = salvage(path, now, kept)
     log.error("database: the damaged file is now %s; saved %d games with %d events, lost %d games and "
               "%d events", report.aside, report.games, report.events, report.lost_games, report.lost_events)
     return Store(path), report
@@ -76,8 +85,12 @@ def set_aside(path: str, now: float) -> str:
     return aside
 
 
-def salvage(path: str, now: float) -> Report:
+def salvage(path: str, now: float, wal: bytes = b"") -> Report:
+    """``wal``: the log as it was, if SQLite has deleted it since."""
     aside = set_aside(path, now)
+    if wal and not os.path.exists(aside + "-wal"):
+        with open(aside + "-wal", "wb") as f:
+            f.write(wal)
     report = Report(aside)
     found = Found()
     with tempfile.TemporaryDirectory(prefix=".salvage-", dir=os.path.dirname(os.path.abspath(path))) as scratch:
@@ -87,13 +100,10 @@ def salvage(path: str, now: float) -> Report:
                 shutil.copyfile(aside + suffix, copy + suffix)
         if os.path.exists(copy):
             _mend_header(copy)
-            recovered = os.path.join(scratch, "recovered.db")
-            if _recover(copy, recovered):
-                with _reading(recovered) as db:
-                    found.read_tables(db)
-                    found.read_lost_and_found(db)
+            frames = _bytes(copy + "-wal")   # read before SQLite has had the copy
             with _reading(copy) as db:
                 found.read_tables(db)
+            found.read_pages(_bytes(copy), frames)
     found.write(path, report)
     return report
 
@@ -101,10 +111,11 @@ def salvage(path: str, now: float) -> Report:
 def _mend_header(copy: str) -> None:
     # The first 24 bytes are the same in every database the box writes
     # (page size aside): the magic text, format numbers 2/2 (WAL), no
-    # reserved bytes, payload fractions 64/32/32.
+    # reserved bytes, payload fractions 64/32/32; and the page count is
+    # the file's.
     with open(copy, "r+b") as f:
-        head = bytearray(f.read(24))
-        if len(head) < 24:
+        head = bytearray(f.read(32))
+        if len(head) < 32:
             return
         size = int.from_bytes(head[16:18], "big")
         if size not in (1,) and (size < 512 or size & (size - 1)):
@@ -112,23 +123,20 @@ def _mend_header(copy: str) -> None:
         head[:16] = HEADER
         head[16:18] = size.to_bytes(2, "big")
         head[18:24] = bytes((2, 2, 0, 64, 32, 32))
+        # The page count (28-31) follows from the file's length; a wrong one
+        # makes SQLite call the whole file malformed.
+        page = 65536 if size == 1 else size
+        head[28:32] = (os.fstat(f.fileno()).st_size // page).to_bytes(4, "big")
         f.seek(0)
         f.write(head)
 
 
-def _recover(copy: str, into: str) -> bool:
-    """SQLite's own recovery into a new file; False if the shell is missing."""
-    shell = shutil.which("sqlite3")
-    if shell is None:
-        log.warning("database: the sqlite3 shell is not installed; saving rows by plain queries only")
-        return False
+def _bytes(path: str) -> bytes:
     try:
-        dump = subprocess.run([shell, copy, ".recover"], capture_output=True, timeout=RECOVER_SECONDS)
-        subprocess.run([shell, into], input=dump.stdout, capture_output=True, timeout=RECOVER_SECONDS)
-    except (OSError, subprocess.SubprocessError) as exc:
-        log.warning("database: .recover failed: %s", exc)
-        return False
-    return os.path.exists(into)
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
 
 
 @contextlib.contextmanager
@@ -176,6 +184,7 @@ class Found:
         self.team_pages: dict[str, tuple] = {}
         self.highest_game = 0
         self.bad_events: set[tuple[int, int]] = set()   # rows there, but not readable
+        self._newer: set = set()   # rows already taken from the log's newest page images
 
     def read_tables(self, db) -> None:
         try:
@@ -198,19 +207,42 @@ class Found:
             for row in rows:
                 take(*row)
 
-    def read_lost_and_found(self, db) -> None:
-        # Rows .recover found on pages no table claims any more, as
-        # (rootpgno, pgno, nfield, id, c0, c1, ...): told apart by shape.
-        try:
-            rows = db.execute("SELECT * FROM lost_and_found").fetchall()
-        except (sqlite3.Error, UnicodeDecodeError):
-            return
-        for row in rows:
-            nfield, rowid, fields = row[2], row[3], row[4:]
-            if nfield == 4:
-                self.event(*fields[:4])
-            elif nfield == 5 and rowid is not None:
-                self.game(rowid, *fields[1:5])
+    def read_pages(self, data: bytes, log: bytes) -> None:
+        # Last, the leaf pages themselves (referee.btree): what no query
+        # could reach behind a damaged schema or interior page, or behind a
+        # damaged frame of the log.  The log's page images first, newest
+        # first: they are younger than the file's.
+        pages = btree.File(data)
+        if log:
+            newest: dict[int, bytes] = {}
+            for number, image in btree.wal_pages(log, pages.size):
+                newest.setdefault(number, image)
+            for number, image in btree.wal_pages(log, pages.size):
+                for rowid, values in pages.leaf_rows(image, 100 if number == 1 else 0, newest):
+                    self.cell(rowid, values, newer=True)
+        for rowid, values in pages.rows():
+            self.cell(rowid, values)
+
+    def cell(self, rowid: int, values: list, newer: bool = False) -> None:
+        """A row found on a page, told by its shape whose it is.  ``newer``:
+        from the log, where a row that changes (a game's end, a setting)
+        may be younger than what the queries read, if they stopped at a
+        damaged frame."""
+        n = len(values)
+        if n in EVENT_FIELDS and isinstance(values[3], btree.Text):   # set_aside keeps data as a BLOB
+            self.event(*values[:3], bytes(values[3]))
+        if n in GAME_FIELDS and values[0] is None:   # id: the rowid itself
+            if newer and ("game", rowid) not in self._newer:
+                self._newer.add(("game", rowid))
+                self.games.pop(rowid, None)
+            self.game(rowid, *values[1:5])
+        if n == 2:
+            if newer and ("setting", values[0]) not in self._newer:
+                self._newer.add(("setting", values[0]))
+                self.settings.pop(_blob_text(values[0]), None)
+            self.setting(*values)
+        if n == 4:
+            self.team_page(*(_blob_text(v) if isinstance(v, bytes) else v for v in values))
 
     def game(self, id, name, options, started, ended) -> None:
         name, options = _blob_text(name), _blob_text(options)
@@ -229,6 +261,8 @@ class Found:
     def event(self, game, seq, at, data) -> None:
         if not (isinstance(game, int) and isinstance(seq, int)) or (game, seq) in self.events:
             return
+        if game >= 1:
+            self.highest_game = max(self.highest_game, game)   # a game of its own, if its row is lost
         text = _blob_text(data)
         try:
             parsed = json.loads(text) if text is not None and _number(at) else None

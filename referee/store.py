@@ -32,6 +32,8 @@ import sqlite3
 import urllib.parse
 from dataclasses import dataclass
 
+from referee import btree
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id       INTEGER PRIMARY KEY,
@@ -92,12 +94,18 @@ ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_bo
 Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
 # Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
-_CORRUPT, _NOTADB = 11, 26
+_READONLY, _CORRUPT, _NOTADB = 8, 11, 26
 _UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
 
 
 class Damaged(Exception):
-    """The database file is damaged: it must be set aside and salvaged."""
+    """The database file is damaged: it must be set aside and salvaged.
+    ``log``: the write-ahead log as it was found, when it is the damaged
+    part (SQLite deletes the file when it closes the database)."""
+
+    def __init__(self, message: str, log: bytes = b"") -> None:
+        super().__init__(message)
+        self.log = log
 
 
 class Unsaved(Exception):
@@ -118,6 +126,19 @@ def unsaved(exc: sqlite3.Error) -> Unsaved | None:
     """What a failed write means for the table, if it is the card's fault."""
     reason = _UNSAVED.get(_code(exc))
     return Unsaved(reason, str(exc)) if reason else None
+
+
+def _versions_flipped(path: str) -> bool:
+    """The header's format numbers (bytes 18 and 19: 1 legacy, 2 WAL) are
+    not SQLite's: a newer write format makes SQLite open the file read-only,
+    and a flipped bit there must be mended (``referee.salvage``), not taken
+    for a read-only card."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return len(head) == 20 and not (head[18] in (1, 2) and head[19] in (1, 2))
 
 
 def _writes(method):
@@ -180,6 +201,7 @@ class Store:
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._check_log()
             self._migrate()
             self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
             # SQLite opens a file it may not write (a read-only mount, which
@@ -192,7 +214,7 @@ class Store:
                 raise Damaged(f"{path}: quick_check failed")
         except sqlite3.Error as exc:
             self._close_quietly()
-            if _code(exc) in (_CORRUPT, _NOTADB):
+            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)):
                 raise Damaged(f"{path}: {exc}") from exc
             refused = unsaved(exc)
             if refused is None:
@@ -205,6 +227,20 @@ class Store:
             # SQLite quoting damaged bytes in its message (a mangled schema)
             self._close_quietly()
             raise Damaged(f"{path}: {exc.object[:80]!r}") from exc
+
+    def _check_log(self) -> None:
+        # Before anything is written: the first write would restart the log
+        # over the frames a damaged one hides (see btree.log_cut_short).
+        busy, used, _done = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if busy or used < 0:
+            return
+        try:
+            with open(self.path + "-wal", "rb") as f:
+                log = f.read()
+        except OSError:
+            return
+        if btree.log_cut_short(log, used):
+            raise Damaged(f"{self.path}-wal: committed frames after a damaged one", log)
 
     @classmethod
     def reading(cls, path: str) -> Store:

@@ -58,13 +58,14 @@ class _Dice:
 
     def roll_button(self) -> None:
         """Someone presses the ROLL button on the dice module."""
-        before = self._t.box.roll_count
+        host = self._t.box.devices.dice
+        before = self._t.box.roll_count, host.dropped
         # The host may have just armed other dice; a real hand is slower
         # than the serial line, so let the module hear it first.
-        host = self._t.box.devices.dice
         self._t._wait(lambda: self._module.armed == tuple(host.armed))
         self._module.press_button()
-        self._t._wait(lambda: self._t.box.roll_count > before)
+        # Taken, or dropped as faster than a hand (hal.dice_serial.BUTTON_RATE).
+        self._t._wait(lambda: (self._t.box.roll_count, host.dropped) != before)
 
     def unplug(self) -> None:
         self._module.unplug()

@@ -7,11 +7,14 @@ from outside the way a card or a bug could leave it.  After each start the
 box must be up: it answers, shows a screen, takes a key, and says on the
 main screen what it could not restore; it never exits.
 
-Pages: the setup form and its help (they come back as they were), the first page of play, a page further in
-(a key or two played), the game menu held up by holding ``*`` (undo).
+Pages: the setup form and its help (they come back as they were), the first
+page of play, a page further in (a key or two played), the game menu held up
+by holding ``*`` (undo), and the game-over page (a game played to its end), a
+page turned there, and the menu chosen from it.
 Faults: a saved page that makes no sense to its flow, an event row that is
 not UTF-8, an event the rules refuse, a game row that cannot be read, the
-current game gone, a flipped byte in the middle of the file.
+current game gone, a flipped byte in the middle of the file, a flipped byte
+in the write-ahead log (the game in play must come back whole).
 """
 from __future__ import annotations
 
@@ -132,6 +135,16 @@ def flipped_byte(db):
             f.write(bytes((byte[0] ^ 0x5A,)))
 
 
+def flipped_log_byte(db):
+    # In the first frame of the write-ahead log, which the game in play was
+    # written to since the last start: SQLite would drop every frame after it.
+    with open(db + "-wal", "r+b") as f:
+        f.seek(32 + 24 + 1000)
+        byte = f.read(1)
+        f.seek(32 + 24 + 1000)
+        f.write(bytes((byte[0] ^ 0x5A,)))
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_item2_the_box_comes_back_on_every_page_of_every_mode_and_from_every_fault(tmp_path, mode):
     key = MODES[mode]
@@ -183,9 +196,119 @@ def test_item2_the_box_comes_back_on_every_page_of_every_mode_and_from_every_fau
         box.press(key)
         box.press("#")
         box.cut("play", "flipped bytes", flipped_byte)
+        box.hold_star()
+        box.press("D")
+        assert box.press("#").startswith(MENU)   # the game ended from its menu
+        box.press(key)
+        box.press("#")   # a new game in play (or the tools' timer running), all of it in the log
+        playing = m.read("SELECT seq, data FROM events WHERE game = ? ORDER BY seq", _current(m.db))
+        screen = box.cut("play", "flipped byte in the log", flipped_log_byte)
+        # Salvaged (an earlier fault left a game row that cannot be read: it is counted) and whole.
+        assert not screen.startswith(MENU) and "Database repaired" in screen, screen
+        after = m.read("SELECT seq, data FROM events WHERE game = ? ORDER BY seq", _current(m.db))
+        assert after[:len(playing)] == playing   # (a timer may have fired before the kill)
         with open(m.log) as f:
             log = f.read()
     assert "Traceback" not in log, log[-3000:]
     print(f"\n{mode}: {box.starts} starts")
     for page, fault, came in box.outcomes:
         print(f"  {page:18} {fault:24} -> {came}")
+
+
+# --- the game-over page --------------------------------------------------------
+#
+# A game is played to its end at the virtual table, the quick ways the
+# games' own table tests play them (the dice, the deck and the codes are the
+# table's to set or read there); its database is then the real box's.  The
+# real box must come back on the game-over page, on a page turned there,
+# and, once the players chose the menu, on the main menu.
+
+def _davinci(t):
+    t.start("davinci", players=2)
+    t.press("#")
+    for _ in range(4):
+        t.type("2A")   # four hits on Player 2's four tiles
+
+
+def _decipher(t):
+    t.start("decipher", players=2)
+    for round_ in range(4):
+        t.type("#D3#")   # nobody guesses: the round ends
+        if round_ < 3:
+            t.press("#")
+
+
+def _osmisifry(t):
+    import test_osmisifry_table as osm
+    osm.to_scoring(t, players=2)
+    t.type("0#0#0#B" * 2)
+
+
+def _octiles(t):
+    import test_octiles_table as oc
+    oc.start(t, *(tile for tile, _seat, _move in oc.WINNING), players=2, runners=3)
+    oc.play_to_the_win(t)
+
+
+def _decrypto(t):
+    import test_decrypto_table as de
+    g = de.Game(t)
+    g.round()
+    g.round(intercepted={de.BLACK})
+    g.round(intercepted={de.BLACK})
+
+
+def _tools(t):
+    # The table tools have no end of their own: the game menu ends them.
+    t.start("tools")
+    t.press("#")
+    t.hold("*", 1.0)
+    t.type("D#")
+
+
+GAME_OVER = {   # mode: (played to its end, its first line there, a key that turns a page there)
+    "davinci": (_davinci, "[P1 wins!]", None),
+    "decipher": (_decipher, "[Game over]", "D"),
+    "osmisifry": (_osmisifry, "[Game over]", "D"),
+    "octiles": (_octiles, "[West won!]", None),
+    "decrypto": (_decrypto, "[White wins!]", "D"),
+    "tools": (_tools, MENU, None),
+}
+
+
+def _same(screen: str) -> str:
+    """A screen as it comes back: without a passing message, and with the QR
+    code's address, which is the box's own."""
+    return "\n".join("QR" if line.startswith("QR ") else line
+                     for line in screen.split("\n") if not line.startswith("! "))
+
+
+@pytest.mark.parametrize("mode", GAME_OVER)
+def test_item6_the_box_comes_back_on_the_game_over_page_of_every_mode(tmp_path, mode):
+    from referee.testing import Table
+    play, title, turn = GAME_OVER[mode]
+    with Table(seed=7) as t:
+        play(t)
+        over = t.screen()
+        assert over.startswith(title), over
+        with sqlite3.connect(t.database) as played, sqlite3.connect(tmp_path / "referee.db") as copy:
+            played.backup(copy)
+        played.close()
+        copy.close()
+    with Machine(tmp_path) as m:
+        box = Box(m)
+        assert _same(box.start()) == _same(over)
+        assert _same(box.cut("game over")) == _same(over)
+        if turn is not None:
+            turned = box.press(turn)
+            assert turned != over
+            assert _same(box.cut("game over, a page on")) == _same(turned)
+        if mode != "tools":
+            assert box.press("#").startswith(MENU)   # "#:Menu": the players are done with it
+            assert box.cut("game over, then the menu").startswith(MENU)
+        with open(m.log) as f:
+            log = f.read()
+    assert "Traceback" not in log, log[-3000:]
+    print(f"\n{mode}:")
+    for page, fault, came in box.outcomes:
+        print(f"  {page:26} {fault:4} -> {came}")
