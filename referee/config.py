@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from games import osmisifry as _osmisifry
 from hal import buzzer as _buzzer
 from hal.dice_serial import DEFAULT_PORT
 
@@ -195,6 +196,52 @@ class Club(Base):
         return url.hostname, url.port or (8883 if tls else 1883), tls
 
 
+class Osmisifry(Base):
+    # The letter tables of the owners' printed editions, offered at setup
+    # beside the bundled ones: TOML files as games/data/letters-cs.toml is
+    # written (``name``, and ``rows``: 8 rows of 8 letters A-Z).  A path is
+    # absolute or relative to the configuration file's folder.  [OS-1]
+    # [ruling] A letter may stand in many cells, as printed tables made for
+    # letter frequencies have it; two tables by one name are refused, since
+    # the setup form could not tell them apart.
+    letter_tables: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        names = {_osmisifry.builtin_table(code).name: "a bundled table" for code in _osmisifry.TABLES}
+        for i, path in enumerate(self.letter_tables):
+            key = f"letter_tables[{i}]"
+            try:
+                table = read_letter_table(path)
+            except ValueError as exc:
+                raise _bad(key, f"{path}: {exc}") from None
+            if table.name in names:
+                raise _bad(key, f"{path}: the name {table.name!r} is already {names[table.name]}'s; "
+                                "give the table a name of its own")
+            names[table.name] = key
+
+    def tables(self) -> tuple[_osmisifry.Table, ...]:
+        """The configured tables, read anew: what setup offers now."""
+        return tuple(read_letter_table(path) for path in self.letter_tables)
+
+
+def read_letter_table(path: str) -> _osmisifry.Table:
+    """A letter table file, named by its ``name`` or else its file name;
+    ``ValueError`` says what is wrong with it."""
+    if not os.path.exists(path):
+        raise ValueError("no such file")
+    if not os.path.isfile(path):
+        raise ValueError("not a file")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot be read ({exc})") from None
+    table = _osmisifry.load_table(text)
+    if not table.name.strip():
+        table = _osmisifry.Table(table.rows, os.path.splitext(os.path.basename(path))[0])
+    return table
+
+
 class Config(Base):
     lang: Literal["en", "cs", "pl", "ru"] = "en"
     database: str = ""     # empty: the user's data folder, or /var/lib/referee as a service
@@ -205,6 +252,7 @@ class Config(Base):
     web: Web = msgspec.field(default_factory=Web)
     sim: Sim = msgspec.field(default_factory=Sim)
     club: Club = msgspec.field(default_factory=Club)
+    osmisifry: Osmisifry = msgspec.field(default_factory=Osmisifry)
 
     def __post_init__(self):
         # Two devices on one pin fail in ways nothing explains later, so it is
@@ -276,7 +324,17 @@ def load(path: str | None) -> Config:
         raise ConfigError(f"{path}: no such file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
+    _beside(raw, os.path.dirname(os.path.abspath(path)))
     return parse(raw, name)
+
+
+def _beside(raw: dict, folder: str) -> None:
+    """Letter table paths relative to the configuration file's folder, as
+    its owner reads them, whatever folder the box starts in."""
+    tables = raw.get("osmisifry", {}).get("letter_tables") if isinstance(raw.get("osmisifry"), dict) else None
+    if isinstance(tables, list):
+        raw["osmisifry"]["letter_tables"] = [os.path.join(folder, p) if isinstance(p, str) and p else p
+                                             for p in tables]
 
 
 def parse(raw: dict, name: str = "config.toml") -> Config:

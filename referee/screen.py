@@ -70,6 +70,9 @@ class Screen:
     # A line drawing in panel pixels: its name for the text mirror, then
     # strokes, each a flat x0, y0, x1, y1, ... of points joined by lines.
     picture: tuple = ()
+    # The big line at half height, so that two lines fit under it (key
+    # hints a bar of 21 columns cannot hold).
+    mid: bool = False
 
     @property
     def text(self) -> str:
@@ -138,7 +141,8 @@ def render(screen: Screen) -> Image.Image:
     if screen.big:
         # Beside a message the big line shrinks rather than goes: it may be
         # what is being typed ("45s"), or the time running out.
-        big = font("big") if not screen.flash and font("big").getlength(screen.big) <= W - left else font("mid")
+        whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - left
+        big = font("big") if whole else font("mid")
         width = big.getlength(screen.big)
         draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
         y += big.size + 1

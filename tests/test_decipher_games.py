@@ -213,6 +213,8 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     assert rows(t)[1:4] == ["1 Players: 4", "2 Letters: 6", "3 Starts: Player 3"]
     t.press("C")
     assert "Player 3→4→1→2" in t.screen() and "Words of 6 letters" in t.screen()
+    t.press("D")                     # [DC-10] the digest's ruling, on the help's next page
+    assert " ".join(rows(t)[1:4]) == "Ruling: every seeker starts each round with 3 guess tokens."
     t.type("*#")
     assert rows(t)[:3] == ["[Round 1/4]", "Maker: Player 3", "Word: 6 letters"]
     t.type("9#")

@@ -258,6 +258,9 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     wrong = dashed(other(codes[TEAM]))
     assert f"Team {dashed(codes[TEAM])}: decoded wrong ({wrong}): Hacker +1, intercept missed ({wrong})" in page
     assert "miscommunication" not in page.replace("Miscommunications", "")
+    # Each side's total beside its goal: 2 of 2 interceptions beat 2 of 5 rounds.
+    assert "Total 2/2 2/5" in page
+    assert "★ Hacker 2/2 Team 2/5" in page_text(ok(t, "/"))
 
 
 def test_DE11_typed_clues_the_box_can_read_keep_the_clue_rules(t):

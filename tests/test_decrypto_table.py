@@ -440,7 +440,7 @@ def test_DE10_the_team_wins_after_five_rounds(t):
     status, _, page = t.get(f"/g/{game['id']}")
     assert status == 200 and "The Team held out for five rounds." in page
     status, _, evening = t.get("/")
-    assert re.search(r'winner.*Team</span> <span class="pts">5<', evening)
+    assert re.search(r'winner.*Team</span> <span class="pts">5/5<', evening)   # the total beside its goal
 
 
 # --- the box's side of it ------------------------------------------------------------------

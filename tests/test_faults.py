@@ -102,7 +102,7 @@ def test_display_faults_in_bursts_keep_the_game_and_each_panel_heals_within_2s(t
     assert stored(t) == events                       # nothing played itself, nothing lost
     left = 5999 - (t.clock.wall() - started)
     assert t.box.remaining() == pytest.approx(left)
-    if "Timer" not in t.screen("main"):
+    if not t.screen("main").startswith("[Timer"):   # the dice page names the timer on its D key
         t.press("D")
     assert clock_text(t.box.remaining()) in t.screen("main")
     print(f"\ndisplays: {bursts} bursts, {flaps} drop-outs, every panel back within {worst:.2f} s")

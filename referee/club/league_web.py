@@ -18,12 +18,11 @@ from babel.dates import format_time
 
 from referee import i18n
 from referee.club.league import League
-from referee.flows.menu import GAMES
+from referee.flows.menu import GAMES, title
 from referee.web import live
 from referee.web.app import Body, environment, send, static_files
 from referee.web.guard import CSP
 
-TITLES = dict(GAMES)
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 
 
@@ -47,7 +46,8 @@ class LeagueSite:
         return self._cache[key]
 
     def _page(self, template: str, **context) -> Body:
-        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=TITLES,
+        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang,
+                                                       titles={name: title(name) for name in dict(GAMES)},
                                                        clock=_clock, **context)
         return Body.of(html, "html")
 

@@ -40,7 +40,7 @@ BACK, ON = "◄", "►"
 
 
 def setup(box) -> Form:
-    return SetupForm(box, "Decipher", [
+    return SetupForm(box, _("Decipher"), [
         Option("players", _("Players"), tuple((n, str(n)) for n in (2, 3, 4)), default=1),
         Option("length", _("Letters"), tuple((n, str(n)) for n in range(3, 7)), default=2),
         seat_option("first_maker", _("Starts"), 4),  # [DC-2] the first word maker is the table's choice
@@ -49,7 +49,8 @@ def setup(box) -> Form:
 
 
 class SetupForm(Form):
-    """The setup form; its help page is the round plan for the players chosen."""
+    """The setup form; its help is the round plan for the players chosen,
+    then the ruling on guess tokens."""
 
     def help(self) -> tuple[str, ...]:
         makers = round_plan(self.values)
@@ -57,7 +58,9 @@ class SetupForm(Form):
         return (_("{rounds} rounds, {players} players").format(rounds=len(makers), players=players),
                 _("Makers, moving left:"),
                 _("Player {seats}").format(seats="→".join(str(seat + 1) for seat in makers)),
-                _("Words of {n} letters").format(n=self.values["length"]))
+                _("Words of {n} letters").format(n=self.values["length"]),
+                # [DC-10] the rulebook's ruling, said where the table can read it
+                *wrap(_("Ruling: every seeker starts each round with {n} guess tokens.").format(n=game.TOKENS)))
 
 
 def round_plan(options: dict) -> list[int]:

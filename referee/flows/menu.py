@@ -6,15 +6,22 @@ import re
 from referee import i18n
 from referee.flows import Flow, clock_text, module
 from referee.flows.forms import Menu
-from referee.i18n import _
+from referee.i18n import N_, _
 from referee.screen import LINES, W, Screen, qr_image, wrap
 
+# The games by their editions' names; Decipher's Polish edition is
+# Słowotwórcy, so that name is the catalogues' to give (``title``).
 GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Octiles"),
-         ("davinci", "Da Vinci Code"), ("decipher", "Decipher"))
+         ("davinci", "Da Vinci Code"), ("decipher", N_("Decipher")))
+
+
+def title(name: str) -> str:
+    """A game's name in the box's language."""
+    return _(dict(GAMES).get(name, name.capitalize()))
 
 
 def Main(box) -> Menu:
-    items = [(title, lambda name=name: open_game(box, name)) for name, title in GAMES]
+    items = [(title(name), lambda name=name: open_game(box, name)) for name in dict(GAMES)]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: _goto(box, ScoreLog(box))),
@@ -58,7 +65,7 @@ def _goto(box, flow) -> None:
 def open_game(box, name: str) -> None:
     """The game's setup form."""
     flows = module(name)
-    box.flow = flows.setup(box) if flows is not None else ComingSoon(box, dict(GAMES)[name])
+    box.flow = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
     box.flow.game = name
 
 

@@ -4,6 +4,10 @@ booklets, the officers' five minutes and the scoring.
 The grids and pictures stay on paper; the box rolls, keeps the order, keeps
 the time and adds up.  What to ask comes from ``osmisifry.step(state)``.
 
+Setup: ``1`` players, ``2`` the letter table (the bundled Czech, English and
+Polish ones, then the owners' of ``[osmisifry] letter_tables``), ``3`` who
+picks first; ``#`` starts.
+
 Keys
 ----
 Rolling a row        ``#`` rolls two d8 (the dice module's ROLL button too)
@@ -27,7 +31,10 @@ drawing player, so "1→2" reads "the booklet of seat 1 goes to seat 2".
 """
 from __future__ import annotations
 
+import os
+
 from games import osmisifry as osm
+from referee.config import read_letter_table
 from referee.flows import Flow, clock_text
 from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import _
@@ -43,12 +50,28 @@ PAIRS_PER_LINE = 5      # "1→2 " is four columns
 def setup(box) -> Form:
     options = [
         Option("players", _("Players"), tuple((n, str(n)) for n in range(2, 7))),
-        Option("table", _("Letters"), (("cs", _("Czech")), ("en", _("English")), ("pl", _("Polish")))),
+        Option("table", _("Letters"), letter_tables(box)),
         seat_option("starts", _("Starts"), 6),  # [OS-6] the first picker is the table's choice
     ]
     help_lines = (_("#/ROLL: roll the dice"), _("1-7: pick a letter"),
                   _("B+digit: player draws"), _("D: end creation early"))
     return Form(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, named_seats(values)), help_lines)
+
+
+def letter_tables(box) -> tuple[tuple[object, str], ...]:
+    """The letter tables to choose from [OS-1]: the bundled ones (Czech
+    first, the default), then those of the owners' editions named in the
+    configuration.  An owner's table goes into the game's options whole, so
+    the score log and a restart use it even if its file changes."""
+    tables = [("cs", _("Czech")), ("en", _("English")), ("pl", _("Polish"))]
+    for path in box.config.osmisifry.letter_tables:
+        try:
+            table = read_letter_table(path)
+        except ValueError:   # checked at start, changed since: the table says which
+            box.flash(_("Letter table {file} cannot be read.").format(file=os.path.basename(path)))
+            continue
+        tables.append(({"name": table.name, "rows": [list(row) for row in table.rows]}, table.name))
+    return tuple(tables)
 
 
 class Play(Flow):
@@ -196,8 +219,11 @@ class Play(Flow):
         s = self.state
         name = s.players[step.player]
         following = s.offers[s.round].letters if s.round < len(s.offers) else ()
+        picks = _("{name} picks: 1-{last}").format(name=name, last=s.offer_size)
+        if len(picks) > COLS:   # a long name: the keys to press stay, the verb goes
+            picks = _("{name}: 1-{last}").format(name=name, last=s.offer_size)
         lines = (_row(s.offer, s.offer_size, " ", numbered=True),
-                 fit(_("{name} picks: 1-{last}").format(name=name, last=s.offer_size)),
+                 fit(picks),
                  fit(_("Next: {letters}").format(letters=" ".join(following))) if following else _("Last round!"),
                  *self._drawing_line())
         main = Screen(self._round_title(), lines, keys=self._creation_keys())

@@ -124,7 +124,7 @@ class Play(Flow):
         timer = _("Timer{paused}  D:dice").format(paused=" ‖" if paused else "")
         title = _("Time is up!") if self.state.expired else timer
         go = _("Pause") if cd.running else _("Go")
-        keys = (("#", go), ("A", "30s"), ("B", "1m"), ("C", "5m"))
+        keys = (("#", go), ("A", _("30s")), ("B", _("1m")), ("C", _("5m")))
         return Screen(title, big=self._left(), keys=keys)
 
     def _ask_screen(self) -> Screen:
@@ -143,7 +143,10 @@ class Play(Flow):
         big = "  ".join(str(v) for v in last.values) if last else "–"
         title = (_("Dice {count}d{sides} (software)") if last and last.source == "software"
                  else _("Dice {count}d{sides}")).format(count=s.count, sides=s.sides)
-        return Screen(title, big=big, keys=(("#", _("Roll")), ("A", "n"), ("B", "d"), ("C", _("list"))))
+        # Four keys with their words do not fit the bar: the dice shrink to
+        # leave two lines for them.
+        lines = (_("A:number of dice"), _("B:sides C:last rolls"))
+        return Screen(title, lines, big=big, keys=(("#", _("Roll")), ("D", _("Timer"))), mid=True)
 
     def _rolls_screen(self) -> Screen:
         text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")

@@ -16,10 +16,9 @@ from babel.dates import format_date
 
 from referee import i18n
 from referee.flows import decrypto as flows_decrypto, octiles as flows_octiles
-from referee.flows.menu import GAMES
+from referee.flows import menu
 from referee.i18n import N_, _, ngettext
 
-TITLES = dict(GAMES)
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
 LOCALES = {"en": "en_GB"}
@@ -30,7 +29,7 @@ RULE_NAMES = {"decrypto": frozenset(flows_decrypto.SIDE_NAMES), "octiles": froze
 
 
 def title(name: str) -> str:
-    return TITLES.get(name, name.capitalize())
+    return menu.title(name)
 
 
 def side(game: str, name: str) -> str:
@@ -67,13 +66,18 @@ class Standing:
     name: str
     total: int | float
     winner: bool
+    goal: int | None = None   # what wins, where the sides race to different marks
 
 
 def standings(entry: dict) -> list[Standing]:
-    """The players in seat order with their totals; winners once it is over."""
+    """The players in seat order with their totals; winners once it is over.
+    In Decrypto's Hacker variant each side's total is shown with its goal
+    (2 interceptions, 5 rounds) [DE-10]: "Hacker 2, Team 2" alone would not
+    say who won."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners)
+    goals = entry.get("goals", {})
+    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name))
             for name in entry.get("players", ())]
 
 

@@ -1,0 +1,165 @@
+"""Issue 20 item 14: what the panels say, in all four languages.
+
+A soft key says what it does in a word ("A:number of dice", never "A:n");
+a key range never falls off the end of a line after a long name; dice are
+written as each language writes them (d8, k8, к8); the Czech Da Vinci
+screens call the joker what the Czech rulebook calls it (panel s pomlčkou);
+and a Polish table knows Decipher by its Polish edition's name, Słowotwórcy.
+"""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from referee import i18n
+from referee.flows import menu
+from referee.screen import COLS
+from referee.testing import Table
+from test_i18n import LANGS, catalogues
+
+ALL = ("en", *LANGS)
+KEYS = [*"0123456789ABCD*#", "team1", "team2"]
+# Words of one letter that are words: a label may use them ("Pas a dál").
+ONE_LETTER_WORDS = {"en": {"a", "I"}, "cs": set("aiksuvzo"), "pl": set("aiouwz"), "ru": set("авикосуя")}
+# "A:next" on the key bar, or written into a line or title as "#: stop".
+HINT = re.compile(r"(?:^|\s)[A-D#*]:\s?(\S+)")
+TWELVE = ["Maximilianus", "Konstantinos", "Bartholomeus", "Wilhelmineke", "Christiansen", "Przemysława"]
+
+
+def seen_labels(t: Table) -> set[str]:
+    """Every key's label on every panel now: the bar's, and the hints
+    written into the title and lines."""
+    labels = set()
+    for screen in t.box.shown.values():
+        labels.update(label for _key, label in screen.keys)
+        for text in (screen.title, *screen.lines):
+            labels.update(HINT.findall(text))
+    return labels
+
+
+def walk(t: Table, rng: random.Random, presses: int, labels: set[str]) -> None:
+    """A hand pressing anything, now and then holding a team button,
+    letting time run out or setting the dice module's next roll."""
+    for _ in range(presses):
+        key = rng.choice(KEYS + ["#"] * 4 + list("1234") * 2)
+        if key.startswith("team") and rng.random() < 0.3:
+            t.hold(key, 1.5)
+        else:
+            t.press(key)
+        if rng.random() < 0.05:
+            t.advance(rng.choice([5, 31, 61, 301]))
+        if rng.random() < 0.1:
+            t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+        labels |= seen_labels(t)
+
+
+def cryptic(label: str, lang: str) -> bool:
+    words = re.findall(r"\w+", label)
+    return any(len(w) == 1 and w.isalpha() and w not in ONE_LETTER_WORDS[lang] for w in words)
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_item14_no_soft_key_is_labelled_with_a_single_letter(lang):
+    labels: set[str] = set()
+    rng = random.Random(14)
+    try:
+        with Table(seed=14, lang=lang) as t:
+            # The menus, the settings, the table tools' timer, dice and list.
+            for keys in ("", "D", "8", "*", "6", "D", "C", "*A#B#", "D*"):
+                t.type(keys)
+                labels |= seen_labels(t)
+            t.type("*" * 3)
+        for item in "12345":            # every game's setup form, its pages and help
+            with Table(seed=int(item), lang=lang) as t:
+                if item == "5":
+                    t.press("D")
+                t.press(item)
+                for key in "1234D" * 3 + "C" + "D" * 3 + "*":
+                    t.press(key)
+                    labels |= seen_labels(t)
+                t.press("#")
+                walk(t, rng, 120, labels)
+    finally:
+        i18n.use("en")
+    assert "Roll" in labels or i18n.catalogue(lang).gettext("Roll") in labels   # the walk reached the dice
+    assert sorted(label for label in labels if cryptic(label, lang)) == []
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_item14_the_key_range_stays_on_the_line_after_a_12_character_name(lang):
+    try:
+        with Table(seed=3, lang=lang) as t:
+            t.start("osmisifry", players=TWELVE[:4])
+            for _ in range(10):                 # rows 1 and 2, five letters each
+                t.press("#")
+            for seat, name in enumerate(TWELVE[:4]):
+                lines = t.screen("main").splitlines()
+                assert f"{name}: 1-5" in lines, lines
+                assert all(len(line) <= COLS for line in lines)
+                t.press(str(seat + 1))
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_item14_a_short_name_keeps_the_whole_sentence(lang):
+    try:
+        with Table(seed=3, lang=lang) as t:
+            t.start("osmisifry", players=["Ann", "Bo"])
+            t.type("######")
+            sentence = i18n._("{name} picks: 1-{last}").format(name="Ann", last=3)
+            assert sentence in t.screen("main").splitlines()
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang, die", [("en", "d"), ("cs", "k"), ("pl", "k"), ("ru", "к")])
+def test_item14_dice_are_written_as_the_language_writes_them(lang, die):
+    try:
+        with Table(seed=1, lang=lang) as t:
+            t.type("6D")                        # the table tools' dice
+            assert f"2{die}8" in t.screen("main").splitlines()[0]
+            t.press("A")
+            assert f"3{die}8" in t.screen("main").splitlines()[0]
+            t.type("*" * 3)
+            t.start("osmisifry", players=2)
+            assert f"2{die}8" in t.screen("main")
+            t.type("D#")                        # creation ends early: the direction is rolled
+            shown = t.screen("main")
+            assert f"{die}8" in shown
+            if lang != "en":
+                assert "d8" not in shown
+    finally:
+        i18n.use("en")
+
+
+def test_item14_czech_da_vinci_names_the_dash_tile_as_the_rulebook_does():
+    try:
+        with Table(seed=5, lang="cs") as t:
+            t.start("davinci", players=3, rules="extended")
+            shown = t.screen("main")
+            assert "Pomlčka" in shown and "olík" not in shown
+    finally:
+        i18n.use("en")
+    czech = {m.id: m.string for m in catalogues.load("cs") if m.id}
+    assert [text for text in czech.values() if "olík" in str(text)] == []
+    assert "s pomlčkou" in czech["A joker may stand anywhere in your row, and never moves once placed."]
+
+
+def test_item14_polish_table_calls_decipher_slowotworcy_on_screens_and_pages():
+    try:
+        with Table(seed=5, lang="pl") as t:
+            t.press("D")
+            assert "5 Słowotwórcy" in t.screen("main").splitlines()
+            t.press("5")
+            assert t.screen("main").startswith("[Słowotwórcy")
+            t.type("**")
+            t.start("decipher", players=3)
+            status, _headers, body = t.get("/")
+            assert status == 200 and "Słowotwórcy" in body and "Decipher" not in body
+            assert menu.title("decipher") == "Słowotwórcy"
+    finally:
+        i18n.use("en")
+    assert menu.title("decipher") == "Decipher"
