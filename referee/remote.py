@@ -14,12 +14,20 @@ One command a line, one answer a line, in UTF-8::
     ready           ok                 the box is up and takes keys
     press KEY       ok                 down, 50 ms on the real clock and until the
                                        keypad has it down, up; answered once the
-                                       box has taken the key (and saved its page)
+                                       box has taken the key (its page saved)
+                                       and done what it set off (a roll)
     down KEY        ok                 the key goes down (and stays down)
-    up KEY          ok                 the key goes up; answered once the box
-                                       has taken the key
+    up KEY          ok                 the key goes up; answered as ``press``
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
                                        ("main", "team1", "team2"), one JSON string
+    state           {"game": ...}      the game the box is on: its ``game`` id,
+                                       ``name``, rules ``state`` (``state_data``),
+                                       the page up (``view``, what a power cut
+                                       keeps) and ``overlay`` (the game menu held
+                                       up by holding ``*``), one JSON object;
+                                       ``game`` is null at the menus, where
+                                       ``setup`` names the game whose setup
+                                       form is up, if one is
     clock SECONDS   ok                 the box's wall clock steps by SECONDS (may be
                                        negative), as NTP steps it at boot; the
                                        machine's own clock is not touched
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import math
@@ -45,7 +54,7 @@ import time
 log = logging.getLogger(__name__)
 
 PRESS_SECONDS = 0.05   # how long ``press`` holds a key down, like a finger
-TAKE_SECONDS = 1.0     # how long an answer waits for the box to take a key
+TAKE_SECONDS = 10.0    # how long an answer waits for the box to take a key (generous: a loaded machine)
 POLL_SECONDS = 0.002
 LONGEST_LINE = 1024
 
@@ -117,6 +126,8 @@ class Remote:
                 if shown is None:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
+            case ["state"]:
+                return json.dumps(self._state(), ensure_ascii=False)
             case ["clock", seconds]:
                 try:
                     step = float(seconds)
@@ -128,6 +139,8 @@ class Remote:
                 return "ok"
             case []:
                 return "error empty line"
+            case [("ready" | "state") as word, *_]:
+                return f"error {word} takes no word"
             case [("press" | "down" | "up" | "screen" | "clock") as word, *_]:
                 return f"error {word} takes one word"
             case [word, *_]:
@@ -155,7 +168,17 @@ class Remote:
             if time.monotonic() > give_up:
                 return f"error the box did not take {key}"
             await asyncio.sleep(POLL_SECONDS)
+        await self.box.idle()   # a roll the key set off has landed
         return "ok"
+
+    def _state(self) -> dict:
+        box, session = self.box, self.box.session
+        if session is None or getattr(box.flow, "session", None) is not session:
+            # At the menus (the table tools' countdown may run on behind them).
+            setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
+            return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
+        return {"game": session.id, "name": session.name, "state": state_data(session.state),
+                "view": box.flow.view(), "overlay": box._overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
         """Moves the key; an error answer if there is no such key."""
@@ -164,6 +187,23 @@ class Remote:
         except ValueError:
             return f"error no key {key!r}"
         return None
+
+
+def state_data(value):
+    """A game's state as JSON data: dataclasses as objects, tuples and sets
+    as lists.  A state replayed elsewhere from the stored events gives the
+    same data exactly when it is the same state."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: state_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [state_data(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((state_data(v) for v in value), key=repr)
+    if isinstance(value, dict):
+        return {str(k): state_data(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
 
 
 def _clear_stale(path: str) -> None:

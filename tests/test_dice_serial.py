@@ -20,6 +20,7 @@ from hal.sim.dice_module import SimulatedDiceModule
 
 RECONNECT_S = 2.0  # the promise: back online within 2 s of the module reappearing
 HELLO_REPLY = b"HELLO 1 0.0.0-fake fa4e\n"
+FLOOD_SECONDS = 20.0  # a generous bound on reading a flood, for a machine under load
 
 # --- helpers ------------------------------------------------------------------
 
@@ -403,18 +404,20 @@ def test_a_flood_is_bounded_never_accepted_and_the_module_works_after(caplog):
                     # The loop is held up (a busy service) while the module
                     # floods: the reader must drop lines, not pile them up.
                     fake.write(junk * 100)
-                    assert flooded.wait(5)
-                    for _ in range(4):
-                        if host.dice.status != "online":
-                            assert await host.status(timeout=3) == "online"
+                    assert flooded.wait(FLOOD_SECONDS)
+                    # Rolls time out (and are made in software) while the
+                    # junk is read; on a loaded machine for a while: the
+                    # module must answer again before long, however long.
+                    give_up = time.monotonic() + FLOOD_SECONDS
+                    while True:
                         roll = await host.dice.roll(2, 8)
-                        if roll.source == "module":
+                        if roll.source == "module" or time.monotonic() > give_up:
                             break
                         assert all(1 <= v <= 8 for v in roll.values)
                     assert roll == DiceRoll((5, 6), "module")
                     assert host.buttons.empty()
 
-            run(main(), timeout=20)
+            run(main(), timeout=3 * FLOOD_SECONDS)
     finally:
         logging.getLogger("hal.dice_serial").removeHandler(watch)
     assert no_tracebacks(caplog)

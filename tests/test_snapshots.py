@@ -20,7 +20,7 @@ from referee import session as session_module
 from referee import snapshot
 from referee.session import Session, effective
 from referee.testing import Table
-from test_soak import Hand
+from players import Hand
 
 EVERY = 4
 
@@ -114,7 +114,7 @@ def test_item5_undo_across_a_snapshot_takes_back_exactly_what_it_did_before(tabl
 
 @pytest.mark.parametrize("game", ["davinci", "decipher", "osmisifry"])
 def test_item5_random_play_with_undo_and_power_cuts_stays_the_game_replayed_whole(table, game):
-    hand = Hand(random.Random(1515))       # the power-cut soak's: mostly the keys a screen offers
+    hand = Hand(random.Random(1515))       # mostly the keys a screen offers
     table.start(game, players=3)
     from_snapshots = 0
     for n in range(200):
