@@ -34,10 +34,10 @@ def rows():
     c = foundation.cold_start()
     yield "cold start to ready (box)", f"{c['ready_s']:.2f} s", "≤ 1 s", c["ready_s"] <= 1
     yield "cold start to web page (its own process)", f"{c['web_s']:.2f} s", "reported", True
-    yield "box peak RSS, ready (web apart)", f"{c['rss_ready_mb']:.1f} MB", "≤ 40 MB", c["rss_ready_mb"] <= 40
-    yield "peak RSS after 2000 keys", f"{c['rss_after_2000_keys_mb']:.1f} MB", "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60
-    for name in ("keys_bench", "dice_bench", "octiles_bench", "web_bench", "timer_bench", "club_bench", "naming_bench",
-                 "start_bench"):
+    yield ("peak RSS after 2000 keys (virtual table)", f"{c['rss_after_2000_keys_mb']:.1f} MB",
+           "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60)
+    for name in ("keys_bench", "dice_bench", "octiles_bench", "crowd_bench", "web_bench", "timer_bench",
+                 "club_bench", "naming_bench", "start_bench"):
         try:
             module = importlib.import_module(f"bench.{name}")
         except ModuleNotFoundError as exc:

@@ -1,9 +1,12 @@
 """A hostile crowd on loopback, in a process of its own: what guests on an
 open Wi-Fi could do to the web page, bounded in count and time.
 
-    python -m bench.crowd KIND URL SECONDS [COUNT]
+    python -m bench.crowd KIND URL SECONDS [COUNT] [--guests] [--no-probe]
 
-prints one line of JSON when done.  KIND is one of:
+prints one line of JSON when done.  The crowd comes from one address, one
+machine on the Wi-Fi, unless ``--guests``: then each of its clients or
+connections comes from an address of its own (127.1.x.y), as many phones
+would, each within the web's limit per address.  KIND is one of:
 
 ``pages``    COUNT clients (64) asking for every page with a new random
              query string each time, as fast as they are answered
@@ -15,13 +18,18 @@ prints one line of JSON when done.  KIND is one of:
 Beside each, a fresh client asks for ``/`` on a new connection every 50 ms,
 from another address (127.0.0.2: another phone, not one more of the
 crowd's connections): ``fresh_ms`` is its p50/p99/max, ``fresh_failed`` how
-often it got no 200.
+often it got no 200.  With ``--no-probe`` it is left to the caller, so that
+the crowd's own busy loop does not delay the phone's answers as it reads
+them (``bench.crowd_bench`` asks from a process of its own).
+
+The crowd raises its own limit of open files to what it holds.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import resource
 import sys
 import time
 import urllib.parse
@@ -35,10 +43,16 @@ PROBE_EVERY = 0.05
 PROBE_ADDRESS = "127.0.0.2"
 
 
-async def _pages(url, count, end, tally):
-    connector = aiohttp.TCPConnector(limit=count, force_close=False)
-    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=10)) as session:
-        async def client(rng):
+def guest(n: int) -> str:
+    """The address of the crowd's ``n``-th guest (loopback: 127/8 is all ours)."""
+    return f"127.1.{n // 250}.{1 + n % 250}"
+
+
+async def _pages(url, count, end, tally, guests=False):
+    async def client(rng, n):
+        connector = aiohttp.TCPConnector(local_addr=(guest(n), 0)) if guests else shared
+        async with aiohttp.ClientSession(connector=connector, connector_owner=guests,
+                                         timeout=aiohttp.ClientTimeout(total=10)) as session:
             while time.monotonic() < end:
                 path = rng.choice(PAGES) + f"?r={rng.getrandbits(64):x}"
                 try:
@@ -47,15 +61,19 @@ async def _pages(url, count, end, tally):
                         tally[r.status] = tally.get(r.status, 0) + 1
                 except (aiohttp.ClientError, TimeoutError, OSError):
                     tally["error"] = tally.get("error", 0) + 1
-        await asyncio.gather(*(client(random.Random(n)) for n in range(count)))
+    shared = aiohttp.TCPConnector(limit=count, force_close=False)
+    try:
+        await asyncio.gather(*(client(random.Random(n), n) for n in range(count)))
+    finally:
+        await shared.close()
 
 
-async def _hold(url, count, end, tally, head: bytes = b"", drip: bool = False):
+async def _hold(url, count, end, tally, head: bytes = b"", drip: bool = False, guests=False):
     host, port = _address(url)
     held = []
-    for _ in range(count):
+    for n in range(count):
         try:
-            reader, writer = await asyncio.open_connection(host, port)
+            reader, writer = await asyncio.open_connection(host, port, local_addr=(guest(n), 0) if guests else None)
         except OSError:
             tally["refused"] = tally.get("refused", 0) + 1
             continue
@@ -135,26 +153,46 @@ def _quantiles(samples):
             "max": round(samples[-1], 1), "n": len(samples)}
 
 
-async def crowd(kind: str, url: str, seconds: float, count: int | None = None) -> dict:
+async def crowd(kind: str, url: str, seconds: float, count: int | None = None, guests: bool = False,
+                probe: bool = True) -> dict:
     count = count or DEFAULT[kind]
+    _enough_files(count)
     end = time.monotonic() + seconds
     tally: dict = {}
     samples, failed = [], [0]
-    load = {"pages": lambda: _pages(url, count, end, tally),
-            "idle": lambda: _hold(url, count, end, tally),
+    load = {"pages": lambda: _pages(url, count, end, tally, guests),
+            "idle": lambda: _hold(url, count, end, tally, guests=guests),
             "sse": lambda: _hold(url, count, end, tally,
                                  f"GET /live HTTP/1.1\r\nHost: {_address(url)[0]}\r\nAccept: text/event-stream\r\n\r\n"
-                                 .encode()),
-            "slow": lambda: _hold(url, count, end, tally, b"GET / HTTP/1.1\r\n", drip=True),
+                                 .encode(), guests=guests),
+            "slow": lambda: _hold(url, count, end, tally, b"GET / HTTP/1.1\r\n", drip=True, guests=guests),
             "garbage": lambda: _garbage(url, count, end, tally)}[kind]
     started = asyncio.get_running_loop().create_task(load())
-    await asyncio.sleep(min(1.0, seconds / 4))   # the crowd arrives first
-    await _probe(url, end, samples, failed)
+    if probe:
+        await asyncio.sleep(min(1.0, seconds / 4))   # the crowd arrives first
+        await _probe(url, end, samples, failed)
     await started
-    return {"kind": kind, "count": count, "tally": tally, "fresh_ms": _quantiles(samples),
-            "fresh_failed": failed[0]}
+    return {"kind": kind, "count": count, "guests": guests, "tally": tally, "fresh_ms": _quantiles(samples),
+            "fresh_failed": failed[0] if probe else None}
+
+
+async def probe(url: str, seconds: float) -> dict:
+    """The fresh phone alone, for ``seconds``."""
+    samples, failed = [], [0]
+    await _probe(url, time.monotonic() + seconds, samples, failed)
+    return {"fresh_ms": _quantiles(samples), "fresh_failed": failed[0]}
+
+
+def _enough_files(count: int) -> None:
+    # A socket is a file: hold ``count`` of them and a few more.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = count + 64
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
 
 
 if __name__ == "__main__":
-    kind, url, seconds, *rest = sys.argv[1:]
-    print(json.dumps(asyncio.run(crowd(kind, url, float(seconds), int(rest[0]) if rest else None))), flush=True)
+    flags = {a for a in sys.argv[1:] if a.startswith("--")}
+    kind, url, seconds, *rest = [a for a in sys.argv[1:] if not a.startswith("--")]
+    print(json.dumps(asyncio.run(crowd(kind, url, float(seconds), int(rest[0]) if rest else None,
+                                       guests="--guests" in flags, probe="--no-probe" not in flags))), flush=True)

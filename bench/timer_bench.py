@@ -6,7 +6,7 @@ runs the table tools.  200 countdowns of 0.1 to 0.2 s run one after the
 other: each is the tools' 1-second countdown started so long ago that only
 that much is left, so the box's own timer machinery (``Box._sync_timer``,
 the loop's ``call_later``, ``Box._expire``) schedules and ends it exactly as
-it ends a Decrypto sand timer.  The error of one countdown is the wall time
+it ends a Decrypto sand timer.  The error of one countdown is the game-clock time
 its ``TimerExpired`` event was recorded with, minus the moment it should
 have ended.  Meanwhile a second process spins on the CPU, and callbacks of
 the box that raise are counted (the loop would only log them).
@@ -91,7 +91,7 @@ async def _countdowns(n: int, rng: random.Random, failed: list[str]) -> list[flo
                 box.act(tools.SetTimer(1))
                 ended.clear()
                 # Started 1 - left seconds ago: the deadline is ``left`` from now.
-                session.apply(tools.StartTimer(), box.clock.wall() - (1 - left))
+                session.apply(tools.StartTimer(), box.game_time() - (1 - left))
                 deadline = box.countdown().deadline()
                 box.changed()
                 await asyncio.wait_for(ended.wait(), 5)

@@ -8,12 +8,16 @@ Callbacks are always called on the event loop's thread.
 """
 from __future__ import annotations
 
-import secrets
+import random
 from dataclasses import dataclass
 from typing import Callable
 
 MAX_DICE = 4
 SIDES = range(2, 21)
+# Where the module is looked for: any Pico running MicroPython, by its
+# /dev/serial/by-id name.  Here, not beside the serial driver, so that
+# reading a configuration loads neither pyserial nor asyncio.
+DEFAULT_PORT = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,14 @@ class Dice:
 
 
 class SoftwareDice(Dice):
-    """Rolls with the operating system's CSPRNG (``secrets``): the fallback
-    when no module is connected, and the choice of ``dice = "software"``."""
+    """Rolls with the operating system's CSPRNG (``os.urandom``, through
+    ``random.SystemRandom`` as ``secrets`` does, without loading hashlib's
+    OpenSSL half with it): the fallback when no module is connected, and the
+    choice of ``dice = "software"``."""
 
     status = "offline"
+    _urandom = random.SystemRandom()
 
     async def roll(self, count: int, sides: int) -> DiceRoll:
         check(count, sides)
-        return DiceRoll(tuple(secrets.randbelow(sides) + 1 for _ in range(count)), "software")
+        return DiceRoll(tuple(self._urandom.randrange(sides) + 1 for _ in range(count)), "software")

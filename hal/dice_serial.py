@@ -45,11 +45,10 @@ import time
 import serial
 
 from firmware import protocol
-from hal.dice import Dice, DiceRoll, SoftwareDice, check
+from hal.dice import DEFAULT_PORT, Dice, DiceRoll, SoftwareDice, check
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
 BAUD = 115200
 READ_TIMEOUT = 0.1  # s the reader waits for a byte before it looks at the clock
 HELLO_EVERY = 1.0  # s between greetings while the module has not answered

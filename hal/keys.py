@@ -31,7 +31,9 @@ differently.
 Key events queue with their times and reach ``on_key(key, kind)`` on the
 event loop's thread, in the order the keys went down, however late the loop
 runs; ``at`` holds the time of the event being handed over (the clock's
-``monotonic``):
+``monotonic``: when the key went down, or was let go after a hold) and
+``due`` the moment the keypad could first have known it (the debounce or
+the hold time over), from which its way to the screens is timed:
 
 - ``"press"``:   released before ``HOLD`` seconds
 - ``"hold"``:    still down after ``HOLD`` seconds
@@ -93,11 +95,12 @@ class _Key:
             self._hold = self._keys.timer.call_later(HOLD, self._on_hold)
         else:
             self._hold.cancel()
+            known = self._since + DEBOUNCE
             if self.told:
-                self._keys.emit(self, "release", self._since)
+                self._keys.emit(self, "release", self._since, known)
             else:
                 self.told = True
-                self._keys.emit(self, "press", self.pressed)
+                self._keys.emit(self, "press", self.pressed, known)
 
     @property
     def unsettled(self) -> bool:
@@ -105,7 +108,7 @@ class _Key:
 
     def _on_hold(self) -> None:
         self.told = True
-        self._keys.emit(self, "hold", self.pressed)
+        self._keys.emit(self, "hold", self.pressed, self.pressed + HOLD)
         self._keys.flush()
 
 
@@ -118,6 +121,7 @@ class Keys:
                  pin_factory=None) -> None:
         self.on_key = on_key
         self.at = 0.0             # the time of the key event being handed to on_key
+        self.due = 0.0            # when the keypad could first have known it
         self._loop = None
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
@@ -135,7 +139,7 @@ class Keys:
         self._teams = {name: _Key(name, self) for name in teams}
         self._settling: dict[str, object] = {}
         self._all = [k for row in self._matrix for k in row] + list(self._teams.values())
-        self._found: list = []                  # (time, seq, key, kind), not yet in order
+        self._found: list = []                  # (time, seq, key, kind, due), not yet in order
         self._seq = itertools.count()
         self._queue: collections.deque = collections.deque()   # in order, for the loop
         for name, pin in teams.items():
@@ -164,8 +168,8 @@ class Keys:
 
     # --- the queue ------------------------------------------------------------
 
-    def emit(self, key: _Key, kind: str, at: float) -> None:
-        self._found.append((at, next(self._seq), key.name, kind))
+    def emit(self, key: _Key, kind: str, at: float, due: float) -> None:
+        self._found.append((at, next(self._seq), key.name, kind, due))
 
     def flush(self) -> None:
         """Queue for the loop the events no earlier key waits ahead of."""
@@ -194,7 +198,7 @@ class Keys:
         # rest: they follow on the loop's next turn.
         try:
             while self._queue:
-                self.at, _, key, kind = self._queue.popleft()
+                self.at, _, key, kind, self.due = self._queue.popleft()
                 self.on_key(key, kind)
         finally:
             if self._queue:
@@ -208,7 +212,11 @@ class Keys:
 
     def _scan(self, due: float) -> None:
         # Scans keep to a fixed grid: a scan that runs late is late once.
-        now = self.timer.monotonic()
+        # Levels are timed on the grid, not by when the thread got to read
+        # them: a level read alike by scans DEBOUNCE apart on the grid counts,
+        # where timing by the thread's wake-ups (a little late, each by its
+        # own amount) would miss it by a hair half the time and take it a
+        # whole scan later.
         any_down = False
         rows, cols = self._row_pins, self._col_pins
         for pin in rows[1:]:
@@ -219,7 +227,7 @@ class Keys:
                 rows[r - 1].function = "input"
             for c, key in enumerate(self._matrix[r]):
                 level = not cols[c].state
-                key.sample(level, now)
+                key.sample(level, due)
                 any_down |= key.down or level
         for pin in rows[:-1]:
             pin.function = "output"     # at rest every row is low

@@ -94,6 +94,7 @@ class Box:
         self.closed = False
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
+        self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.roll_count = 0       # rolls taken, likewise
 
     # --- life ------------------------------------------------------------------
@@ -690,6 +691,7 @@ class Box:
             display = self.devices.displays.get(name)
             if display is not None:
                 display.show(render(screen))
+        self.drawn_at = self.clock.monotonic()
 
     def _spawn(self, coro) -> None:
         task = self.loop.create_task(coro)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
@@ -63,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser().print_help()
         return 0
+    if args.command == "run":
+        _without_openssl()
+    import asyncio
     try:
         if args.command == "check-config":
             configuration.load(args.file)
@@ -114,6 +116,19 @@ def main(argv: list[str] | None = None) -> int:
             "and run `referee doctor`)", exc)
         return 1
     return 0
+
+
+def _without_openssl() -> None:
+    # The box has no network (its unit denies it every address) and never
+    # speaks TLS, yet asyncio loads the ssl module whenever it can, and
+    # ``secrets`` loads hashlib's OpenSSL half: libssl and libcrypto, 8 MB
+    # of the box's 40.  A module marked missing in sys.modules is one
+    # Python does not load; asyncio then does without TLS, and hashlib and
+    # hmac fall back on their own built-in hashes.  Before either is first
+    # imported, so here, at the very start of `referee run`.
+    for name in ("ssl", "_hashlib"):
+        if name not in sys.modules:
+            sys.modules[name] = None
 
 
 def _league_config(config, args):

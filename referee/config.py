@@ -20,7 +20,7 @@ import msgspec
 
 from games import osmisifry as _osmisifry
 from hal import buzzer as _buzzer
-from hal.dice_serial import DEFAULT_PORT
+from hal.dice import DEFAULT_PORT
 
 DEFAULT_PATH = "/etc/referee/config.toml"
 

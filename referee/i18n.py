@@ -1,6 +1,7 @@
 """The box's four languages: English text is the message id; Czech, Polish
 and Russian come from gettext catalogues (``referee/locale/<lang>.po``), read
-with Babel at first use.  A message a catalogue lacks shows in English.
+with Babel at first use: a box speaking English never loads Babel.  A message
+a catalogue lacks shows in English.
 """
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import functools
 import gettext
 import io
 from importlib import resources
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 LANGS = ("en", "cs", "pl", "ru")
 NAMES = {"en": "English", "cs": "Čeština", "pl": "Polski", "ru": "Русский"}
@@ -23,6 +21,8 @@ lang = "en"
 def catalogue(code: str) -> gettext.NullTranslations:
     if code == "en":
         return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
     source = resources.files("referee") / "locale" / f"{code}.po"
     with source.open("rb") as f:
         catalog = read_po(f, locale=code)

@@ -31,6 +31,13 @@ One command a line, one answer a line, in UTF-8::
     clock SECONDS   ok                 the box's wall clock steps by SECONDS (may be
                                        negative), as NTP steps it at boot; the
                                        machine's own clock is not touched
+    took            {"keys": N, ...}   a stopwatch on the way from key to screen
+                                       (bench/): "keys", the key events the box
+                                       has taken; "due", when the keypad could
+                                       first have known the last one (its
+                                       debounce or hold time over); "drawn", when
+                                       the displays were last handed pictures:
+                                       seconds on the box's monotonic clock
 
 KEY is a keypad key (``0``-``9``, ``A``-``D``, ``*``, ``#``) or a team
 button (``team1``, ``team2``).  Whatever goes wrong is answered
@@ -126,6 +133,9 @@ class Remote:
                 if shown is None:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
+            case ["took"]:
+                return json.dumps({"keys": self.box.key_count, "due": self.box.devices.keys.due,
+                                   "drawn": self.box.drawn_at})
             case ["state"]:
                 return json.dumps(self._state(), ensure_ascii=False)
             case ["clock", seconds]:
@@ -139,7 +149,7 @@ class Remote:
                 return "ok"
             case []:
                 return "error empty line"
-            case [("ready" | "state") as word, *_]:
+            case [("ready" | "state" | "took") as word, *_]:
                 return f"error {word} takes no word"
             case [("press" | "down" | "up" | "screen" | "clock") as word, *_]:
                 return f"error {word} takes one word"

@@ -4,10 +4,11 @@ against each other (issue 18, item 2)."""
 import asyncio
 import contextlib
 import itertools
+import random
 import threading
 import time
 
-from hal.keys import LAYOUT, Keys
+from hal.keys import DEBOUNCE, LAYOUT, SCAN, Keys
 from hal.sim.pins import SimulatedPins
 from referee.clock import RealClock
 from referee.testing import Table
@@ -152,6 +153,32 @@ def test_16_1_a_key_held_down_does_not_hold_up_the_others_past_a_hold(table):
 
 
 # --- issue 18, item 2: the keypad's electrics ---------------------------------------
+
+
+def test_16_4_a_press_is_taken_on_the_scan_its_debounce_ends_however_late_each_scan_wakes(table):
+    # A real scan thread wakes a little after each due moment, by its own
+    # amount each time: timed by those wake-ups, a level read on scans 20 ms
+    # apart on the grid would seem to have held 19.x ms about half the time,
+    # and be taken a whole scan (10 ms) later.
+    t = table
+    keys = t.box.devices.keys
+    rng = random.Random(16)
+    on_time, jitter = keys.timer.call_later, 0.004
+    keys.timer.call_later = lambda delay, fn, *args: on_time(delay + rng.uniform(0.0, jitter), fn, *args)
+    taken, on_key = [], keys.on_key
+    keys.on_key = lambda key, kind: (taken.append((key, t.clock.monotonic(), keys.due)), on_key(key, kind))
+    late = []
+    for n in range(40):
+        t.down("D")
+        t.advance(0.1 + n * 0.0013)           # let go anywhere between two scans
+        up = t.clock.monotonic()
+        t.up("D")
+        t.advance(0.1)
+        key, at, due = taken[-1]
+        assert key == "D" and len(taken) == n + 1
+        assert up + DEBOUNCE - jitter <= due <= at     # (a scan's reading counts as made when it was due)
+        late.append(at - (up + DEBOUNCE))
+    assert max(late) <= SCAN + jitter, late            # taken by the first scan after the debounce
 
 
 def test_18_2_no_two_rows_are_ever_driven_to_different_levels(table):

@@ -85,6 +85,71 @@ def test_16_a_new_phone_ends_the_oldest_stream_when_the_streams_are_full(t, monk
     t.loop.run_until_complete(run())
 
 
+def test_16_with_every_place_taken_by_idle_guests_a_new_phone_is_served_and_busy_ones_are_kept(t):
+    """Guests holding connections open without a request (from addresses
+    of their own, each within its limit) fill every place: the next phone
+    takes the place of the oldest of them.  Connections busy with a request
+    (here live streams) are never the ones closed."""
+    url = t.web_url()
+    address = urllib.parse.urlsplit(url)
+    t._web.guard.most = 6
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            stream = await session.get(url + "live")
+            while not (await stream.content.readline()).startswith(b"data:"):
+                pass
+            guests = [await asyncio.open_connection(address.hostname, address.port, local_addr=(f"127.1.0.{n}", 0))
+                      for n in range(1, 6)]
+            await asyncio.sleep(0.05)
+            assert t._web.guard.total == 6
+            phones = []
+            for n in range(3):                     # three phones, one after another, keeping their connection
+                phones.append(aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{2 + n}", 0))))
+                async with phones[-1].get(url) as r:
+                    assert r.status == 200
+            # The three oldest guests made room, oldest first; the stream stays.
+            for n, (reader, writer) in enumerate(guests):
+                if n < 3:
+                    assert await asyncio.wait_for(reader.read(), 5) == b""
+                else:
+                    with pytest.raises(TimeoutError):
+                        await asyncio.wait_for(reader.read(1), 0.1)
+                writer.close()
+            assert not stream.content.at_eof()
+            stream.close()
+            for phone in phones:
+                await phone.close()
+    t.loop.run_until_complete(run())
+    assert t._web.guard.made_room == 3
+
+
+def test_16_a_new_phone_is_turned_away_only_when_every_connection_is_busy(t):
+    url = t.web_url()
+    address = urllib.parse.urlsplit(url)
+    t._web.guard.most = 2
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            streams = []
+            for _ in range(2):
+                streams.append(await session.get(url + "live"))
+                while not (await streams[-1].content.readline()).startswith(b"data:"):
+                    pass
+            reader, writer = await asyncio.open_connection(address.hostname, address.port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            try:
+                assert await asyncio.wait_for(reader.read(), 5) == b""   # closed as it opened
+            except ConnectionResetError:
+                pass
+            writer.close()
+            assert all(not s.content.at_eof() for s in streams)
+            for s in streams:
+                s.close()
+    t.loop.run_until_complete(run())
+    assert t._web.guard.turned_away >= 1 and t._web.guard.made_room == 0
+
+
 def test_16_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():
     now = [0.0]
     kept = []

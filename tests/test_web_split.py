@@ -181,6 +181,46 @@ def test_16_the_box_process_imports_neither_aiohttp_nor_jinja2(tmp_path):
     assert not [name for name in imported if name.split(".")[0] in ("aiohttp", "jinja2", "markupsafe")]
 
 
+def test_16_4_the_box_process_loads_neither_openssl_nor_babel_when_it_speaks_english(tmp_path):
+    """Issue 16 item 4, the box's memory: a box without network never
+    speaks TLS (libssl and libcrypto are 8 MB resident), and an English one
+    needs no catalogue reader.  Team pages made on the way (their addresses
+    are drawn from the system's random source)."""
+    t = Table(tmp_path, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    try:
+        start_decrypto(t)
+        assert t.press("B") == ["ok"]
+        assert t.rows("SELECT COUNT(*) FROM team_pages") == [(2,)]
+        with open(f"/proc/{t.box.pid}/maps") as f:
+            libraries = {line.split()[-1].rsplit("/", 1)[-1] for line in f if ".so" in line}
+    finally:
+        t.close()
+    assert not [name for name in libraries if name.startswith(("libssl", "libcrypto", "_ssl", "_hashlib"))]
+    imported = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+(\S+)", t.folder.joinpath("box.log").read_text(),
+                          re.MULTILINE)
+    assert "referee.box" in imported and "secrets" in imported
+    # (Tried and refused, ssl and _hashlib still show among the imports timed.)
+    assert not [name for name in imported if name.split(".")[0] == "babel"]
+
+
+def test_16_4_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
+    """The bench's stopwatch (``took``): for each key the box takes, when
+    the keypad could first have known it and when the displays were handed
+    their pictures, on the box's own clock."""
+    t = table
+    before = json.loads(t.ask("took"))
+    screens = []
+    for _ in range(3):
+        assert t.press("1") == ["ok"]             # the main menu's first game: its setup page
+        took = json.loads(t.ask("took"))
+        assert took["keys"] == before["keys"] + 1
+        assert before["drawn"] < took["due"] <= took["drawn"] < took["due"] + 1.0
+        screens.append(t.screen())
+        assert t.press("*") == ["ok"]             # and back
+        before = json.loads(t.ask("took"))
+    assert "Decrypto" in screens[0] and t.ask("took now") == "error took takes no word"
+
+
 def test_16_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
     t = table
     start_decrypto(t)

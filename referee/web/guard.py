@@ -7,10 +7,15 @@ cost it, whatever it sends.
   after ``HEADER_SECONDS``.  A form's body has ``BODY_SECONDS``
   (``referee.web.app``).  Request lines and header fields are kept short.
 - **Connections counted**: at most ``PER_ADDRESS`` open at once from one
-  address and ``MOST_CONNECTIONS`` in all; one more is closed as it opens,
-  before a byte of it is read.  The unit's ``LimitNOFILE=`` is set well
-  above, so the process never runs out of descriptors (asyncio's
-  ``accept()`` would then spin on the error).
+  address (one more from it is closed as it opens, before a byte of it is
+  read) and ``MOST_CONNECTIONS`` in all.  When all are taken, a newcomer
+  takes the place of the oldest connection with no request under way (one
+  that has sent nothing yet, or half a request head, or waits between two
+  requests): a crowd of guests holding idle connections cannot lock the
+  next phone out, and a phone that had one open simply opens another.  Only
+  when every connection is busy with a request is the newcomer closed.  The
+  unit's ``LimitNOFILE=`` is set well above, so the process never runs out
+  of descriptors (asyncio's ``accept()`` would then spin on the error).
 - **Headers on every answer**: the security headers are set as any answer
   is sent, aiohttp's own 400 for a request it could not parse included.
 """
@@ -67,21 +72,40 @@ class _Counted(asyncio.Protocol):
 
     def __init__(self, guard: Guard, handler) -> None:
         self._guard, self._handler, self._address = guard, handler, None
+        self._transport = None
+        self._open = False
 
     def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else ""
-        if not self._guard.admit(address):
+        self._address, self._transport = address, transport
+        if not self._guard.admit(self):
             transport.abort()
             return
-        self._address = address
+        self._open = True
         self._handler.connection_made(transport)
 
     def connection_lost(self, exc) -> None:
-        if self._address is not None:
-            self._guard.release(self._address)
-            self._address = None
+        if self._open:
+            self._open = False
+            self._guard.release(self)
             self._handler.connection_lost(exc)
+
+    @property
+    def address(self) -> str:
+        return self._address
+
+    @property
+    def idle(self) -> bool:
+        """No request under way: nothing or half a head received yet, or
+        between two requests.  (aiohttp's handler keeps the request it
+        answers, and those whose heads are in, on these two attributes.)"""
+        return getattr(self._handler, "_current_request", None) is None and not getattr(self._handler, "_messages", ())
+
+    def make_room(self) -> None:
+        """Closed for a newcomer: its place is taken at once."""
+        self._guard.release(self)
+        self._transport.abort()
 
     def data_received(self, data: bytes) -> None:
         self._handler.data_received(data)
@@ -100,22 +124,37 @@ class Guard:
     def __init__(self, most: int = MOST_CONNECTIONS, per_address: int = PER_ADDRESS) -> None:
         self.most, self.per_address = most, per_address
         self.open: Counter[str] = Counter()
-        self.total = 0
+        self._connections: dict[_Counted, None] = {}   # oldest first
         self.turned_away = 0
+        self.made_room = 0
 
-    def admit(self, address: str) -> bool:
-        if self.total >= self.most or self.open[address] >= self.per_address:
+    @property
+    def total(self) -> int:
+        return len(self._connections)
+
+    def admit(self, connection: _Counted) -> bool:
+        address = connection.address
+        if self.open[address] >= self.per_address or (self.total >= self.most and not self._make_room()):
             self.turned_away += 1
             return False
-        self.total += 1
+        self._connections[connection] = None
         self.open[address] += 1
         return True
 
-    def release(self, address: str) -> None:
-        self.total -= 1
-        self.open[address] -= 1
-        if not self.open[address]:
-            del self.open[address]
+    def _make_room(self) -> bool:
+        oldest = next((c for c in self._connections if c.idle), None)
+        if oldest is None:
+            return False
+        oldest.make_room()
+        self.made_room += 1
+        return True
+
+    def release(self, connection: _Counted) -> None:
+        if self._connections.pop(connection, False) is None:
+            address = connection.address
+            self.open[address] -= 1
+            if not self.open[address]:
+                del self.open[address]
 
 
 class GuardedSite(web.TCPSite):
