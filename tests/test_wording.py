@@ -163,3 +163,25 @@ def test_item14_polish_table_calls_decipher_slowotworcy_on_screens_and_pages():
     finally:
         i18n.use("en")
     assert menu.title("decipher") == "Decipher"
+
+
+# The short forms of "points" that score tables print, as English writes "pts".
+POINTS = {"cs": {"b."}, "pl": {"pkt"}, "ru": {"очк."}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_item14_no_word_on_a_panel_is_cut_short_with_a_dot(lang):
+    panel = {m for m, places in catalogues.messages().items() if any(not p.startswith("referee/web/") for p in places)}
+    short = {}
+    for m in catalogues.load(lang):
+        if m.id not in panel or not isinstance(m.string, str):
+            continue
+        # A dot inside the text before a small letter, a digit, a field, a
+        # sign or a bracket; or closing a text whose English is no sentence.
+        cut = [word for word, after in re.findall(r"\b([^\W\d]{1,6}\.)(.?.?)", m.string)
+               if after[:1] in "),+" and after or after[:1] == " " and (after[1:].islower() or after[1:] in "0123456789{(+")
+               or not after and not m.id.endswith((".", "!", "?"))]
+        cut = [word for word in cut if word not in POINTS[lang]]
+        if cut:
+            short[m.id] = m.string
+    assert short == {}
