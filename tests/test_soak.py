@@ -25,7 +25,8 @@ acknowledged.  After every kill and start:
     message and a countdown run out while dark aside); a cut that caught a
     key in flight may come back one key further, and is counted;
 (c) the team screens show no secret to the wrong team: a Decrypto code on
-    no panel (nobody holds a button), a team's keywords only on its own.
+    no panel (nobody holds a button), a team's keywords and the address of
+    its phone page (the QR code under ``B``) only on its own.
 
 ``PRAGMA integrity_check`` says ok after every kill, and the box's log
 holds no traceback and no error.
@@ -317,6 +318,7 @@ def looked(m: Machine) -> Seen:
         assert box["state"] == as_json(seen.rules), "the box's state is not its stored events replayed"
         if box["name"] == "decrypto":
             secrets_kept(seen)
+            pages_kept(m, seen)
     return seen
 
 
@@ -332,6 +334,15 @@ def secrets_kept(seen: Seen) -> None:
         other = s.keywords[1 - seat]
         shown = [w for n, w in enumerate(other, 1) if f"{n} {w}" in lines]
         assert not shown, f"the other team's keywords {shown} on team{seat + 1}'s panel:\n{panel}"
+
+
+def pages_kept(m: Machine, seen: Seen) -> None:
+    """(c) A team's page address (its QR code, a capability) is on its own
+    panel only."""
+    tokens = dict(m.read("SELECT team, token FROM team_pages WHERE game = ?", seen.box["game"]))
+    for seat, panel in enumerate((seen.main, seen.team1, seen.team2), -1):
+        shown = [t for team, t in tokens.items() if team != seat and t in panel]
+        assert not shown, f"another team's page on {('main', 'team1', 'team2')[seat + 1]}:\n{panel}"
 
 
 CLOCK = re.compile(r"\d+:\d\d")
