@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import math
 import os
@@ -41,6 +42,17 @@ def lan_address() -> str:
     """This box's address on the local network (see ``referee.address``)."""
     from referee import address
     return address.this_box().address
+
+
+def _copy(view: dict) -> dict:
+    """A page as it comes back from disk: a flow may change its lists in
+    place after it was taken."""
+    return json.loads(json.dumps(view))
+
+
+def _record(saved: dict) -> dict:
+    """A saved page as ``_write_view`` compares it (without its row)."""
+    return {key: value for key, value in saved.items() if key != "seq"}
 
 
 def _moved(mark, labels: WallLabels) -> bool:
@@ -112,6 +124,7 @@ class Box:
             self.card.notices.append(_("Could not resume the game"))
             self.flow = menu.Main(self)
             self.changed()
+        self._resume_setup()
         if self.card.notices:   # each is in the journal too
             self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
 
@@ -205,17 +218,41 @@ class Box:
         saved = self.store.setting("ui", {})
         saved = saved if isinstance(saved, dict) else {}
         view = saved.get("view") if saved.get("game") == session.id else None
+        if view is not None and "setup" in saved:
+            view = {}   # a setup form over the menus the tools' countdown runs behind
+        overlay = saved.get("overlay") if view is not None else None
         last = self.store.last_row(session.id)
         if last is not None and last[1] == UNDO and saved.get("seq", last[0]) < last[0]:
             # The power went between an undo and its page: the undo row
             # holds the page it landed on.
-            view = self.store.view(session.id, last[0]) or view
+            view, overlay = self.store.view(session.id, last[0]) or view, None
         if view is not None and not self._show(view, "start: the saved page of game %d"):
             self.card.notices.append(_("Could not restore the page"))
             self._committed = True   # the page that replaces it is saved at once
             self._remember_view()
-        self._saved_view = saved.get("view")
+        elif overlay in ("undo", "end") and self._page() is not None:
+            self._overlay = overlay   # the game menu held up by holding *
+        self._saved_view = _record(saved)
         self.changed()
+
+    def _resume_setup(self) -> None:
+        # A setup form that was up when the power went (see _write_view):
+        # only over the main menu, never over a game's page.
+        from referee.flows import menu
+        saved = self.store.setting("ui", {})
+        name = saved.get("setup") if isinstance(saved, dict) else None
+        if name not in dict(menu.GAMES) or getattr(self.flow, "session", None) is not None:
+            return
+        try:
+            menu.open_game(self, name)
+            self.flow.restore(saved["view"])
+            self.flow.screens()
+        except Exception as exc:   # noqa: BLE001  a form that cannot be shown: the main menu
+            log.error("start: the saved setup page of %s cannot be shown (%r); the main menu instead", name, exc)
+            self.card.notices.append(_("Could not restore the page"))
+            self.flow = menu.Main(self)
+        self._saved_view = _record(saved)
+        self.render()
 
     def _show(self, view: dict, what: str) -> bool:
         """The game's flow anew, on ``view``; on its first page if that
@@ -235,7 +272,7 @@ class Box:
         """The game's page now, if the game's flow is up (not the menus the
         table tools' countdown may run behind)."""
         if self.session is not None and getattr(self.flow, "session", None) is self.session:
-            return self.flow.view()
+            return _copy(self.flow.view())
         return None
 
     def _remember_view(self) -> None:
@@ -251,18 +288,24 @@ class Box:
             self._write_view()
 
     def _write_view(self) -> None:
-        if self.session is None:
-            return
-        view = self.flow.view()
-        if view != self._saved_view:
+        # The page up, whatever it is: a game's (with the last row it
+        # follows: see _enter, after an undo), a setup form's (``setup``
+        # names its game: see _resume_setup), or a menu's (nothing to keep,
+        # but it is no longer the form).
+        game = self.session.id if self.session is not None else None
+        page = {"game": game, "view": _copy(self.flow.view())}
+        setup = getattr(self.flow, "game", "")
+        if setup and getattr(self.flow, "remembered", ()):
+            page["setup"] = setup
+        if self._overlay is not None:
+            page["overlay"] = self._overlay
+        if page != self._saved_view:
             try:
-                # With the last row it follows: see _enter, after an undo.
-                self.store.set_setting("ui", {"game": self.session.id, "view": view,
-                                              "seq": self.store.last_seq(self.session.id)})
+                self.store.set_setting("ui", {**page, "seq": self.store.last_seq(game) if game else 0})
             except Unsaved as exc:
                 self.card.refused(exc)   # only the page: the next key tries again
                 return
-            self._saved_view = view
+            self._saved_view = page
 
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
@@ -505,7 +548,14 @@ class Box:
     # --- keys ---------------------------------------------------------------------------
 
     def on_key(self, key: str, kind: str) -> None:
-        self.key_count += 1
+        try:
+            self._key(key, kind)
+        finally:
+            # Counted once handled, its page on disk: a remote hand told
+            # the key was taken may cut the power (see referee.remote).
+            self.key_count += 1
+
+    def _key(self, key: str, kind: str) -> None:
         self._check_wall()
         fresh = self.card.reopen(self.store)
         if fresh is not None:   # a card that could not be written was tried again
@@ -518,12 +568,14 @@ class Box:
             if kind == "press":
                 self._overlay_key(key)
             self.render()
+            self._write_view()
             return
         if key == "*" and kind == "hold":
             # Not over the menus, where the table tools may run on behind.
             if self.session is not None and getattr(self.flow, "session", None) is self.session:
                 self._overlay = "undo"
                 self.render()
+                self._write_view()
             return
         if kind == "release" and key == "*":
             return

@@ -14,8 +14,8 @@ One command a line, one answer a line, in UTF-8::
     ready           ok                 the box is up and takes keys
     press KEY       ok                 down, 50 ms on the real clock and until the
                                        keypad has it down, up; answered once the
-                                       box has taken the key and done what it
-                                       set off (a roll)
+                                       box has taken the key (its page saved)
+                                       and done what it set off (a roll)
     down KEY        ok                 the key goes down (and stays down)
     up KEY          ok                 the key goes up; answered as ``press``
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
@@ -25,7 +25,9 @@ One command a line, one answer a line, in UTF-8::
                                        the page up (``view``, what a power cut
                                        keeps) and ``overlay`` (the game menu held
                                        up by holding ``*``), one JSON object;
-                                       ``game`` is null at the menus
+                                       ``game`` is null at the menus, where
+                                       ``setup`` names the game whose setup
+                                       form is up, if one is
     clock SECONDS   ok                 the box's wall clock steps by SECONDS (may be
                                        negative), as NTP steps it at boot; the
                                        machine's own clock is not touched
@@ -183,9 +185,10 @@ class Remote:
         box, session = self.box, self.box.session
         if session is None or getattr(box.flow, "session", None) is not session:
             # At the menus (the table tools' countdown may run on behind them).
-            return {"game": None, "name": None, "state": None, "view": None, "overlay": None}
+            setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
+            return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
         return {"game": session.id, "name": session.name, "state": state_data(session.state),
-                "view": box.flow.view(), "overlay": box._overlay}
+                "view": box.flow.view(), "overlay": box._overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
         """Moves the key; an error answer if there is no such key."""

@@ -92,6 +92,10 @@ class Form(Flow):
     ``C`` opens the help pages (``C``/``D`` page through them, ``*`` back)."""
 
     teams = False        # a team game names its players team by team
+    # What survives a power cut: the choices, the page, the help page and
+    # the names taken.  The pickers of names (tonight's players, the phone's
+    # QR code) come back as the form itself.
+    remembered = ("chosen", "page", "help_page", "names", "members")
 
     def __init__(self, box, title: str, options: list[Option], start: Callable[[dict], None],
                  help_lines: tuple[str, ...] = ()) -> None:
@@ -114,6 +118,16 @@ class Form(Flow):
         self.mode = ""         # "roster" or "phone" over the form
         self.picked: list[int] = []           # roster entries picked, in seat order
         self.roster_page = 0
+
+    def restore(self, view: dict) -> None:
+        super().restore(view)
+        self._fit()
+        if len(self.chosen) != len(self.options) or not all(
+                isinstance(i, int) and 0 <= i < len(o.choices) for i, o in zip(self.chosen, self.options)):
+            raise ValueError("the saved choices do not fit the form")
+
+    def _fit(self) -> None:
+        """A form whose choices depend on others sets them for the values chosen."""
 
     # --- names ------------------------------------------------------------
 

@@ -21,7 +21,7 @@ def title(name: str) -> str:
 
 
 def Main(box) -> Menu:
-    items = [(title(name), lambda name=name: _open_game(box, name)) for name in dict(GAMES)]
+    items = [(title(name), lambda name=name: open_game(box, name)) for name in dict(GAMES)]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: _goto(box, ScoreLog(box))),
@@ -62,7 +62,8 @@ def _goto(box, flow) -> None:
     box.flow = flow
 
 
-def _open_game(box, name: str) -> None:
+def open_game(box, name: str) -> None:
+    """The game's setup form."""
     flows = module(name)
     box.flow = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
     box.flow.game = name

@@ -105,12 +105,17 @@ class _Setup(Form):
         else:
             self.box.start_game(oc.NAME, values)
 
+    remembered = (*Form.remembered, "homes", "seat", "pending")
+
     def key(self, key: str, kind: str) -> None:
         if self.homes is not None:
             if kind == "press":
                 self._homes_key(key)
             return
         super().key(key, kind)
+        self._fit()
+
+    def _fit(self) -> None:
         i = [o.key for o in self.options].index("starts")
         choices = _seat_choices(self.values["players"])
         self.options[i] = dataclasses.replace(self.options[i], choices=choices)
