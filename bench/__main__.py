@@ -48,10 +48,10 @@ def rows():
 
 def main() -> int:
     results = []
-    print(f"{'measure':<44} {'result':>18}  {'target':<18} holds")
+    print(f"{'measure':<64} {'result':>20}  {'target':<18} holds")
     for measure, result, target, ok in rows():
         results.append({"measure": measure, "result": result, "target": target, "holds": bool(ok)})
-        print(f"{measure:<44} {result:>18}  {target:<18} {'yes' if ok else 'NO'}", flush=True)
+        print(f"{measure:<64} {result:>20}  {target:<18} {'yes' if ok else 'NO'}", flush=True)
     meta = {"when": time.strftime("%Y-%m-%d %H:%M:%S"), "python": sys.version.split()[0],
             "machine": platform.machine(), "cpus": os.cpu_count()}
     with open(os.path.join(HERE, "results.json"), "w") as f:

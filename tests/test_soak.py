@@ -49,11 +49,13 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -256,6 +258,12 @@ class Machine:
     def read(self, sql: str, *args) -> list[tuple]:
         if not os.path.exists(self.db):
             return []   # cut during the very first start, before the store was made
+        if os.path.exists(self.db + "-journal"):
+            # Cut while the very first start was making the tables, before
+            # the store went over to WAL: a read-only reader cannot roll the
+            # hot journal back, so read a copy that may (the box does the
+            # same on the original at its next start).
+            return self._read_copy(sql, args)
         con = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=10)
         try:
             return con.execute(sql, args).fetchall()
@@ -265,6 +273,22 @@ class Machine:
             return []   # cut during the very first start, before the store had its tables
         finally:
             con.close()
+
+    def _read_copy(self, sql: str, args) -> list[tuple]:
+        with tempfile.TemporaryDirectory() as folder:
+            copy = os.path.join(folder, "referee.db")
+            for suffix in ("", "-journal", "-wal"):
+                if os.path.exists(self.db + suffix):
+                    shutil.copyfile(self.db + suffix, copy + suffix)
+            con = sqlite3.connect(copy, timeout=10)
+            try:
+                return con.execute(sql, args).fetchall()
+            except sqlite3.OperationalError as exc:
+                if "no such table" not in str(exc):
+                    raise
+                return []
+            finally:
+                con.close()
 
     def rows(self, after: int = 0) -> list[tuple]:
         return self.read("SELECT rowid, game, seq, at, data FROM events WHERE rowid > ? ORDER BY rowid", after)
