@@ -32,9 +32,10 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
+
+from processes import free_port, until
 
 START_SECONDS = 30.0
 FULL = "Cannot save: card full"
@@ -60,20 +61,6 @@ for line in sys.stdin:
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def poll(done, seconds: float = START_SECONDS, what: str = ""):
-    give_up = time.monotonic() + seconds
-    while not (value := done()):
-        assert time.monotonic() < give_up, f"gave up waiting: {what}"
-        time.sleep(0.02)
-    return value
-
-
 class Mounts:
     """A private mount namespace, held open by a sleeping process, in which
     the test mounts what the box's card is; ``root`` is how the test sees
@@ -84,7 +71,7 @@ class Mounts:
         self.holder = subprocess.Popen(["unshare", "--mount", "--propagation", "private", *user,
                                         "sleep", "infinity"])
         mine = os.readlink("/proc/self/ns/mnt")
-        poll(lambda: self._ns() not in (None, mine), 10, "the namespace")
+        until(lambda: self._ns() not in (None, mine), 10, "the namespace")
         self.enter = ["nsenter", "--target", str(self.holder.pid), "--mount",
                       *([] if os.geteuid() == 0 else ["--user"])]
         # Files are reached through the holder's root; SQLite, though,
@@ -163,7 +150,7 @@ class RealBox:
                 sock.close()
                 return None
             return sock
-        self._sock = poll(connected, what="the box's remote hand")
+        self._sock = until(connected, what="the box's remote hand")
         self._file = self._sock.makefile("rw", encoding="utf-8")
         assert self.ask("ready") == "ok"
 
@@ -315,16 +302,16 @@ def test_issue15_3_a_read_only_card_at_start_plays_on_says_so_and_saves_once_wri
     box.start(notify=True)
     screen = box.screen()
     assert screen.startswith("[Dice") and READ_ONLY in screen, screen
-    assert any("read-only" in s and s.startswith("ready") for s in poll(box.status, 10, "STATUS")), box.statuses
+    assert any("read-only" in s and s.startswith("ready") for s in until(box.status, 10, "STATUS")), box.statuses
     assert box.rows() == acknowledged   # the rolls before the cut are read
     refused_again_and_again(box, READ_ONLY)
     journal_says_it_once(box, "readonly")
 
     mounts.run("mount", "-o", "remount,bind,rw", str(card))
     # The box tries the card again at a key, at most once a second.
-    poll(lambda: READ_ONLY not in box.press("#"), 10, "a roll saved once the card is writable")
+    until(lambda: READ_ONLY not in box.press("#"), 10, "a roll saved once the card is writable")
     assert len(box.rows()) == len(acknowledged) + 1
-    assert poll(lambda: [s for s in box.status() if "card" not in s and s.startswith("ready")], 10,
+    assert until(lambda: [s for s in box.status() if "card" not in s and s.startswith("ready")], 10,
                 "STATUS without the card"), box.statuses
     acknowledged = box.rows()
     box.kill()

@@ -23,14 +23,10 @@ import urllib.request
 
 import pytest
 
+from processes import free_port
+
 START_SECONDS = 30.0
 HOUR = 3600.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Box:

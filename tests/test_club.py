@@ -23,6 +23,7 @@ import threading
 import paho.mqtt.client as paho
 import pytest
 
+from processes import free_port
 from referee.club import messages
 from referee.scorelog import evening_start
 from referee.testing import Table
@@ -34,13 +35,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLUB = "testclub"
 WAIT = 20.0   # seconds any one thing may take before the test says what it waited for
 
-
-
-def free_port() -> int:
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def spawn(command: list[str], log) -> subprocess.Popen:

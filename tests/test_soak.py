@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from processes import free_port
 from games import base
 from referee.flows.decrypto import code_text
 from players import HOLD, MODES, Player, Seen
@@ -115,12 +116,6 @@ for line in sys.stdin:
 
 class Cut(Exception):
     """The box went dark while the test was talking to it."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Machine:

@@ -14,13 +14,14 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
+
+from processes import free_port, until
 
 ROOT = Path(__file__).resolve().parent.parent
 START_SECONDS = 30.0
@@ -29,24 +30,6 @@ START_SECONDS = 30.0
 def WEB_NICE() -> None:
     # As systemd/referee-web.service runs it (Nice=10): the table first.
     os.nice(10)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def until(done, seconds: float = START_SECONDS, what: str = "it"):
-    """Poll ``done()`` until it is true (or a value), at most ``seconds``."""
-    give_up = time.monotonic() + seconds
-    while True:
-        value = done()
-        if value:
-            return value
-        if time.monotonic() > give_up:
-            raise AssertionError(f"{what} did not happen in {seconds} s")
-        time.sleep(0.02)
 
 
 class Table:
