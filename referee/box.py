@@ -152,7 +152,7 @@ class Box:
         try:
             session.catch_up()   # a long replay is not made again at the next start
         except Unsaved:
-            pass
+            pass   # a card that refuses it: the next start replays the long way again
         self._enter(session)
 
     def close(self) -> None:

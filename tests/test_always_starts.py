@@ -252,10 +252,7 @@ def _octiles(t):
 
 def _decrypto(t):
     import test_decrypto_table as de
-    g = de.Game(t)
-    g.round()
-    g.round(intercepted={de.BLACK})
-    g.round(intercepted={de.BLACK})
+    de.white_intercepts_twice(de.Game(t))
 
 
 def _tools(t):

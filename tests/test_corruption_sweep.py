@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from referee.btree import varint
 from referee.card import Card
 from referee.clock import ManualClock
 from referee.testing import Table
@@ -52,10 +53,7 @@ def _osmisifry(t):
 
 def _decrypto(t):
     import test_decrypto_table as de
-    g = de.Game(t)
-    g.round()
-    g.round(intercepted={de.BLACK})
-    g.round(intercepted={de.BLACK})
+    de.white_intercepts_twice(de.Game(t))
 
 
 def _tools(t):
@@ -95,22 +93,10 @@ def _games(store) -> dict[int, list]:
     return {g.id: [g.name, store.events(g.id)] for g in store.games()}
 
 
-def _varint(data: bytes, at: int) -> tuple[int, int]:
-    value = 0
-    for n in range(9):
-        byte = data[at + n]
-        if n == 8:
-            return (value << 8) | byte, at + 9
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            return value, at + n + 1
-    raise AssertionError("unreachable")
-
-
 def _first_integer(record: bytes) -> int | None:
     """The first column of a record, if it is an integer (events.game)."""
-    header, at = _varint(record, 0)
-    kind, _ = _varint(record, at)
+    header, at = varint(record, 0)
+    kind, _ = varint(record, at)
     sizes = {1: 1, 2: 2, 3: 3, 4: 4, 5: 6, 6: 8}
     if kind in (8, 9):
         return kind - 8
@@ -144,8 +130,8 @@ def _pages(path: str) -> tuple[int, list[Page]]:
         if p.kind == 13 and p.table in ("games", "events"):
             for n in range(int.from_bytes(page[head + 3:head + 5], "big")):
                 start = int.from_bytes(page[head + 8 + 2 * n:head + 10 + 2 * n], "big")
-                length, at = _varint(page, start)
-                rowid, at = _varint(page, at)
+                length, at = varint(page, start)
+                rowid, at = varint(page, at)
                 game = rowid if p.table == "games" else _first_integer(page[at:at + length])
                 local = _local(length, size)
                 p.cells.append((start, at + min(length, local) + (4 if length > local else 0), game))

@@ -326,6 +326,13 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     assert entry["totals"] == {"White": -1, "Black": 1} and entry["winners"] == []
 
 
+def white_intercepts_twice(g: Game) -> None:
+    """A game to its end: White intercepts Black's code in rounds 2 and 3 [DE-1]."""
+    g.round()
+    g.round(intercepted={BLACK})
+    g.round(intercepted={BLACK})
+
+
 def test_DE1_two_interceptions_win(t):
     g = Game(t)
     g.round()
