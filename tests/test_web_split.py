@@ -255,7 +255,12 @@ def test_16_a_clue_typed_on_a_team_page_reaches_the_box_while_it_is_busy(table):
     path, secret, cookie = team_page(t, 0)
     t.press("*")
     answers = []
-    form = {"csrf": secret, "clue1": "sea", "clue2": "wheel", "clue3": "night"}
+    # [DE-11] A clue may not be one of the team's keywords, which this box drew
+    # at random: clues from outside every word list can never be refused.
+    words = {w.strip() for f in (ROOT / "games" / "data").glob("words-*.txt") for w in f.read_text().split("\n")}
+    typed = ["sea breeze", "big wheel", "late night"]
+    assert not words & set(typed)
+    form = {"csrf": secret, "clue1": typed[0], "clue2": typed[1], "clue3": typed[2]}
     post = threading.Thread(target=lambda: answers.append(t.get(path, {"Cookie": cookie, "Origin": "null"}, form)))
     t.box.send_signal(signal.SIGSTOP)                 # the box is busy: its loop does not turn
     try:
@@ -268,8 +273,8 @@ def test_16_a_clue_typed_on_a_team_page_reaches_the_box_while_it_is_busy(table):
     post.join(10)
     assert answers[0][0] == 303                       # the rules took it
     clues = [json.loads(data) for data, in t.rows("SELECT data FROM events")]
-    assert {"type": "Clues", "team": 0, "clues": ["sea", "wheel", "night"]} in clues
-    assert "sea" in t.get(path)[2]
+    assert {"type": "Clues", "team": 0, "clues": typed} in clues
+    assert "sea breeze" in t.get(path)[2]
 
 
 def test_16_a_team_page_cannot_play_what_a_page_does_not_send(table):
