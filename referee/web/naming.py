@@ -10,6 +10,10 @@ off.  The setup is on the box, not in the store: the page asks the box what
 to show and hands it what was typed over ``referee.channel`` (ops
 ``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
 its forms are guarded like a team page's (``referee.web.teams.forged``).
+Only the page open now is handed on: the web learns its token from the box
+(op ``names.open``, asked at most once a ``ASK_GAP`` however many addresses
+are tried, see ``OpenPage``), so that an address made up by a guest costs
+the box nothing.
 
 With JavaScript the page also posts its fields to ``/N/<token>/preview`` a
 moment after typing pauses (``static/naming.js``): the box shows them
@@ -19,6 +23,8 @@ own submit either way.
 """
 from __future__ import annotations
 
+import asyncio
+import hmac
 import types
 
 from aiohttp import web
@@ -29,6 +35,48 @@ from referee.web import guard, teams
 
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 COOKIE = teams.COOKIE
+ASK_GAP = 0.2   # seconds between two questions to the box about which page is open
+
+
+class OpenPage:
+    """Which names page the box has open, as far as the web knows.  An
+    address that is not the one known waits for the next question to the
+    box (one at a time, ``ASK_GAP`` apart, shared by every request waiting):
+    a phone that has just scanned a new QR code is let in a moment later,
+    and a crowd of made-up addresses costs the box one small question each
+    ``ASK_GAP``, none of them seen by it."""
+
+    def __init__(self, box) -> None:
+        self.box = box
+        self.token: str | None = None
+        self.asked = 0       # questions put to the box, for tests and the bench
+        self._last = -ASK_GAP
+        self._asking: asyncio.Future | None = None
+
+    async def is_open(self, token: str) -> bool:
+        if self._known(token):
+            return True
+        if self._asking is None:
+            self._asking = asyncio.ensure_future(self._ask())
+        await asyncio.shield(self._asking)
+        return self._known(token)
+
+    def _known(self, token: str) -> bool:
+        return self.token is not None and hmac.compare_digest(self.token.encode(), token.upper().encode())
+
+    async def _ask(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            wait = self._last + ASK_GAP - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.asked += 1
+            answer = await self.box.ask("names.open")
+            token = answer.get("token")
+            self.token = token if isinstance(token, str) else None
+        finally:
+            self._last = loop.time()
+            self._asking = None
 
 
 async def _ask(site, op: str, **fields) -> dict:
@@ -39,6 +87,12 @@ async def _ask(site, op: str, **fields) -> dict:
 
 
 async def _view(site, token: str) -> dict:
+    try:
+        known = await site.names.is_open(token)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+    if not known:
+        raise web.HTTPNotFound()
     answer = await _ask(site, "names.view", token=token)
     if "view" not in answer:
         raise web.HTTPNotFound()
@@ -46,6 +100,8 @@ async def _view(site, token: str) -> dict:
 
 
 def add_routes(app: web.Application, site) -> None:
+    site.names = OpenPage(site.box)
+
     async def page(request: web.Request) -> web.Response:
         return _page(site, request, await _view(site, request.match_info["token"]))
 
