@@ -39,7 +39,7 @@ class BoxChannel:
         """Tell every watching web process that the score log moved on.
         Never waits (see ``linesock.Connection.send``)."""
         self.version += 1
-        notice = line({"changed": self.version})
+        notice = line({"changed": self.version, "names": naming.open_token(self.box)})
         for listener in list(self._listeners):
             if listener in self.server.connections:
                 listener.send(notice)
@@ -57,7 +57,7 @@ class BoxChannel:
                 return {"error": "watch takes a connection"}
             connection.listen()
             self._listeners.add(connection)
-            return {"ok": True}
+            return {"ok": True, "names": naming.open_token(self.box)}
         return ANSWERS[type(asked)](self.box, asked)
 
     def _handle(self, text: bytes, connection: Connection) -> bytes:

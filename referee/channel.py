@@ -29,14 +29,16 @@ Every request names its ``op``; every answer is one line::
     ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused
     ← {"error": "no such page"}
 
-    → {"op": "watch"}
-    ← {"ok": true}
-    ← {"changed": 1}  ← {"changed": 2}  ...  after every change at the table,
-                                            until either side hangs up
-
     → {"op": "names.open"}
     ← {"token": "<names page token>"}      the names page open on the box now
     ← {"token": null}                      none is
+
+    → {"op": "watch"}
+    ← {"ok": true, "names": <as names.open's token>}
+    ← {"changed": 1, "names": ...}  ← {"changed": 2, "names": ...}  ...
+                                            after every change at the table (a
+                                            names page opened included), until
+                                            either side hangs up
 
     → {"op": "watch"}
     ← {"ok": true}
@@ -176,6 +178,8 @@ class Client:
         self.path = path
         # Within the places the box keeps for one process (PER_PROCESS).
         self._asks = asyncio.Semaphore(MOST_ASKS)
+        self.watching = False       # told of every change, as of now
+        self.names: str | None = None   # the names page open, while watching
 
     async def ask(self, op: str, **fields) -> dict:
         """One request, one answer, on a connection of its own (cheap on a
@@ -209,19 +213,28 @@ class Client:
             try:
                 writer.write(_line({"op": "watch"}))
                 await writer.drain()
-                if _parse(await reader.readline()) == {"ok": True}:
+                answer = _parse(await reader.readline())
+                if answer and answer.get("ok") is True:
                     delay = backoff[0]
+                    self._told(answer)
+                    self.watching = True
                     if on_connect:
                         on_connect()
                     while received := await reader.readline():
                         notice = _parse(received)
                         if notice and "changed" in notice:
+                            self._told(notice)
                             on_change()
             except (OSError, ValueError):
                 pass
             finally:
+                self.watching = False
                 writer.close()
             await asyncio.sleep(delay)
+
+    def _told(self, notice: dict) -> None:
+        names = notice.get("names")
+        self.names = names if isinstance(names, str) else None
 
 
 # --- what the box takes from phones ---------------------------------------------------

@@ -85,7 +85,7 @@ def test_27_a_stream_after_watch_or_without_end_of_line_costs_the_box_no_memory(
     # Before: after a watch the box read everything until the connection
     # ended (38 -> 456 MiB after 400 MiB sent).
     with box_socket(t) as watcher:
-        assert ask(watcher, b'{"op":"watch"}') == {"ok": True}
+        assert ask(watcher, b'{"op":"watch"}') == {"ok": True, "names": None}
         taken = stream(watcher, b"x" * 65536, 400 * MIB)
         assert taken < 400 * MIB                                   # it hung up on the stream ...
         assert answer(watcher) == {"error": "a listening connection takes no requests"}
@@ -131,7 +131,7 @@ def test_27_every_malformed_request_is_answered_with_an_error_and_the_connection
         for line, why in MALFORMED:
             assert ask(sock, line) == {"error": why}, line[:40]
             assert ask(sock, b'{"op": "ping"}') == {"ok": True}              # still in step
-        assert ask(sock, b'{"op":"watch"}') == {"ok": True}
+        assert ask(sock, b'{"op":"watch"}') == {"ok": True, "names": None}
     with box_socket(t) as sock:                       # 50 000 deep is longer than a line may be
         assert ask(sock, b'{"op":"team","event":' + b"[" * 50_000 + b"]" * 50_000 + b"}") == \
             {"error": "line too long"}
@@ -199,8 +199,7 @@ def test_27_made_up_page_addresses_are_refused_by_the_web(table):
 
 def test_27_made_up_page_addresses_never_reach_the_box():
     """Counted at the box's end of the channel: a made-up address costs it
-    one small question a ``naming.ASK_GAP`` at most, the address unseen."""
-    from referee.web import naming as web_naming
+    nothing at all."""
     with VirtualTable(seed=3, lang="en") as t:
         t.web_url()
         seen: list[bytes] = []
@@ -223,11 +222,10 @@ def test_27_made_up_page_addresses_never_reach_the_box():
 
         assert set(t.loop.run_until_complete(crowd())) == {404}
         assert not [line for line in seen if any(token.encode() in line for token in made_up)]
-        asked = [line for line in seen if b"names.open" in line]
-        # One question an ASK_GAP, shared by every address waiting for it.
-        assert 1 <= len(asked) < len(made_up), asked
         assert t.get(path)[0] == 200
-        assert isinstance(t._web.site.names, web_naming.OpenPage)
+        # The web knew which page was open from the box's change notices.
+        assert not [line for line in seen if b"names" in line and b"view" not in line]
+        assert t._web.site.names.asked == 0
 
 
 # --- the line server both sockets share (issue 24 item 3) ---------------------------------------
@@ -294,3 +292,27 @@ def test_24_3_the_remote_hand_answers_in_its_own_words(tmp_path):
                                                          b"error line too long\n"]
         finally:
             hand.close()
+
+
+def test_27_while_the_web_is_not_told_of_changes_a_crowd_of_addresses_shares_one_question():
+    from referee.web.naming import OpenPage
+
+    class Restarting:
+        """The box's end as the web sees it while its watch is down."""
+        watching, names, asked = False, None, 0
+
+        async def ask(self, op):
+            self.asked += 1
+            return {"token": "A" * 26}
+
+    async def scene():
+        box = Restarting()
+        page = OpenPage(box)
+        assert set(await asyncio.gather(*(page.is_open("B" * 26) for _ in range(20)))) == {False}
+        assert box.asked == 1
+        assert await page.is_open("a" * 26) and box.asked == 1      # the page it knows: no question
+        box.watching, box.names = True, "C" * 26
+        assert await page.is_open("C" * 26) and not await page.is_open("A" * 26)
+        assert box.asked == 1
+
+    asyncio.run(scene())

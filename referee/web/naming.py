@@ -10,16 +10,9 @@ off.  The setup is on the box, not in the store: the page asks the box what
 to show and hands it what was typed over ``referee.channel`` (ops
 ``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
 its forms are guarded like a team page's (``referee.web.teams.forged``).
-Only the page open now is handed on: the web learns its token from the box
-(op ``names.open``, asked at most once a ``ASK_GAP`` however many addresses
-are tried, see ``OpenPage``), so that an address made up by a guest costs
-the box nothing.
-
-With JavaScript the page also posts its fields to ``/N/<token>/preview`` a
-moment after typing pauses (``static/naming.js``): the box shows them
-unsaved (op ``names.preview``), and the JSON answer names the fields whose
-names the panels cannot take, which the page marks.  Saving is the form's
-own submit either way.
+Only the page open now is handed on: the box names it with every change it
+tells the web of (``referee.channel``'s watch), so that an address made up
+by a guest costs the box nothing (``OpenPage``).
 """
 from __future__ import annotations
 
@@ -39,30 +32,28 @@ ASK_GAP = 0.2   # seconds between two questions to the box about which page is o
 
 
 class OpenPage:
-    """Which names page the box has open, as far as the web knows.  An
-    address that is not the one known waits for the next question to the
-    box (one at a time, ``ASK_GAP`` apart, shared by every request waiting):
-    a phone that has just scanned a new QR code is let in a moment later,
-    and a crowd of made-up addresses costs the box one small question each
-    ``ASK_GAP``, none of them seen by it."""
+    """Which names page the box has open.  While the web is told of every
+    change, it knows: any other address is refused here.  Only while it is
+    not (the box restarting) is the box asked (op ``names.open``), one
+    question at a time, ``ASK_GAP`` apart, shared by every request waiting
+    for it: the address itself never goes to the box."""
 
     def __init__(self, box) -> None:
         self.box = box
         self.token: str | None = None
-        self.asked = 0       # questions put to the box, for tests and the bench
+        self.asked = 0
         self._last = -ASK_GAP
         self._asking: asyncio.Future | None = None
 
     async def is_open(self, token: str) -> bool:
-        if self._known(token):
+        if self.box.watching:
+            return _same(self.box.names, token)
+        if _same(self.token, token):
             return True
         if self._asking is None:
             self._asking = asyncio.ensure_future(self._ask())
         await asyncio.shield(self._asking)
-        return self._known(token)
-
-    def _known(self, token: str) -> bool:
-        return self.token is not None and hmac.compare_digest(self.token.encode(), token.upper().encode())
+        return _same(self.token, token)
 
     async def _ask(self) -> None:
         loop = asyncio.get_running_loop()
@@ -71,12 +62,15 @@ class OpenPage:
             if wait > 0:
                 await asyncio.sleep(wait)
             self.asked += 1
-            answer = await self.box.ask("names.open")
-            token = answer.get("token")
+            token = (await self.box.ask("names.open")).get("token")
             self.token = token if isinstance(token, str) else None
         finally:
             self._last = loop.time()
             self._asking = None
+
+
+def _same(known: str | None, token: str) -> bool:
+    return known is not None and hmac.compare_digest(known.encode(), token.upper().encode())
 
 
 async def _ask(site, op: str, **fields) -> dict:
