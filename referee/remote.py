@@ -37,7 +37,10 @@ One command a line, one answer a line, in UTF-8::
                                        first have known the last one (its
                                        debounce or hold time over); "drawn", when
                                        the displays were last handed pictures:
-                                       seconds on the box's monotonic clock
+                                       seconds on the box's monotonic clock;
+                                       "cpu", the CPU seconds its loop spent
+                                       handling keys (their pictures drawn),
+                                       this hand's own share left out
 
 KEY is a keypad key (``0``-``9``, ``A``-``D``, ``*``, ``#``) or a team
 button (``team1``, ``team2``).  Whatever goes wrong is answered
@@ -109,7 +112,7 @@ class Remote:
                 return json.dumps(shown.text, ensure_ascii=False)
             case ["took"]:
                 return json.dumps({"keys": self.box.key_count, "due": self.box.devices.keys.due,
-                                   "drawn": self.box.drawn_at})
+                                   "drawn": self.box.drawn_at, "cpu": self.box.key_cpu})
             case ["state"]:
                 return json.dumps(self._state(), ensure_ascii=False)
             case ["clock", seconds]:
