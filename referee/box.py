@@ -18,6 +18,7 @@ import logging
 import math
 import os
 import random
+import sqlite3
 
 from games import base, tools
 from referee import i18n, names, scorelog
@@ -28,7 +29,7 @@ from referee.clock import STEP_SECONDS, WallLabels
 from referee.flows import SLACK
 from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
-from referee.session import Session
+from referee.session import GAMES, Session
 from referee.store import UNDO, Unsaved
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,10 @@ class Box:
             self.flow = menu.Main(self)
             self.changed()
         self._resume_setup()
+        try:
+            self.card.check_rows(self.store, frozenset(GAMES), self.store.setting("current"), menu.title)
+        except sqlite3.Error as exc:   # a card read as it is, too damaged even for this look
+            log.error("start: the record cannot be looked through (%r)", exc)
         if self.card.notices:   # each is in the journal too
             self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
 
