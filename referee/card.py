@@ -88,14 +88,19 @@ class Card:
             self.notices.append(lost_text(report))
         return store
 
-    def check_rows(self, store: Store, known: frozenset[str], current: int | None, title) -> None:
-        """Say what of the record cannot be read, though the file opened:
-        a row damaged in place costs its game (or the rest of its moves)
-        on every page, and the table should hear of it once, at start."""
-        found = store.unreadable(known, skip=current)
+    def look_through(self, known: frozenset[str], current: int | None) -> Unreadable:
+        """Damage inside rows, though the file opened (``Store.unreadable``):
+        a row damaged in place costs its game, or the rest of its moves, on
+        every page.  It reads every row of the record, so it runs on a
+        thread of its own with a reading connection of its own."""
+        store = Store.reader(self.path)
+        try:
+            found = store.unreadable(known, skip=current)
+        finally:
+            store.close()
         if found.games or found.rows:
             log.error("database: unreadable rows: games %s lost, rows lost per game %s", list(found.games), found.rows)
-        self.notices.extend(unreadable_text(found, store, title))
+        return found
 
     def _reading(self, reason: str, detail: str) -> Store:
         self.fault = reason

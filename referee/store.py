@@ -447,14 +447,33 @@ class Store:
         """The rows of a game after row ``after`` as ``(seq, data, at)``;
         ``data`` is None where the stored bytes are not an event (a damaged
         row)."""
+        return list(self.stream(game, after))
+
+    def stream(self, game: int, after: int = 0, before: int | None = None):
+        """``rows``, one at a time (a long game is never all in memory),
+        up to row ``before`` if given."""
         rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? AND seq > ? "
-                                "ORDER BY seq", (game, after))
-        out = []
+                                "AND seq < ? ORDER BY seq", (game, after, 2**62 if before is None else before))
         for seq, blob, at in rows:
             data = _json(blob)
             ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
-            out.append((seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0))
-        return out
+            yield seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0
+
+    def kinds(self, game: int, after: int = 0, before: int | None = None):
+        """The rows as ``stream`` gives them, with only the event's type
+        (None where ``stream`` finds no event), read by SQLite's JSON
+        functions without decoding the event: ``(seq, type, at)``."""
+        rows = self._db.execute(
+            "SELECT seq, CASE WHEN json_valid(data) THEN CASE WHEN typeof(at) IN ('integer', 'real') "
+            "AND json_type(data) = 'object' AND json_type(data, '$.type') = 'text' "
+            "THEN CAST(json_extract(data, '$.type') AS BLOB) END END, at "
+            "FROM events WHERE game = ? AND seq > ? AND seq < ? ORDER BY seq",
+            (game, after, 2**62 if before is None else before))
+        for seq, kind, at in rows:
+            try:   # SQLite's JSON lets bytes that are not UTF-8 pass
+                yield seq, None if kind is None else kind.decode(), at
+            except UnicodeDecodeError:
+                yield seq, None, at
 
     @_writes
     def set_aside(self, game: int, seq: int) -> int:
