@@ -5,7 +5,8 @@ The box (``referee run``) owns the keys, the rules and the store; the web
 store.  The web asks the box for the few things only the box may do over
 this socket, and the box tells the web when the score log changed.  The
 socket lives beside the database (``socket_path``), is made for its owner
-alone (mode 0600), and is the box's only listener.
+alone (mode 0600), and is the box's only listener (but for the simulator's
+remote hand, ``referee.remote``).
 
 Framing: one JSON object a line, UTF-8, at most ``LONGEST_LINE`` bytes.
 Every request names its ``op``; every answer is one line::
@@ -39,11 +40,6 @@ Every request names its ``op``; every answer is one line::
                                             after every change at the table (a
                                             names page opened included), until
                                             either side hangs up
-
-    → {"op": "watch"}
-    ← {"ok": true}
-    ← {"changed": 1}  ← {"changed": 2}  ...  after every change at the table,
-                                            until either side hangs up
 
 Anything else is answered ``{"error": "<why>"}`` and the connection stays
 in step: an unknown op, a line that is no such request (``REQUESTS``: each

@@ -124,13 +124,14 @@ class LineServer:
             return False
         if len(self.connections) < self.most:
             return True
-        # Full: the process holding the most gives up its oldest place, if it
-        # holds more than the newcomer's would then.
+        # Full: the process holding the most gives up its oldest place (one
+        # that asks rather than listens, if it has one), if it holds more
+        # than the newcomer's would then.
         greediest, count = self.held.most_common(1)[0]
         if count <= self.held[peer] + 1:
             return False
-        oldest = next(c for c in self.connections if c.peer == greediest)
-        oldest.close()
+        theirs = [c for c in self.connections if c.peer == greediest]
+        next((c for c in theirs if not c.listening), theirs[0]).close()
         return True
 
     def _forget(self, connection: Connection) -> None:

@@ -6,6 +6,7 @@ the one line server behind both of the box's sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -92,6 +93,15 @@ def test_27_a_stream_after_watch_or_without_end_of_line_costs_the_box_no_memory(
     with box_socket(t) as endless:
         stream(endless, b"{" * 65536, 400 * MIB)                   # one line, never ended
         assert answer(endless) == {"error": "line too long"}
+    with box_socket(t) as deaf:                                    # requests, their answers never read
+        deaf.setblocking(False)
+        sent = 0
+        with contextlib.suppress(BlockingIOError):
+            while sent < 400 * MIB:
+                sent += deaf.send(b'{"op":"ping"}\n' * 4096)
+        assert sent < 400 * MIB                                    # the box stopped reading
+        mid = memory(t.box.pid)
+        assert mid["VmRSS"] - before["VmRSS"] <= 5 * MIB, (before, mid)
     after = memory(t.box.pid)
     assert after["VmHWM"] - before["VmHWM"] <= 5 * MIB, (before, after)
     assert after["VmRSS"] - before["VmRSS"] <= 5 * MIB, (before, after)
