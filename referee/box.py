@@ -19,6 +19,7 @@ import math
 import os
 import random
 import sqlite3
+import time
 
 from games import base, tools
 from referee import i18n, names, scorelog
@@ -95,6 +96,7 @@ class Box:
         self.closed = False
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
+        self.key_cpu = 0.0        # seconds of this thread's CPU spent handling them (bench/)
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.roll_count = 0       # rolls taken, likewise
 
@@ -564,12 +566,14 @@ class Box:
     # --- keys ---------------------------------------------------------------------------
 
     def on_key(self, key: str, kind: str) -> None:
+        started = time.thread_time()
         try:
             self._key(key, kind)
         finally:
             # Counted once handled, its page on disk: a remote hand told
             # the key was taken may cut the power (see referee.remote).
             self.key_count += 1
+            self.key_cpu += time.thread_time() - started
 
     def _key(self, key: str, kind: str) -> None:
         self._check_wall()

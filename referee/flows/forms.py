@@ -233,6 +233,7 @@ class Form(Flow):
         from referee import naming
         if self.naming is None:
             self.naming, self.naming_csrf = naming.new_token(), secrets.token_urlsafe(16)
+            self.box.changed()   # the web hears of the page before a phone can ask for it
         self.mode = "phone"
 
     def naming_url(self) -> str:
