@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from referee import i18n
-from referee.flows import Flow, clock_text, module
+from referee.flows import Flow, clock_text, merging, module
 from referee.flows.forms import Menu
 from referee.i18n import N_, _
 from referee.screen import LINES, W, Screen, qr_image, wrap
@@ -133,5 +133,6 @@ def Settings(box) -> Menu:
         box.changed()   # open phone pages turn to the new language too
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
+    items.append((_("Merge names"), lambda: merging.open_page(box, lambda: Settings(box))))
     return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: _goto(box, Main(box)))
 
