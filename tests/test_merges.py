@@ -131,3 +131,65 @@ def test_28_the_merge_survives_a_power_cut_and_so_does_its_undo():
         assert post(t, path, {"undo": str(t.box.store.merges()[0].id)})[0] == 303
         t.restart()
         assert rating(t, "Ania")["games"] == 1 and rating(t, "Ania K.")["games"] == 1
+
+
+# --- a real box and a real web, and a power cut -------------------------------------------------
+
+def test_28_a_merge_and_its_undo_outlive_a_power_cut_of_a_real_box(tmp_path):
+    from processes import until
+    from test_web_split import Table as Processes
+    import signal
+    import sqlite3
+
+    with Table(seed=3) as played:                          # an evening already on the card
+        for players in GAMES[:2]:
+            marek_wins_against(played, players)
+        with sqlite3.connect(played.database) as source, sqlite3.connect(tmp_path / "referee.db") as card:
+            source.backup(card)
+    t = Processes(tmp_path)
+    try:
+        def json_of(path):
+            status, _h, body = t.get(path)
+            return json.loads(body) if status == 200 else None
+
+        def games_of(name):
+            found = json_of(f"/api/p/{quote(name, safe='')}.json")
+            return found and found["games"]["decipher"]["rating"]["games"]
+
+        def real_post(path, fields):
+            status, headers, _body = t.get(path)
+            assert status == 200
+            cookie = headers["Set-Cookie"].split(";")[0]
+            return t.get(path, {"Cookie": cookie, "Origin": t.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"},
+                         {"csrf": cookie.split("=", 1)[1], **fields})
+
+        def opened() -> str:
+            assert t.press("8", "5") == ["ok", "ok"]       # Settings, Merge names
+            [qr] = [line[3:] for line in t.screen().splitlines() if line.startswith("QR ")]
+            path = urllib.parse.urlsplit(qr).path
+            until(lambda: t.get(path)[0] == 200, what="the merge page")
+            return path
+
+        def power_cut():
+            t.box.send_signal(signal.SIGKILL)
+            t.box.wait()
+            t.box = t._spawn("run", "box.log")
+            until(t._connect, what="the box's start")
+
+        assert games_of("ania") == 1 and games_of("ania k.") == 1
+        path = opened()
+        assert real_post(path, {"from": "ania k.", "into": "ania"})[0] == 303
+        until(lambda: games_of("ania") == 2, what="the merge on the players' pages")
+        power_cut()
+        assert t.get(path)[0] == 404                       # the page died with the box
+        assert t.rows("SELECT from_key, into_key, undone FROM merges") == [("ania k.", "ania", None)]
+        assert games_of("ania") == 2
+        path = opened()
+        [(merge,)] = t.rows("SELECT id FROM merges")
+        assert real_post(path, {"undo": str(merge)})[0] == 303
+        until(lambda: games_of("ania") == 1, what="the undo on the players' pages")
+        power_cut()
+        assert t.rows("SELECT count(*) FROM merges WHERE undone IS NULL") == [(0,)]
+        until(lambda: games_of("ania") == 1 and games_of("ania k.") == 1, what="two players again")
+    finally:
+        t.close()
