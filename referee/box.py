@@ -15,7 +15,6 @@ import asyncio
 import dataclasses
 import json
 import logging
-import math
 import os
 import random
 
@@ -24,8 +23,8 @@ from referee import i18n, names, scorelog
 from referee.card import Card
 from referee.config import Config
 from referee.devices import DISPLAYS, build
-from referee.clock import STEP_SECONDS, WallLabels
-from referee.flows import SLACK
+from referee.clock import WallLabels
+from referee.game_clock import GameClock
 from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
 from referee.session import Session
@@ -34,8 +33,6 @@ from referee.store import UNDO, Unsaved
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
 VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (_remember_view)
-# How often an idle box looks whether the wall clock has stepped (NTP).
-WALL_CHECK_SECONDS = 10.0
 
 
 def lan_address() -> str:
@@ -55,11 +52,6 @@ def _record(saved: dict) -> dict:
     return {key: value for key, value in saved.items() if key != "seq"}
 
 
-def _moved(mark, labels: WallLabels) -> bool:
-    """The labels of this boot were written with another offset."""
-    return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
-
-
 class Box:
     def __init__(self, config: Config, clock, loop, rng: random.Random | None = None) -> None:
         self.config = config
@@ -74,8 +66,7 @@ class Box:
         self.card = Card(path, clock)
         self.store = self.card.open()
         self.labels = WallLabels(clock, floor=self.store.latest_label())
-        self._game_clock = (0.0, clock.monotonic())  # (game time, monotonic second) at the last set
-        self._wall_check = None
+        self.time = GameClock(self, self.labels, on_redate=self._tell_watchers)
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
@@ -84,7 +75,6 @@ class Box:
         self._flash: tuple[str, object] | None = None
         self._overlay = None      # the game menu held up by holding *: "undo" or "end"
         self._named = None        # (game, events) and the last action's name, for the overlay
-        self._timer = None        # (name, deadline, expiry handle, tick handle)
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
         self._dice_lost = False
@@ -110,8 +100,8 @@ class Box:
         dice.start(self.loop)
         for display in self.devices.displays.values():
             display.on_change = lambda name, online: self.render()
-        self._check_wall(start=True)
-        self._watch_wall()
+        self.time.check_wall(start=True)
+        self.time.watch_wall()
         # The game on the screens when the power went, finished or not.
         # Whatever the store holds, the box comes up: what cannot be
         # restored is said on the screen and the journal, never fatal.
@@ -120,7 +110,7 @@ class Box:
         except Exception as exc:   # noqa: BLE001
             log.error("start: the game on the screens cannot be resumed (%r); back to the main menu", exc)
             self.session, self._overlay = None, None
-            self._cancel_timer()
+            self.time.cancel()
             self.card.notices.append(_("Could not resume the game"))
             self.flow = menu.Main(self)
             self.changed()
@@ -159,11 +149,9 @@ class Box:
         if self.closed:
             return
         self.closed = True
-        if self._wall_check is not None:
-            self._wall_check.cancel()
         for task in self._tasks:
             task.cancel()
-        self._cancel_timer()
+        self.time.close()
         self.devices.close()
         self.store.close()
 
@@ -186,7 +174,7 @@ class Box:
         options = dict(options or {})
         if name == "decrypto" and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
-        self._check_wall()
+        self.time.check_wall()
         stamp = self.labels.stamp()
         try:
             options = names.check_players(options)
@@ -213,7 +201,7 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
-        self._set_game_time(self._stored_game_time(session))
+        self.time.set(self.time.stored(session))
         self.flow = flow_for(self, session)
         saved = self.store.setting("ui", {})
         saved = saved if isinstance(saved, dict) else {}
@@ -319,7 +307,7 @@ class Box:
             return
         self.saved()
         self.session = None
-        self._cancel_timer()
+        self.time.cancel()
         self.flow = menu.Main(self)
         self.changed()
 
@@ -332,7 +320,7 @@ class Box:
         elif view is None:
             view = self._before if self._before is not None else self._page()
         try:
-            self._check_wall()
+            self.time.check_wall()
             self.session.apply(event, self.game_time(), self.labels.stamp(), view)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
@@ -366,8 +354,7 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)   # what the rules asked for is asked again after the next key
         self.render()
-        for watcher in self._watchers:
-            watcher()
+        self._tell_watchers()
 
     def _follow_rules(self) -> None:
         s = self.session
@@ -380,13 +367,17 @@ class Box:
             roll = self.pending_roll()
             if roll is not None:
                 self.devices.dice.arm(roll.count, roll.sides)
-            self._sync_timer()
+            self.time.sync(self.countdown())
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
                 self._end_game(s.id)
 
     def watch(self, fn) -> None:
         """Call ``fn()`` after every change to a game (the web's live pages)."""
         self._watchers.append(fn)
+
+    def _tell_watchers(self) -> None:
+        for watcher in self._watchers:
+            watcher()
 
     def _answer(self, request):
         if isinstance(request, base.Pick):
@@ -448,102 +439,19 @@ class Box:
 
     def game_time(self) -> float:
         """The game clock now: see ``referee.session``."""
-        at, mono = self._game_clock
-        return at + (self.clock.monotonic() - mono)
-
-    def _set_game_time(self, at: float) -> None:
-        self._game_clock = (at, self.clock.monotonic())
-
-    def _stored_game_time(self, session: Session) -> float:
-        # The last row's clock, or the checkpoint a running countdown wrote
-        # after it (one written before a later row or an undo is stale).
-        mark = self.store.setting("clock") or {}
-        if (mark.get("game") == session.id and mark.get("seq") == self.store.last_seq(session.id)
-                and mark.get("at", 0) > session.clock):
-            return mark["at"]
-        return session.clock
-
-    def _write_checkpoint(self) -> None:
-        # At each tick, when the whole second shown has just changed: after a
-        # power cut the countdown comes back on the second that was shown.
-        self.store.set_setting("clock", {"game": self.session.id, "seq": self.store.last_seq(self.session.id),
-                                         "at": self.game_time()})
+        return self.time.now()
 
     def _end_game(self, game: int) -> None:
         stamp = self.labels.stamp()
         self.store.end_game(game, stamp[0], stamp)
-
-    def _check_wall(self, start: bool = False) -> None:
-        """Re-date this boot's labels once the wall clock has stepped (NTP
-        at boot); at start, also when it stepped while the box was down."""
-        mark = [self.labels.boot, self.labels.offset]
-        if start and self.store.setting("wall") is None:
-            self.store.set_setting("wall", mark)   # a new database: nothing to re-date
-        elif self.labels.check() or start and _moved(self.store.setting("wall"), self.labels):
-            log.info("wall clock set: the labels of this boot are re-dated")
-            mark = [self.labels.boot, self.labels.offset]
-            self.store.redate(*mark)
-            self.store.set_setting("wall", mark)
-            for watcher in self._watchers:
-                watcher()
-
-    def _watch_wall(self) -> None:
-        self._check_wall()
-        self._wall_check = self.clock.call_later(WALL_CHECK_SECONDS, self._watch_wall)
 
     def countdown(self) -> base.Countdown | None:
         return self.session.rules.timer(self.session.state) if self.session else None
 
     def remaining(self) -> float | None:
         """Seconds left on the running or paused countdown, if any."""
-        s = self.session
-        if s is None:
-            return None
-        cd = s.rules.timer(s.state)
-        return None if cd is None else cd.remaining(self.game_time())
-
-    def _sync_timer(self) -> None:
         cd = self.countdown()
-        key = (cd.name, cd.deadline()) if cd is not None and cd.running else None
-        if self._timer is not None and self._timer[:2] == key:
-            return
-        self._cancel_timer()
-        if key is None:
-            return
-        left = cd.deadline() - self.game_time()
-        expiry = self.clock.call_later(left, self._expire, cd.name)
-        self._timer = [cd.name, cd.deadline(), expiry, None]
-        self._schedule_tick()
-
-    def _schedule_tick(self) -> None:
-        # Redraw each time the whole seconds shown change (``clock_text``
-        # rounds up, ignoring float noise below SLACK).
-        left = self._timer[1] - self.game_time()
-        whole = math.ceil(left - SLACK)
-        self._timer[3] = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
-
-    def _tick(self) -> None:
-        if self._timer is None:
-            return
-        left = self._timer[1] - self.game_time()
-        if 0.5 < left <= getattr(self.flow, "warn_seconds", 5) + 0.5:
-            self.sound("tick")
-        self._write_checkpoint()
-        self.render()
-        if left > 1.0:
-            self._schedule_tick()
-
-    def _expire(self, name: str) -> None:
-        self._cancel_timer()
-        if self.act(base.TimerExpired(name)):
-            self.sound("timeup")
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            for handle in self._timer[2:]:
-                if handle is not None:
-                    handle.cancel()
-            self._timer = None
+        return None if cd is None else cd.remaining(self.game_time())
 
     # --- keys ---------------------------------------------------------------------------
 
@@ -556,7 +464,7 @@ class Box:
             self.key_count += 1
 
     def _key(self, key: str, kind: str) -> None:
-        self._check_wall()
+        self.time.check_wall()
         fresh = self.card.reopen(self.store)
         if fresh is not None:   # a card that could not be written was tried again
             self.store = fresh
@@ -630,13 +538,13 @@ class Box:
         # page where one key replays what was taken back.
         from referee.flows import flow_for
         s = self.session
-        self._check_wall()
+        self.time.check_wall()
         keyed = self.store.view(s.id, s.taken_back())
         landing = flow_for(self, s).undone(keyed) if keyed is not None else None
         try:
             s.undo(self.labels.stamp(), landing)
-            self._set_game_time(s.clock)
-            self._cancel_timer()  # the countdown the undo lands on starts over from its time
+            self.time.set(s.clock)
+            self.time.cancel()  # the countdown the undo lands on starts over from its time
             if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
                 self.store.reopen_game(s.id)  # the end was taken back
         except Unsaved as exc:
