@@ -25,8 +25,9 @@ from referee.config import Config
 from referee.devices import DISPLAYS, build
 from referee.clock import WallLabels
 from referee.game_clock import GameClock
+from referee.game_menu import GameMenu
 from referee.i18n import _, ngettext
-from referee.screen import Screen, render, wrap
+from referee.screen import Screen, render
 from referee.session import Session
 from referee.store import UNDO, Unsaved
 
@@ -67,14 +68,13 @@ class Box:
         self.store = self.card.open()
         self.labels = WallLabels(clock, floor=self.store.latest_label())
         self.time = GameClock(self, self.labels, on_redate=self._tell_watchers)
+        self.game_menu = GameMenu(self)   # held up by holding *
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
         self.flow = None
         self.shown: dict[str, Screen] = {}
         self._flash: tuple[str, object] | None = None
-        self._overlay = None      # the game menu held up by holding *: "undo" or "end"
-        self._named = None        # (game, events) and the last action's name, for the overlay
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
         self._dice_lost = False
@@ -109,7 +109,8 @@ class Box:
             self._resume()
         except Exception as exc:   # noqa: BLE001
             log.error("start: the game on the screens cannot be resumed (%r); back to the main menu", exc)
-            self.session, self._overlay = None, None
+            self.session = None
+            self.game_menu.close()
             self.time.cancel()
             self.card.notices.append(_("Could not resume the game"))
             self.flow = menu.Main(self)
@@ -168,6 +169,12 @@ class Box:
 
     # --- games -------------------------------------------------------------------
 
+    @property
+    def overlay(self) -> str | None:
+        """The game menu's mode while it is up over the game: "undo" or "end"."""
+        mode = self.game_menu.mode
+        return None if mode is None else mode.value
+
     def start_game(self, name: str, options: dict | None = None) -> None:
         """Begin a game (or the table tools) with its setup options; this is
         where every setup menu ends."""
@@ -218,8 +225,8 @@ class Box:
             self.card.notices.append(_("Could not restore the page"))
             self._committed = True   # the page that replaces it is saved at once
             self._remember_view()
-        elif overlay in ("undo", "end") and self._page() is not None:
-            self._overlay = overlay   # the game menu held up by holding *
+        elif self.game_menu.kept(overlay) and self._page() is not None:
+            self.game_menu.restore(overlay)   # the game menu held up by holding *
         self._saved_view = _record(saved)
         self.changed()
 
@@ -285,8 +292,8 @@ class Box:
         setup = getattr(self.flow, "game", "")
         if setup and getattr(self.flow, "remembered", ()):
             page["setup"] = setup
-        if self._overlay is not None:
-            page["overlay"] = self._overlay
+        if self.overlay is not None:
+            page["overlay"] = self.overlay
         if page != self._saved_view:
             try:
                 self.store.set_setting("ui", {**page, "seq": self.store.last_seq(game) if game else 0})
@@ -472,16 +479,16 @@ class Box:
                 self.session.store = fresh
         if kind == "press" and self._flash is not None and self._flash[1] is None:
             self._unflash()   # a message from the start stays up until a key
-        if self._overlay is not None:
+        if self.game_menu.mode is not None:
             if kind == "press":
-                self._overlay_key(key)
+                self.game_menu.key(key)
             self.render()
             self._write_view()
             return
         if key == "*" and kind == "hold":
             # Not over the menus, where the table tools may run on behind.
             if self.session is not None and getattr(self.flow, "session", None) is self.session:
-                self._overlay = "undo"
+                self.game_menu.open()
                 self.render()
                 self._write_view()
             return
@@ -496,42 +503,8 @@ class Box:
         self.render()
         self._write_view()
 
-    def _overlay_key(self, key: str) -> None:
-        """Holding * brings up the game menu: undo, or end the game."""
-        if key == "*":
-            self._overlay = None
-        elif key == "D" and self._overlay == "undo":
-            self._overlay = "end"
-        elif key == "#" and self._overlay == "end":
-            self._overlay = None
-            self.leave()
-        elif key == "#" and self.session.can_undo():
-            self._overlay = None
-            self._undo()
-
-    def _overlay_screen(self) -> Screen:
-        if self._overlay == "end":
-            return Screen(_("End this game?"), (_("It stays in the"), _("score log.")),
-                          keys=(("#", _("Yes")), ("*", _("No"))))
-        if not self.session.can_undo():
-            return Screen(_("Game menu"), (_("Nothing to undo."),), keys=(("*", _("Back")), ("D", _("End game"))))
-        action = self._last_action()
-        if action:
-            lines = [_("Take back:"), *wrap(_("{action}?").format(action=action))]
-        else:
-            lines = [_("Take back the last"), _("action?")]
-        return Screen(_("Undo?"), tuple(lines[:3]), keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
-
-    def _last_action(self) -> str:
-        # Named anew only when the game moved (a new row): the overlay
-        # redraws every second under a running clock.
-        from referee.flows import actions
-        key = (self.session.id, self.session.seq)
-        if self._named is None or self._named[0] != key:
-            self._named = (key, actions.describe(self.session))
-        return self._named[1]
-
-    def _undo(self) -> None:
+    def undo(self) -> None:
+        """Take back the game's last action (the game menu's #)."""
         # The undo lands on the page its action was keyed on, short of the
         # move being keyed in (Flow.undone), and that page goes into the
         # undo's own row: a power cut right after it cannot bring back a
@@ -589,8 +562,8 @@ class Box:
         if self.flow is None:
             return
         screens = self.flow.screens()
-        if self._overlay is not None:
-            screens["main"] = self._overlay_screen()
+        if self.game_menu.mode is not None:
+            screens["main"] = self.game_menu.screen()
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:

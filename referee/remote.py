@@ -188,7 +188,7 @@ class Remote:
             setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
         return {"game": session.id, "name": session.name, "state": state_data(session.state),
-                "view": box.flow.view(), "overlay": box._overlay, "setup": None}
+                "view": box.flow.view(), "overlay": box.overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
         """Moves the key; an error answer if there is no such key."""
