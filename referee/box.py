@@ -13,27 +13,29 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import os
 import random
+from typing import NamedTuple
 
 from games import base, tools
 from referee import i18n, names, scorelog
 from referee.card import Card
+from referee.clock import WallLabels
 from referee.config import Config
 from referee.devices import DISPLAYS, build
-from referee.clock import WallLabels
+from referee.flows import menu
 from referee.game_clock import GameClock
 from referee.game_menu import GameMenu
 from referee.i18n import _, ngettext
+from referee.page_keeper import PageKeeper
 from referee.screen import Screen, render
 from referee.session import Session
-from referee.store import UNDO, Unsaved
+from referee.store import Unsaved
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
-VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (_remember_view)
+VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (see referee.page_keeper)
 
 
 def lan_address() -> str:
@@ -42,15 +44,11 @@ def lan_address() -> str:
     return address.this_box().address
 
 
-def _copy(view: dict) -> dict:
-    """A page as it comes back from disk: a flow may change its lists in
-    place after it was taken."""
-    return json.loads(json.dumps(view))
-
-
-def _record(saved: dict) -> dict:
-    """A saved page as ``_write_view`` compares it (without its row)."""
-    return {key: value for key, value in saved.items() if key != "seq"}
+class Flash(NamedTuple):
+    """A message over the main screen, and the handle that takes it down
+    (None: the next key does)."""
+    text: str
+    handle: object | None
 
 
 class Box:
@@ -68,19 +66,17 @@ class Box:
         self.store = self.card.open()
         self.labels = WallLabels(clock, floor=self.store.latest_label())
         self.time = GameClock(self, self.labels, on_redate=self._tell_watchers)
+        self.pages = PageKeeper(self)
         self.game_menu = GameMenu(self)   # held up by holding *
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         self.session: Session | None = None
         self.flow = None
         self.shown: dict[str, Screen] = {}
-        self._flash: tuple[str, object] | None = None
+        self._flash: Flash | None = None
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
         self._dice_lost = False
-        self._saved_view = None
-        self._before = None       # the game's page before the key being handled (see act)
-        self._committed = False   # an event was committed since the page was last saved
         self.closed = False
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
@@ -92,7 +88,6 @@ class Box:
     def start(self) -> None:
         """On the loop's thread: wire the devices and show the first screen
         (the game that was up when the power went, if any)."""
-        from referee.flows import menu
         self.devices.keys.start(self.loop)
         dice = self.devices.dice
         dice.on_button = self.on_dice_button
@@ -113,21 +108,20 @@ class Box:
             self.game_menu.close()
             self.time.cancel()
             self.card.notices.append(_("Could not resume the game"))
-            self.flow = menu.Main(self)
+            self.goto(menu.Main(self))
             self.changed()
-        self._resume_setup()
+        self.pages.resume_setup()
         if self.card.notices:   # each is in the journal too
             self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
 
     def _resume(self) -> None:
-        from referee.flows import menu
         current = self.store.setting("current")
         row = self.store.game(current) if isinstance(current, int) else None
         if current is not None and row is None:
             log.error("start: game %r cannot be read; back to the main menu", current)
             self.card.notices.append(_("Could not resume the game"))
         if row is None:
-            self.flow = menu.Main(self)
+            self.goto(menu.Main(self))
             self.changed()
             return
         session = Session(self.store, row.id, row.name, row.options)
@@ -169,6 +163,10 @@ class Box:
 
     # --- games -------------------------------------------------------------------
 
+    def goto(self, flow) -> None:
+        """``flow`` takes the keys and the screens from now on."""
+        self.flow = flow
+
     @property
     def overlay(self) -> str | None:
         """The game menu's mode while it is up over the game: "undo" or "end"."""
@@ -204,107 +202,15 @@ class Box:
         self._enter(session)
 
     def _enter(self, session: Session) -> None:
-        from referee.flows import flow_for
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
         self.time.set(self.time.stored(session))
-        self.flow = flow_for(self, session)
-        saved = self.store.setting("ui", {})
-        saved = saved if isinstance(saved, dict) else {}
-        view = saved.get("view") if saved.get("game") == session.id else None
-        if view is not None and "setup" in saved:
-            view = {}   # a setup form over the menus the tools' countdown runs behind
-        overlay = saved.get("overlay") if view is not None else None
-        last = self.store.last_row(session.id)
-        if last is not None and last[1] == UNDO and saved.get("seq", last[0]) < last[0]:
-            # The power went between an undo and its page: the undo row
-            # holds the page it landed on.
-            view, overlay = self.store.view(session.id, last[0]) or view, None
-        if view is not None and not self._show(view, "start: the saved page of game %d"):
-            self.card.notices.append(_("Could not restore the page"))
-            self._committed = True   # the page that replaces it is saved at once
-            self._remember_view()
-        elif self.game_menu.kept(overlay) and self._page() is not None:
-            self.game_menu.restore(overlay)   # the game menu held up by holding *
-        self._saved_view = _record(saved)
+        self.pages.enter(session)
         self.changed()
-
-    def _resume_setup(self) -> None:
-        # A setup form that was up when the power went (see _write_view):
-        # only over the main menu, never over a game's page.
-        from referee.flows import menu
-        saved = self.store.setting("ui", {})
-        name = saved.get("setup") if isinstance(saved, dict) else None
-        if name not in dict(menu.GAMES) or getattr(self.flow, "session", None) is not None:
-            return
-        try:
-            menu.open_game(self, name)
-            self.flow.restore(saved["view"])
-            self.flow.screens()
-        except Exception as exc:   # noqa: BLE001  a form that cannot be shown: the main menu
-            log.error("start: the saved setup page of %s cannot be shown (%r); the main menu instead", name, exc)
-            self.card.notices.append(_("Could not restore the page"))
-            self.flow = menu.Main(self)
-        self._saved_view = _record(saved)
-        self.render()
-
-    def _show(self, view: dict, what: str) -> bool:
-        """The game's flow anew, on ``view``; on its first page if that
-        cannot be shown (False)."""
-        from referee.flows import flow_for
-        self.flow = flow_for(self, self.session)
-        try:
-            self.flow.restore(view)
-            self.flow.screens()
-        except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
-            log.error(what + " cannot be shown (%r); the game's first page instead", self.session.id, exc)
-            self.flow = flow_for(self, self.session)
-            return False
-        return True
-
-    def _page(self) -> dict | None:
-        """The game's page now, if the game's flow is up (not the menus the
-        table tools' countdown may run behind)."""
-        if self.session is not None and getattr(self.flow, "session", None) is self.session:
-            return _copy(self.flow.view())
-        return None
-
-    def _remember_view(self) -> None:
-        # Which page of a game's screens is up is not a game event, but a
-        # power cut should not lose it either: the page goes to disk with the
-        # key that turned it.  After a key that committed an event, before
-        # the screens change (the page and the state come back together);
-        # after a mere page flip, right after the frame (``_write_view``
-        # after ``render``), so that no disk write stands between a key and
-        # its frame: a cut in those milliseconds brings back the page before.
-        if self.session is not None and self._committed:
-            self._committed = False
-            self._write_view()
-
-    def _write_view(self) -> None:
-        # The page up, whatever it is: a game's (with the last row it
-        # follows: see _enter, after an undo), a setup form's (``setup``
-        # names its game: see _resume_setup), or a menu's (nothing to keep,
-        # but it is no longer the form).
-        game = self.session.id if self.session is not None else None
-        page = {"game": game, "view": _copy(self.flow.view())}
-        setup = getattr(self.flow, "game", "")
-        if setup and getattr(self.flow, "remembered", ()):
-            page["setup"] = setup
-        if self.overlay is not None:
-            page["overlay"] = self.overlay
-        if page != self._saved_view:
-            try:
-                self.store.set_setting("ui", {**page, "seq": self.store.last_seq(game) if game else 0})
-            except Unsaved as exc:
-                self.card.refused(exc)   # only the page: the next key tries again
-                return
-            self._saved_view = page
 
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
-        from referee.flows import menu
         try:
             if self.session is not None and self.store.game(self.session.id).ended is None:
                 self._end_game(self.session.id)
@@ -315,7 +221,7 @@ class Box:
         self.saved()
         self.session = None
         self.time.cancel()
-        self.flow = menu.Main(self)
+        self.goto(menu.Main(self))
         self.changed()
 
     def act(self, event, view: dict | None = None) -> bool:
@@ -325,7 +231,7 @@ class Box:
         if base.is_automatic(event):
             view = None   # never taken back alone: the player's action before it is
         elif view is None:
-            view = self._before if self._before is not None else self._page()
+            view = self.pages.keyed_on()
         try:
             self.time.check_wall()
             self.session.apply(event, self.game_time(), self.labels.stamp(), view)
@@ -337,9 +243,28 @@ class Box:
             self.unsaved(exc)
             return False
         self.saved()
-        self._committed = True
+        self.pages.committed()
         self.changed()
         return True
+
+    def undo(self) -> None:
+        """Take back the game's last action (the game menu's #)."""
+        s = self.session
+        self.time.check_wall()
+        landing = self.pages.landing(s)
+        try:
+            s.undo(self.labels.stamp(), landing)
+            self.time.set(s.clock)
+            self.time.cancel()  # the countdown the undo lands on starts over from its time
+            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+                self.store.reopen_game(s.id)  # the end was taken back
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
+        self.saved()
+        self.pages.undone(landing)
+        self.flash(_("Undone."))
+        self.changed()
 
     def unsaved(self, exc: Unsaved) -> None:
         """A write the card refused: the key is refused, as an illegal move is."""
@@ -350,7 +275,7 @@ class Box:
         """A key's writes went through: a "Cannot save" still on the screen
         is no longer true."""
         said = self.card.saved()
-        if said is not None and self._flash is not None and self._flash[0] == said:
+        if said is not None and self._flash is not None and self._flash.text == said:
             self._unflash()
 
     def changed(self) -> None:
@@ -377,6 +302,10 @@ class Box:
             self.time.sync(self.countdown())
             if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
                 self._end_game(s.id)
+
+    def _end_game(self, game: int) -> None:
+        stamp = self.labels.stamp()
+        self.store.end_game(game, stamp[0], stamp)
 
     def watch(self, fn) -> None:
         """Call ``fn()`` after every change to a game (the web's live pages)."""
@@ -406,7 +335,7 @@ class Box:
         if request is None or self._rolling:
             return
         self._rolling = True
-        self._spawn(self._roll(request, self._before if self._before is not None else self._page()))
+        self._spawn(self._roll(request, self.pages.keyed_on()))
 
     async def _roll(self, request: base.Roll, view: dict | None) -> None:
         try:
@@ -430,9 +359,9 @@ class Box:
             on_roll = getattr(self.flow, "on_roll", None)
             if on_roll:
                 on_roll()
-                self._remember_view()
+                self.pages.remember()
                 self.render()
-                self._write_view()
+                self.pages.write()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -447,10 +376,6 @@ class Box:
     def game_time(self) -> float:
         """The game clock now: see ``referee.session``."""
         return self.time.now()
-
-    def _end_game(self, game: int) -> None:
-        stamp = self.labels.stamp()
-        self.store.end_game(game, stamp[0], stamp)
 
     def countdown(self) -> base.Countdown | None:
         return self.session.rules.timer(self.session.state) if self.session else None
@@ -477,59 +402,27 @@ class Box:
             self.store = fresh
             if self.session is not None:
                 self.session.store = fresh
-        if kind == "press" and self._flash is not None and self._flash[1] is None:
+        if kind == "press" and self._flash is not None and self._flash.handle is None:
             self._unflash()   # a message from the start stays up until a key
         if self.game_menu.mode is not None:
             if kind == "press":
                 self.game_menu.key(key)
             self.render()
-            self._write_view()
+            self.pages.write()
             return
         if key == "*" and kind == "hold":
             # Not over the menus, where the table tools may run on behind.
             if self.session is not None and getattr(self.flow, "session", None) is self.session:
                 self.game_menu.open()
                 self.render()
-                self._write_view()
+                self.pages.write()
             return
         if kind == "release" and key == "*":
             return
-        self._before = self._page()
-        try:
-            self.flow.key(key, kind)
-        finally:
-            self._before = None
-        self._remember_view()
+        self.pages.key(key, kind)
+        self.pages.remember()
         self.render()
-        self._write_view()
-
-    def undo(self) -> None:
-        """Take back the game's last action (the game menu's #)."""
-        # The undo lands on the page its action was keyed on, short of the
-        # move being keyed in (Flow.undone), and that page goes into the
-        # undo's own row: a power cut right after it cannot bring back a
-        # page where one key replays what was taken back.
-        from referee.flows import flow_for
-        s = self.session
-        self.time.check_wall()
-        keyed = self.store.view(s.id, s.taken_back())
-        landing = flow_for(self, s).undone(keyed) if keyed is not None else None
-        try:
-            s.undo(self.labels.stamp(), landing)
-            self.time.set(s.clock)
-            self.time.cancel()  # the countdown the undo lands on starts over from its time
-            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
-                self.store.reopen_game(s.id)  # the end was taken back
-        except Unsaved as exc:
-            self.unsaved(exc)
-            return
-        self.saved()
-        if landing is None or not self._show(landing, "undo: the page of game %d"):
-            self.flow = flow_for(self, s)   # no page kept with the action: the game's first
-        self._saved_view = None   # written even if it looks like the last: it follows the undo row
-        self._write_view()
-        self.flash(_("Undone."))
-        self.changed()
+        self.pages.write()
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -545,9 +438,9 @@ class Box:
     def flash(self, text: str, seconds: float | None = FLASH_SECONDS) -> None:
         """A one-line message over the main screen, for ``seconds`` (None:
         until the next key)."""
-        if self._flash is not None and self._flash[1] is not None:
-            self._flash[1].cancel()
-        self._flash = (text, None if seconds is None else self.clock.call_later(seconds, self._unflash))
+        if self._flash is not None and self._flash.handle is not None:
+            self._flash.handle.cancel()
+        self._flash = Flash(text, None if seconds is None else self.clock.call_later(seconds, self._unflash))
         self.render()
 
     def _unflash(self) -> None:
@@ -567,7 +460,7 @@ class Box:
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:
-                screen = dataclasses.replace(screen, flash=self._flash[0])
+                screen = dataclasses.replace(screen, flash=self._flash.text)
             self.shown[name] = screen
             display = self.devices.displays.get(name)
             if display is not None:

@@ -31,6 +31,7 @@ import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee import btree
 
@@ -181,6 +182,12 @@ class Snapshot:
     at: float
     rules: str
     state: str | None = None
+
+
+class LastRow(NamedTuple):
+    """A game's last row: its number, and its event (or ``UNDO``) as data."""
+    seq: int
+    data: dict | None
 
 
 @dataclass(frozen=True)
@@ -385,11 +392,11 @@ class Store:
         view = _json(row[0]) if row else None
         return view if isinstance(view, dict) else None
 
-    def last_row(self, game: int) -> tuple[int, dict | None] | None:
-        """The game's last row as ``(seq, data)``, if it has any."""
+    def last_row(self, game: int) -> LastRow | None:
+        """The game's last row, if it has any."""
         row = self._db.execute("SELECT seq, CAST(data AS BLOB) FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1",
                                (game,)).fetchone()
-        return (row[0], _json(row[1])) if row else None
+        return LastRow(row[0], _json(row[1])) if row else None
 
     def last_seq(self, game: int) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
