@@ -22,8 +22,8 @@ from games import base, tools
 from referee import i18n, names, scorelog
 from referee.card import Card
 from referee.clock import WallLabels
-from referee.config import Config
-from referee.devices import DISPLAYS, build
+from referee.config import DISPLAYS, Config
+from referee.devices import build
 from referee.flows import menu
 from referee.game_clock import GameClock
 from referee.game_menu import GameMenu
@@ -183,7 +183,7 @@ class Box:
         stamp = self.labels.stamp()
         try:
             options = names.check_players(options)
-            session = Session.new(self.store, name, options, stamp[0], stamp)
+            session = Session.new(self.store, name, options, stamp.label, stamp)
             self.store.set_setting("current", session.id)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
@@ -305,7 +305,7 @@ class Box:
 
     def _end_game(self, game: int) -> None:
         stamp = self.labels.stamp()
-        self.store.end_game(game, stamp[0], stamp)
+        self.store.end_game(game, stamp.label, stamp)
 
     def watch(self, fn) -> None:
         """Call ``fn()`` after every change to a game (the web's live pages)."""

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee import btree
+from referee.clock import Stamp
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -92,7 +93,6 @@ ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_bo
          ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
          ("events", "mono", "REAL"), ("events", "view", "TEXT"))
 
-Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
 # Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
 _READONLY, _CORRUPT, _NOTADB = 8, 11, 26
@@ -314,14 +314,14 @@ class Store:
     @_writes
     def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
         """``at``: the wall-clock label; ``stamp`` where it came from."""
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
                                (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
         return cur.lastrowid
 
     @_writes
     def end_game(self, game: int, at: float, stamp: Stamp | None = None) -> None:
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         self._db.execute("UPDATE games SET ended = ?, end_boot = ?, end_mono = ? WHERE id = ?",
                          (at, boot, mono, game))
 
