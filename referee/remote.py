@@ -21,7 +21,7 @@ One command a line, one answer a line, in UTF-8::
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
                                        ("main", "team1", "team2"), one JSON string
     state           {"game": ...}      the game the box is on: its ``game`` id,
-                                       ``name``, rules ``state`` (``state_data``),
+                                       ``name``, rules ``state`` (``base.as_data``),
                                        the page up (``view``, what a power cut
                                        keeps) and ``overlay`` (the game menu held
                                        up by holding ``*``), one JSON object;
@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 import math
@@ -57,6 +56,8 @@ import os
 import socket
 import stat
 import time
+
+from games import base
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +188,7 @@ class Remote:
             # At the menus (the table tools' countdown may run on behind them).
             setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
-        return {"game": session.id, "name": session.name, "state": state_data(session.state),
+        return {"game": session.id, "name": session.name, "state": base.as_data(session.state),
                 "view": box.flow.view(), "overlay": box.overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
@@ -197,23 +198,6 @@ class Remote:
         except ValueError:
             return f"error no key {key!r}"
         return None
-
-
-def state_data(value):
-    """A game's state as JSON data: dataclasses as objects, tuples and sets
-    as lists.  A state replayed elsewhere from the stored events gives the
-    same data exactly when it is the same state."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: state_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [state_data(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((state_data(v) for v in value), key=repr)
-    if isinstance(value, dict):
-        return {str(k): state_data(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
 
 
 def _clear_stale(path: str) -> None:
