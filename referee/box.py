@@ -19,6 +19,7 @@ import random
 from typing import NamedTuple
 
 from games import base, tools
+from hal.keys import KeyEvent
 from referee import i18n, names, scorelog
 from referee.card import Card
 from referee.clock import WallLabels
@@ -80,6 +81,7 @@ class Box:
         self.closed = False
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
+        self.last_key: KeyEvent | None = None   # the last of them, for the remote hand's timings
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.roll_count = 0       # rolls taken, likewise
 
@@ -387,9 +389,10 @@ class Box:
 
     # --- keys ---------------------------------------------------------------------------
 
-    def on_key(self, key: str, kind: str) -> None:
+    def on_key(self, event: KeyEvent) -> None:
+        self.last_key = event
         try:
-            self._key(key, kind)
+            self._key(event.key, event.kind)
         finally:
             # Counted once handled, its page on disk: a remote hand told
             # the key was taken may cut the power (see referee.remote).

@@ -135,7 +135,7 @@ class Remote:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
             case ["took"]:
-                return json.dumps({"keys": self.box.key_count, "due": self.box.devices.keys.due,
+                return json.dumps({"keys": self.box.key_count, "due": self.box.last_key.due if self.box.last_key else 0.0,
                                    "drawn": self.box.drawn_at})
             case ["state"]:
                 return json.dumps(self._state(), ensure_ascii=False)
