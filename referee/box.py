@@ -1,13 +1,19 @@
 """The box: one object on one event loop that owns everything that changes.
 
 A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
-``Box.on_key`` → the current flow (a menu, a game's key flow) → an event →
+``Box.on_key`` (a ``KeyEvent``) → the current flow (a menu, a game's key flow) → an event →
 ``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
 sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
 
 Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
 rules count in the game's own clock (``game_time``, see ``referee.session``);
 the wall clock only labels games and events for people (``labels``).
+
+The box coordinates; three parts of it live apart: ``time``, the game clock
+and the countdown's timer (``referee.game_clock``); ``pages``, which page
+survives a power cut or an undo (``referee.page_keeper``); ``game_menu``,
+the menu held up by holding * (``referee.game_menu``).  What a flow may ask
+of the box is ``referee.flows.host.Host``.
 """
 from __future__ import annotations
 
