@@ -378,6 +378,13 @@ class Store:
         lost_rows = {game: self.count_rows(game, seq) for game, seq in cut.items()}
         return Unreadable(tuple(lost_games), lost_rows)
 
+    def ended_games(self) -> dict[int, float]:
+        """Every game that has ended (the table tools are no game), with
+        the label of its end: id -> ended."""
+        return {game: ended for game, ended in self._db.execute(
+            "SELECT id, ended FROM games WHERE ended IS NOT NULL AND name != 'tools'")
+            if isinstance(ended, (int, float))}
+
     def latest_label(self) -> float:
         """The newest wall-clock label of any game."""
         row = self._db.execute("SELECT MAX(started), MAX(ended) FROM games").fetchone()
