@@ -21,7 +21,7 @@ One command a line, one answer a line, in UTF-8::
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
                                        ("main", "team1", "team2"), one JSON string
     state           {"game": ...}      the game the box is on: its ``game`` id,
-                                       ``name``, rules ``state`` (``state_data``),
+                                       ``name``, rules ``state`` (``base.as_data``),
                                        the page up (``view``, what a power cut
                                        keeps) and ``overlay`` (the game menu held
                                        up by holding ``*``), one JSON object;
@@ -53,12 +53,12 @@ served by ``referee.linesock``, within its limits.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 import math
 import time
 
+from games import base
 from referee.linesock import Connection, LineServer
 
 log = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ class Remote:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
             case ["took"]:
-                return json.dumps({"keys": self.box.key_count, "due": self.box.devices.keys.due,
+                return json.dumps({"keys": self.box.key_count, "due": self.box.last_key.due if self.box.last_key else 0.0,
                                    "drawn": self.box.drawn_at, "cpu": self.box.key_cpu})
             case ["state"]:
                 return json.dumps(self._state(), ensure_ascii=False)
@@ -164,8 +164,8 @@ class Remote:
             # At the menus (the table tools' countdown may run on behind them).
             setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
-        return {"game": session.id, "name": session.name, "state": state_data(session.state),
-                "view": box.flow.view(), "overlay": box._overlay, "setup": None}
+        return {"game": session.id, "name": session.name, "state": base.as_data(session.state),
+                "view": box.flow.view(), "overlay": box.overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
         """Moves the key; an error answer if there is no such key."""
@@ -176,21 +176,6 @@ class Remote:
         return None
 
 
-def state_data(value):
-    """A game's state as JSON data: dataclasses as objects, tuples and sets
-    as lists.  A state replayed elsewhere from the stored events gives the
-    same data exactly when it is the same state."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: state_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [state_data(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((state_data(v) for v in value), key=repr)
-    if isinstance(value, dict):
-        return {str(k): state_data(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
 
 
 async def serve(box, path: str) -> Remote:

@@ -212,7 +212,7 @@ class Form(Flow):
         elif key == "#":
             self.start(self.named(self.values))
         elif key == "*":
-            self.box.flow = menu.Main(self.box)
+            self.box.goto(menu.Main(self.box))
         elif key == "D":
             self.page = (self.page + 1) % self.pages
         elif key == "C" and self.help_lines:

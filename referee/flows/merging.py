@@ -20,7 +20,7 @@ class Merging(Flow):
 
     def key(self, key, kind):
         if kind == "press" and key in "*#":
-            self.box.flow = self.back()
+            self.box.goto(self.back())
             self.box.changed()   # the web hears the page is gone
 
     def url(self) -> str:
@@ -32,5 +32,5 @@ class Merging(Flow):
 
 
 def open_page(box, back) -> None:
-    box.flow = Merging(box, back)
+    box.goto(Merging(box, back))
     box.changed()   # the web hears of the page before a phone can ask for it
