@@ -14,7 +14,7 @@ import pytest
 from referee import merging
 from referee.store import Merge
 from referee.testing import Table
-from test_players import decipher_marek_wins, library, NEW, page, text
+from test_players import page, text
 from test_web_naming import main_lines
 
 
