@@ -104,21 +104,30 @@ def sightlines(box: Box, sight, side: int, tri=None):
     """For every eye on ``side`` and every corner of the panel's pixels: the
     angle off the panel's normal, and whether the box's printed parts stand
     between."""
-    corners = np.array([(c.X, c.Y, c.Z) for c in sight.corners])
-    normal = np.array([sight.normal.X, sight.normal.Y, sight.normal.Z])
+    starts, ends = _lines(sight, side)
+    d = ends - starts
+    lengths = np.linalg.norm(d, axis=1)
+    dirs = d / lengths[:, None]
     tri = printed_triangles(box) if tri is None else tri
-    starts, dirs, lengths = [], [], []
-    for corner in corners:
-        for eye in eyes(side):
-            d = eye - corner
-            length = np.linalg.norm(d)
-            starts.append(corner)
-            dirs.append(d / length)
-            lengths.append(length)
-    starts, dirs, lengths = np.array(starts), np.array(dirs), np.array(lengths)
-    angles = np.degrees(np.arccos(np.clip(dirs @ normal, -1, 1)))
     blocked = first_hits(starts + dirs * 0.05, dirs, tri) < lengths
-    return angles, blocked
+    return view_angles(sight, side), blocked
+
+
+def view_angles(sight, side: int) -> np.ndarray:
+    """The angle (degrees) between the panel's normal and the line from each
+    corner of its pixels to each eye on ``side``."""
+    starts, ends = _lines(sight, side)
+    d = ends - starts
+    d /= np.linalg.norm(d, axis=1)[:, None]
+    normal = np.array([sight.normal.X, sight.normal.Y, sight.normal.Z])
+    normal /= np.linalg.norm(normal)
+    return np.degrees(np.arccos(np.clip(d @ normal, -1, 1)))
+
+
+def _lines(sight, side):
+    corners = np.array([(c.X, c.Y, c.Z) for c in sight.corners])
+    seen = eyes(side)
+    return np.repeat(corners, len(seen), axis=0), np.tile(seen, (len(corners), 1))
 
 
 def _radius(face) -> float:
