@@ -39,6 +39,10 @@ def main(argv=None) -> None:
     def picture(name, box, azimuth, elevation, exploded=False):
         shapes = [((Pos(p.explode) * p.solid) if exploded else p.solid, p.colour)
                   for p in box.printed + box.bought]
+        for p in box.printed:   # engraved lettering, shown rubbed with light paint
+            if p.plain is not None:
+                paint = p.plain - p.solid
+                shapes.append(((Pos(p.explode) * paint) if exploded else paint, (235, 235, 225)))
         path = args.out / f"{name}.png"
         render.render(shapes, path, azimuth=azimuth, elevation=elevation)
         pictures.append(path)
@@ -47,7 +51,7 @@ def main(argv=None) -> None:
     picture("referee-team1-side", referee, 0, 25)     # from -Y, where team 1 sits
     picture("referee-team2-side", referee, 180, 25)   # from +Y, where team 2 sits
     picture("dice-exploded", dice, -35, 35, exploded=True)
-    picture("dice-front", dice, -15, 20)
+    picture("dice-front", dice, -12, 14)
     if args.pictures:
         args.pictures.mkdir(parents=True, exist_ok=True)
         for path in pictures:

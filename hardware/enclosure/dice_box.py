@@ -14,7 +14,7 @@ from build123d import Cylinder, Location, Plane, Pos, Text, Vector, extrude
 
 from . import parts
 from .model import CLEARANCE, Bought, Box as Enclosure, Fit, Printed
-from .shapes import CENTRE_XY, block, post
+from .shapes import block, post
 
 COLOURS = {"base": (60, 130, 90), "lid": (90, 170, 120), "bezel": (40, 40, 40),
            "digits": (200, 30, 30), "board": (40, 120, 70), "pico": (30, 110, 50),

@@ -166,12 +166,10 @@ AHCT125_SOURCE = "TI SN74AHCT125 datasheet, N (PDIP-14) package"
 # A 27 mm piezo disc: brass 27.0 diameter, 0.54 thick with its ceramic.
 PIEZO = (27.0, 0.54)
 
-# USB plugs with their moulded grips (USB 2.0 and USB Type-C specifications
-# fix the plug; the moulding is the cable maker's, typical):
-USB_C_PLUG = (8.3, 2.5, 6.7)       # plug body width, height, length
-USB_C_GRIP = (12.0, 6.5, 20.0)     # grip width, height, length
-USB_A_PLUG = (12.0, 4.5, 12.0)
+# The moulded grips of USB plugs, behind the part the socket takes (the USB
+# specifications fix the plug; the moulding is the cable maker's, typical):
+# width, height, length.
+USB_C_GRIP = (12.0, 6.5, 20.0)
 USB_A_GRIP = (16.0, 8.0, 22.0)
-MICRO_B_PLUG = (6.85, 1.8, 6.0)
 MICRO_B_GRIP = (11.0, 7.0, 18.0)
 USB_CABLE = 4.5   # round USB cable, outside diameter (typical 3.5-4.5)

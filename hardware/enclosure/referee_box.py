@@ -27,7 +27,7 @@ WINDOW_SIDES = 62.0
 PUBLIC_FLARE = 40.0
 
 COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
-           "oled": (30, 30, 40), "glass": (20, 20, 90), "keypad": (200, 200, 190),
+           "oled": (30, 30, 40), "keypad": (200, 200, 190),
            "button1": (210, 50, 40), "button2": (240, 190, 40), "metal": (170, 170, 170),
            "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220)}
 
@@ -162,10 +162,9 @@ class _Builder:
         for y in (-12, -6, 0, 6, 12):  # under the Pi: cool air in (the box stands on feet)
             cuts.append(block(o.X + 20, y - 1.5, -1, o.X + 55, y + 1.5, p.floor + 1))
         for y in (-21, -14, -7, 0, 7, 14, 21):  # high in the Pi's end wall: warm air out
-            if abs(y + 0) <= 21:
-                plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, p.height - 22), x_dir=(0, 0, 1),
-                              z_dir=(1, 0, 0))
-                cuts.append(pointed_slot(plane, 3.0, 24.0, p.wall))
+            plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, p.height - 22), x_dir=(0, 0, 1),
+                          z_dir=(1, 0, 0))
+            cuts.append(pointed_slot(plane, 3.0, 24.0, p.wall))
         for y in (-14, -7, 0, 7):  # and the far end wall, above the buzzer
             plane = Plane(origin=(p.length / 2 - p.wall / 2, y, p.height - 22), x_dir=(0, 0, 1),
                           z_dir=(1, 0, 0))
@@ -260,15 +259,13 @@ class _Builder:
     def team_wall(self, side):
         p, o = self.p, self.team_oled
         team = 1 if side < 0 else 2
-        adds, cuts = None, None
-        window = self.team_window(side)
-        cuts = window
-        # a hood over it: its underside rises outward at 30 degrees from the wall's
-        # normal, 50 degrees from the horizontal
+        cuts = self.team_window(side)
+        # a hood over it, above the screw heads: its underside rises outward at 30
+        # degrees from the wall's normal, 50 from the horizontal (40 of overhang)
         gamma = math.radians(30)
         hood_depth = 7.0
-        ax, av = o.active
-        top = p.team_screen_v + o.holes[1] / 2 + 2.6  # above the screw heads
+        ax, _ = o.active
+        top = p.team_screen_v + o.holes[1] / 2 + 2.6
         pts = [(top, 0.0), (top + hood_depth * math.sin(gamma), hood_depth * math.cos(gamma)),
                (top + hood_depth * math.sin(gamma) + 2.0, hood_depth * math.cos(gamma)),
                (top + hood_depth * math.sin(gamma) + 2.0 + hood_depth, -0.5), (top, -0.5)]
@@ -333,7 +330,7 @@ class _Builder:
         self.sightlines.append(Sightline(f"team {team} screen", corners, self.wall_normal(side),
                                          -1 if side < 0 else 1))
 
-    def screen_on_spacers(self, loc, o, name, printed, _=None):
+    def screen_on_spacers(self, loc, o, name, printed):
         """An OLED module whose board front is at ``loc``, facing its z: the
         glass 0.4 mm behind the panel, an M2 nylon spacer at each hole, M2 x 10
         screws from outside with a nut behind the board.  Returns the corners
@@ -427,7 +424,7 @@ class _Builder:
                             H + p.lid + 1, 2.4)
         # the module's frame: glass up, its pins toward +Y
         loc = Location((p.public_x, o.glass_offset, H - 0.4 - o.standoff))
-        self.screen_on_spacers(loc, o, "public screen", "lid", H - 0.4 - o.standoff)
+        self.screen_on_spacers(loc, o, "public screen", "lid")
         return lid
 
     def keypad(self, lid):
@@ -450,7 +447,6 @@ class _Builder:
 
     # --- together -----------------------------------------------------------------------
     def box(self) -> Enclosure:
-        p = self.p
         self.sightlines = []
         base = self.base()
         lid = self.lid()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from build123d import Box, Circle, Cylinder, Plane, Polygon, Pos, Vector, extrude, Align
+from build123d import Align, Box, Circle, Cylinder, Plane, Polygon, Pos, extrude
 
 MIN = (Align.MIN, Align.MIN, Align.MIN)
 CENTRE_XY = (Align.CENTER, Align.CENTER, Align.MIN)
@@ -41,7 +41,3 @@ def teardrop(plane: Plane, radius: float, depth: float):
                    (tangent, 0), (-tangent, 0), align=None)
     return (extrude(plane * roof, amount=depth, both=True)
             + extrude(plane * Circle(radius), amount=depth, both=True))
-
-
-def wall_plane(origin, x_dir, normal) -> Plane:
-    return Plane(origin=origin, x_dir=x_dir, z_dir=normal)
