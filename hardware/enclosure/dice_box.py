@@ -229,18 +229,11 @@ class _Builder:
         p = self.p
         H = p.height
         lid = block(-p.length / 2, -p.width / 2, H, p.length / 2, p.width / 2, H + p.lid)
-        ox, oyb, oyf = self.ix - CLEARANCE, self.iy_back - CLEARANCE, self.iy_front + CLEARANCE
-        lip = block(-ox, oyf, H - 4, ox, oyb, H + 0.01) - block(-ox + 1.8, oyf + 1.8, H - 5,
-                                                                 ox - 1.8, oyb - 1.8, H + 1)
         for x, y in self.posts():
-            sx, sy = math.copysign(1, x), math.copysign(1, y)
-            lip -= block(x - sx * 5.5, y - sy * 5.5, H - 5, x + sx * 20, y + sy * 20, H + 1)
             lid -= post(x, y, H - 1, H + p.lid + 1, 3.4)
-        half, _ = self.notch
-        lip -= block(-half - 6, -p.width / 2, H - 5, half + 6, self.iy_front + 3, H + 1)
-        y = self.pico_usb()[1]
-        lip -= block(-p.length / 2, y - 6, H - 5, -ox + 3, y + 6, H + 1)
-        lid += lip
+        lid += self.lip()
+        self.fits.append(Fit("lid's lip in the base's opening", "dice base", CLEARANCE,
+                             lambda extra: self.lip(extra - CLEARANCE)))
         # the ROLL button: a ring under the lid stiffens it where it is slapped
         b = parts.BUTTON_30
         bx, by = p.button_x, p.button_y
@@ -252,6 +245,24 @@ class _Builder:
             return post(bx, by, H - 3.0, H + p.lid, b.thread + 2 * extra)
         self.fits.append(Fit("ROLL button in its hole", "dice lid", (b.hole - b.thread) / 2, thread))
         return lid
+
+    def lip(self, extra=-CLEARANCE):
+        """A lip under the lid, ``extra`` beyond the walls' inside faces, that
+        locates the lid; it stops short of the posts, the bezel and the cable."""
+        p = self.p
+        H = p.height
+        ox, oyb, oyf = self.ix + extra, self.iy_back + extra, self.iy_front - extra
+        inset = 1.8 + extra + CLEARANCE
+        lip = block(-ox, oyf, H - 4, ox, oyb, H + 0.01) - block(-ox + inset, oyf + inset, H - 5,
+                                                                 ox - inset, oyb - inset, H + 1)
+        for x, y in self.posts():
+            sx, sy = math.copysign(1, x), math.copysign(1, y)
+            lip -= block(x - sx * 5.5, y - sy * 5.5, H - 5, x + sx * 20, y + sy * 20, H + 1)
+        half, _ = self.notch
+        lip -= block(-half - 6, -p.width / 2, H - 5, half + 6, self.iy_front + 3, H + 1)
+        y = self.pico_usb()[1]
+        lip -= block(-p.length / 2, y - 6, H - 5, -self.ix + 4, y + 6, H + 1)
+        return lip
 
     def roll_button(self, top, panel):
         b = parts.BUTTON_30

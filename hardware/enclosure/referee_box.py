@@ -387,21 +387,32 @@ class _Builder:
         p = self.p
         H = p.height
         lid = block(-p.length / 2, -self.half_top, H, p.length / 2, self.half_top, H + p.lid)
-        # a lip inside the walls, 0.3 mm clear of them, that locates the lid
-        ox, oy = self.inner_x - CLEARANCE, self.inner_half(H) - CLEARANCE
-        lip = block(-ox, -oy, H - 4.0, ox, oy, H + 0.01) - block(-ox + 1.8, -oy + 1.8, H - 5,
-                                                                  ox - 1.8, oy - 1.8, H + 1)
+        for x, y in self.posts():
+            lid -= post(x, y, H - 1, H + p.lid + 1, 3.4)
+        lid += self.lip()
+        self.fits.append(Fit("lid's lip in the base's opening", "base", CLEARANCE,
+                             lambda extra: self.lip(extra - CLEARANCE)))
+        lid = self.public_screen(lid)
+        lid = self.keypad(lid)
+        return lid
+
+    def lip(self, extra=-CLEARANCE):
+        """A lip under the lid, inside the walls and ``extra`` beyond their inside
+        faces at the top (where the leaning walls come closest): it locates the
+        lid."""
+        H = self.p.height
+        ox, oy = self.inner_x + extra, self.inner_half(H) + extra
+        lip = block(-ox, -oy, H - 4.0, ox, oy, H + 0.01) - block(-ox + 1.8 + extra + CLEARANCE,
+                                                                  -oy + 1.8 + extra + CLEARANCE, H - 5,
+                                                                  ox - 1.8 - extra - CLEARANCE,
+                                                                  oy - 1.8 - extra - CLEARANCE, H + 1)
         for x, y in self.posts():   # the lip stops short of the corner posts
             sx, sy = math.copysign(1, x), math.copysign(1, y)
             lip -= block(x - sx * (4.5 + 1.0), y - sy * (4.5 + 1.0), H - 5, x + sx * 20, y + sy * 20,
                          H + 1)
-            lid -= post(x, y, H - 1, H + p.lid + 1, 3.4)
         for _, sx, y in CABLES:   # room for the cables at their notches
-            lip -= block(sx * ox - 3, y - 6, H - 5, sx * ox + 3, y + 6, H + 1)
-        lid += lip
-        lid = self.public_screen(lid)
-        lid = self.keypad(lid)
-        return lid
+            lip -= block(sx * ox - 4, y - 6, H - 5, sx * ox + 4, y + 6, H + 1)
+        return lip
 
     def public_screen(self, lid):
         """The public screen under the lid, its glass 0.4 mm below it on M2 nylon
