@@ -19,7 +19,8 @@ from build123d import Box, Pos
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hardware.enclosure import checks, dice_box, model, referee_box  # noqa: E402
+from hardware.enclosure import checks, dice_box, model, referee_box, render  # noqa: E402
+from hardware.enclosure.__main__ import export, file_name  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
 
@@ -162,6 +163,31 @@ def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
 
 
+# --- the files -------------------------------------------------------------------------
+
+def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, tmp_path):
+    said = export(dice, "dice", tmp_path)
+    assert len(said) == len(dice.printed)
+    for part in dice.printed:
+        name = file_name("dice", part)
+        stl = (tmp_path / f"{name}.stl").read_bytes()
+        triangles = int.from_bytes(stl[80:84], "little")
+        assert triangles > 100 and len(stl) == 84 + 50 * triangles
+        step = (tmp_path / f"{name}.step").read_text(encoding="utf-8", errors="replace")
+        assert "MANIFOLD_SOLID_BREP" in step
+        assert part.bed_solid().bounding_box().min.Z == pytest.approx(0, abs=1e-6)
+
+
+def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):
+    from PIL import Image
+    render.render([(Box(40, 20, 10), (200, 40, 40))], tmp_path / "box.png", size=(160, 120))
+    image = Image.open(tmp_path / "box.png").convert("RGB")
+    assert image.size == (160, 120)
+    assert image.getpixel((2, 2)) == (255, 255, 255)
+    middle = image.getpixel((80, 60))
+    assert middle[0] > middle[1] and middle != (255, 255, 255)
+
+
 # --- the guide ------------------------------------------------------------------------
 
 def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, dice):
@@ -171,10 +197,9 @@ def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, di
         assert f"pictures/{name}.png" in pictures
     for picture in pictures:
         assert (ROOT / "hardware" / picture).is_file(), picture
-    for part in referee.printed + dice.printed:
-        name = part.name.replace("dice ", "").replace(" ", "-")
-        prefix = "dice" if part in dice.printed else "referee"
-        assert f"{prefix}-{name}.stl" in build
+    for prefix, box in (("referee", referee), ("dice", dice)):
+        for part in box.printed:
+            assert f"`{file_name(prefix, part)}.stl`" in build
     steps = re.findall(r"^## (\d+)\. (.+)$", build, flags=re.M)
     assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1))
     last = build[build.index(f"## {steps[-1][0]}. "):]

@@ -11,6 +11,23 @@ from build123d import Pos, export_step, export_stl
 from . import dice_box, parts, referee_box, render
 
 
+def file_name(prefix: str, part) -> str:
+    return f"{prefix}-{part.name.replace('dice ', '').replace(' ', '-')}"
+
+
+def export(box, prefix: str, out: Path) -> list[str]:
+    """An STL and a STEP file of each printed part, lying as it prints."""
+    said = []
+    for part in box.printed:
+        name = file_name(prefix, part)
+        solid = part.bed_solid()
+        export_stl(solid, str(out / f"{name}.stl"), tolerance=0.02)
+        export_step(solid, str(out / f"{name}.step"))
+        size = solid.bounding_box().size
+        said.append(f"{name}: {size.X:.1f} x {size.Y:.1f} x {size.Z:.1f} mm, {part.orientation}")
+    return said
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m hardware.enclosure", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("build/enclosure"),
@@ -27,13 +44,8 @@ def main(argv=None) -> None:
     referee = referee_box.build(referee_box.Params(pi=args.pi, public=args.public, team=args.team))
     dice = dice_box.build()
     for prefix, box in (("referee", referee), ("dice", dice)):
-        for part in box.printed:
-            name = f"{prefix}-{part.name.replace('dice ', '').replace(' ', '-')}"
-            solid = part.bed_solid()
-            export_stl(solid, str(args.out / f"{name}.stl"), tolerance=0.02)
-            export_step(solid, str(args.out / f"{name}.step"))
-            size = solid.bounding_box().size
-            print(f"{name}: {size.X:.1f} x {size.Y:.1f} x {size.Z:.1f} mm, {part.orientation}")
+        for line in export(box, prefix, args.out):
+            print(line)
     pictures = []
 
     def picture(name, box, azimuth, elevation, exploded=False):
