@@ -18,11 +18,13 @@ from .model import CLEARANCE, Bought, Box as Enclosure, Fit, Printed, Sightline
 from .shapes import CENTRE_XY, block, pointed_slot, post, teardrop
 
 # The team window's top face and sides open outward this steeply (degrees
-# from the horizontal, and from the wall's normal in plan).
+# from the horizontal, and from the wall's normal in plan): steeper than the
+# lines from the pixels to the highest and the farthest-aside eyes of the
+# team, and the top face's 28 degrees of overhang print without support.
 WINDOW_TOP = 62.0
-# The cables' notches: which end wall, and where along it.
-CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
 WINDOW_SIDES = 62.0
+# The cables' notches: which end wall (-X, +X), and where along it.
+CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
 # The public screen's window flares out at this angle from the vertical.
 PUBLIC_FLARE = 40.0
 
@@ -111,6 +113,9 @@ class _Builder:
 
     # --- the Raspberry Pi ------------------------------------------------------------
     def pi_origin(self):
+        """The board's bottom-left corner: far enough from the end wall for the
+        power cable's tie post, near enough to leave the team buttons room for
+        the dice module's plug."""
         return Vector(-self.inner_x + 11.6,
                       -self.pi.width / 2, self.p.floor + self.p.standoff)
 
