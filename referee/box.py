@@ -30,18 +30,13 @@ from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
 from referee.session import Session
 from referee.store import UNDO, Unsaved
+from referee.wifi import Network
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
 VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (_remember_view)
 # How often an idle box looks whether the wall clock has stepped (NTP).
 WALL_CHECK_SECONDS = 10.0
-
-
-def lan_address() -> str:
-    """This box's address on the local network (see ``referee.address``)."""
-    from referee import address
-    return address.this_box().address
 
 
 def _copy(view: dict) -> dict:
@@ -78,6 +73,8 @@ class Box:
         self._wall_check = None
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
+        # comitup's state and this box's address, for every QR code (referee.wifi)
+        self.network = Network(config.database_path, clock, self.render)
         self.session: Session | None = None
         self.flow = None
         self.shown: dict[str, Screen] = {}
@@ -103,6 +100,7 @@ class Box:
         """On the loop's thread: wire the devices and show the first screen
         (the game that was up when the power went, if any)."""
         from referee.flows import menu
+        self.network.start()
         self.devices.keys.start(self.loop)
         dice = self.devices.dice
         dice.on_button = self.on_dice_button
@@ -164,6 +162,7 @@ class Box:
         for task in self._tasks:
             task.cancel()
         self._cancel_timer()
+        self.network.close()
         self.devices.close()
         self.store.close()
 
@@ -656,7 +655,7 @@ class Box:
         web = self.config.web
         if web.public_url:
             return web.public_url.rstrip("/") + "/"
-        host = web.host if web.host not in ("0.0.0.0", "::", "") else lan_address()
+        host = web.host if web.host not in ("0.0.0.0", "::", "") else self.network.address()
         return f"HTTP://{host}:{web.port}/"
 
     # --- output ----------------------------------------------------------------------------
