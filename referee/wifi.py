@@ -119,7 +119,7 @@ class Network:
         self.hotspot_path = beside(database_path, HOTSPOT_FILE)
         self.clock = clock
         self.on_change = on_change
-        self._look = look
+        self.look = look
         self.state: str | None = None
         self.hotspot: Hotspot | None = None
         self.choice: address.Choice | None = None
@@ -177,7 +177,7 @@ class Network:
 
     def _refresh_address(self) -> bool:
         before = self.choice
-        self.choice = self._look()
+        self.choice = self.look()
         self._looked = self.clock.monotonic()
         if before is not None and self.choice.address != before.address:
             log.info("wifi: the address is now %s (%s)", self.choice.address, self.choice.interface)

@@ -44,7 +44,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         -h|--help) usage; exit 0 ;;
         --user) [ $# -ge 2 ] || { usage >&2; exit 2; }; OWNER=$2; shift ;;
-        --root) [ $# -ge 2 ] || { usage >&2; exit 2; }; ROOT=$(cd "$2" && pwd); shift ;;
+        --root) [ $# -ge 2 ] || { usage >&2; exit 2; }; mkdir -p "$2"; ROOT=$(cd "$2" && pwd); shift ;;
         *) usage >&2; exit 2 ;;
     esac
     shift
