@@ -105,9 +105,9 @@ build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 tar -C "$REPO" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build -cf - . | tar -C "$build" -xf -
 # Never a compiler: a Pi Zero 2 W would take an hour, or fail.  On 64-bit
-# every package has a wheel on PyPI.  On 32-bit (armv7l) msgspec, Pillow
-# and psutil have none there, and Debian's are missing (msgspec) or too old
-# (Pillow 9.4), so they come from piwheels, the Raspberry Pi's own wheels:
+# every package has a wheel on PyPI.  On 32-bit (armv7l) msgspec, Pillow,
+# psutil and cbor2 have none there, and Debian's are missing (msgspec) or
+# too old (Pillow 9.4), so they come from piwheels, the Raspberry Pi's own:
 # Raspberry Pi OS names it in /etc/pip.conf, and it is named here too for
 # an image without that file.  hardware/BUILD.md has scripts/check-wheels's
 # account of both.
