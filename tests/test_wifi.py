@@ -158,12 +158,17 @@ def test_26_every_qr_code_follows_a_changed_address():
 
 
 def test_26_the_local_name_is_written_under_the_address_where_it_fits_whole(monkeypatch):
-    from referee.flows import menu
-    monkeypatch.setattr(wifi.socket, "gethostname", lambda: "referee")
-    lines = menu.beside("Scan for tonight's scores", "HTTP://10.41.0.1:8080/", 4, "referee.local:8080")
-    assert lines == ("10.41.0.1", ":8080/", "referee.", "local:8080")
-    long = menu.beside("Scan for tonight's scores", "HTTP://10.41.0.1:8080/", 4, "raspberrypi.local:8080")
-    assert long == ("10.41.0.1", ":8080/")                  # never cut: a name typed must be whole
+    import socket
+    monkeypatch.setattr(socket, "gethostname", lambda: "referee")
+    with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
+        say(Path(t.database).parent, "HOTSPOT")
+        t.advance(wifi.CHECK_SECONDS)
+        t.press("7")
+        assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/", "referee.", "local:8080")
+        monkeypatch.setattr(socket, "gethostname", lambda: "raspberrypi")
+        t.press("B")
+        t.press("B")                                    # round again: drawn anew
+        assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/")   # never cut: a name typed must be whole
 
 
 # --- the installer ----------------------------------------------------------------------------

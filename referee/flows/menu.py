@@ -129,15 +129,15 @@ class ScoreLog(Flow):
                                    keys=keys, qr=code)}
         if page == "home":
             url = wifi.COMITUP_PAGE.upper()
-            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url, rows(keys)),
+            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url),
                                    keys=keys, qr=url)}
         if self.box.network.state == "CONNECTING":
             return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
         url = self.box.public_url()
-        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, rows(keys), self._local(url)),
+        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, local=self._local()),
                                keys=keys, qr=url)}
 
-    def _local(self, url: str) -> str:
+    def _local(self) -> str:
         """The name avahi gives the box, with the page's port: for phones
         that cannot scan, when the box chose the address itself."""
         web, network = self.box.config.web, self.box.network
@@ -146,10 +146,6 @@ class ScoreLog(Flow):
         if network.state != "HOTSPOT" and (network.choice is None or network.choice.interface == "lo"):
             return ""
         return f"{wifi.local_name()}:{web.port}"
-
-
-def rows(keys) -> int:
-    return LINES - 1 if keys else LINES
 
 
 def fits(code: str) -> bool:
@@ -167,17 +163,17 @@ def broken(text: str, code: str) -> tuple[str, ...]:
     return tuple(text[i:i + width] for i in range(0, len(text), width)) or ("",)
 
 
-def beside(prompt: str, url: str, room: int = LINES, local: str = "") -> tuple[str, ...]:
+def beside(prompt: str, url: str, local: str = "") -> tuple[str, ...]:
     """The lines beside a QR code: its address whole; under it the box's
     ``.local`` name (``local``) where it fits whole; and the prompt above
     them where there is room for all of it."""
     address, said = written(url), tuple(wrap(prompt, 10))
     width = (W - qr_image(url).width - 4) // 6
     name = written(local, qr_image(url).width) if local else ()
-    if len(address) + len(name) > room or any(len(line) > width for line in name):
+    if len(address) + len(name) > LINES or any(len(line) > width for line in name):
         name = ()
     lines = (*address, *name)
-    return (*said, *lines) if len(said) + len(lines) <= room else lines
+    return (*said, *lines) if len(said) + len(lines) <= LINES else lines
 
 
 def written(url: str, beside: int = 0) -> tuple[str, ...]:
