@@ -64,9 +64,13 @@ def beside(database_path: str, name: str) -> str:
 
 def read_state(path: str) -> str | None:
     """comitup's last state, as its callback wrote it; None: no word from
-    comitup (not installed, or not yet started)."""
+    comitup since this boot (not installed, or not yet started: what it
+    said before the last boot is another evening's)."""
+    import psutil
     try:
         with open(path, encoding="ascii", errors="replace") as f:
+            if os.fstat(f.fileno()).st_mtime < psutil.boot_time():
+                return None
             word = f.read(64).strip()
     except OSError:
         return None

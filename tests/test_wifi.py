@@ -324,6 +324,15 @@ def test_26_each_comitup_state_through_the_registered_callback_reaches_a_running
         i18n.use("en")
 
 
+def test_26_a_state_from_before_this_boot_is_no_word_from_comitup(tmp_path):
+    import psutil
+    say(tmp_path, "HOTSPOT")
+    assert wifi.read_state(str(tmp_path / "wifi")) == "HOTSPOT"
+    before = psutil.boot_time() - 60
+    os.utime(tmp_path / "wifi", (before, before))        # last evening, at another house
+    assert wifi.read_state(str(tmp_path / "wifi")) is None
+
+
 # --- the doctor ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("state, said", [
