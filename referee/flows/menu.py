@@ -24,8 +24,8 @@ def Main(box) -> Menu:
     items = [(title(name), lambda name=name: open_game(box, name)) for name in dict(GAMES)]
     items += [
         (_("Table tools"), lambda: _tools(box)),
-        (_("Score log"), lambda: _goto(box, ScoreLog(box))),
-        (_("Settings"), lambda: _goto(box, Settings(box))),
+        (_("Score log"), lambda: box.goto(ScoreLog(box))),
+        (_("Settings"), lambda: box.goto(Settings(box))),
     ]
     return Menu(box, lambda: _title(box), items)
 
@@ -53,20 +53,17 @@ def _tools(box) -> None:
     from referee.flows import flow_for
     tools = running_tools(box)
     if tools is not None:
-        box.flow = flow_for(box, tools)
+        box.goto(flow_for(box, tools))
     else:
         box.start_game("tools")
-
-
-def _goto(box, flow) -> None:
-    box.flow = flow
 
 
 def open_game(box, name: str) -> None:
     """The game's setup form."""
     flows = module(name)
-    box.flow = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
-    box.flow.game = name
+    form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
+    form.game = name
+    box.goto(form)
 
 
 class ComingSoon(Flow):
@@ -76,7 +73,7 @@ class ComingSoon(Flow):
 
     def key(self, key, kind):
         if kind == "press" and key in "*#":
-            self.box.flow = Main(self.box)
+            self.box.goto(Main(self.box))
 
     def screens(self):
         return {"main": Screen(self.title, (_("Coming soon."),), keys=(("*", _("Back")),))}
@@ -101,7 +98,7 @@ class ScoreLog(Flow):
         if key == "B" and len(self._pages()) > 1:
             self.page = (self.page + 1) % len(self._pages())
         elif key in "*#":
-            self.box.flow = Main(self.box)
+            self.box.goto(Main(self.box))
 
     def _pages(self) -> list[str]:
         network = self.box.network
@@ -193,9 +190,9 @@ def Settings(box) -> Menu:
     def choose(code):
         i18n.use(code)
         box.store.set_setting("lang", code)
-        box.flow = Settings(box)
+        box.goto(Settings(box))
         box.changed()   # open phone pages turn to the new language too
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
-    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: _goto(box, Main(box)))
+    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: box.goto(Main(box)))
 
