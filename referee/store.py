@@ -88,12 +88,14 @@ CREATE TABLE IF NOT EXISTS team_pages (
 -- One person, one name: ``from_key`` (a player, as ``referee.web.players.key``
 -- spells one) is counted as ``into_key`` from now on, until ``undone``.
 -- Written by the box only, when the table's merge page asks (referee.merging).
+-- The id comes last: a repair that reads rows off damaged pages tells the
+-- tables' rows apart by their shape, and a games row starts with its id.
 CREATE TABLE IF NOT EXISTS merges (
-    id       INTEGER PRIMARY KEY,
     from_key TEXT NOT NULL,
     into_key TEXT NOT NULL,
     at       REAL NOT NULL,
-    undone   REAL              -- when it was taken back; NULL while it holds
+    undone   REAL,             -- when it was taken back; NULL while it holds
+    id       INTEGER PRIMARY KEY
 );
 """
 UNDO = {"type": "Undo"}

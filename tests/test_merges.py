@@ -193,3 +193,18 @@ def test_28_a_merge_and_its_undo_outlive_a_power_cut_of_a_real_box(tmp_path):
         until(lambda: games_of("ania") == 1 and games_of("ania k.") == 1, what="two players again")
     finally:
         t.close()
+
+
+def test_28_merges_are_saved_with_the_games_when_a_damaged_card_is_repaired():
+    from test_card_damage import _break_the_events_schema, flat
+    with Table(seed=3) as t:
+        for players in GAMES:
+            marek_wins_against(t, players)
+        path = merge_page(t)
+        assert post(t, path, {"from": "ania k.", "into": "ania"})[0] == 303
+        for _ in range(5):                                   # more merges than games, taken back
+            t.box.store.undo_merge(t.box.store.add_merge("mirek", "marek", 0.0), 1.0)
+        t.restart(meanwhile=_break_the_events_schema)
+        assert "Database repaired: nothing lost" in flat(t.screen())
+        assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
+        assert rating(t, "Ania")["games"] == 3 and rating(t, "Mirek")["games"] == 3
