@@ -499,11 +499,17 @@ def test_club_example_acl_lets_each_box_publish_only_under_its_own_table(club):
         v=1, kind="status", table="south", online=True, at=time.time())))
     with pytest.raises(AssertionError, match="never got in"):
         Sniffer(broker, login=("north", "wrong"))
-    # North again after that: once the league has it, it has seen the forgery too.
+    # The league's own login writes nothing, not even as a table called "league" (issue 27).
+    reader = Sniffer(broker, login=("league", "league-secret"))
+    reader.publish(f"referee/{CLUB}/league/status", messages.encode(messages.Status(
+        v=1, kind="status", table="league", online=True, at=time.time())))
+    # North again after that: once the league has it, it has seen the forgeries too.
     north.table.press("#")
     league.until(lambda: league.api()["games"] and league.api()["games"][0]["rounds"] == [] and
                  _arrivals(league, "north")[-1:] == north.rows()[-1:], "north's next row")
-    assert table_of(league.api(), "south") == {}
+    assert table_of(league.api(), "south") == {} and table_of(league.api(), "league") == {}
+    assert league.api()["health"]["refused"] == 0      # stopped by the broker, never sent on
+    reader.close()
     rogue.close()
 
 
