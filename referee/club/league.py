@@ -99,7 +99,8 @@ class League:
         """What the page says of the league itself."""
         evening, refused = self._tonight
         return {"broker": self.connected, "restarts": self.restarts,
-                "refused": refused if evening == evening_start(self.clock()) else 0}
+                "refused": refused if evening == evening_start(self.clock()) else 0,
+                "since_start": dict(self.counts)}
 
     def _forget_refused(self) -> None:
         """Rows stored by an older league that today's checks refuse (a

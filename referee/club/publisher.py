@@ -68,8 +68,13 @@ class Faults:
         self._last: dict[str, float] = {}
         self._count: dict[str, int] = {}
 
+    KINDS = 1024   # a flood of ever new kinds (forged table names) is forgotten, not kept
+
     def __call__(self, kind: str, message: str, *args) -> None:
         now = time.monotonic()
+        if kind not in self._count and len(self._count) >= self.KINDS:
+            self._last.clear()
+            self._count.clear()
         self._count[kind] = self._count.get(kind, 0) + 1
         if now - self._last.get(kind, -self.every) >= self.every:
             count, self._count[kind] = self._count[kind], 0
