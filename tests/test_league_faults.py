@@ -288,3 +288,17 @@ def test_27_the_page_says_connected_and_how_many_messages_were_refused_tonight(l
         assert said == "Connected to the club's broker; 3 messages refused tonight"
     else:
         assert "refused tonight" not in said      # translated, not the English
+
+
+def test_27_a_flood_of_forged_tables_fills_no_log(tmp_path, caplog):
+    """One line per table, kind and minute, and 30 a minute in all: a box
+    inventing a table name for each bad message is held back too."""
+    now = time.time()
+    league = Store(str(tmp_path / "league.db"))
+    with caplog.at_level("WARNING", logger="referee.club"):
+        for n in range(200):
+            table = f"t{n}"
+            league.take(topic_of(table), json.dumps(message(now, table=table, started=1e18)).encode())
+    assert league.health()["refused"] == 200
+    assert len([r for r in caplog.records if "refused a message" in r.getMessage()]) == 30
+    league.close()

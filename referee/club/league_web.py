@@ -2,7 +2,10 @@
 
 Same look and the same live stream as a box's score log (its stylesheet,
 ``base.html`` and ``live.js``); each answer is rendered once per change in
-the league and kept, so a room full of phones costs one rendering.
+the league and kept, so a room full of phones costs one rendering.  The
+box's web limits and headers too (``referee.web.guard``, aiohttp's own
+error answers included), and its CSV (``referee.web.export``).  A date in
+an address that is none, or far from now, is 404.
 """
 from __future__ import annotations
 
