@@ -302,3 +302,12 @@ def test_27_a_flood_of_forged_tables_fills_no_log(tmp_path, caplog):
     assert league.health()["refused"] == 200
     assert len([r for r in caplog.records if "refused a message" in r.getMessage()]) == 30
     league.close()
+
+
+def test_27_a_table_name_is_one_whole_topic_level():
+    now = time.time()
+    for table in ("north\n", "north/x", "north+", "", "n" * 33, "league\u202e"):
+        sent = json.dumps(message(now, table=table)).encode()
+        with pytest.raises(messages.Refused):
+            messages.decode(topic_of(table), sent, now)
+    assert messages.decode(topic_of("north-2_B"), json.dumps(message(now, table="north-2_B")).encode(), now)

@@ -81,11 +81,11 @@ class League:
             message = m.decode(topic, payload, now)
             outcome = self._status(message) if isinstance(message, m.Status) else self._entry(message)
         except m.Refused as exc:
-            self.faults(f"{_table_of(topic)} {exc.kind}", "league: refused a message on %s: %s", m._short(topic), exc)
+            self.faults(f"{_table_of(topic)} {exc.kind}", "league: refused a message on %s: %s", m.short(topic), exc)
             outcome = "refused"
         except Exception as exc:
             self.faults(f"{_table_of(topic)} failed", "league: could not take a message on %s: %r",
-                        m._short(topic), exc)
+                        m.short(topic), exc)
             outcome = "failed"
         self.counts[outcome] += 1
         if outcome in ("refused", "failed"):
@@ -105,7 +105,7 @@ class League:
     def _forget_refused(self) -> None:
         """Rows stored by an older league that today's checks refuse (a
         start time no date has, an entry without its id) would fail every
-        page: they are dropped, and said, once."""
+        page: they are dropped, each with a log line."""
         for tbl, game, seq, started, entry in self._db.execute(
                 "SELECT tbl, game, seq, started, entry FROM games").fetchall():
             try:
@@ -113,7 +113,7 @@ class League:
                                            seq=seq, at=started, entry=json.loads(entry)))
                 m.decode(m.topic("club", str(tbl), "game"), payload, self.clock())
             except Exception as exc:
-                log.warning("league: dropped stored game %r of table %r: %s", game, m._short(tbl), exc)
+                log.warning("league: dropped stored game %r of table %r: %s", game, m.short(tbl), exc)
                 with self._db:
                     self._db.execute("DELETE FROM games WHERE tbl = ? AND game = ?", (tbl, game))
         bad = [name for (name,) in self._db.execute("SELECT name FROM tables")

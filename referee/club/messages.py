@@ -27,7 +27,7 @@ from referee.session import GAMES
 
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
-NAME = r"^[A-Za-z0-9_-]{1,32}$"  # a club or table name: one topic level, no wildcards
+NAME = r"\A[A-Za-z0-9_-]{1,32}\Z"  # a club or table name: one topic level, no wildcards ("$" would let "\n" end it)
 PAST = 10 * 366 * 86400.0      # seconds: older than this is a clock that was never set
 FUTURE = 86400.0               # a box's clock a little ahead of the league's is no fault
 PLAYERS = 16                   # more seats than any game has
@@ -112,7 +112,7 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
         raise Refused("json", "not JSON the league reads: nested too deep") from None
     version = head.get("v") if isinstance(head, dict) else None
     if type(version) is not int or version != VERSION:
-        raise Refused("version", f"version {_short(version)} is not one this league knows ({VERSION})")
+        raise Refused("version", f"version {short(version)} is not one this league knows ({VERSION})")
     kind = Status if topic_name.endswith("/status") else Entry
     try:
         message = _decoders[kind].decode(payload)
@@ -120,7 +120,7 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
         raise Refused("shape", f"wrong shape: {exc}") from None
     parts = topic_name.split("/")
     if len(parts) < 4 or parts[2] != message.table:
-        raise Refused("table", f"table {message.table!r} published under {_short(topic_name)}")
+        raise Refused("table", f"table {message.table!r} published under {short(topic_name)}")
     now = time.time() if now is None else now
     if isinstance(message, Status):
         _when("at", message.at, now)
@@ -130,7 +130,7 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
         if not 0 <= message.at <= now + FUTURE:
             raise Refused("time", f"at {message.at!r} is no game clock's")
         if message.id != f"{message.table}:{message.game}:{message.seq}":
-            raise Refused("table", f"id {_short(message.id)} does not name its table, game and row")
+            raise Refused("table", f"id {short(message.id)} does not name its table, game and row")
         _check_entry(message, now)
     return message
 
@@ -143,7 +143,7 @@ def _check_entry(message: Entry, now: float) -> None:
     if s.id != message.game:
         raise Refused("shape", f"wrong entry: game {s.id} published as game {message.game}")
     if s.game not in GAMES:
-        raise Refused("shape", f"wrong entry: no game called {_short(s.game)}")
+        raise Refused("shape", f"wrong entry: no game called {short(s.game)}")
     _when("started", s.started, now)
     if s.ended is not None:
         _when("ended", s.ended, now)
@@ -151,9 +151,9 @@ def _check_entry(message: Entry, now: float) -> None:
         try:
             kept = names.check(name)
         except Illegal as exc:
-            raise Refused("name", f"player {_short(name)}: {_short(str(exc), 120)}") from None
+            raise Refused("name", f"player {short(name)}: {short(str(exc), 120)}") from None
         if kept != name:
-            raise Refused("name", f"player {_short(name)} is not as a box keeps it ({kept!r})")
+            raise Refused("name", f"player {short(name)} is not as a box keeps it ({kept!r})")
     if len(set(s.players)) != len(s.players):
         raise Refused("name", "a player is named twice")
     if not set(s.winners) <= set(s.players):
@@ -172,7 +172,7 @@ def _when(field: str, at: float, now: float) -> None:
                               f"or {FUTURE / 3600:.0f} h after")
 
 
-def _short(value, most: int = 60) -> str:
+def short(value, most: int = 60) -> str:
     """A value for a log line: quoted, and cut so that a payload cannot fill the log."""
     text = repr(value)
     return text if len(text) <= most else text[:most] + "…"
