@@ -11,6 +11,7 @@ health line in the four languages, the dates, the CSV and the headers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import html
 import http.client
@@ -311,3 +312,53 @@ def test_27_a_table_name_is_one_whole_topic_level():
         with pytest.raises(messages.Refused):
             messages.decode(topic_of(table), sent, now)
     assert messages.decode(topic_of("north-2_B"), json.dumps(message(now, table="north-2_B")).encode(), now)
+
+
+def test_27_the_listener_is_started_again_after_a_fault_it_did_not_expect(tmp_path):
+    """Whatever escapes the handling of a message (here the page's hook
+    failing once) is logged and the listener begins again: the next
+    message is taken, and the page says it happened."""
+    from test_club import Broker
+    from referee.club.league import follow
+    from referee.config import parse
+    broker = Broker(tmp_path)
+    broker.start()
+    box = Sniffer(broker)
+    league = Store(str(tmp_path / "league.db"))
+    failures = []
+
+    def hook() -> None:
+        if not failures:
+            failures.append(1)
+            raise RuntimeError("the page's hook failed")
+
+    league.on_change = hook
+
+    async def evening() -> None:
+        stop = asyncio.Event()    # set by a signal in ``referee league``; here the task is cancelled
+        config = parse({"club": {"broker": broker.url, "name": CLUB}}, "league")
+        listening = asyncio.get_running_loop().create_task(follow(config, league, stop))
+
+        async def until(done, what: str) -> None:
+            give_up = time.monotonic() + WAIT
+            while not done():
+                assert time.monotonic() < give_up and not listening.done(), what
+                await asyncio.sleep(0.02)   # the broker is a real process: its answer is polled for
+
+        for n, table in enumerate(("west", "east"), 1):
+            await until(lambda: league.connected, "the league on the broker")
+            await asyncio.to_thread(box.publish, topic_of(table, "status"), messages.encode(messages.Status(
+                v=1, kind="status", table=table, online=True, at=time.time())))
+            await until(lambda: [t["table"] for t in league.tonight(time.time())["tables"]] ==
+                        ["east", "west"][2 - n:], f"{table}'s status")
+        assert league.restarts == 1 and not listening.done()
+        listening.cancel()       # as ``referee league`` ends it
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
+
+    try:
+        asyncio.run(evening())
+    finally:
+        box.close()
+        league.close()
+        broker.stop()
