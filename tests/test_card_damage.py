@@ -152,3 +152,24 @@ def to_play(p: Processes) -> str | None:
     status, _, body = p.get("/g/1")
     found = re.search(r"(Player \d) to play", body)
     return found and found.group(1)
+
+
+def test_27_a_real_box_says_what_of_a_finished_game_could_not_be_read(tmp_path):
+    p = Processes(tmp_path)
+    try:
+        # A game of Da Vinci Code on the card: P1 attacks, hits and stops.
+        assert p.press("4", "#", "#", "2", "A", "#") == ["ok"] * 6
+        p.box.terminate()
+        p.box.wait(10)
+        # While the power is off the game is over (no longer the one on the
+        # box) and a byte of its row is damaged in place.
+        with sqlite3.connect(p.db) as db:
+            db.execute("UPDATE games SET ended = 1.0, name = CAST(? AS TEXT) WHERE id = 1", (b"davinc\xff",))
+            db.execute("UPDATE settings SET value = 'null' WHERE key = 'current'")
+        db.close()
+        p.box = p._spawn("run", "box.log")
+        until(p._connect, what="the box's start")
+        until(lambda: "1 game could not be read" in " ".join(p.screen().split()), seconds=10,
+              what="the main screen saying so")
+    finally:
+        p.close()

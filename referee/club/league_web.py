@@ -22,7 +22,8 @@ from referee.club import messages
 from referee.club.league import League
 from referee.flows.menu import GAMES, title
 from referee.web import export, guard, live
-from referee.web.app import Body, environment, send, static_files
+from referee.web.app import environment, static_files
+from referee.web.bodies import Body, send
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 
