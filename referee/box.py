@@ -20,7 +20,7 @@ import os
 import random
 
 from games import base, tools
-from referee import i18n, names, scorelog
+from referee import catalogue, i18n, names, scorelog
 from referee.card import Card
 from referee.config import Config
 from referee.devices import DISPLAYS, build
@@ -241,7 +241,7 @@ class Box:
         from referee.flows import menu
         saved = self.store.setting("ui", {})
         name = saved.get("setup") if isinstance(saved, dict) else None
-        if name not in dict(menu.GAMES) or getattr(self.flow, "session", None) is not None:
+        if catalogue.GAMES.get(name) not in catalogue.on_menu() or getattr(self.flow, "session", None) is not None:
             return
         try:
             menu.open_game(self, name)

@@ -35,12 +35,11 @@ import importlib
 import logging
 
 from games import base
-from referee import snapshot
+from referee import catalogue, snapshot
 from referee.store import UNDO, Snapshot, Store
 
 log = logging.getLogger(__name__)
 
-GAMES = ("tools", "decrypto", "osmisifry", "octiles", "davinci", "decipher")
 # Rows between two snapshots.  A start replays at most about twice this
 # (the rows after the newest snapshot, or after the one before it when
 # those hold no player action to undo): some hundreds of rows, a few
@@ -56,9 +55,7 @@ _said: set = set()   # (game, what) already in the journal, so a fallback is sai
 
 
 def rules(name: str):
-    if name not in GAMES:
-        raise ValueError(f"no game called {name!r}")
-    return importlib.import_module(f"games.{name}")
+    return importlib.import_module(catalogue.get(name).rules)
 
 
 def effective(rows: list[tuple]) -> list[tuple]:

@@ -16,9 +16,8 @@ import time
 from aiohttp import web
 from babel.dates import format_time
 
-from referee import i18n
+from referee import catalogue, i18n
 from referee.club.league import League
-from referee.flows.menu import GAMES, title
 from referee.web import live
 from referee.web.app import Body, environment, send, static_files
 from referee.web.guard import CSP
@@ -46,8 +45,8 @@ class LeagueSite:
         return self._cache[key]
 
     def _page(self, template: str, **context) -> Body:
-        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang,
-                                                       titles={name: title(name) for name in dict(GAMES)},
+        titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
                                                        clock=_clock, **context)
         return Body.of(html, "html")
 

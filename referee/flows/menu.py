@@ -3,25 +3,17 @@ from __future__ import annotations
 
 import re
 
-from referee import i18n
+from referee import catalogue, i18n
 from referee.flows import Flow, clock_text, module
 from referee.flows.forms import Menu
-from referee.i18n import N_, _
+from referee.i18n import _
 from referee.screen import LINES, W, Screen, qr_image, wrap
 
-# The games by their editions' names; Decipher's Polish edition is
-# Słowotwórcy, so that name is the catalogues' to give (``title``).
-GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Octiles"),
-         ("davinci", "Da Vinci Code"), ("decipher", N_("Decipher")))
-
-
-def title(name: str) -> str:
-    """A game's name in the box's language."""
-    return _(dict(GAMES).get(name, name.capitalize()))
+title = catalogue.title
 
 
 def Main(box) -> Menu:
-    items = [(title(name), lambda name=name: open_game(box, name)) for name in dict(GAMES)]
+    items = [(title(g.name), lambda name=g.name: open_game(box, name)) for g in catalogue.on_menu()]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: _goto(box, ScoreLog(box))),
