@@ -30,7 +30,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import channel, i18n, scorelog
+from referee import catalogue, channel, i18n, scorelog
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, sheets, teams
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
@@ -332,7 +332,7 @@ class Site:
         view = teams.view(session, page.team)
         if "teams" in view:
             view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
-        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(teams.TEAM_GAMES[session.name])]
+        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(catalogue.get(session.name).teams)]
         text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
                            csrf=page.csrf, action=request.path, refused=refused, typed=typed)

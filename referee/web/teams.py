@@ -18,9 +18,10 @@ from __future__ import annotations
 import hmac
 from typing import Callable
 
+from referee import catalogue
 from referee.session import Session
 from referee.store import TeamPage
-from referee.team_pages import TEAM_GAMES, new_token, team_url  # noqa: F401  the web's names for them
+from referee.team_pages import new_token, team_url  # noqa: F401  the web's names for them
 # [DE-3] The code is for the encryptor alone, on the team's screen only
 # while the team button is held; a page open on phones never shows it.
 WITHHELD = {"decrypto": frozenset({"code"})}
@@ -47,7 +48,7 @@ def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
     """The page and the game behind ``token``, if its game is on the box."""
     page = box.store.team_page_by_token(token.upper())
     session = box.session
-    if page is None or session is None or session.id != page.game or session.name not in TEAM_GAMES:
+    if page is None or session is None or session.id != page.game or not catalogue.get(session.name).teams:
         return None
     return page, session
 
