@@ -249,24 +249,21 @@ class Client:
 
 # --- what the box answers ---------------------------------------------------------
 
-# What a team page may play, per game: the forms of ``referee.web.teams``.
-# Anything else from the web is refused, whatever it claims.
-PHONE_EVENTS = {"decrypto": frozenset({"Clues"})}
-
-
 def team_action(box, request: dict) -> dict:
     """A team page's form, as the event the web read from it: played if the
     page belongs to the game on the box, the event to that page's team, and
     the rules take it.  A refusal is said on the phone, not beeped at the
     table."""
     from games import base
-    from referee import i18n
+    from referee import catalogue, i18n
     token, data = request.get("token"), request.get("event")
     session = box.session
     page = box.store.team_page_by_token(token.upper()) if isinstance(token, str) else None
     if page is None or session is None or session.id != page.game:
         return {"error": "no such page"}
-    if not isinstance(data, dict) or data.get("type") not in PHONE_EVENTS.get(session.name, ()):
+    # What a team page may play: its game's ``phone_events`` (the forms of
+    # ``referee.web.teams``). Anything else from the web is refused, whatever it claims.
+    if not isinstance(data, dict) or data.get("type") not in catalogue.get(session.name).phone_events:
         return {"error": "not a team page's event"}
     try:
         event = base.decode(data, session.rules.EVENTS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import datetime as dt
 import html
 import io
@@ -23,7 +24,7 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import channel, flows, i18n, scorelog, web
+from referee import catalogue, flows, i18n, scorelog, web
 from referee.flows import Flow
 from referee.config import parse
 from referee.screen import Screen
@@ -727,7 +728,8 @@ class Done:
 def done_button(monkeypatch):
     monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
     # ... and the box lets a team page play that event.
-    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
+    monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
+                                                                   phone_events=frozenset({"CluesDone"})))
 
 
 def test_a_form_from_the_team_page_itself_plays_its_event(t, done_button):

@@ -22,9 +22,7 @@ from referee import catalogue
 from referee.session import Session
 from referee.store import TeamPage
 from referee.team_pages import new_token, team_url  # noqa: F401  the web's names for them
-# [DE-3] The code is for the encryptor alone, on the team's screen only
-# while the team button is held; a page open on phones never shows it.
-WITHHELD = {"decrypto": frozenset({"code"})}
+
 MAX_FIELDS = 20
 MAX_FIELD = 200       # characters in one form field
 COOKIE = "csrf"
@@ -55,7 +53,7 @@ def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
 
 def view(session: Session, team: int) -> dict:
     shown = session.rules.private(session.state, team)
-    hidden = WITHHELD.get(session.name, frozenset())
+    hidden = catalogue.get(session.name).withheld
     return {key: value for key, value in shown.items() if key not in hidden}
 
 
