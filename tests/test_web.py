@@ -31,6 +31,7 @@ from referee.screen import Screen
 from referee.testing import Table
 from referee.web import export
 from referee.web import chart, history, sheets, teams
+from referee.web import decrypto as web_decrypto
 
 GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
 SCRIPT: list = []   # the events the stand-in flow plays, one per "#"
@@ -726,7 +727,7 @@ class Done:
 
 @pytest.fixture
 def done_button(monkeypatch):
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
     # ... and the box lets a team page play that event.
     monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
                                                                    phone_events=frozenset({"CluesDone"})))

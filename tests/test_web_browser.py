@@ -22,7 +22,7 @@ from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
 from referee import catalogue, naming, web
-from referee.web import teams
+from referee.web import decrypto as web_decrypto, teams
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
@@ -200,7 +200,7 @@ def test_pages_read_without_javascript(t, phone):  # noqa: F811
 
 
 def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, phone, monkeypatch):  # noqa: F811
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
     monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
                                                                    phone_events=frozenset({"CluesDone"})))
     t.start("decrypto")
@@ -233,7 +233,7 @@ def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, pho
 
 
 def test_a_form_on_another_site_cannot_post_to_a_team_page(t, phone, monkeypatch):  # noqa: F811
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
     monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
                                                                    phone_events=frozenset({"CluesDone"})))
     t.start("decrypto")

@@ -33,7 +33,6 @@ from games import base
 from referee import catalogue, channel, i18n, scorelog
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, sheets, teams
-from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
 log = logging.getLogger(__name__)
 
@@ -300,7 +299,7 @@ class Site:
         fields = await guard.posted(request)
         if teams.forged(request, page, fields):
             raise web.HTTPForbidden()
-        handler = teams.ACTIONS.get(session.name)
+        handler = catalogue.hook(session.name, "web", "team_form")
         if handler is None:
             raise web.HTTPBadRequest()
         try:

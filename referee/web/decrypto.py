@@ -7,11 +7,9 @@ and a refusal comes back on the page as their sentence.
 from __future__ import annotations
 
 from games import decrypto as d
-from referee.web.teams import action
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
 
 
-@action("decrypto")
-def type_clues(state: d.State, team: int, form: dict[str, str]) -> d.Clues:
+def team_form(state: d.State, team: int, form: dict[str, str]) -> d.Clues:
     return d.Clues(team, tuple(form.get(name, "") for name in FIELDS))
