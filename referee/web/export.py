@@ -39,17 +39,13 @@ import io
 import json
 from urllib.parse import quote
 
-from referee import i18n
+from referee import catalogue, i18n
 from referee.web import history, sheets
 
 BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
 CSV_SEPARATOR = ";"
 BOM = "\ufeff"
 SOURCE = "Tabletop Referee"
-# BoardGameGeek's numbers (boardgamegeek.com/boardgame/<number>), which BG
-# Stats matches games by.  Octiles, Decipher and Osmišifry are sent by name
-# and ``sourceGameId`` alone: the app asks once which of its games they are.
-BGG_IDS = {"decrypto": 225694, "davinci": 8946}
 
 
 def _cell(value):
@@ -116,8 +112,12 @@ def bgstats_play(entry: dict) -> dict:
         "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
                  "highestWins": True, "noPoints": False},
     }
-    if entry["game"] in BGG_IDS:
-        play["game"]["bggId"] = BGG_IDS[entry["game"]]
+    game = catalogue.GAMES.get(entry["game"])
+    # BoardGameGeek's number (boardgamegeek.com/boardgame/<number>), which BG
+    # Stats matches games by; a game without one is sent by name and
+    # ``sourceGameId`` alone: the app asks once which of its games it is.
+    if game is not None and game.bgg_id is not None:
+        play["game"]["bggId"] = game.bgg_id
     standings = sheets.standings(entry)
     ranked = sorted({s.total for s in standings}, reverse=True)
 
@@ -133,12 +133,12 @@ def bgstats_play(entry: dict) -> dict:
         return sent
 
     members = entry.get("members")
-    if entry["game"] == "decrypto":
+    if game is not None and game.teams:
         # A team game: the players in their teams, each with the team's result.
         play["usesTeams"] = True
         play["game"]["usesTeams"] = True
-        if entry.get("variant") == "hacker":
-            play["board"] = "Hacker variant"
+        if entry.get("variant") in game.boards:
+            play["board"] = game.boards[entry["variant"]]
         seats = []
         for s, team in zip(standings, entry["players"]):
             seats += [(name, s, s.name) for name in (members or {}).get(team) or [s.name]]
