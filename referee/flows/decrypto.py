@@ -51,7 +51,6 @@ from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
-SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
 HELP_PAGES = -(-len(d.CLUE_RULES) // LINES)
 BACK, ON = "◄", "►"
 # A second short press of a team button within this many seconds says the

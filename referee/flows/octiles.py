@@ -46,10 +46,11 @@ from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
+from referee import catalogue
 from referee.flows import Flow
 from referee.flows.forms import Form, Option
 from referee.flows.octiles_draw import space_map, tile_picture
-from referee.i18n import N_, _
+from referee.i18n import _
 from referee.screen import Screen, fit, wrap
 
 BESIDE = 13      # text columns left of the tile picture
@@ -57,7 +58,8 @@ TURNING = 10     # text columns left of the full-height picture
 FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
 # Given a count, the rules name the players after their seats.
-SEAT_NAMES = {"West": N_("West"), "North": N_("North"), "East": N_("East"), "South": N_("South")}
+# The seats' names the rules give, in English; the screens translate them.
+SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
 MAP_PAGES = 3
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 

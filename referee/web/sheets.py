@@ -14,18 +14,13 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from referee import i18n
-from referee.flows import decrypto as flows_decrypto, octiles as flows_octiles
+from referee import catalogue, i18n
 from referee.flows import menu
 from referee.i18n import N_, _, ngettext
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
 LOCALES = {"en": "en_GB"}
-# Names the rules give in English ("White", "West"), taken from the screens'
-# own lists so that a page says what the panel says.  Names the table gave
-# stay as given.
-RULE_NAMES = {"decrypto": frozenset(flows_decrypto.SIDE_NAMES), "octiles": frozenset(flows_octiles.SEAT_NAMES)}
 
 
 def title(name: str) -> str:
@@ -33,8 +28,11 @@ def title(name: str) -> str:
 
 
 def side(game: str, name: str) -> str:
-    """A player's or team's name as the pages show it."""
-    return _(name) if name in RULE_NAMES.get(game, ()) else name
+    """A player's or team's name as the pages show it: a name the rules give
+    in English ("White", "West", the catalogue's ``rule_names``, as the
+    panels translate it), or a name the table gave, as given."""
+    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
+    return _(name) if name in rules else name
 
 
 def local(ts: float) -> dt.datetime:
