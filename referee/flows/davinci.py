@@ -292,3 +292,19 @@ class Play(Flow):
         lines = tuple(_("{p} {n} pts").format(p=seat_label(seat), n=total)
                       for seat, total in enumerate(standings.values()))
         return Screen(title, lines, keys=keys, qr=url)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case dv.Dealt():
+            return _("the deal")
+        case dv.Attack(target, hit, by):
+            who = seat_label(before.turn if by is None else by)
+            text = _("{p} hits {t}") if hit else _("{p} misses {t}")
+            return text.format(p=who, t=seat_label(target))
+        case dv.Stop():
+            return _("{p} stops").format(p=seat_label(before.turn))
+        case dv.NextGame():
+            return _("next game")
+    return ""

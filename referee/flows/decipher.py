@@ -434,3 +434,28 @@ class Play(Flow):
             return Screen(head, (*wrap(", ".join(best))[:3], points))
         return Screen(_("Decipher"), (_("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds),
                                       _("Maker: {name}").format(name=s.players[s.maker])))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    maker = before.players[before.maker]
+    match event:
+        case game.Pieces():
+            # [DC-3] The undo question is on main: the count stays the maker's.
+            return _("the piece count")
+        case game.BonusMode():
+            return _("bonus mode")
+        case game.No():
+            return _("{name}'s NO").format(name=maker)
+        case game.Yes():
+            return _("{name}'s YES").format(name=maker)
+        case game.PieceRequested():
+            return _("{name} asks a piece").format(name=before.players[before.seeker])
+        case game.Guess(seeker, right):
+            text = _("{name} guessed right") if right else _("{name} guessed wrong")
+            return text.format(name=before.players[seeker])
+        case game.GiveUp():
+            return _("nobody guesses")
+        case game.NextRound():
+            return _("next round")
+    return ""

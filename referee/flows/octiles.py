@@ -564,3 +564,20 @@ class Play(Flow):
         s = self.state
         lines = tuple(self._standing(seat).strip() for seat in range(len(s.names)))
         return Screen(_("Finishing order"), lines)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    def name(seat: int) -> str:
+        given = before.names[seat]
+        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
+    match event:
+        case oc.Play(space) | oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Pass():
+            return _("{name} passes").format(name=name(before.turn))
+        case oc.Finished(seat):
+            return _("{name} finished").format(name=name(seat))
+        case oc.Stop():
+            return _("stopping the game")
+    return ""

@@ -151,3 +151,19 @@ class Play(Flow):
     def _rolls_screen(self) -> Screen:
         text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")
         return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case tools.SetTimer(seconds):
+            return _("timer set to {time}").format(time=clock_text(seconds))
+        case tools.StartTimer():
+            return _("timer started")
+        case tools.PauseTimer():
+            return _("timer paused")
+        case tools.ResetTimer():
+            return _("timer reset")
+        case tools.SetDice(count, sides):
+            return _("dice set to {count}d{sides}").format(count=count, sides=sides)
+    return ""
