@@ -1,5 +1,6 @@
-"""Decrypto on the team pages: the form on which the encryptor types the
-round's three clues (``templates/team-decrypto.html``).
+"""Decrypto on the phones: the form on which the encryptor types the
+round's three clues on the team page (``templates/team-decrypto.html``), a
+round's line of the score sheet, and where the game in progress stands.
 
 The form only carries the text; the rules judge it (``games.decrypto.Clues``)
 and a refusal comes back on the page as their sentence.
@@ -7,9 +8,54 @@ and a refusal comes back on the page as their sentence.
 from __future__ import annotations
 
 from games import decrypto as d
+from referee.i18n import N_, _
+from referee.web import sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
 
 
 def team_form(state: d.State, team: int, form: dict[str, str]) -> d.Clues:
     return d.Clues(team, tuple(form.get(name, "") for name in FIELDS))
+
+
+def details(i: int, r: dict) -> tuple[str, str]:
+    parts = []
+    codes, clues = r.get("codes", {}), r.get("clues", {})
+    for team, code in codes.items():
+        guess = r.get("guesses", {}).get(team, {})
+        decode = sheets.code(guess.get("decode", ()))
+        if guess.get("decode") == code:
+            said = [_("decoded")]
+        elif r.get("tokens", {}).get(team, {}).get("miscommunications"):
+            said = [_("miscommunication ({code})").format(code=decode)]
+        else:
+            # [DE-10] The Team takes no miscommunication: the Hacker scores instead.
+            said = [_("decoded wrong ({code}): Hacker +1").format(code=decode)]
+        intercept = guess.get("intercept")
+        if intercept is not None:
+            said.append(_("intercepted") if intercept == code
+                        else _("intercept missed ({code})").format(code=sheets.code(intercept)))
+        heard = f" ({', '.join(clues[team])})" if clues.get(team) else ""
+        name = sheets.side("decrypto", team)
+        parts.append(f"{name} {sheets.code(code)}{heard}: {', '.join(said)}")
+    # Clues read out for a code not revealed yet: in the order they were said.
+    parts += [_("{team} clues: {clues}").format(team=sheets.side("decrypto", team), clues=", ".join(said))
+              for team, said in clues.items() if team not in codes]
+    return sheets.round_label(i, r), "; ".join(parts)
+
+
+# What a Decrypto round is waiting for, by its step.
+_STEPS = {
+    "deal": N_("drawing codes"),
+    "clues": N_("encryptors writing clues"),
+    "intercept": N_("{team} intercepts"),
+    "decode": N_("{team} decodes"),
+    "tiebreak": N_("tie-break: keywords guessed"),
+}
+
+
+def now(v: dict) -> list[str]:
+    step = v["step"]
+    team = sheets.side("decrypto", v["teams"][step["team"]]) if step["team"] is not None else ""
+    doing = _STEPS.get(step["kind"])
+    return [sheets.of(v["round"], v["last_round"])] + ([_(doing).format(team=team)] if doing else [])
