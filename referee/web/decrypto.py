@@ -7,9 +7,11 @@ and a refusal comes back on the page as their sentence.
 """
 from __future__ import annotations
 
+from markupsafe import Markup
+
 from games import decrypto as d
 from referee.i18n import N_, _
-from referee.web import sheets
+from referee.web import chart as charts, sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
 
@@ -59,3 +61,25 @@ def now(v: dict) -> list[str]:
     team = sheets.side("decrypto", v["teams"][step["team"]]) if step["team"] is not None else ""
     doing = _STEPS.get(step["kind"])
     return [sheets.of(v["round"], v["last_round"])] + ([_(doing).format(team=team)] if doing else [])
+
+
+def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
+    """Decrypto's chart: each team's interception and miscommunication
+    tokens after every round, and the legend for it.  ``teams`` are the
+    teams' names as the page shows them."""
+    kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
+    now = [0] * (2 * len(teams))
+    points = [tuple(now)]
+    for r in entry.get("rounds", ()):
+        got = r.get("tokens", {})
+        for t, name in enumerate(entry.get("players", ())):
+            for j, (kind, _l) in enumerate(kinds):
+                now[2 * t + j] += got.get(name, {}).get(kind, 0)
+        points.append(tuple(now))
+    series = [f"{team}: {label}" for team in teams for _k, label in kinds]
+    legend = [{"name": name, "colour": k // 2, "dashed": k % 2 == 1, "value": points[-1][k]}
+              for k, name in enumerate(series)]
+    label = _("Tokens: {scores}").format(scores=", ".join(f"{n} {v}" for n, v in zip(series, points[-1])))
+    svg = charts.running_totals(series, points, colours=[k // 2 for k in range(len(series))],
+                         dashed=frozenset(range(1, len(series), 2)), label=label)
+    return svg, legend
