@@ -184,7 +184,7 @@ class Box:
         """Begin a game (or the table tools) with its setup options; this is
         where every setup menu ends."""
         options = dict(options or {})
-        if name == "decrypto" and options.get("keywords", "box") == "box":
+        if name in catalogue.GAMES and catalogue.GAMES[name].deals_words and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
         self._check_wall()
         stamp = self.labels.stamp()

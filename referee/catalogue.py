@@ -90,6 +90,12 @@ def title(name: str) -> str:
     return _(game.title) if game is not None else name.capitalize()
 
 
+def logged(name: str) -> bool:
+    """Whether games of ``name`` are in the score log (a name the catalogue
+    does not know, from an older box, is shown as it is)."""
+    return name not in GAMES or GAMES[name].logged
+
+
 def on_menu() -> list[Game]:
     return [g for g in GAMES.values() if g.on_menu]
 

@@ -163,7 +163,7 @@ class Site:
 
     def entry(self, request: web.Request) -> dict:
         row = self.reader.store.game(int(request.match_info["id"]))
-        if row is None or row.name == "tools":
+        if row is None or not catalogue.logged(row.name):
             raise web.HTTPNotFound()
         return scorelog.game_entry(self.reader.store, row)
 
