@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from referee import catalogue
-from referee.session import Session
+from referee.replay import Replay
 from referee.store import GameRow, Store
 
 EVENING_STARTS = 6  # o'clock
@@ -26,7 +26,7 @@ def evening_start(now: float) -> float:
 
 
 def game_entry(store: Store, row: GameRow) -> dict:
-    session = Session(store, row.id, row.name, row.options)
+    session = Replay(store, row.id, row.name, row.options)
     return entry_of(row, session.rules, session.state)
 
 
@@ -52,6 +52,6 @@ def words_dealt(store: Store, now: float) -> tuple[str, ...]:
     words: list[str] = []
     for row in store.games(since=evening_start(now)):
         if row.name in catalogue.GAMES and catalogue.GAMES[row.name].deals_words:
-            session = Session(store, row.id, row.name, row.options)
+            session = Replay(store, row.id, row.name, row.options)
             words.extend(getattr(session.state, "dealt", ()))
     return tuple(words)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from babel.dates import format_date
 
 from referee import catalogue, i18n
-from referee.flows import menu
 from referee.i18n import N_, _
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
@@ -25,8 +24,7 @@ STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_(
 LOCALES = {"en": "en_GB"}
 
 
-def title(name: str) -> str:
-    return menu.title(name)
+title = catalogue.title
 
 
 def side(game: str, name: str) -> str:

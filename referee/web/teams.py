@@ -21,7 +21,7 @@ from __future__ import annotations
 import hmac
 
 from referee import catalogue
-from referee.session import Session
+from referee.replay import Replay
 from referee.store import TeamPage
 from referee.team_pages import new_token, team_url  # noqa: F401  the web's names for them
 
@@ -29,7 +29,7 @@ MAX_FIELDS = 20
 MAX_FIELD = 200       # characters in one form field
 COOKIE = "csrf"
 
-def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
+def open_page(box, token: str) -> tuple[TeamPage, Replay] | None:
     """The page and the game behind ``token``, if its game is on the box."""
     page = box.store.team_page_by_token(token.upper())
     session = box.session
@@ -38,7 +38,7 @@ def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
     return page, session
 
 
-def view(session: Session, team: int) -> dict:
+def view(session: Replay, team: int) -> dict:
     shown = session.rules.private(session.state, team)
     hidden = catalogue.get(session.name).withheld
     return {key: value for key, value in shown.items() if key not in hidden}
