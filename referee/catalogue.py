@@ -58,11 +58,12 @@ def register(game: Game) -> Game:
     return game
 
 
-def _builtin(name: str, title: str, **kw) -> Game:
-    return register(Game(name, title, f"games.{name}", f"referee.flows.{name}", f"referee.web.{name}", **kw))
+def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
+    return register(Game(name, title, f"games.{name}", f"referee.flows.{name}",
+                         f"referee.web.{name}" if web else None, **kw))
 
 
-_builtin("tools", N_("Table tools"), seats=(1, 1), on_menu=False, logged=False)
+_builtin("tools", N_("Table tools"), web=False, seats=(1, 1), on_menu=False, logged=False)
 _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          # [DE-3] The code is for the encryptor alone, on the team's screen
          # only while the team button is held; a page on phones never shows it.
