@@ -53,6 +53,8 @@ class RealClock:
 
     def thread(self, name: str):
         """Timers on an OS thread of their own (``referee.clock_thread``)."""
+        # Lazy: only the box keeps timers on a thread; the web's clock never
+        # does, and need not load the thread machinery at start.
         from referee.clock_thread import TimerThread
         return TimerThread(name)
 
@@ -118,7 +120,7 @@ class ManualClock:
 
     def thread(self, name: str):
         """A clock thread stepped by ``advance`` (``referee.clock_thread``)."""
-        from referee.clock_thread import SteppedThread
+        from referee.clock_thread import SteppedThread   # lazy: as RealClock.thread
         return SteppedThread(self)
 
 class WallLabels:

@@ -17,7 +17,7 @@ from aiohttp import web
 from babel.dates import format_time
 
 from referee import catalogue, i18n
-from referee.club.league import League
+from referee.club.league import League, follow
 from referee.web import live
 from referee.web.app import Body, environment, send, static_files
 from referee.web.guard import CSP
@@ -148,7 +148,6 @@ async def serve(config, database: str, host: str, port: int) -> None:
     import logging
     import signal
 
-    from referee.club.league import follow
     i18n.use(config.lang)
     league = League(database)
     site = LeagueSite(league)

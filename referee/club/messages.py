@@ -12,7 +12,6 @@ import msgspec
 
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
-NAME = r"^[A-Za-z0-9_-]{1,32}$"  # a club or table name: one topic level, no wildcards
 
 
 class Status(msgspec.Struct, forbid_unknown_fields=True):

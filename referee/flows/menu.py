@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 from referee import catalogue, i18n
-from referee.flows import Flow, clock_text, module
-from referee.flows.forms import Menu
+from referee.flows import Flow, clock_text, flow_for, module
+from referee.flows.numbered import Menu
 from referee.i18n import _
 from referee.screen import LINES, W, Screen, qr_image, wrap
 
@@ -42,7 +42,6 @@ def _title(box) -> str:
 
 def _tools(box) -> None:
     """Back to the countdown left running, or the table tools anew."""
-    from referee.flows import flow_for
     tools = running_tools(box)
     if tools is not None:
         box.flow = flow_for(box, tools)

@@ -12,7 +12,7 @@ A roll on the dice module's own button shows on the dice page wherever you are.
 from __future__ import annotations
 
 from games import tools
-from referee.flows import Flow, clock_text
+from referee.flows import Flow, clock_text, menu
 from referee.i18n import _
 from referee.screen import Screen, wrap
 
@@ -31,7 +31,6 @@ class Play(Flow):
         self.asking = False   # "reset the countdown?" is up
 
     def restore(self, view: dict) -> None:
-        from referee.flows import menu
         if "page" not in view:
             # Saved by a menu: the countdown was running on behind the menus,
             # and the box comes back on the main menu, as without it.
@@ -77,7 +76,6 @@ class Play(Flow):
             self.page = "dice"
 
     def _ask_key(self, key: str) -> None:
-        from referee.flows import menu
         if key == "#":
             self.asking = False
             self.box.act(tools.ResetTimer())

@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 
 from referee import catalogue
 from referee.i18n import _
+from referee.web import sheets
 
 W, H = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 8, 20
@@ -92,7 +93,6 @@ def running_totals(players: list[str], points: list[tuple], colours: list[int] |
 def for_entry(entry: dict, standings: list) -> tuple[Markup | str, list[dict]]:
     """The chart a game's page shows, and its legend (name, colour, dashed,
     value): the game's own (its web module's ``chart``), or its running totals."""
-    from referee.web import sheets
     if len(entry.get("rounds", ())) < 1:
         return "", []
     own = catalogue.hook(entry.get("game", ""), "web", "chart")
