@@ -74,18 +74,24 @@ def game_csv(entry: dict) -> str:
     players = entry.get("players", [])
     rows = [["round", *players, "details"]]
     rows += [[row.label, *row.scores, row.detail] for row in sheets.sheet(entry)]
-    rows.append(["total", *(s.total for s in sheets.standings(entry)), sheets.verdict(entry)])
+    standings = sheets.standings(entry)
+    rows.append(["total", *(s.total for s in standings), sheets.verdict(entry)])
+    if any(s.members for s in standings):
+        rows.append(["players", *(", ".join(s.members) for s in standings), ""])
     return _csv(rows)
 
 
 @i18n.speaking("en")
 def evening_csv(entries: list[dict]) -> str:
-    """Every game of an evening, a row per player."""
-    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner"]]
+    """Every game of an evening, a row per player; in a team game, the
+    team's result on each of its players' rows, the team named beside them."""
+    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner", "team"]]
     for entry in sorted(entries, key=lambda e: e["id"]):
-        for seat, s in enumerate(sheets.standings(entry), 1):
+        seats = [(name, s, s.name if s.members else "") for s in sheets.standings(entry)
+                 for name in (s.members or (s.name,))]
+        for seat, (name, s, team) in enumerate(seats, 1):
             rows.append([entry["id"], sheets.title(entry["game"]), _when(entry["started"]), _when(entry.get("ended")),
-                         entry.get("status", ""), seat, s.name, s.total, "yes" if s.winner else ""])
+                         entry.get("status", ""), seat, name, s.total, "yes" if s.winner else "", team])
     return _csv(rows)
 
 

@@ -65,6 +65,7 @@ class Standing:
     total: int | float
     winner: bool
     goal: int | None = None   # what wins, where the sides race to different marks
+    members: tuple[str, ...] = ()   # a team's players, as the table named them
 
 
 def standings(entry: dict) -> list[Standing]:
@@ -74,8 +75,9 @@ def standings(entry: dict) -> list[Standing]:
     say who won."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    goals = entry.get("goals", {})
-    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name))
+    goals, members = entry.get("goals", {}), entry.get("members") or {}
+    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name),
+                     tuple(members.get(name) or ()))
             for name in entry.get("players", ())]
 
 
