@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from referee import catalogue, i18n
-from referee.flows import Flow, clock_text, flow_for, module
+from referee.flows import Flow, clock_text, flow_for
 from referee.flows.numbered import Menu
 from referee.i18n import _
 from referee.screen import LINES, W, Screen, qr_image, wrap
@@ -55,7 +55,8 @@ def _goto(box, flow) -> None:
 
 def open_game(box, name: str) -> None:
     """The game's setup form."""
-    flows = module(name)
+    game = catalogue.GAMES.get(name)
+    flows = catalogue.load(game.flows) if game is not None else None
     box.flow = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
     box.flow.game = name
 
