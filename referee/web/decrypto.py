@@ -1,6 +1,7 @@
 """Decrypto on the phones: the form on which the encryptor types the
 round's three clues on the team page (``templates/team-decrypto.html``), a
-round's line of the score sheet, and where the game in progress stands.
+round's line of the score sheet, where the game in progress stands, its
+tokens charted, and why it ended.
 
 The form only carries the text; the rules judge it (``games.decrypto.Clues``)
 and a refusal comes back on the page as their sentence.
@@ -81,5 +82,41 @@ def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
               for k, name in enumerate(series)]
     label = _("Tokens: {scores}").format(scores=", ".join(f"{n} {v}" for n, v in zip(series, points[-1])))
     svg = charts.running_totals(series, points, colours=[k // 2 for k in range(len(series))],
-                         dashed=frozenset(range(1, len(series), 2)), label=label)
+                                dashed=frozenset(range(1, len(series), 2)), label=label)
     return svg, legend
+
+
+# Why a game ended, as its summary names it.
+REASONS = {
+    "interceptions": N_("Two interceptions."),
+    "miscommunications": N_("The other side miscommunicated twice."),
+    "rounds": N_("The Team held out for five rounds."),
+    "score": N_("Tie-break: interceptions minus miscommunications."),
+    "keywords": N_("Tie-break: keywords guessed."),
+    "shared": N_("Still equal after every tie-break."),
+}
+
+
+# Why a game went to its tie-breaks [DE-9].
+TIES = {
+    "both_tokens": N_("Tie: a team held two of each token."),
+    "both_miscommunications": N_("Tie: both teams miscommunicated twice."),
+    "both_interceptions": N_("Tie: both teams intercepted twice."),
+    "round_limit": N_("Tie: nothing decided in eight rounds."),
+}
+
+
+def reason(entry: dict) -> str:
+    """Why the game ended; after a tie, why it was one and what broke it,
+    with the keyword counts when they decided."""
+    why = REASONS.get(entry.get("reason"))
+    if not why:
+        return ""
+    tie = TIES.get(entry.get("tie"))
+    parts = [_(tie)] if tie else []
+    parts.append(_(why))
+    counts = entry.get("keywords_guessed")
+    if counts:
+        parts.append(_("Keywords guessed: {counts}.").format(
+            counts=", ".join(f"{sheets.side('decrypto', team)} {n}" for team, n in counts.items())))
+    return " ".join(parts)

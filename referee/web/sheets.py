@@ -94,40 +94,10 @@ def verdict(entry: dict) -> str:
     return _("{winners} and {last} share the win").format(winners=", ".join(winners[:-1]), last=winners[-1])
 
 
-# Why a Decrypto game ended, as its summary names it.
-REASONS = {
-    "interceptions": N_("Two interceptions."),
-    "miscommunications": N_("The other side miscommunicated twice."),
-    "rounds": N_("The Team held out for five rounds."),
-    "score": N_("Tie-break: interceptions minus miscommunications."),
-    "keywords": N_("Tie-break: keywords guessed."),
-    "shared": N_("Still equal after every tie-break."),
-}
-
-
-# Why a Decrypto game went to its tie-breaks [DE-9].
-TIES = {
-    "both_tokens": N_("Tie: a team held two of each token."),
-    "both_miscommunications": N_("Tie: both teams miscommunicated twice."),
-    "both_interceptions": N_("Tie: both teams intercepted twice."),
-    "round_limit": N_("Tie: nothing decided in eight rounds."),
-}
-
-
 def reason(entry: dict) -> str:
-    """Why the game ended; after a tie, why it was one and what broke it,
-    with the keyword counts when they decided."""
-    why = REASONS.get(entry.get("reason"))
-    if not why:
-        return ""
-    tie = TIES.get(entry.get("tie"))
-    parts = [_(tie)] if tie else []
-    parts.append(_(why))
-    counts = entry.get("keywords_guessed")
-    if counts:
-        parts.append(_("Keywords guessed: {counts}.").format(
-            counts=", ".join(f"{side(entry.get('game', ''), team)} {n}" for team, n in counts.items())))
-    return " ".join(parts)
+    """Why the game ended, where its web module says (Decrypto's tie-breaks)."""
+    said = catalogue.hook(entry.get("game", ""), "web", "reason")
+    return said(entry) if said is not None else ""
 
 
 def card(entry: dict, now: str = "") -> dict:
