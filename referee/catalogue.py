@@ -48,6 +48,7 @@ class Game:
     logged: bool = True            # in the score log (the table tools are not a game)
     deals_words: bool = False      # deals words the box must not repeat tonight
     league_points: bool = False    # its totals add up across the club's tables
+    points: bool = True            # its totals are points (Decrypto's are tokens, not summed)
 
 
 GAMES: dict[str, Game] = {}
@@ -69,7 +70,7 @@ _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          # only while the team button is held; a page on phones never shows it.
          phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
-         boards={"hacker": "Hacker variant"}, deals_words=True)
+         boards={"hacker": "Hacker variant"}, deals_words=True, points=False)
 _builtin("osmisifry", "Osmišifry", seats=(2, 6))
 _builtin("octiles", "Octiles", rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
 # [DV-11] Tournament points count across tables on a club night.

@@ -41,9 +41,9 @@ import time
 import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Literal
 
-from referee.config import PINMAP, Config
+from referee.config import DISPLAYS, PINMAP, Config
 
 SERVICE = "referee"                 # systemd/referee.service: the unit and its User=
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
@@ -51,16 +51,18 @@ LOW_SPACE = 50_000_000   # bytes: below this the card is about to refuse saves
 BOOT_CONFIG = "/boot/firmware/config.txt"
 UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
 MODULES_LOAD = "/etc/modules-load.d/referee.conf"  # the kernel modules it loads at boot
-DISPLAYS = ("main", "team1", "team2")
 # The boards the build guide covers; the 400 and 500 begin like the 4 and 5.
 BOARDS = ("Raspberry Pi Zero 2 W", "Raspberry Pi 4", "Raspberry Pi 5")
 BEEP = 0.2  # seconds
 log = logging.getLogger(__name__)
 
 
+Status = Literal["ok", "warn", "FAIL", "skip"]
+
+
 @dataclass(frozen=True)
 class Finding:
-    status: str    # "ok", "warn", "FAIL" or "skip"
+    status: Status
     subject: str   # what was looked at: "display team1"
     detail: str    # what was found
     fix: str = ""  # what to do about it

@@ -14,13 +14,14 @@ import dataclasses
 
 from games import base
 from referee import replay, snapshot
+from referee.clock import Stamp
 from referee.replay import Replay, effective, rules  # noqa: F401  the box's names for them
 from referee.store import UNDO, Snapshot, Store
 
 
 class Session(Replay):
     @classmethod
-    def new(cls, store: Store, name: str, options: dict, wall: float, stamp=None) -> Session:
+    def new(cls, store: Store, name: str, options: dict, wall: float, stamp: Stamp | None = None) -> Session:
         """``wall``: the label of its start (``stamp``: see ``Store.new_game``)."""
         module = rules(name)
         module.setup(dict(options))  # refuse bad options before anything is stored
@@ -38,7 +39,7 @@ class Session(Replay):
         self._snapped = max(self._snapped, snap.seq)
         return True
 
-    def apply(self, event, at: float, stamp=None, view: dict | None = None) -> None:
+    def apply(self, event, at: float, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """``at``: the game clock; ``stamp``: the wall-clock label;
         ``view``: the page an undo of it lands on (``Store.append``)."""
         state = self.rules.apply(self.state, event, at)
@@ -58,7 +59,7 @@ class Session(Replay):
         self.seq = seq
         self.clock = at
 
-    def undo(self, stamp=None, view: dict | None = None) -> None:
+    def undo(self, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """Take back the last player action; the game clock goes back to
         the moment it was taken, so that a running turn timer has what it had
         then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md).

@@ -6,6 +6,7 @@ import os
 import pathlib
 import shutil
 import socket
+import typing
 
 import pytest
 from gpiozero.pins.mock import MockPin, MockPWMPin
@@ -340,3 +341,11 @@ def test_referee_doctor_prints_the_boot_config_lines(capsys):
     assert capsys.readouterr().out.splitlines() == [
         "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
         "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
+
+
+def test_24_5_every_finding_has_one_of_the_statuses_the_report_knows(box):
+    dead = SimulatedSSD1306()
+    dead.fail = True
+    findings = examine(box, Machine(panels={"team1": dead}, wait=lambda s: None))
+    said = {f.status for f in findings}
+    assert {"ok", "FAIL"} <= said <= set(typing.get_args(doctor.Status))

@@ -16,8 +16,8 @@ def Main(box) -> Menu:
     items = [(title(g.name), lambda name=g.name: open_game(box, name)) for g in catalogue.on_menu()]
     items += [
         (_("Table tools"), lambda: _tools(box)),
-        (_("Score log"), lambda: _goto(box, ScoreLog(box))),
-        (_("Settings"), lambda: _goto(box, Settings(box))),
+        (_("Score log"), lambda: box.goto(ScoreLog(box))),
+        (_("Settings"), lambda: box.goto(Settings(box))),
     ]
     return Menu(box, lambda: _title(box), items)
 
@@ -44,21 +44,18 @@ def _tools(box) -> None:
     """Back to the countdown left running, or the table tools anew."""
     tools = running_tools(box)
     if tools is not None:
-        box.flow = flow_for(box, tools)
+        box.goto(flow_for(box, tools))
     else:
         box.start_game("tools")
-
-
-def _goto(box, flow) -> None:
-    box.flow = flow
 
 
 def open_game(box, name: str) -> None:
     """The game's setup form."""
     game = catalogue.GAMES.get(name)
     flows = catalogue.load(game.flows) if game is not None else None
-    box.flow = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
-    box.flow.game = name
+    form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
+    form.game = name
+    box.goto(form)
 
 
 class ComingSoon(Flow):
@@ -68,7 +65,7 @@ class ComingSoon(Flow):
 
     def key(self, key, kind):
         if kind == "press" and key in "*#":
-            self.box.flow = Main(self.box)
+            self.box.goto(Main(self.box))
 
     def screens(self):
         return {"main": Screen(self.title, (_("Coming soon."),), keys=(("*", _("Back")),))}
@@ -86,7 +83,7 @@ class ScoreLog(Flow):
         if key == "B" and self.box.config.club.league_url:
             self.league = not self.league
         elif key in "*#":
-            self.box.flow = Main(self.box)
+            self.box.goto(Main(self.box))
 
     def screens(self):
         club = self.box.config.club.league_url
@@ -121,9 +118,9 @@ def Settings(box) -> Menu:
     def choose(code):
         i18n.use(code)
         box.store.set_setting("lang", code)
-        box.flow = Settings(box)
+        box.goto(Settings(box))
         box.changed()   # open phone pages turn to the new language too
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
-    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: _goto(box, Main(box)))
+    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: box.goto(Main(box)))
 
