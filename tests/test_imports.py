@@ -160,7 +160,8 @@ LAYERS = (
     ("games", "hal"),
     ("referee",),
     ("referee.flows", "referee.web"),
-    ("referee.box", "referee.service", "referee.remote", "referee.sim", "referee.testing", "referee.club"),
+    ("referee.box", "referee.box_channel", "referee.game_clock", "referee.game_menu", "referee.page_keeper",
+     "referee.service", "referee.remote", "referee.sim", "referee.testing", "referee.club"),
     ("referee.cli", "referee.doctor"),
 )
 
