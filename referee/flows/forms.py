@@ -105,7 +105,6 @@ class Form(Flow):
 
     def set_names(self, names: list[str]) -> None:
         """Names in seat order; their count becomes the players option."""
-        from games.base import Illegal
         if names:
             counts = self.seat_range()
             if len(names) not in counts:
