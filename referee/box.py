@@ -41,16 +41,11 @@ from referee.page_keeper import PageKeeper
 from referee.screen import Screen, render
 from referee.session import Session
 from referee.store import Unsaved
+from referee.wifi import Network
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
 VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (see referee.page_keeper)
-
-
-def lan_address() -> str:
-    """This box's address on the local network (see ``referee.address``)."""
-    from referee import address
-    return address.this_box().address
 
 
 class Flash(NamedTuple):
@@ -79,6 +74,8 @@ class Box:
         self.game_menu = GameMenu(self)   # held up by holding *
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
+        # comitup's state and this box's address, for every QR code (referee.wifi)
+        self.network = Network(config.database_path, clock, self.render)
         self.session: Session | None = None
         self.flow = None
         self.shown: dict[str, Screen] = {}
@@ -99,6 +96,7 @@ class Box:
     def start(self) -> None:
         """On the loop's thread: wire the devices and show the first screen
         (the game that was up when the power went, if any)."""
+        self.network.start()
         self.devices.keys.start(self.loop)
         dice = self.devices.dice
         dice.on_button = self.on_dice_button
@@ -172,6 +170,7 @@ class Box:
         for task in self._tasks:
             task.cancel()
         self.time.close()
+        self.network.close()
         self.devices.close()
         self.store.close()
 
@@ -458,7 +457,7 @@ class Box:
         web = self.config.web
         if web.public_url:
             return web.public_url.rstrip("/") + "/"
-        host = web.host if web.host not in ("0.0.0.0", "::", "") else lan_address()
+        host = web.host if web.host not in ("0.0.0.0", "::", "") else self.network.address()
         return f"HTTP://{host}:{web.port}/"
 
     # --- output ----------------------------------------------------------------------------
