@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from games import base, tools
 from hal.keys import KeyEvent
-from referee import i18n, names, scorelog
+from referee import catalogue, i18n, names, scorelog
 from referee.card import Card, unreadable_text
 from referee.clock import WallLabels
 from referee.config import DISPLAYS, Config
@@ -39,7 +39,7 @@ from referee.game_menu import GameMenu
 from referee.i18n import _, ngettext
 from referee.page_keeper import PageKeeper
 from referee.screen import Screen, render
-from referee.session import GAMES, Session
+from referee.session import Session
 from referee.store import Unsaved
 from referee.wifi import Network
 
@@ -128,7 +128,7 @@ class Box:
         """After the first screen: what of the record cannot be read, said
         on the main screen with what the start had to say."""
         try:
-            found = await asyncio.to_thread(self.card.look_through, frozenset(GAMES), self.store.setting("current"))
+            found = await asyncio.to_thread(self.card.look_through, frozenset(catalogue.GAMES), self.store.setting("current"))
         except sqlite3.Error as exc:   # a card read as it is, too damaged even for this look
             log.error("start: the record cannot be looked through (%r)", exc)
             return
@@ -201,7 +201,7 @@ class Box:
         """Begin a game (or the table tools) with its setup options; this is
         where every setup menu ends."""
         options = dict(options or {})
-        if name == "decrypto" and options.get("keywords", "box") == "box":
+        if name in catalogue.GAMES and catalogue.GAMES[name].deals_words and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
         self.time.check_wall()
         stamp = self.labels.stamp()

@@ -231,10 +231,3 @@ class Client:
     def _told(self, notice: dict) -> None:
         names = notice.get("names")
         self.names = names if isinstance(names, str) else None
-
-
-# --- what the box takes from phones ---------------------------------------------------
-
-# What a team page may play, per game: the forms of ``referee.web.teams``.
-# Anything else from the web is refused, whatever it claims.
-PHONE_EVENTS = {"decrypto": frozenset({"Clues"})}

@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "doctor":
         return _doctor(config, path, args.boot_config)
+    # Each command imports what it runs only when it runs it (lazily): the
+    # web never loads the box's drivers, the box never the league's.
     if args.command == "sim":
         from referee.sim import run_sim
         return run_sim(config, args.database, path)

@@ -165,6 +165,10 @@ class Sim(Base):
     control: str = ""
 
 
+# A club's or a table's name: one level of an MQTT topic, no wildcards.
+TOPIC_NAME = r"^[A-Za-z0-9_-]{1,32}$"
+
+
 class Club(Base):
     # A club night (referee.club): the box's public score log goes to an MQTT
     # broker, where ``referee league`` reads every table.  Empty: nothing is sent.
@@ -177,7 +181,6 @@ class Club(Base):
     league_url: str = ""   # the league's page, offered as a QR code beside the score log
 
     def __post_init__(self):
-        from referee.club.messages import NAME
         if self.broker:
             try:
                 url = urlsplit(self.broker)
@@ -188,7 +191,7 @@ class Club(Base):
                 raise _bad("broker", f"{self.broker!r} is not mqtt://host[:port] or mqtts://host[:port]")
         for key in ("name", "table"):
             value = getattr(self, key)
-            if value and not re.fullmatch(NAME, value):
+            if value and not re.fullmatch(TOPIC_NAME, value):
                 raise _bad(key, f"{value!r}: use 1-32 letters, digits, - or _")
         if self.ca and not os.path.isfile(self.ca):
             raise _bad("ca", f"{self.ca}: no such file")

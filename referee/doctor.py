@@ -24,6 +24,9 @@ configuration needs on a ``Machine``.
 """
 from __future__ import annotations
 
+# Each check imports the driver it tries inside itself (lazily): a library
+# that is missing or fails to load fails that one check, with its reason,
+# and every other check still runs.
 import asyncio
 import errno
 import glob

@@ -25,11 +25,11 @@ import hmac
 import re
 
 from games.base import Illegal
-from referee import i18n, names, scorelog
+from referee import catalogue, i18n, names, scorelog
 from referee.team_pages import new_token  # noqa: F401  the same 128-bit base32 tokens
 
 # Names the rules give, which nobody typed: not offered as tonight's players.
-RULE_NAMES = frozenset({"White", "Black", "Hacker", "Team", "West", "North", "East", "South"})
+RULE_NAMES = frozenset(name for game in catalogue.GAMES.values() for name in game.rule_names)
 MAX_SEATS = 6
 # The panels are redrawn for a phone's typing at most once in this many
 # seconds: a preview between two redraws waits for the next one, and only

@@ -20,6 +20,7 @@ import time
 
 import aiomqtt
 
+from referee import catalogue
 from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
@@ -213,7 +214,7 @@ def standings(games: list[dict]) -> list[dict]:
             row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
             row["played"] += 1
             row["wins"] += name in g.get("winners", ())
-            if g["game"] == "davinci":
+            if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False):
                 row["davinci"] += (g.get("totals") or {}).get(name, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
 

@@ -17,10 +17,9 @@ import time
 from aiohttp import web
 from babel.dates import format_time
 
-from referee import i18n
+from referee import catalogue, i18n
 from referee.club import messages
-from referee.club.league import League
-from referee.flows.menu import GAMES, title
+from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
@@ -48,8 +47,8 @@ class LeagueSite:
         return self._cache[key]
 
     def _page(self, template: str, **context) -> Body:
-        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang,
-                                                       titles={name: title(name) for name in dict(GAMES)},
+        titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
                                                        clock=_clock, **context)
         return Body.of(html, "html")
 
@@ -153,7 +152,6 @@ async def serve(config, database: str, host: str, port: int) -> None:
     import logging
     import signal
 
-    from referee.club.league import follow
     i18n.use(config.lang)
     league = League(database)
     site = LeagueSite(league)

@@ -22,8 +22,7 @@ import msgspec
 
 from games import davinci
 from games.base import NAME_LENGTH, Illegal
-from referee import names
-from referee.session import GAMES
+from referee import catalogue, names
 
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
@@ -142,7 +141,7 @@ def _check_entry(message: Entry, now: float) -> None:
         raise Refused("shape", f"wrong entry: {exc}") from None
     if s.id != message.game:
         raise Refused("shape", f"wrong entry: game {s.id} published as game {message.game}")
-    if s.game not in GAMES:
+    if s.game not in catalogue.GAMES:
         raise Refused("shape", f"wrong entry: no game called {short(s.game)}")
     _when("started", s.started, now)
     if s.ended is not None:

@@ -12,7 +12,7 @@ A roll on the dice module's own button shows on the dice page wherever you are.
 from __future__ import annotations
 
 from games import tools
-from referee.flows import Flow, clock_text
+from referee.flows import Flow, clock_text, menu
 from referee.i18n import _
 from referee.screen import Screen, wrap
 
@@ -31,7 +31,6 @@ class Play(Flow):
         self.asking = False   # "reset the countdown?" is up
 
     def restore(self, view: dict) -> None:
-        from referee.flows import menu
         if "page" not in view:
             # Saved by a menu: the countdown was running on behind the menus,
             # and the box comes back on the main menu, as without it.
@@ -77,7 +76,6 @@ class Play(Flow):
             self.page = "dice"
 
     def _ask_key(self, key: str) -> None:
-        from referee.flows import menu
         if key == "#":
             self.asking = False
             self.box.act(tools.ResetTimer())
@@ -151,3 +149,19 @@ class Play(Flow):
     def _rolls_screen(self) -> Screen:
         text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")
         return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case tools.SetTimer(seconds):
+            return _("timer set to {time}").format(time=clock_text(seconds))
+        case tools.StartTimer():
+            return _("timer started")
+        case tools.PauseTimer():
+            return _("timer paused")
+        case tools.ResetTimer():
+            return _("timer reset")
+        case tools.SetDice(count, sides):
+            return _("dice set to {count}d{sides}").format(count=count, sides=sides)
+    return ""

@@ -27,11 +27,10 @@ from aiohttp.http_exceptions import HttpProcessingError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import channel, i18n, scorelog
+from referee import catalogue, channel, i18n, scorelog
 from referee import naming as names
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, player_pages, sheets, teams
-from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -122,7 +121,7 @@ class Site:
 
     def entry(self, request: web.Request) -> dict:
         row = self.reader.store.game(int(request.match_info["id"]))
-        if row is None or row.name == "tools":
+        if row is None or not catalogue.logged(row.name):
             raise web.HTTPNotFound()
         return scorelog.game_entry(self.reader.store, row)
 
@@ -260,7 +259,7 @@ class Site:
         fields = await guard.posted(request)
         if teams.forged(request, page, fields):
             raise web.HTTPForbidden()
-        handler = teams.ACTIONS.get(session.name)
+        handler = catalogue.hook(session.name, "web", "team_form")
         if handler is None:
             raise web.HTTPBadRequest()
         try:
@@ -292,7 +291,7 @@ class Site:
         view = teams.view(session, page.team)
         if "teams" in view:
             view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
-        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(teams.TEAM_GAMES[session.name])]
+        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(catalogue.get(session.name).teams)]
         text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
                            csrf=page.csrf, action=request.path, refused=refused, typed=typed)
