@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import glob
+import ipaddress
 import logging
 import os
 import pwd
@@ -39,6 +40,7 @@ import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
+from urllib.parse import urlsplit
 
 from referee.config import PINMAP, Config
 
@@ -462,8 +464,16 @@ def phones(config: Config, choice=None) -> Finding:
     """The address the QR codes carry, and why that one."""
     web = config.web
     if web.public_url:
+        host = urlsplit(web.public_url).hostname or ""
+        if _loopback(host):
+            return Finding("warn", "address", f"phones are sent to {web.public_url} ([web] public_url), "
+                           "which on a phone is the phone itself", "set [web] public_url to this box's address")
         return Finding("ok", "address", f"phones are sent to {web.public_url} ([web] public_url)")
     if web.host not in ("0.0.0.0", "::", ""):
+        if _loopback(web.host):
+            return Finding("warn", "address", f"phones are sent to {web.host}:{web.port} ([web] host), "
+                           "which only this box can open",
+                           '[web] host = "0.0.0.0" serves every network, or set [web] public_url')
         return Finding("ok", "address", f"phones are sent to {web.host}:{web.port} ([web] host)")
     from referee import address
     choice = choice or address.this_box()
@@ -472,6 +482,15 @@ def phones(config: Config, choice=None) -> Finding:
                        "join the box to the table's Wi-Fi (sudo nmtui), or set [web] public_url")
     return Finding("ok", "address", f"phones are sent to {choice.address}:{web.port} "
                    f"({choice.interface}, {choice.why})")
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def web_port(host: str, port: int) -> Finding:
