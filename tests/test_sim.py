@@ -141,6 +141,10 @@ async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
         await let_time_pass(pilot, clock, 2.0)
         assert [key for key, kind in seen if kind == "press"] == ["A", "A", "B", "B", "C", "C", "D", "D",
                                                                  "team1", "team1", "team2", "team2"]
+        app.box.devices.keys.on_key = app.box.on_key
+        await pilot.press("6")          # the table tools, where holding * opens the game menu
+        await let_time_pass(pilot, clock, 0.3)
+        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
         seen.clear()
         await pilot.press("U")
         await let_time_pass(pilot, clock, 1.5)
