@@ -23,7 +23,8 @@ Every request names its ``op``; every answer is one line::
     ← {"error": "no such page"}             that setup is no longer on the box
 
     → {"op": "names.submit", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
-    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+    ← {"ok": true}  ← {"refused": "<sentence>"[, "fields": {"n2": "<sentence>", ...}]}
+    ← {"error": "no such page"}
 
     → {"op": "names.preview", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
     ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused
@@ -310,6 +311,9 @@ def names_submit(box, request: dict) -> dict:
         return {"error": "not a names page's form"}
     try:
         naming.submit(box, token, fields)
+    except naming.FieldsRefused as exc:
+        return {"refused": i18n.refusal(exc),
+                "fields": {field: i18n.refusal(why) for field, why in exc.by_field.items()}}
     except base.Illegal as exc:
         return {"refused": i18n.refusal(exc)}
     except LookupError:

@@ -32,6 +32,7 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 from games import base
 from referee import channel, i18n, scorelog
 from referee.i18n import N_, _
+from referee.naming import typed as typed_names
 from referee.web import chart, export, guard, history, live, naming, sheets, teams
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 
@@ -197,7 +198,10 @@ class Site:
     # --- pages -----------------------------------------------------------------------
 
     async def evening(self, request: web.Request) -> web.Response:
-        return send(request, self.cached(request, lambda: self._evening(self.tonight())))
+        # ?player=Ann: the games Ann played tonight (the names page links
+        # tonight's players here).
+        player = " ".join(request.query.get("player", "").split())[:64]
+        return send(request, self.cached(request, lambda: self._evening(self.tonight(), player), query="player"))
 
     async def earlier(self, request: web.Request) -> web.Response:
         day = self.day(request)
@@ -205,12 +209,14 @@ class Site:
             raise web.HTTPFound("/")
         return send(request, self.cached(request, lambda: self._evening(day)))
 
-    def _evening(self, day: dt.date) -> Body:
+    def _evening(self, day: dt.date, player: str = "") -> Body:
         entries = sheets.in_play_first(self.entries(day))
+        if player:
+            entries = [e for e in entries if player.casefold() in {n.casefold() for n in typed_names(e)}]
         tonight = day == self.tonight()
         return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
-                         cards=[sheets.card(e, self.now(e)) for e in entries])
+                         player=player, cards=[sheets.card(e, self.now(e)) for e in entries])
 
     async def game(self, request: web.Request) -> web.Response:
         return send(request, self.cached(request, lambda: self._game(self.entry(request))))
