@@ -18,18 +18,19 @@ import logging
 import math
 import os
 import random
+import sqlite3
 
 from games import base, tools
 from hal.keys import TEAMS
 from referee import i18n, names, scorelog
-from referee.card import Card
+from referee.card import Card, unreadable_text
 from referee.config import Config
 from referee.devices import DISPLAYS, build
 from referee.clock import STEP_SECONDS, WallLabels
 from referee.flows import SLACK
 from referee.i18n import _, ngettext
 from referee.screen import Screen, render, wrap
-from referee.session import Session
+from referee.session import GAMES, Session
 from referee.store import UNDO, Unsaved
 
 log = logging.getLogger(__name__)
@@ -126,7 +127,22 @@ class Box:
             self.flow = menu.Main(self)
             self.changed()
         self._resume_setup()
+        self._spawn(self._look_through())
         if self.card.notices:   # each is in the journal too
+            self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
+
+    async def _look_through(self) -> None:
+        """After the first screen: what of the record cannot be read, said
+        on the main screen with what the start had to say."""
+        from referee.flows import menu
+        try:
+            found = await asyncio.to_thread(self.card.look_through, frozenset(GAMES), self.store.setting("current"))
+        except sqlite3.Error as exc:   # a card read as it is, too damaged even for this look
+            log.error("start: the record cannot be looked through (%r)", exc)
+            return
+        lines = unreadable_text(found, self.store, menu.title)
+        if lines and not self.closed:
+            self.card.notices.extend(lines)
             self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
 
     def _resume(self) -> None:

@@ -245,12 +245,16 @@ class Table:
         self.box.start_game(name, options)
         self._settle()
 
-    def restart(self) -> None:
+    def restart(self, meanwhile=None) -> None:
         """A power cut: the service dies where it stands and starts again on
-        the same database; time goes on."""
+        the same database; time goes on.  ``meanwhile(path)``: what happens
+        to the database file while the power is off (a byte flipped on the
+        card, say)."""
         serving = self._web is not None
         self._stop_web()
         self._stop_box()
+        if meanwhile is not None:
+            meanwhile(self.database)
         self.clock = ManualClock(wall=self.clock.wall())
         self._boot()
         if serving:
