@@ -38,6 +38,7 @@ import logging
 
 from games import base
 from referee import snapshot
+from referee.clock import Stamp
 from referee.store import UNDO, Snapshot, Store
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ class Session:
         self.replay()
 
     @classmethod
-    def new(cls, store: Store, name: str, options: dict, wall: float, stamp=None) -> Session:
+    def new(cls, store: Store, name: str, options: dict, wall: float, stamp: Stamp | None = None) -> Session:
         """``wall``: the label of its start (``stamp``: see ``Store.new_game``)."""
         module = rules(name)
         module.setup(dict(options))  # refuse bad options before anything is stored
@@ -253,7 +254,7 @@ class Session:
         self._snapped = max(self._snapped, snap.seq)
         return True
 
-    def apply(self, event, at: float, stamp=None, view: dict | None = None) -> None:
+    def apply(self, event, at: float, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """``at``: the game clock; ``stamp``: the wall-clock label;
         ``view``: the page an undo of it lands on (``Store.append``)."""
         state = self.rules.apply(self.state, event, at)
@@ -284,7 +285,7 @@ class Session:
         """The row an undo would take back: the last player action's."""
         return None if self._last is None else self._last[3]
 
-    def undo(self, stamp=None, view: dict | None = None) -> None:
+    def undo(self, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """Take back the last player action; the game clock goes back to
         the moment it was taken, so that a running turn timer has what it had
         then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md).

@@ -31,8 +31,10 @@ import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee import btree
+from referee.clock import Stamp
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -91,7 +93,6 @@ ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_bo
          ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
          ("events", "mono", "REAL"), ("events", "view", "TEXT"))
 
-Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
 # Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
 _READONLY, _CORRUPT, _NOTADB = 8, 11, 26
@@ -189,6 +190,12 @@ class Snapshot:
     at: float
     rules: str
     state: str | None = None
+
+
+class LastRow(NamedTuple):
+    """A game's last row: its number, and its event (or ``UNDO``) as data."""
+    seq: int
+    data: dict | None
 
 
 @dataclass(frozen=True)
@@ -316,14 +323,14 @@ class Store:
     @_writes
     def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
         """``at``: the wall-clock label; ``stamp`` where it came from."""
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
                                (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
         return cur.lastrowid
 
     @_writes
     def end_game(self, game: int, at: float, stamp: Stamp | None = None) -> None:
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         self._db.execute("UPDATE games SET ended = ?, end_boot = ?, end_mono = ? WHERE id = ?",
                          (at, boot, mono, game))
 
@@ -427,11 +434,11 @@ class Store:
         view = _json(row[0]) if row else None
         return view if isinstance(view, dict) else None
 
-    def last_row(self, game: int) -> tuple[int, dict | None] | None:
-        """The game's last row as ``(seq, data)``, if it has any."""
+    def last_row(self, game: int) -> LastRow | None:
+        """The game's last row, if it has any."""
         row = self._db.execute("SELECT seq, CAST(data AS BLOB) FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1",
                                (game,)).fetchone()
-        return (row[0], _json(row[1])) if row else None
+        return LastRow(row[0], _json(row[1])) if row else None
 
     def last_seq(self, game: int) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from referee.devices import DISPLAYS
+from referee.config import DISPLAYS
 from referee.flows import clock_text
 from referee.flows.decrypto import code_text
 from referee.screen import render
@@ -77,7 +77,7 @@ def test_display_faults_in_bursts_keep_the_game_and_each_panel_heals_within_2s(t
     t = table
     long_countdown(t)
     # The countdown started when # acted, once debounced, before the finger was up.
-    started, events = t.clock.wall() - (t.clock.monotonic() - t.box.devices.keys.due), stored(t)
+    started, events = t.clock.wall() - (t.clock.monotonic() - t.box.last_key.due), stored(t)
     rng = random.Random(121)
     worst, flaps = 0.0, 0
     bursts = 300 if soak else 12

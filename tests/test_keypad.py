@@ -8,7 +8,7 @@ import random
 import threading
 import time
 
-from hal.keys import DEBOUNCE, LAYOUT, SCAN, Keys
+from hal.keys import DEBOUNCE, HOLD, LAYOUT, SCAN, KeyEvent, Keys
 from hal.sim.pins import SimulatedPins
 from referee.clock import RealClock
 from referee.testing import Table
@@ -30,7 +30,7 @@ def heard_by(t: Table) -> list:
     """The key events the box gets from now on, still handed to it."""
     heard = []
     keys, on_key = t.box.devices.keys, t.box.on_key
-    keys.on_key = lambda key, kind: (heard.append((key, kind)), on_key(key, kind))
+    keys.on_key = lambda event: (heard.append((event.key, event.kind)), on_key(event))
     return heard
 
 
@@ -57,7 +57,7 @@ def test_16_1_keys_pressed_while_the_real_loop_is_stuck_all_arrive_in_order():
     loop = asyncio.new_event_loop()
     pins = SimulatedPins(ROWS, COLS, TEAMS)
     heard = []
-    keys = Keys(ROWS, COLS, TEAMS, RealClock(loop), lambda key, kind: heard.append((key, kind)),
+    keys = Keys(ROWS, COLS, TEAMS, RealClock(loop), lambda event: heard.append((event.key, event.kind)),
                 pin_factory=pins.factory)
     keys.start(loop)
     typed = ["3", "2", "1", "team2", "#", "3", "team1", "A", "*", "0", "D"]
@@ -171,7 +171,7 @@ def test_16_4_a_press_is_taken_on_the_scan_its_debounce_ends_however_late_each_s
     on_time, jitter = keys.timer.call_later, 0.004
     keys.timer.call_later = lambda delay, fn, *args: on_time(delay + rng.uniform(0.0, jitter), fn, *args)
     taken, on_key = [], keys.on_key
-    keys.on_key = lambda key, kind: (taken.append((key, t.clock.monotonic(), keys.due)), on_key(key, kind))
+    keys.on_key = lambda event: (taken.append((event.key, t.clock.monotonic(), event.due)), on_key(event))
     late = []
     for n in range(40):
         t.down("D")
@@ -216,7 +216,7 @@ def test_18_2_any_two_keys_held_together_read_as_those_two(table):
     t = table
     pins = t.box.devices.pins
     heard = []
-    t.box.devices.keys.on_key = lambda key, kind: heard.append((key, kind))   # the box hears none
+    t.box.devices.keys.on_key = lambda event: heard.append((event.key, event.kind))   # the box hears none
     t.box.devices.keys.holds = frozenset(KEYS)      # each says "hold" and "release"
     for a, b in itertools.combinations(KEYS, 2):
         heard.clear()
@@ -247,13 +247,34 @@ def test_18_2_the_simulated_copper_shows_a_short_when_a_row_is_driven_high(table
     assert pins.shorts == 1
 
 
+def test_24_5_on_key_is_handed_one_event_with_when_it_happened_and_when_it_was_known(table):
+    t = table
+    t.box.holds = lambda: frozenset(KEYS)          # "5" with a hold meaning: it reports when let go
+    t.box.render()
+    events, on_key = [], t.box.on_key
+    t.box.devices.keys.on_key = lambda event: (events.append(event), on_key(event))
+    down = t.clock.monotonic()
+    t.down("5")
+    t.advance(0.1)
+    up = t.clock.monotonic()
+    t.up("5")
+    t.advance(0.1)
+    t.down("5")
+    t.advance(HOLD + 0.1)
+    [press, hold] = events
+    assert isinstance(press, KeyEvent) and (press.key, press.kind) == ("5", "press")
+    assert down <= press.at < down + SCAN                            # when it went down
+    assert up + DEBOUNCE <= press.due <= up + DEBOUNCE + SCAN       # known once let go and settled
+    assert hold.kind == "hold" and abs(hold.due - hold.at - HOLD) < 1e-9   # known once held long enough
+    assert t.box.last_key == hold
+
+
 # --- issue 25, item 6: keys act when pressed ---------------------------------------
 
 
 def test_25_6_a_digit_acts_once_debounced_on_the_way_down(table):
     t = table
     t.press("6")                                 # the table tools: typed seconds show
-    keys = t.box.devices.keys
     heard = heard_by(t)
     down = t.clock.monotonic()
     t.down("5")
@@ -261,7 +282,7 @@ def test_25_6_a_digit_acts_once_debounced_on_the_way_down(table):
     assert heard == [] and "5s" not in t.screen("main")
     t.advance(0.001)
     assert heard == [("5", "press")] and "[Set timer]\n5s" in t.screen("main")
-    assert (keys.at, keys.due) == (down, down + DEBOUNCE)
+    assert (t.box.last_key.at, t.box.last_key.due) == (down, down + DEBOUNCE)
     t.advance(1.0)                               # held on: no hold meaning, nothing more
     t.up("5")
     assert heard == [("5", "press")] and "5s" in t.screen("main")

@@ -45,7 +45,7 @@ async def test_text_mode_and_team_buttons(tmp_path):
         await pilot.press("t")
         assert "[Timer]" in app.panels["team1"]._last
         seen = []
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("z")          # hold team 1 down…
         await let_time_pass(pilot, clock, 1.0)
         await pilot.press("Z")          # …and let go
@@ -59,7 +59,7 @@ async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(170, 54)) as pilot:
         seen = []
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("3", "2", "1", "q", "1", "#")
         await let_time_pass(pilot, clock, 1.5)
         assert seen == [("3", "press"), ("2", "press"), ("1", "press"), ("team1", "press"),
@@ -136,7 +136,7 @@ async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         seen = []
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("a", "A", "b", "B", "c", "C", "d", "D", "q", "Q", "w", "W")
         await let_time_pass(pilot, clock, 2.0)
         assert [key for key, kind in seen if kind == "press"] == ["A", "A", "B", "B", "C", "C", "D", "D",
@@ -144,7 +144,7 @@ async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
         app.box.devices.keys.on_key = app.box.on_key
         await pilot.press("6")          # the table tools, where holding * opens the game menu
         await let_time_pass(pilot, clock, 0.3)
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         seen.clear()
         await pilot.press("U")
         await let_time_pass(pilot, clock, 1.5)
