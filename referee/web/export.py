@@ -59,7 +59,9 @@ def _cell(value):
     return value
 
 
-def _csv(rows) -> str:
+def csv_text(rows) -> str:
+    """Rows as a CSV file the way every file of the box is written (the
+    league's too): the mark, ``;``, and no cell a spreadsheet would run."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=CSV_SEPARATOR, lineterminator="\r\n")
@@ -79,7 +81,7 @@ def game_csv(entry: dict) -> str:
     rows = [["round", *players, "details"]]
     rows += [[row.label, *row.scores, row.detail] for row in sheets.sheet(entry)]
     rows.append(["total", *(s.total for s in sheets.standings(entry)), sheets.verdict(entry)])
-    return _csv(rows)
+    return csv_text(rows)
 
 
 @i18n.speaking("en")
@@ -90,7 +92,7 @@ def evening_csv(entries: list[dict]) -> str:
         for seat, s in enumerate(sheets.standings(entry), 1):
             rows.append([entry["id"], sheets.title(entry["game"]), _when(entry["started"]), _when(entry.get("ended")),
                          entry.get("status", ""), seat, s.name, s.total, "yes" if s.winner else ""])
-    return _csv(rows)
+    return csv_text(rows)
 
 
 def json_text(data) -> str:
