@@ -27,7 +27,7 @@ import time
 from typing import NamedTuple
 
 from games import base, tools
-from hal.keys import KeyEvent
+from hal.keys import TEAMS, KeyEvent
 from referee import catalogue, i18n, names, scorelog
 from referee.card import Card, unreadable_text
 from referee.clock import WallLabels
@@ -492,7 +492,16 @@ class Box:
             display = self.devices.displays.get(name)
             if display is not None:
                 display.show(render(screen))
+        self.devices.keys.holds = self.holds()
         self.drawn_at = self.clock.monotonic()
+
+    def holds(self) -> frozenset[str]:
+        """The keys a hold means something for on this page, which act when
+        let go; every other key acts as soon as it is pressed.  The team
+        buttons always (Decrypto's hold shows the code, Decipher's the
+        maker's word), ``*`` in a game, where holding it opens the game menu."""
+        in_game = self.session is not None and getattr(self.flow, "session", None) is self.session
+        return frozenset((*TEAMS, "*") if in_game and self.game_menu.mode is None else TEAMS)
 
     def _spawn(self, coro) -> None:
         task = self.loop.create_task(coro)

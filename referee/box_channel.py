@@ -102,6 +102,9 @@ def names_submit(box, asked: NamesSubmit) -> dict:
     """The names a setup's page sent (``referee.naming.submit``)."""
     try:
         naming.submit(box, asked.token, asked.fields)
+    except naming.FieldsRefused as exc:
+        return {"refused": i18n.refusal(exc),
+                "fields": {field: i18n.refusal(why) for field, why in exc.by_field.items()}}
     except base.Illegal as exc:
         return {"refused": i18n.refusal(exc)}
     except LookupError:

@@ -24,7 +24,8 @@ Every request names its ``op``; every answer is one line::
     ← {"error": "no such page"}             that setup is no longer on the box
 
     → {"op": "names.submit", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
-    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+    ← {"ok": true}  ← {"refused": "<sentence>"[, "fields": {"n2": "<sentence>", ...}]}
+    ← {"error": "no such page"}
 
     → {"op": "names.preview", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
     ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused

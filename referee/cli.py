@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             missing = "broker: nothing to publish to" if not config.club.broker else "table: name this box's table"
             raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no {missing}")
     except configuration.ConfigError as exc:
-        print(f"referee: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"referee: {line}", file=sys.stderr)
         return 2
     if args.command == "doctor":
         return _doctor(config, path, args.boot_config)

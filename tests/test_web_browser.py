@@ -68,9 +68,11 @@ class Browser:
             return await asyncio.wait_for(asyncio.wrap_future(done), seconds)
         return self.table.loop.run_until_complete(meanwhile())
 
-    def open(self, path: str, dark: bool = False, javascript: bool = True, refuse_live: int = 0):
-        """A phone opening ``path``; the first ``refuse_live`` live streams
-        it asks for are answered 503, as a crowded web page would."""
+    def open(self, path: str, dark: bool = False, javascript: bool = True, refuse_live: int = 0,
+             width: int = PHONE["width"]):
+        """A phone ``width`` px wide opening ``path``; the first
+        ``refuse_live`` live streams it asks for are answered 503, as a
+        crowded web page would."""
         url = self.table.web_url() + path.lstrip("/")
         self.refused = 0
 
@@ -83,7 +85,7 @@ class Browser:
 
         async def go():
             context = await self.chromium.new_context(
-                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                viewport={**PHONE, "width": width}, device_scale_factor=2, is_mobile=True, has_touch=True,
                 java_script_enabled=javascript, color_scheme="dark" if dark else "light")
             page = await context.new_page()
             if refuse_live:

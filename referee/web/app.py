@@ -154,7 +154,10 @@ class Site:
     # --- pages -----------------------------------------------------------------------
 
     async def evening(self, request: web.Request) -> web.Response:
-        return send(request, self.cached(request, lambda: self._evening(self.tonight())))
+        # ?player=Ann: the games Ann played tonight (the names page links
+        # tonight's players here).
+        player = " ".join(request.query.get("player", "").split())[:64]
+        return send(request, self.cached(request, lambda: self._evening(self.tonight(), player), query="player"))
 
     async def earlier(self, request: web.Request) -> web.Response:
         day = self.day(request)
@@ -162,12 +165,14 @@ class Site:
             raise web.HTTPFound("/")
         return send(request, self.cached(request, lambda: self._evening(day)))
 
-    def _evening(self, day: dt.date) -> Body:
+    def _evening(self, day: dt.date, player: str = "") -> Body:
         entries = sheets.in_play_first(self.entries(day))
+        if player:
+            entries = [e for e in entries if player.casefold() in {n.casefold() for n in names.typed(e)}]
         tonight = day == self.tonight()
         return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
-                         cards=[sheets.card(e, self.now(e)) for e in entries],
+                         player=player, cards=[sheets.card(e, self.now(e)) for e in entries],
                          players=player_pages.links(name for e in entries for name in names.typed(e)))
 
     async def game(self, request: web.Request) -> web.Response:
