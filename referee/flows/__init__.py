@@ -8,10 +8,10 @@ the rules decide.  What a flow may ask of the box is ``host.Host``.
 """
 from __future__ import annotations
 
-import importlib
 import math
 from typing import TYPE_CHECKING
 
+from referee import catalogue
 from referee.i18n import _
 from referee.screen import Screen
 
@@ -70,12 +70,9 @@ def _kind(value) -> str:
 
 
 def module(name: str):
-    try:
-        return importlib.import_module(f"referee.flows.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"referee.flows.{name}":
-            raise
-        return None
+    """A game's key flows (``referee.catalogue``), None if it has none yet."""
+    game = catalogue.GAMES.get(name)
+    return catalogue.load(game.flows) if game is not None else None
 
 
 def flow_for(box, session) -> Flow:

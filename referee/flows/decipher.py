@@ -29,7 +29,7 @@ from games import decipher as game
 from referee.flows import Flow
 from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import N_, _
-from referee.screen import COLS, Screen, fit, wrap
+from referee.screen import COLS, LINES, Screen, fit, wrap
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].
@@ -431,6 +431,36 @@ class Play(Flow):
             best = log["winners"]
             head = _("Winner:") if len(best) == 1 else _("Winners:")
             points = _("{n} points").format(n=log["totals"][best[0]])
-            return Screen(head, (*wrap(", ".join(best))[:3], points))
+            named = wrap(", ".join(best))
+            if len(named) < LINES:
+                return Screen(head, (*named, points))
+            # [DC-11] Up to four winners with long names: one a line, the
+            # points in the title, so that every winner is named.
+            return Screen(f"{head} {points}", tuple(fit(name) for name in best[:LINES]))
         return Screen(_("Decipher"), (_("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds),
                                       _("Maker: {name}").format(name=s.players[s.maker])))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    maker = before.players[before.maker]
+    match event:
+        case game.Pieces():
+            # [DC-3] The undo question is on main: the count stays the maker's.
+            return _("the piece count")
+        case game.BonusMode():
+            return _("bonus mode")
+        case game.No():
+            return _("{name}'s NO").format(name=maker)
+        case game.Yes():
+            return _("{name}'s YES").format(name=maker)
+        case game.PieceRequested():
+            return _("{name} asks a piece").format(name=before.players[before.seeker])
+        case game.Guess(seeker, right):
+            text = _("{name} guessed right") if right else _("{name} guessed wrong")
+            return text.format(name=before.players[seeker])
+        case game.GiveUp():
+            return _("nobody guesses")
+        case game.NextRound():
+            return _("next round")
+    return ""

@@ -51,7 +51,6 @@ from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
-SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
 HELP_PAGES = -(-len(d.CLUE_RULES) // LINES)
 BACK, ON = "◄", "►"
 # A second short press of a team button within this many seconds says the
@@ -547,3 +546,21 @@ class Play(Flow):
         text = _("Listen to the Team's clues; intercept from round 2.")
         tokens = _("Tokens: {n} of 2").format(n=s.interceptions[seat])
         return Screen(title, (*wrap(text), tokens))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    def team(seat: int) -> str:
+        return _(before.names[seat])
+    match event:
+        case d.CluesDone(seat):
+            return _("{team}: clues done").format(team=team(seat))
+        case d.Clues(seat):
+            return _("{team}'s clues").format(team=team(seat))
+        case d.SwapKeyword(seat, position):
+            return _("{team} swaps word {n}").format(team=team(seat), n=position)
+        case d.Guess(seat, code):
+            return _("{team}: {code}").format(team=team(seat), code="-".join(map(str, code)) or "–")
+        case d.KeywordsGuessed(seat, count):
+            return _("{team}: {n} keywords").format(team=team(seat), n=count)
+    return ""

@@ -46,10 +46,11 @@ from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
+from referee import catalogue
 from referee.flows import Flow
 from referee.flows.forms import Form, Option
 from referee.flows.octiles_draw import space_map, tile_picture
-from referee.i18n import N_, _
+from referee.i18n import _
 from referee.screen import Screen, fit, wrap
 
 BESIDE = 13      # text columns left of the tile picture
@@ -57,7 +58,8 @@ TURNING = 10     # text columns left of the full-height picture
 FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
 # Given a count, the rules name the players after their seats.
-SEAT_NAMES = {"West": N_("West"), "North": N_("North"), "East": N_("East"), "South": N_("South")}
+# The seats' names the rules give, in English; the screens translate them.
+SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
 MAP_PAGES = 3
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
@@ -562,3 +564,20 @@ class Play(Flow):
         s = self.state
         lines = tuple(self._standing(seat).strip() for seat in range(len(s.names)))
         return Screen(_("Finishing order"), lines)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    def name(seat: int) -> str:
+        given = before.names[seat]
+        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
+    match event:
+        case oc.Play(space) | oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Pass():
+            return _("{name} passes").format(name=name(before.turn))
+        case oc.Finished(seat):
+            return _("{name} finished").format(name=name(seat))
+        case oc.Stop():
+            return _("stopping the game")
+    return ""
