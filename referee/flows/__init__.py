@@ -9,6 +9,7 @@ the rules decide.  What a flow may ask of the box is ``host.Host``.
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from referee import catalogue
@@ -41,6 +42,8 @@ class Flow:
                 value, own = view[name], getattr(self, name, None)
                 if own is not None and value is not None and _kind(value) != _kind(own):
                     raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
+                if isinstance(own, Enum) and value is not None:
+                    value = type(own)(value)   # a page's mode; one it does not have is a ValueError too
                 setattr(self, name, value)
 
     def undone(self, view: dict) -> dict:
@@ -66,6 +69,8 @@ def _kind(value) -> str:
         return "number"
     if isinstance(value, (list, tuple)):
         return "list"
+    if isinstance(value, str):
+        return "str"     # a mode (a StrEnum) is saved as its text
     return type(value).__name__
 
 

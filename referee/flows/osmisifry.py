@@ -32,6 +32,7 @@ drawing player, so "1→2" reads "the booklet of seat 1 goes to seat 2".
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.config import read_letter_table
@@ -74,6 +75,14 @@ def letter_tables(box) -> tuple[tuple[object, str], ...]:
     return tuple(tables)
 
 
+class Ask(StrEnum):
+    """A question over the step (``Play.mode``)."""
+    NONE = ""
+    DRAWING = "drawing"     # who draws the letters? [OS-4]
+    END = "end"             # end the creation?
+    STOP = "stop"           # stop the decoding?
+
+
 class Play(Flow):
     warn_seconds = 30    # [OS-10] the last half minute ticks aloud
     remembered = ("mode", "agent", "answers", "typed", "page")
@@ -82,7 +91,7 @@ class Play(Flow):
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
-        self.mode = ""       # a question over the step: drawing, end or stop
+        self.mode = Ask.NONE   # a question over the step (see Ask)
         self.agent = None    # whose booklet ``answers`` and ``typed`` belong to
         self.answers = []    # the counts given so far, in question order
         self.typed = ""
@@ -117,23 +126,23 @@ class Play(Flow):
         elif key == "#" and step.kind == "start_decoding":
             self.box.act(osm.StartDecoding())
         elif key == "#" and step.kind == "decoding":
-            self.mode = "stop"
+            self.mode = Ask.STOP
 
-    def _mode(self, step: osm.Step) -> str:
+    def _mode(self, step: osm.Step) -> Ask:
         """The question asked over ``step``, if it still fits it."""
-        fits = {"drawing": CREATION, "end": CREATION, "stop": ("decoding",)}
-        return self.mode if step.kind in fits.get(self.mode, ()) else ""
+        fits = {Ask.DRAWING: CREATION, Ask.END: CREATION, Ask.STOP: ("decoding",)}
+        return self.mode if step.kind in fits.get(self.mode, ()) else Ask.NONE
 
     def _question_key(self, key: str) -> None:
         mode = self.mode
         if key == "*":
-            self.mode = ""
-        elif mode == "drawing" and key.isdigit():
-            self.mode = ""
+            self.mode = Ask.NONE
+        elif mode == Ask.DRAWING and key.isdigit():
+            self.mode = Ask.NONE
             self.box.act(osm.Drawing(int(key) - 1))
-        elif key == "#" and mode != "drawing":
-            self.mode = ""
-            self.box.act(osm.EndCreation() if mode == "end" else osm.EndDecoding())
+        elif key == "#" and mode != Ask.DRAWING:
+            self.mode = Ask.NONE
+            self.box.act(osm.EndCreation() if mode == Ask.END else osm.EndDecoding())
 
     def _creation_key(self, key: str, step: osm.Step) -> None:
         if key.isdigit():
@@ -145,9 +154,9 @@ class Play(Flow):
         elif key == "#" and step.kind == "roll_letter":
             self.box.roll()
         elif key == "B":
-            self.mode = "drawing"
+            self.mode = Ask.DRAWING
         elif key == "D":
-            self.mode = "end"
+            self.mode = Ask.END
 
     def _score_key(self, key: str, step: osm.Step) -> None:
         counting = len(self.answers) < COUNTS
@@ -176,10 +185,10 @@ class Play(Flow):
 
     def screens(self) -> dict[str, Screen]:
         step = osm.step(self.state)
-        main, side = getattr(self, f"_{step.kind}")(step)
+        main, side = self._STEPS[step.kind](self, step)
         mode = self._mode(step)
         if mode:
-            main = getattr(self, f"_ask_{mode}")()
+            main = self._ASKS[mode](self)
         return {"main": main, "team1": side, "team2": side}
 
     def _round_title(self) -> str:
@@ -314,6 +323,11 @@ class Play(Flow):
 
     def _ask_stop(self) -> Screen:
         return Screen(_("All officers done?"), big=self._clock(), keys=(("#", _("Yes")), ("*", _("No"))))
+
+    # What main shows for each step the rules name, and for a question over it.
+    _STEPS = {"roll_letter": _roll_letter, "pick": _pick, "roll_direction": _roll_direction,
+              "start_decoding": _start_decoding, "decoding": _decoding, "score": _score, "over": _over}
+    _ASKS = {Ask.DRAWING: _ask_drawing, Ask.END: _ask_end, Ask.STOP: _ask_stop}
 
 
 def _row(offer: osm.Offer, size: int, sep: str, numbered: bool = False) -> str:
