@@ -4,7 +4,9 @@ club of sixteen (1 560 games), the web's ledger counted once, then
 
 - a player's page from a real ``referee web`` under 50 clients: p99;
 - one more finished game: the web's CPU to take it in (its replay and its
-  rating update), the ledger's ``update`` alone.
+  rating update), the ledger's ``update`` alone;
+- a merge of two names (issue 28's one person, one name): every game
+  counted again, the web's CPU.
 
     python -m bench.players_bench      (or through ``make bench``)
 """
@@ -90,6 +92,15 @@ def run(evenings: int = EVENINGS) -> dict:
             MODEL.rate(teams, ranks=[1, 2, 2, 4])     # the rating update alone
         rate_ms = (time.process_time() - began) * 10
         store.close()
+        writer = Store(database)
+        writer.add_merge("bartek", "ania", time.time())     # as the box writes it for the merge page
+        writer.close()
+        store = Store.reader(database)
+        began = time.process_time()
+        ledger.update(store)
+        merge_s = time.process_time() - began
+        merged = ledger.ratings.get(("decipher", "bartek")) is None
+        store.close()
         ledger.close()
         config = _config(folder, database)
         with open(config) as f:
@@ -103,7 +114,7 @@ def run(evenings: int = EVENINGS) -> dict:
             child.send_signal(signal.SIGTERM)
             child.wait(30)
     return {"games": evenings * GAMES + 1, "first_count_s": first, "made": made, "update_ms": update_ms,
-            "rate_ms": rate_ms, "page": load}
+            "rate_ms": rate_ms, "merge_s": merge_s, "merged": merged, "page": load}
 
 
 async def _ready_then_load(url: str) -> dict:
@@ -131,6 +142,8 @@ def rows():
     yield ("a finished game taken in by the web (replay + rating), CPU", f"{r['update_ms']:.1f} ms",
            f"≤ {UPDATE_MS:g} ms", r["made"] == 1 and r["update_ms"] <= UPDATE_MS)
     yield "… of which the rating update alone", f"{r['rate_ms']:.2f} ms", "reported", True
+    yield ("a merge of two names: every game counted again, CPU", f"{r['merge_s']:.2f} s", "reported",
+           r["merged"])
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ request waits on the players.
 from __future__ import annotations
 
 from games import base
-from referee import catalogue, i18n, naming
-from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS,
-                             NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping, Team, Watch, line,
-                             request)
+from referee import catalogue, i18n, merging, naming
+from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, MergesMerge,
+                             MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping,
+                             Team, Watch, line, request)
+from referee.store import Unsaved
 from referee.linesock import Connection, LineServer
 
 
@@ -39,7 +40,7 @@ class BoxChannel:
         """Tell every watching web process that the score log moved on.
         Never waits (see ``linesock.Connection.send``)."""
         self.version += 1
-        notice = line({"changed": self.version, "names": naming.open_token(self.box)})
+        notice = line({"changed": self.version, **pages(self.box)})
         for listener in list(self._listeners):
             if listener in self.server.connections:
                 listener.send(notice)
@@ -57,7 +58,7 @@ class BoxChannel:
                 return {"error": "watch takes a connection"}
             connection.listen()
             self._listeners.add(connection)
-            return {"ok": True, "names": naming.open_token(self.box)}
+            return {"ok": True, **pages(self.box)}
         return ANSWERS[type(asked)](self.box, asked)
 
     def _handle(self, text: bytes, connection: Connection) -> bytes:
@@ -128,8 +129,42 @@ def names_open(box, asked: NamesOpen) -> dict:
     return {"token": naming.open_token(box)}
 
 
+def pages(box) -> dict:
+    """The capability pages open on the box now, for the web to turn every
+    other address away itself."""
+    return {"names": naming.open_token(box), "merges": merging.open_token(box)}
+
+
+def merges_view(box, asked: MergesView) -> dict:
+    """What the merge page shows (``referee.merging.view``)."""
+    view = merging.view(box, asked.token)
+    return {"error": "no such page"} if view is None else {"view": view}
+
+
+def _merging(box, act) -> dict:
+    try:
+        act()
+    except base.Illegal as exc:
+        return {"refused": i18n.refusal(exc)}
+    except LookupError:
+        return {"error": "no such page"}
+    except Unsaved as exc:
+        box.unsaved(exc)
+        return {"refused": i18n.refusal(base.Illegal("The box could not save it."))}
+    return {"ok": True}
+
+
+def merges_merge(box, asked: MergesMerge) -> dict:
+    return _merging(box, lambda: merging.merge(box, asked.token, asked.from_key, asked.into_key))
+
+
+def merges_undo(box, asked: MergesUndo) -> dict:
+    return _merging(box, lambda: merging.undo(box, asked.token, asked.id))
+
+
 ANSWERS = {Ping: lambda box, asked: {"ok": True}, Team: team_action, NamesView: names_view,
-           NamesSubmit: names_submit, NamesPreview: names_preview, NamesOpen: names_open}
+           NamesSubmit: names_submit, NamesPreview: names_preview, NamesOpen: names_open,
+           MergesView: merges_view, MergesMerge: merges_merge, MergesUndo: merges_undo}
 
 
 async def serve_box(box, path: str) -> BoxChannel:

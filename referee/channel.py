@@ -35,9 +35,19 @@ Every request names its ``op``; every answer is one line::
     ← {"token": "<names page token>"}      the names page open on the box now
     ← {"token": null}                      none is
 
+    → {"op": "merges.view", "token": "<merge page token>"}
+    ← {"view": {"csrf": ..., "merges": [{"id": 1, "from": "ania k.", "into": "ania", "at": ...}]}}
+    ← {"error": "no such page"}             its QR code is no longer up
+
+    → {"op": "merges.merge", "token": "<merge page token>", "from_key": "ania k.", "into_key": "ania"}
+    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+
+    → {"op": "merges.undo", "token": "<merge page token>", "id": 1}
+    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+
     → {"op": "watch"}
-    ← {"ok": true, "names": <as names.open's token>}
-    ← {"changed": 1, "names": ...}  ← {"changed": 2, "names": ...}  ...
+    ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>}
+    ← {"changed": 1, "names": ..., "merges": ...}  ← {"changed": 2, ...}  ...
                                             after every change at the table (a
                                             names page opened included), until
                                             either side hangs up
@@ -104,11 +114,30 @@ class NamesOpen(msgspec.Struct, tag_field="op", tag="names.open"):
     pass
 
 
+PlayerKey = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class MergesView(msgspec.Struct, tag_field="op", tag="merges.view"):
+    token: Token
+
+
+class MergesMerge(msgspec.Struct, tag_field="op", tag="merges.merge"):
+    token: Token
+    from_key: PlayerKey
+    into_key: PlayerKey
+
+
+class MergesUndo(msgspec.Struct, tag_field="op", tag="merges.undo"):
+    token: Token
+    id: int
+
+
 class Watch(msgspec.Struct, tag_field="op", tag="watch"):
     pass
 
 
-REQUESTS = Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | Watch
+REQUESTS = (Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | MergesView | MergesMerge
+            | MergesUndo | Watch)
 OPS = frozenset(kind.__struct_config__.tag for kind in REQUESTS.__args__)
 _requests = msgspec.json.Decoder(REQUESTS)
 
@@ -177,6 +206,7 @@ class Client:
         self._asks = asyncio.Semaphore(MOST_ASKS)
         self.watching = False       # told of every change, as of now
         self.names: str | None = None   # the names page open, while watching
+        self.merges: str | None = None  # the merge page open, while watching
 
     async def ask(self, op: str, **fields) -> dict:
         """One request, one answer, on a connection of its own (cheap on a
@@ -230,5 +260,6 @@ class Client:
             await asyncio.sleep(delay)
 
     def _told(self, notice: dict) -> None:
-        names = notice.get("names")
+        names, merges = notice.get("names"), notice.get("merges")
         self.names = names if isinstance(names, str) else None
+        self.merges = merges if isinstance(merges, str) else None

@@ -19,7 +19,8 @@ must start anyway (issue 15), so ``open_store`` does this instead:
    but it needs ``sqlite_dbpage``, which Debian's SQLite is built without.);
 4. every game that can be read goes into a new database, with its events
    up to the first one missing or unreadable (the rules replay them in
-   order, so what follows a hole cannot be replayed), and the settings.
+   order, so what follows a hole cannot be replayed), the settings, and the
+   merges of players' names the queries can read.
 
 The ``Report`` says what was lost; the box shows it on the main screen.
 """
@@ -182,6 +183,7 @@ class Found:
         self.events: dict[tuple[int, int], tuple] = {}
         self.settings: dict[str, str] = {}
         self.team_pages: dict[str, tuple] = {}
+        self.merges: dict[int, tuple] = {}
         self.highest_game = 0
         self.bad_events: set[tuple[int, int]] = set()   # rows there, but not readable
         self._newer: set = set()   # rows already taken from the log's newest page images
@@ -196,7 +198,8 @@ class Found:
                 ("games", "rowid, CAST(name AS BLOB), CAST(options AS BLOB), started, ended", self.game),
                 ("events", "game, seq, at, CAST(data AS BLOB)", self.event),
                 ("settings", "CAST(key AS BLOB), CAST(value AS BLOB)", self.setting),
-                ("team_pages", "token, game, team, csrf", self.team_page)):
+                ("team_pages", "token, game, team, csrf", self.team_page),
+                ("merges", "id, from_key, into_key, at, undone", self.merge)):
             sql = f"SELECT {columns} FROM {table} WHERE rowid BETWEEN ? AND ?"
             try:
                 db.execute(sql, (-2, -1)).fetchall()   # no rows: fails only if the table cannot be found
@@ -287,6 +290,10 @@ class Found:
         if all(isinstance(v, str) for v in (token, csrf)) and isinstance(game, int) and isinstance(team, int):
             self.team_pages.setdefault(token, (token, game, team, csrf))
 
+    def merge(self, id, from_key, into_key, at, undone) -> None:
+        if isinstance(id, int) and all(isinstance(v, str) for v in (from_key, into_key)) and _number(at):
+            self.merges.setdefault(id, (id, from_key, into_key, at, undone if _number(undone) else None))
+
     def write(self, path: str, report: Report) -> None:
         db = sqlite3.connect(path, isolation_level=None)
         try:
@@ -312,6 +319,8 @@ class Found:
             for page in self.team_pages.values():
                 if page[1] in self.games:
                     db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)", page)
+            for merge in self.merges.values():
+                db.execute("INSERT INTO merges (id, from_key, into_key, at, undone) VALUES (?, ?, ?, ?, ?)", merge)
             db.execute("COMMIT")
         finally:
             db.close()

@@ -85,6 +85,18 @@ CREATE TABLE IF NOT EXISTS team_pages (
     csrf     TEXT NOT NULL,
     UNIQUE (game, team)
 );
+-- One person, one name: ``from_key`` (a player, as ``referee.web.players.key``
+-- spells one) is counted as ``into_key`` from now on, until ``undone``.
+-- Written by the box only, when the table's merge page asks (referee.merging).
+-- The id comes last: a repair that reads rows off damaged pages tells the
+-- tables' rows apart by their shape, and a games row starts with its id.
+CREATE TABLE IF NOT EXISTS merges (
+    from_key TEXT NOT NULL,
+    into_key TEXT NOT NULL,
+    at       REAL NOT NULL,
+    undone   REAL,             -- when it was taken back; NULL while it holds
+    id       INTEGER PRIMARY KEY
+);
 """
 UNDO = {"type": "Undo"}
 
@@ -206,6 +218,15 @@ class TeamPage:
     game: int
     team: int
     csrf: str
+
+
+@dataclass(frozen=True)
+class Merge:
+    """The player ``from_key`` counted as ``into_key``, since ``at``."""
+    id: int
+    from_key: str
+    into_key: str
+    at: float
 
 
 class Store:
@@ -563,6 +584,29 @@ class Store:
     def add_team_page(self, page: TeamPage) -> None:
         self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
                          (page.token, page.game, page.team, page.csrf))
+
+    # --- merges of two names into one ---------------------------------------------------
+
+    def merges(self) -> list[Merge]:
+        """The merges in effect, oldest first (none where an older database,
+        read before the box made the table, has none)."""
+        try:
+            rows = self._db.execute("SELECT id, from_key, into_key, at FROM merges WHERE undone IS NULL "
+                                    "ORDER BY id").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [Merge(*row) for row in rows if isinstance(row[1], str) and isinstance(row[2], str)]
+
+    @_writes
+    def add_merge(self, from_key: str, into_key: str, at: float) -> int:
+        return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",
+                                (from_key, into_key, at)).lastrowid
+
+    @_writes
+    def undo_merge(self, merge: int, at: float) -> bool:
+        """Takes a merge back; False if it is not in effect."""
+        return self._db.execute("UPDATE merges SET undone = ? WHERE id = ? AND undone IS NULL",
+                                (at, merge)).rowcount == 1
 
 
 _GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"

@@ -537,3 +537,89 @@ def test_club_over_tls_with_the_clubs_own_ca(club):
         said = stranger.log.read_text() if stranger.log.exists() else ""
         assert stranger.proc.poll() is None and dt.datetime.now() < give_up, said
         threading.Event().wait(0.05)   # its log is a file: looked at again a moment later
+
+
+# --- players across the club's tables (issue 28) -------------------------------------------------
+
+def league_player(league: League, who: str) -> dict | None:
+    status, body = league.get(f"/api/p/{who}.json")
+    return json.loads(body) if status == 200 else None
+
+
+def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
+    from referee.web.players import MODEL
+    broker, league, box = club
+    north, south = box("north", 1), box("south", 2)
+    north.table.start("davinci", players=["Ann", "<b>Bob</b>"])
+    davinci_win(north.table)
+    south.table.start("davinci", players=["ann", "Cid"])
+    davinci_win(south.table)
+    league.until(lambda: (league_player(league, "ann") or {}).get("played") == 2, "Ann's two tables")
+    first = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
+    second = MODEL.rate([[first[0][0]], [MODEL.rating()]], ranks=[1, 2])
+    ann = league_player(league, "ann")
+    assert ann["games"]["davinci"]["rating"]["mu"] == pytest.approx(second[0][0].mu)
+    assert ann["games"]["davinci"]["rating"]["games"] == 2
+    assert {a["name"] for a in ann["against"]} == {"<b>Bob</b>", "Cid"}
+    status, page = league.get("/p/ann")
+    assert status == 200
+    assert "north" in page.decode() and "south" in page.decode()
+    assert "&lt;b&gt;Bob&lt;/b&gt;" in page.decode() and "<b>Bob" not in page.decode()
+    status, everyone = league.get("/p/?by=name")
+    assert status == 200 and everyone.decode().count('href="/p/') >= 3
+    assert league.get("/p/nobody")[0] == 404 and league.get("/p/?by=nonsense")[0] == 400
+    status, evening = league.get(f"/e/{day_of(north.table)}")
+    assert b'href="/p/ann">Ann<' in evening and b'href="/p/cid">Cid<' in evening   # the standings lead there
+
+
+def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_language(tmp_path):
+    """The league's web app, fed as its listener is fed: a game that reaches
+    it late is rated in the order the games ended; its results outlive a
+    restart; its pages speak the league's language with its headers."""
+    import asyncio
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from referee import i18n
+    from referee.club.league import League as Store
+    from referee.club.league_web import LeagueSite, make_app
+    from referee.scorelog import game_entry
+    from referee.web.players import MODEL
+
+    def entries(t: Table, table: str) -> list[tuple[str, bytes]]:
+        store = t.box.store
+        return [(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
+            v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
+            entry=json.loads(json.dumps(game_entry(store, row))))))
+            for row in reversed(store.games())]
+
+    with Table(seed=1) as early, Table(seed=2) as late:
+        late.clock.advance(3600)                    # its game ends an hour after the other's
+        early.start("davinci", players=["Ann", "Bob"])
+        davinci_win(early)
+        late.start("davinci", players=["Bob", "Ann"])
+        davinci_win(late)
+        path = str(tmp_path / "league.db")
+        league = Store(path)
+        for topic, payload in entries(late, "south") + entries(early, "north"):   # the earlier game last
+            assert league.take(topic, payload) == "taken"
+        first = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])      # Ann beats Bob
+        second = MODEL.rate([[first[1][0]], [first[0][0]]], ranks=[1, 2])          # then Bob beats Ann
+        assert league.players.ratings[("davinci", "bob")].mu == pytest.approx(second[0][0].mu)
+        league.close()
+        league = Store(path)                         # a restart: the results are in the league's file
+        assert league.players.ratings[("davinci", "ann")].mu == pytest.approx(second[1][0].mu)
+
+        async def pages():
+            i18n.use("cs")
+            server = TestServer(make_app(LeagueSite(league)))
+            async with TestClient(server) as client:
+                answer = await client.get("/p/ann")
+                return answer.status, answer.headers, await answer.text()
+        try:
+            status, headers, page = asyncio.run(pages())
+        finally:
+            i18n.use("en")
+            league.close()
+        assert status == 200 and "Content-Security-Policy" in headers and headers["X-Frame-Options"] == "DENY"
+        assert "Poslední hry" in page and "Vzájemné zápasy" in page     # in the league's language

@@ -148,9 +148,12 @@ def choose(t: Table, item: str) -> None:
 
 def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_choice(t):
     t.press("8")
-    assert shown(t) == ["[Language: en]", "1 English", "2 Čeština", "3 Polski", "4 Русский", "*:Back"]
+    assert shown(t) == ["[Language: en 1/2]", "1 English", "2 Čeština", "3 Polski", "4 Русский", "D:► *:Back"]
     t.press("2")
-    assert shown(t)[0] == "[Jazyk: cs]" and shown(t)[-1] == "*:Zpět"
+    assert shown(t)[0] == "[Jazyk: cs 1/2]" and shown(t)[-1] == "D:► *:Zpět"
+    t.press("D")
+    assert shown(t) == ["[Jazyk: cs 2/2]", "5 Sloučit jména", "C:◄ *:Zpět"]
+    assert_fits(t)
     t.press("*")
     assert shown(t) == ["[Tabletop Referee 1/2]", "1 Decrypto", "2 Osmišifry", "3 Octiles", "4 Da Vinci Code", "D:►"]
     t.restart()

@@ -7,10 +7,20 @@ game counts once for each of its players; each of its winners gets a win
 at the tables.  Da Vinci Code's tournament points are added up per name
 across tables.  Standings: most wins, then most Da Vinci points, then
 fewest games played, then name.
+
+Beside the standings, every player's page and ratings over every table's
+games (``/p/``): a finished game's result and OpenSkill ratings, worked out
+by the box's web code (``referee.web.players``: ``result_of`` and
+``Rater``), with the names matched as the boxes match them (composed,
+spaces single, case ignored), so that a name meeting across tables is one
+player.  The results are kept in the league's file (``results``); the
+ratings are counted from them in the order the games ended, once at start
+and then game by game.
 """
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -25,6 +35,9 @@ from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
 from referee.scorelog import evening_start
+from referee.web.players import Rater, Result, result_of
+
+LONGEST_NAME = 64         # a name a box's panels can show is far shorter
 
 log = logging.getLogger("referee.league")
 
@@ -42,6 +55,13 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     entry   TEXT NOT NULL,
     PRIMARY KEY (tbl, game)
+);
+CREATE TABLE IF NOT EXISTS results (
+    id      INTEGER PRIMARY KEY,     -- the result's number in the league (players.Result.game)
+    tbl     TEXT NOT NULL,
+    game    INTEGER NOT NULL,
+    result  TEXT NOT NULL,           -- players.Result as JSON
+    UNIQUE (tbl, game)
 );
 CREATE TABLE IF NOT EXISTS arrivals (
     tbl     TEXT NOT NULL,
@@ -69,6 +89,12 @@ class League:
         self.restarts = 0         # of the listener, after a fault it did not expect
         self._tonight = (None, 0)  # (evening, messages refused or failed in it)
         self._forget_refused()
+        self.players = Rater()
+        self.tables_of: dict[int, str] = {}       # result -> the table it was played at
+        for rid, tbl, text in self._db.execute("SELECT id, tbl, result FROM results"):
+            self.players.results[rid] = Result.from_json(text)
+            self.tables_of[rid] = tbl
+        self._recount()
 
     def close(self) -> None:
         self._db.close()
@@ -151,7 +177,44 @@ class League:
                                  (e.table, e.game, e.seq, e.at))
             self._db.execute("INSERT OR IGNORE INTO tables (name, online, game, seen) VALUES (?, 1, ?, ?)",
                              (e.table, e.game, e.at))
+            self._result(e)
         return "taken"
+
+    def _result(self, e: m.Entry) -> None:
+        """The game's result as it stands now, kept and rated: a game that
+        ended after every one rated is one rating update, any other change
+        (a game taken back, one that reached the league late) counts the
+        ratings again from the first game."""
+        result = _result_of(e.entry)
+        row = self._db.execute("SELECT id, result FROM results WHERE tbl = ? AND game = ?",
+                               (e.table, e.game)).fetchone()
+        if result is None:
+            if row is not None:
+                self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
+                self.players.results.pop(row[0], None)
+                self._recount()
+            return
+        if row is None:
+            rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
+                                   (e.table, e.game)).lastrowid
+        else:
+            rid = row[0]
+        result = dataclasses.replace(result, game=rid)
+        if row is not None and row[1] == result.to_json():
+            return
+        self._db.execute("UPDATE results SET result = ? WHERE id = ?", (result.to_json(), rid))
+        last = max(((r.ended, r.game) for r in self.players.results.values()), default=(0.0, 0))
+        self.players.results[rid] = result
+        self.tables_of[rid] = e.table
+        if row is None and (result.ended, rid) > last:
+            self.players.rate(result)
+            self.players.learn(result)
+        else:
+            self._recount()
+
+    def _recount(self) -> None:
+        self.players.rate_all()
+        self.players.learn_all()
 
     # --- what the pages show ---------------------------------------------------------
 
@@ -195,6 +258,21 @@ class League:
         """(game, seq) of a table's rows in the order the league took them."""
         return [(g, s) for g, s in self._db.execute("SELECT game, seq FROM arrivals WHERE tbl = ? ORDER BY rowid",
                                                      (table,))]
+
+
+def _result_of(entry: dict) -> Result | None:
+    """A game's result once it has ended, or None.  What a box publishes is
+    not trusted: an entry whose names are not short strings has none."""
+    if not isinstance(entry.get("ended"), (int, float)) or isinstance(entry.get("ended"), bool):
+        return None
+    try:
+        result = result_of(entry)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+    names = [name for side in result.sides for name in side.players]
+    if not all(isinstance(n, str) and 0 < len(n) <= LONGEST_NAME for n in names) or len(names) > 32:
+        return None
+    return result
 
 
 def leaders(entry: dict) -> list[str]:

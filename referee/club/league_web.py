@@ -6,6 +6,10 @@ the league and kept, so a room full of phones costs one rendering.  The
 box's web limits and headers too (``referee.web.guard``, aiohttp's own
 error answers included), and its CSV (``referee.web.export``).  A date in
 an address that is none, or far from now, is 404.
+
+``/p/`` and ``/p/<player>`` are every player's page over all the club's
+tables, as a box's web shows its own (``referee.web.player_pages``), the
+games' tables named; ``/api/p/<player>.json`` the same as a file.
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
+from referee.web.player_pages import WHO, href, player_json, player_page, players_page
+from referee.web.player_stats import ORDERS, everyone, player
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 
@@ -49,8 +55,12 @@ class LeagueSite:
     def _page(self, template: str, **context) -> Body:
         titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
         html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
-                                                       clock=_clock, **context)
+                                                       clock=_clock, player_href=self._href, **context)
         return Body.of(html, "html")
+
+    def _href(self, name: str) -> str | None:
+        """A name's player page, if it has one (a game of it counted)."""
+        return href(name) if self.league.players.who(name) in self.league.players.names else None
 
     # --- pages ---------------------------------------------------------------------------
 
@@ -83,6 +93,36 @@ class LeagueSite:
             return send(request, body)
         name = f"league-{day or dt.date.fromtimestamp(self.clock())}.{kind}"
         return send(request, body, {"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def players(self, request: web.Request) -> web.Response:
+        order = request.query.get("by", "games")
+        if order not in ORDERS:
+            raise web.HTTPBadRequest()
+        rater = self.league.players
+        return send(request, self.cached(f"/p/?by={order}", lambda: self._page(
+            "league-players.html", live=False, **players_page(everyone(rater, order), order, len(rater.ordered())))))
+
+    def _who(self, request: web.Request) -> str:
+        who = request.match_info["who"]
+        if who not in self.league.players.names:
+            raise web.HTTPNotFound()
+        return who
+
+    async def player(self, request: web.Request) -> web.Response:
+        who = self._who(request)
+
+        def make():
+            page = player_page(player(self.league.players, who))
+            for last in page["last"]:
+                last["table"] = self.league.tables_of.get(last["game"], "")
+            return self._page("league-player.html", live=False, **page)
+        return send(request, self.cached(f"/p/{who}", make))
+
+    async def player_file(self, request: web.Request) -> web.Response:
+        who = self._who(request)
+        body = self.cached(f"/api/p/{who}.json", lambda: Body.of(
+            json.dumps(player_json(player(self.league.players, who)), ensure_ascii=False), "json"))
+        return send(request, body, {"Content-Disposition": 'attachment; filename="player.json"'})
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         return await self.hub.stream(request)
@@ -140,6 +180,9 @@ def make_app(site: LeagueSite) -> web.Application:
     get(f"/e/{DAY}", site.earlier)
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
+    get("/p/", site.players)
+    get(f"/p/{WHO}", site.player)
+    get(f"/api/p/{WHO}.json", site.player_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

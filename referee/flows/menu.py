@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from referee import catalogue, i18n, wifi
-from referee.flows import Flow, clock_text, flow_for
+from referee.flows import Flow, clock_text, flow_for, merging
 from referee.flows.numbered import Menu
 from referee.i18n import _
 from referee.screen import LINES, W, Screen, qr_image, wrap
@@ -186,5 +186,6 @@ def Settings(box) -> Menu:
         box.changed()   # open phone pages turn to the new language too
 
     items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
+    items.append((_("Merge names"), lambda: merging.open_page(box, lambda: Settings(box))))
     return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: box.goto(Main(box)))
 

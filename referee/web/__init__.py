@@ -18,6 +18,8 @@ Routes
 ``/e/<YYYY-MM-DD>``         an earlier evening
 ``/T/<token>``              a team's page (``/t/`` too); POST sends its forms
 ``/N/<token>``              a setup's names page (``/n/`` too); POST sends the names
+``/M/<token>``              the merge page the Settings' QR code opens (``/m/`` too)
+``/p/``, ``/p/<player>``     every player; one player's history and ratings
 ``/live``                   server-sent events: a number after every change
 ``/static/<name>``          the stylesheet, the script, the icon
 ``/api/evening``            tonight as JSON: exactly ``scorelog.evening``
@@ -25,6 +27,7 @@ Routes
 ``/api/e/<date>``           an earlier evening as JSON (``.csv``, ``.json`` as files)
 ``/api/evenings``           the list of evenings as JSON (``?before=`` too)
 ``/api/g/<id>``             one game's score-log entry as JSON; ``.csv``: its sheet
+``/api/p/<player>.csv|.json`` a player's games as a file
 
 ``serve(reader, box, host, port)`` starts it (``referee.web.main`` does,
 on ``config.web``); ``team_url(box, team)`` is the address a team's screen

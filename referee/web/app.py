@@ -30,7 +30,7 @@ from games import base
 from referee import catalogue, channel, i18n, scorelog
 from referee import naming as names
 from referee.i18n import N_, _
-from referee.web import chart, export, guard, history, live, naming, player_pages, sheets, teams
+from referee.web import chart, export, guard, history, live, merges, naming, player_pages, sheets, teams
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -352,6 +352,7 @@ def make_app(reader, box) -> web.Application:
     get(f"/api/g/{GAME}.csv", site.game_file)
     naming.add_routes(app, site)
     player_pages.add_routes(app, site)
+    merges.add_routes(app, site)
     return app
 
 

@@ -93,7 +93,8 @@ def player_page(p: Player) -> dict:
         left_out = ngettext("{n} more game with this name does not count: ended early, or with fewer than two "
                             "players named.", "{n} more games with this name do not count: ended early, or with "
                             "fewer than two players named.", p.left_out).format(n=p.left_out)
-    return {"title": p.name, "p": p, "rate": percent(p.rate), "games": games, "streak": streak, "last": last,
+    merged = _("Also played as: {names}").format(names=", ".join(p.merged)) if p.merged else ""
+    return {"title": p.name, "p": p, "rate": percent(p.rate), "merged": merged, "games": games, "streak": streak, "last": last,
             "against": [{"name": a.name, "href": href(a.name), "games": a.games, "ahead": a.ahead,
                          "behind": a.behind, "level": a.level} for a in p.against],
             "left_out": left_out, "api": api(p.name)}
@@ -123,7 +124,7 @@ def player_csv(p: Player) -> str:
 
 def player_json(p: Player) -> dict:
     return {
-        "name": p.name, "played": p.played, "won": p.won, "streak": p.streak, "best_streak": p.best_streak,
+        "name": p.name, "merged": p.merged, "played": p.played, "won": p.won, "streak": p.streak, "best_streak": p.best_streak,
         "games": {name: {"played": g.played, "won": g.won, "points": g.points,
                          "rating": None if g.rating is None else
                          {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games}}
@@ -178,7 +179,7 @@ WHO = r"{who:[^/]{1,200}}"     # a key may hold dots ("J.R."): the files' suffix
 
 
 def add_routes(app, site) -> None:
-    book = Book(site.reader)
+    book = site.book = Book(site.reader)
 
     async def everyone_page(request):
         order = request.query.get("by", "games")
@@ -190,9 +191,15 @@ def add_routes(app, site) -> None:
             query="by"))
 
     async def one(request) -> str:
-        """The player asked for, once the ledger is up to date."""
+        """The player asked for, once the ledger is up to date.  A name
+        merged into another leads to that player's page."""
         ledger = await book.fresh()
         who = request.match_info["who"]
+        final = ledger.aliases.get(who)
+        if final is not None and final in ledger.names:
+            kind = request.match_info.get("kind")
+            prefix = "/api/p/" if kind else "/p/"
+            raise web.HTTPSeeOther(prefix + quote(final, safe="") + (f".{kind}" if kind else ""))
         if who not in ledger.names:
             raise web.HTTPNotFound()
         return who

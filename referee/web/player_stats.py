@@ -1,5 +1,5 @@
 """What a player's page and the "All players" page show, worked out from a
-``players.Ledger``: games played and won per game, win rate, points where the
+``players.Rater``: games played and won per game, win rate, points where the
 game has points, streaks, head-to-head, and the rating with how it moved.
 
 Plain data for the templates and the exports; nothing here reads a store.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.web.players import LAST, Ledger, Rating, Result, Side, key
+from referee.web.players import LAST, Rater, Rating, Result, Side
 
 ORDERS = ("name", "games", "wins", "rate")   # how "All players" may be sorted
 
@@ -64,6 +64,7 @@ class Player:
     best_streak: int
     against: list[Against]
     left_out: int                 # finished games with this name that do not count
+    merged: list[str] = field(default_factory=list)   # other names counted as this player
 
     @property
     def last(self) -> list[Played]:
@@ -82,7 +83,7 @@ class Player:
         return self.won / self.played if self.played else 0.0
 
 
-def player(ledger: Ledger, who: str) -> Player | None:
+def player(ledger: Rater, who: str) -> Player | None:
     """The page of the player whose key is ``who``, or None."""
     if who not in ledger.names:
         return None
@@ -92,7 +93,7 @@ def player(ledger: Ledger, who: str) -> Player | None:
     left_out = 0
     for game in ledger.games.get(who, ()):
         result = ledger.results[game]
-        mine = next((s for s in result.sides if who in map(key, s.players)), None)
+        mine = next((s for s in result.sides if who in map(ledger.who, s.players)), None)
         if mine is None:
             continue
         if not result.counted:
@@ -108,7 +109,9 @@ def player(ledger: Ledger, who: str) -> Player | None:
             if other is mine:
                 continue
             for name in other.players:
-                them = against.setdefault(key(name), Against(ledger.names.get(key(name), name)))
+                if ledger.who(name) == who:
+                    continue   # two names of one player, merged, that played each other
+                them = against.setdefault(ledger.who(name), Against(ledger.names.get(ledger.who(name), name)))
                 them.games += 1
                 if mine.rank < other.rank:
                     them.ahead += 1
@@ -123,10 +126,11 @@ def player(ledger: Ledger, who: str) -> Player | None:
         streak = streak + 1 if p.side.won else 0
         best = max(best, streak)
     return Player(who, ledger.names[who], dict(sorted(games.items())), played, streak, best,
-                  sorted(against.values(), key=lambda a: (-a.games, a.name.casefold())), left_out)
+                  sorted(against.values(), key=lambda a: (-a.games, a.name.casefold())), left_out,
+                  ledger.merged(who))
 
 
-def everyone(ledger: Ledger, order: str = "games") -> list[Player]:
+def everyone(ledger: Rater, order: str = "games") -> list[Player]:
     """Every player with a counted game, sorted by ``order`` (``ORDERS``)."""
     found = [p for p in (player(ledger, who) for who in ledger.names) if p is not None and p.played]
     if order == "name":

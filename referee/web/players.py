@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from games.base import clean_name
-from referee import catalogue, scorelog, snapshot
+from referee import catalogue, merging, scorelog, snapshot
 from referee.naming import is_default
 from referee.store import Store
 
@@ -136,20 +136,101 @@ class Rating:
 
 
 @dataclass
-class Ledger:
-    """The results and ratings of every counted game, kept up to date with
-    the box's store (``update``) and in ``players.db``."""
-    path: str
+class Rater:
+    """Ratings and who played what, from results taken in the order their
+    games ended (``take``), with the players' merges (``aliases``: a key ->
+    the key it counts as).  The box's web keeps one in ``Ledger``; the
+    league one over every table's games (``referee.club.league``)."""
+    aliases: dict[str, str] = field(default_factory=dict)
     results: dict[int, Result] = field(default_factory=dict)
     ratings: dict[tuple[str, str], Rating] = field(default_factory=dict)    # (game name, player) -> now
     moves: dict[tuple[int, str], tuple[float, float]] = field(default_factory=dict)  # (game, player) -> mu before, after
-    names: dict[str, str] = field(default_factory=dict)                    # player -> latest spelling
+    names: dict[str, str] = field(default_factory=dict)                    # player -> the name shown
     games: dict[str, list[int]] = field(default_factory=dict)              # player -> their results, in order
+    spelled: dict[str, str] = field(default_factory=dict)                  # a name's key -> its latest spelling
+
+    def who(self, name: str) -> str:
+        """The player a typed name counts as, merges followed."""
+        k = key(name)
+        return self.aliases.get(k, k)
+
+    def merged(self, player: str) -> list[str]:
+        """The names counted as ``player`` other than its own, as last typed."""
+        return sorted((self.spelled[k] for k, into in self.aliases.items() if into == player and k in self.spelled),
+                      key=str.casefold)
+
+    def ordered(self) -> list[Result]:
+        """The counted results in the order the games ended."""
+        return sorted((r for r in self.results.values() if r.counted), key=lambda r: (r.ended, r.game))
+
+    def rate(self, result: Result) -> list[tuple[str, float, float]]:
+        """Moves the ratings by one result that ended after every one rated;
+        returns the ratings it made: ``(player, mu, sigma)``.  A player on
+        two sides of one game (two names merged that played each other)
+        is rated by the first only."""
+        if not result.counted:
+            return []
+        seen: set[str] = set()
+        sides = []
+        for side in result.sides:
+            players = [p for p in map(self.who, side.players) if not (p in seen or seen.add(p))]
+            if players:
+                sides.append((side.rank, players))
+        if len(sides) < 2:
+            return []
+        teams = [[MODEL.rating(mu=now.mu, sigma=now.sigma)
+                  for now in (self.ratings.get((result.name, p), Rating()) for p in players)] for _r, players in sides]
+        rated = MODEL.rate(teams, ranks=[rank for rank, _p in sides])
+        made = []
+        for (_rank, players), team in zip(sides, rated):
+            for player, rating in zip(players, team):
+                self.put(result, player, rating.mu, rating.sigma)
+                made.append((player, rating.mu, rating.sigma))
+        return made
+
+    def put(self, result: Result, player: str, mu: float, sigma: float) -> None:
+        before = self.ratings.get((result.name, player), Rating())
+        self.ratings[(result.name, player)] = Rating(mu, sigma, before.games + 1)
+        self.moves[(result.game, player)] = (before.mu, mu)
+
+    def learn(self, result: Result) -> None:
+        """Takes in a result that ended after every one known."""
+        for side in result.sides:
+            for name in side.players:
+                self.spelled[key(name)] = name
+                player = self.who(name)
+                # The name shown is the player's own, as last typed; a merged
+                # name shows only until its player's own is typed.
+                if key(name) == player or player not in self.names:
+                    self.names[player] = name
+                mine = self.games.setdefault(player, [])
+                if not mine or mine[-1] != result.game:
+                    mine.append(result.game)
+
+    def learn_all(self) -> None:
+        self.names.clear()
+        self.games.clear()
+        self.spelled.clear()
+        for result in sorted(self.results.values(), key=lambda r: (r.ended, r.game)):
+            self.learn(result)
+
+    def rate_all(self) -> None:
+        self.ratings.clear()
+        self.moves.clear()
+        for result in self.ordered():
+            self.rate(result)
+
+
+@dataclass
+class Ledger(Rater):
+    """The results and ratings of every counted game, kept up to date with
+    the box's store (``update``) and in ``players.db``."""
+    path: str = ""
     _db: sqlite3.Connection | None = None
 
     @classmethod
     def beside(cls, database: str) -> Ledger:
-        return cls(os.path.join(os.path.dirname(os.path.abspath(database)), FILE))
+        return cls(path=os.path.join(os.path.dirname(os.path.abspath(database)), FILE))
 
     def open(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -163,6 +244,9 @@ class Ledger:
                 self._db.execute("DELETE FROM results")
                 self._db.execute("DELETE FROM ratings")
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (snapshot.fingerprint(),))
+        # The merges the stored ratings were counted with.
+        counted_with = self._db.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
+        self.aliases = json.loads(counted_with[0]) if counted_with else {}
         for _game, text in self._db.execute("SELECT game, result FROM results"):
             result = Result.from_json(text)
             self.results[result.game] = result
@@ -176,11 +260,12 @@ class Ledger:
     # --- keeping up with the box --------------------------------------------------
 
     def update(self, store: Store) -> int:
-        """Takes in the games that ended (or changed) since the last look;
-        returns how many results were made."""
+        """Takes in the games that ended (or changed) since the last look,
+        and the merges as they are now; returns how many results were made."""
         if self._db is None:
             self.open()
         ended = store.ended_games()
+        aliases = merging.aliases(store.merges())
         known = {g: r.ended for g, r in self.results.items()}
         gone = [g for g, when in known.items() if ended.get(g) != when]
         new = sorted((when, g) for g, when in ended.items() if known.get(g) != when)
@@ -193,10 +278,12 @@ class Ledger:
                 made.append(result_of(scorelog.game_entry(store, row)))
             except Exception:   # noqa: BLE001  a game the web cannot replay is left out, said once
                 log.exception("players: game %d cannot be replayed; it is left out of the history", game)
-        if not gone and not made:
+        if not gone and not made and aliases == self.aliases:
             return 0
         last = max(((r.ended, r.game) for r in self.results.values() if r.counted), default=(0.0, 0))
-        in_order = not gone and all((r.ended, r.game) > last for r in made)
+        # Merges made or taken back: every game is counted again, as if the
+        # names had always been one player (or always two).
+        in_order = not gone and aliases == self.aliases and all((r.ended, r.game) > last for r in made)
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             for game in gone:
@@ -208,44 +295,26 @@ class Ledger:
                                  (result.game, result.ended, result.to_json()))
             if in_order:
                 for result in made:
-                    self._rate(result)
+                    self._store(result, self.rate(result))
             else:
+                self.aliases = aliases
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
+                                 (json.dumps(aliases, ensure_ascii=False),))
                 self._db.execute("DELETE FROM ratings")
                 self.ratings.clear()
                 self.moves.clear()
                 for result in self.ordered():
-                    self._rate(result)
+                    self._store(result, self.rate(result))
         if in_order:
             for result in made:
-                self._learn(result)
+                self.learn(result)
         else:
-            self._learn_names()
+            self.learn_all()
         return len(made)
 
-    def ordered(self) -> list[Result]:
-        """The counted results in the order the games ended."""
-        return sorted((r for r in self.results.values() if r.counted), key=lambda r: (r.ended, r.game))
-
-    def _rate(self, result: Result) -> None:
-        if not result.counted:
-            return
-        teams, ranks = [], []
-        for side in result.sides:
-            team = []
-            for name in side.players:
-                now = self.ratings.get((result.name, key(name)), Rating())
-                team.append(MODEL.rating(mu=now.mu, sigma=now.sigma))
-            teams.append(team)
-            ranks.append(side.rank)
-        rated = MODEL.rate(teams, ranks=ranks)
-        for side, team in zip(result.sides, rated):
-            for name, rating in zip(side.players, team):
-                player = key(name)
-                before = self.ratings.get((result.name, player), Rating())
-                self.ratings[(result.name, player)] = Rating(rating.mu, rating.sigma, before.games + 1)
-                self.moves[(result.game, player)] = (before.mu, rating.mu)
-                self._db.execute("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
-                                 (result.game, player, rating.mu, rating.sigma))
+    def _store(self, result: Result, made: list[tuple[str, float, float]]) -> None:
+        self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
+                             [(result.game, player, mu, sigma) for player, mu, sigma in made])
 
     def _load_ratings(self) -> None:
         by_game = {r.game: r for r in self.results.values()}
@@ -253,22 +322,6 @@ class Ledger:
         for game, player, mu, sigma in sorted(rows, key=lambda row: (by_game[row[0]].ended, row[0])
                                               if row[0] in by_game else (0.0, row[0])):
             result = by_game.get(game)
-            if result is None:
-                continue
-            before = self.ratings.get((result.name, player), Rating())
-            self.ratings[(result.name, player)] = Rating(mu, sigma, before.games + 1)
-            self.moves[(game, player)] = (before.mu, mu)
-        self._learn_names()
-
-    def _learn_names(self) -> None:
-        self.names.clear()
-        self.games.clear()
-        for result in sorted(self.results.values(), key=lambda r: (r.ended, r.game)):
-            self._learn(result)
-
-    def _learn(self, result: Result) -> None:
-        """Takes in a result that ended after every one known."""
-        for side in result.sides:
-            for name in side.players:
-                self.names[key(name)] = name
-                self.games.setdefault(key(name), []).append(result.game)
+            if result is not None:
+                self.put(result, player, mu, sigma)
+        self.learn_all()

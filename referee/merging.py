@@ -1,0 +1,105 @@
+"""One person, one name: two names the table typed for one player merged
+into one, and taken back.
+
+The box's Settings show a QR code (``referee.flows.merging``) of a page,
+``/M/<token>``, where a phone lists the players and merges one name into
+another ("Ania K." becomes "Ania"), or takes a merge back.  As for the
+setup's names page (``referee.naming``), the address is a capability: 128
+random bits made when the QR code is shown, good while it is up; leaving
+that screen, or a restart, ends it.
+
+A merge is a row of the box's store (``Store.add_merge``), so it outlives a
+power cut, and taking it back marks that row (``Store.undo_merge``).  The
+box writes them, nothing else: the web asks for them here over
+``referee.channel`` (ops ``merges.view``, ``merges.merge``,
+``merges.undo``), and its players' ledger reads the merges in effect from
+the store and counts every game again with them (``aliases``).
+
+A player is a key as the web's ledger spells it (``referee.web.players.key``:
+the name composed, spaces single, case folded).  Each key is merged into at
+most one other, and never into one merged into it, however far along: the
+merges form chains that end, and ``aliases`` follows each to its end.
+"""
+from __future__ import annotations
+
+import hmac
+
+from games.base import Illegal, clean_name
+from referee.store import Merge
+
+LONGEST_KEY = 200
+
+
+def aliases(merges: list[Merge]) -> dict[str, str]:
+    """Each merged key -> the key it is counted as now, at the end of its
+    chain.  Taken oldest first; a row that could not hold (a cycle, a key
+    merged twice: only a hand-edited store has one) is passed over."""
+    into: dict[str, str] = {}
+    for merge in merges:
+        if merge.from_key in into or _end(into, merge.into_key) == merge.from_key:
+            continue
+        into[merge.from_key] = merge.into_key
+    return {k: _end(into, k) for k in into}
+
+
+def _end(into: dict[str, str], player: str) -> str:
+    for _step in range(len(into) + 1):   # chains end: a cycle is never let in
+        if player not in into:
+            return player
+        player = into[player]
+    return player
+
+
+def check(merges: list[Merge], from_key: str, into_key: str) -> None:
+    """Whether ``from_key`` may become ``into_key``; ``Illegal`` says why not."""
+    for player in (from_key, into_key):
+        if not player or len(player) > LONGEST_KEY or clean_name(player).casefold() != player:
+            raise Illegal("No such player.")
+    now = aliases(merges)
+    if from_key == into_key or now.get(into_key, into_key) == from_key:
+        raise Illegal("A name cannot be merged into itself.")
+    if from_key in now:
+        raise Illegal("That name is already merged into another.")
+
+
+# --- the page, while its QR code is up -----------------------------------------------------
+
+def page_for(box, token: str):
+    """The flow showing the page ``token``'s QR code, while it is up."""
+    mine = getattr(box.flow, "merging", None)
+    if mine is None or not hmac.compare_digest(mine.encode(), token.upper().encode()):
+        return None
+    return box.flow
+
+
+def open_token(box) -> str | None:
+    return getattr(box.flow, "merging", None)
+
+
+def view(box, token: str) -> dict | None:
+    """What the page needs from the box: its form guard and the merges in
+    effect; None once its QR code is gone."""
+    flow = page_for(box, token)
+    if flow is None:
+        return None
+    return {"csrf": flow.merging_csrf,
+            "merges": [{"id": m.id, "from": m.from_key, "into": m.into_key, "at": m.at}
+                       for m in box.store.merges()]}
+
+
+def merge(box, token: str, from_key: str, into_key: str) -> None:
+    """``LookupError`` once the page is gone; ``Illegal`` for a merge that
+    cannot be; ``store.Unsaved`` if the card refused it."""
+    if page_for(box, token) is None:
+        raise LookupError(token)
+    check(box.store.merges(), from_key, into_key)
+    box.store.add_merge(from_key, into_key, box.labels.now())
+    box.changed()
+
+
+def undo(box, token: str, merge_id: int) -> None:
+    if page_for(box, token) is None:
+        raise LookupError(token)
+    if not box.store.undo_merge(merge_id, box.labels.now()):
+        raise Illegal("That merge was already taken back.")
+    box.changed()

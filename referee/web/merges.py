@@ -1,0 +1,94 @@
+"""The page that merges two names of one player: ``/M/<token>``.
+
+The box's Settings show its address as a QR code (``referee.merging``): it
+opens only while that code is up, and is a plain 404 before and after.  It
+lists every player the ledger knows, merges one name into another ("A
+becomes B") and takes a merge back.  The merges are the box's to keep: the
+page asks it over ``referee.channel`` (``merges.view``, ``merges.merge``,
+``merges.undo``) and the players' ledger counts every game again once the
+store holds them.  Like the names page it works with JavaScript off and
+its forms are guarded as a team page's are (``referee.web.teams.forged``).
+
+Two names that sat in one game are two people: the page does not merge
+them (the ledger would rate such a game for the first of them only).
+"""
+from __future__ import annotations
+
+import hmac
+import types
+
+from aiohttp import web
+
+from referee import channel
+from referee.i18n import _
+from referee.web import guard, teams
+from referee.web.player_stats import everyone
+
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+
+
+async def _ask(site, op: str, **fields) -> dict:
+    try:
+        return await site.box.ask(op, **fields)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+
+
+async def _view(site, token: str) -> dict:
+    # While the web is told of every change it knows which page is open:
+    # a made-up address costs the box nothing.
+    if site.box.watching and (site.box.merges is None
+                              or not hmac.compare_digest(site.box.merges.encode(), token.upper().encode())):
+        raise web.HTTPNotFound()
+    answer = await _ask(site, "merges.view", token=token)
+    if "view" not in answer:
+        raise web.HTTPNotFound()
+    return answer["view"]
+
+
+def add_routes(app: web.Application, site) -> None:
+    async def page(request: web.Request) -> web.Response:
+        view = await _view(site, request.match_info["token"])
+        return _page(site, request, view, await site.book.fresh())
+
+    async def post(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = await _view(site, token)
+        fields = await guard.posted(request)
+        if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        ledger = await site.book.fresh()
+        if fields.get("undo", "").isdigit():
+            answer = await _ask(site, "merges.undo", token=token, id=int(fields["undo"]))
+        else:
+            from_key, into_key = fields.get("from", ""), fields.get("into", "")
+            if from_key not in ledger.names or into_key not in ledger.names:
+                return _page(site, request, view, ledger, _("Choose two players."), 400)
+            if set(ledger.games[from_key]) & set(ledger.games[into_key]):
+                return _page(site, request, view, ledger,
+                             _("{a} and {b} played in one game: they are two players.").format(
+                                 a=ledger.names[from_key], b=ledger.names[into_key]), 400)
+            answer = await _ask(site, "merges.merge", token=token, from_key=from_key, into_key=into_key)
+        if "refused" in answer:
+            return _page(site, request, view, ledger, answer["refused"], 400)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
+        raise web.HTTPSeeOther(request.path)
+
+    for prefix in ("/M/", "/m/"):
+        app.router.add_get(prefix + TOKEN, page)
+        app.router.add_post(prefix + TOKEN, post)
+
+
+def _page(site, request, view: dict, ledger, refused: str = "", status: int = 200) -> web.Response:
+    players = [{"key": p.key, "name": p.name, "played": p.played} for p in everyone(ledger, "name")]
+    shown = {**ledger.spelled, **ledger.names}
+    merges = [{"id": m["id"], "from": shown.get(m["from"], m["from"]), "into": shown.get(m["into"], m["into"])}
+              for m in reversed(view["merges"])]
+    text = site.render("merges.html", title=_("Merge names"), players=players, merges=merges,
+                       csrf=view["csrf"], action=request.path, refused=refused, live=False)
+    response = web.Response(text=text, status=status, content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+    response.set_cookie(teams.COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
+    response.enable_compression()
+    return response

@@ -1,0 +1,112 @@
+"""Issue 28 on a phone, at 360 px, light and dark, axe-clean, names shown
+as text: the merge page scanned from the box's own screen and used with its
+own controls, and the league's players' pages."""
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+import zxingcpp
+
+from test_merges import marek_wins_against
+from test_web_browser import PHONE, at_the_table, axe, browser, path_of, serious_findings  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+
+def test_28_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_table, axe):  # noqa: F811
+    t, phone = table, at_the_table
+    marek_wins_against(t, ["<b>Bob</b>", "Ania", "Marek"])
+    marek_wins_against(t, ["Ania K.", "<b>Bob</b>", "Marek"])
+    t.type("8" "5")                                   # Settings, Merge names
+    [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
+    path = path_of(qr.text)
+    for dark in (False, True):
+        page = phone.open(path, dark=dark)
+        assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+        assert serious_findings(phone, page, axe) == []
+        assert "<b>Bob</b>" in phone.call(page.inner_text("#from"))   # as text, not markup
+        phone.shot(page, "merge-dark" if dark else "merge")
+
+    async def merge():
+        await page.select_option("#from", "ania k.")
+        await page.select_option("#into", "ania")
+        async with page.expect_navigation():
+            await page.click('button[name="merge"]')
+
+    phone.call(merge())
+    assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
+    assert "Ania K. → Ania" in phone.text(page)
+    ania = phone.open("/p/ania%20k.")                 # the old name's page leads to the player's
+    assert phone.call(ania.evaluate("location.pathname")) == "/p/ania"
+    assert "Also played as: Ania K." in phone.call(ania.inner_text("header"))
+    assert serious_findings(phone, ania, axe) == []
+
+    async def undo():
+        async with page.expect_navigation():
+            await page.click('button[name="undo"]')
+
+    phone.call(undo())
+    assert t.box.store.merges() == []
+    t.type("*")                                       # the QR code goes: so does the page
+    assert phone.call(page.reload()).status == 404
+    phone.errors.remove("Failed to load resource: the server responded with a status of 404 (Not Found)")
+
+
+class LeagueSite:
+    """The league's web app on a loop of its own, where the browser's
+    ``call`` runs it while it waits (as it runs a table's)."""
+
+    def __init__(self, league) -> None:
+        from aiohttp import web
+
+        from referee.club import league_web
+        self.loop = asyncio.new_event_loop()
+        self.runner = web.AppRunner(league_web.make_app(league_web.LeagueSite(league)))
+        self.loop.run_until_complete(self.runner.setup())
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        self.loop.run_until_complete(site.start())
+        self.port = site._server.sockets[0].getsockname()[1]
+
+    def web_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.runner.cleanup())
+        self.loop.close()
+
+
+def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
+    from referee.club import messages
+    from referee.club.league import League
+    from referee.scorelog import game_entry
+    from referee.testing import Table
+    from test_club import CLUB, davinci_win
+
+    league = League(str(tmp_path / "league.db"))
+    for table, seed, players in (("north", 1, ["Ann", "<b>Bob</b>"]), ("south", 2, ["ann", "Cid"])):
+        with Table(seed=seed) as t:
+            t.start("davinci", players=players)
+            davinci_win(t)
+            for row in t.box.store.games():
+                entry = json.loads(json.dumps(game_entry(t.box.store, row)))
+                assert league.take(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
+                    v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
+                    entry=entry))) == "taken"
+    site = LeagueSite(league)
+    browser.table = site
+    try:
+        for dark in (False, True):
+            for path in ("/p/", "/p/ann"):
+                page = browser.open(path, dark=dark)
+                assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+                assert serious_findings(browser, page, axe) == []
+            assert "<b>Bob</b>" in browser.text(page)        # as text, never markup
+            assert "north" in browser.text(page) and "south" in browser.text(page)
+            browser.shot(page, "league-player-dark" if dark else "league-player")
+        assert browser.errors == []
+    finally:
+        browser.end_test()
+        site.close()
+        league.close()
