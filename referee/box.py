@@ -27,7 +27,7 @@ from referee.devices import DISPLAYS, build
 from referee.clock import STEP_SECONDS, WallLabels
 from referee.flows import SLACK
 from referee.i18n import _, ngettext
-from referee.screen import Screen, render, wrap
+from referee.screen import Screen, render, said_shown, wrap
 from referee.session import Session
 from referee.store import UNDO, Unsaved
 
@@ -207,6 +207,10 @@ class Box:
             except Unsaved as exc:
                 self.unsaved(exc)
         self._enter(session)
+        main = self.shown.get("main")
+        if main is not None and main.said and not said_shown(dataclasses.replace(main, flash="")):
+            # A first page with no row to spare says it over its lines, until a key.
+            self.flash(main.said, seconds=None)
 
     def _enter(self, session: Session) -> None:
         from referee.flows import flow_for
@@ -614,6 +618,15 @@ class Box:
             lines = [_("Take back the last"), _("action?")]
         return Screen(_("Undo?"), tuple(lines[:3]), keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
 
+    def said(self) -> str:
+        """The line under a game's public screen: what was last done and by
+        whom, so that a wrong key is seen and can be taken back; before the
+        first action, how to take back and reach the game menu."""
+        from referee.flows import forms
+        if not self.session.can_undo():
+            return forms.game_menu_line()
+        return self._last_action()
+
     def _last_action(self) -> str:
         # Named anew only when the game moved (a new row): the overlay
         # redraws every second under a running clock.
@@ -683,6 +696,12 @@ class Box:
         screens = self.flow.screens()
         if self._overlay is not None:
             screens["main"] = self._overlay_screen()
+        elif self._page() is not None and "main" in screens and self.session.name != "tools":
+            # The table tools show what they hold (the time, the dice): no
+            # line of what was done, and no hint over their first page.
+            said = self.said()
+            if said not in screens["main"].lines:   # a page that says it already
+                screens["main"] = dataclasses.replace(screens["main"], said=said)
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:

@@ -73,6 +73,10 @@ class Screen:
     # The big line at half height, so that two lines fit under it (key
     # hints a bar of 21 columns cannot hold).
     mid: bool = False
+    # What was last done in the game, and by whom ("Ania takes I"): the
+    # box sets it on the public screen, drawn on the lowest body row when
+    # the screen leaves that row free, so that a wrong key is seen.
+    said: str = ""
 
     @property
     def text(self) -> str:
@@ -82,6 +86,8 @@ class Screen:
         if self.big:
             out.append(self.big)
         out.extend(self.lines)
+        if said_shown(self):
+            out.append(fit(SAID + self.said))
         if self.picture:
             out.append(f"[{self.picture[0]}]")
         if self.qr:
@@ -89,6 +95,32 @@ class Screen:
         if self.keys:
             out.append(key_line(self.keys))
         return "\n".join(out)
+
+
+SAID = "»"   # marks the line of what was last done
+
+
+def rows(screen: Screen) -> int:
+    """The body rows under the title and the big line, above the key bar."""
+    top = 12 if screen.title else 0
+    if screen.big:
+        whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - _left(screen)
+        top += (font("big") if whole else font("mid")).size + 1
+    return (H - top - (10 if screen.keys else 0)) // 10
+
+
+def _left(screen: Screen) -> int:
+    return qr_image(screen.qr).width + 4 if screen.qr else 0
+
+
+def said_shown(screen: Screen) -> bool:
+    """Whether the line of what was last done has a row of its own: one the
+    screen's lines and a passing message leave free, never one of theirs."""
+    if not screen.said or screen.picture:
+        return False
+    cols = COLS if not screen.qr else (W - _left(screen)) // 6
+    message = len(wrap(screen.flash, cols)) if screen.flash else 0
+    return len(screen.lines) + message < rows(screen)
 
 
 def key_line(keys) -> str:
@@ -158,6 +190,9 @@ def render(screen: Screen) -> Image.Image:
     for line in lines:
         draw.text((left, y), line, font=small, fill=1)
         y += 10
+    if said_shown(screen):   # on the lowest body row, apart from the screen's own lines
+        bottom = H - (11 if screen.keys else 0) - 10
+        draw.text((left, bottom), fit(SAID + screen.said, cols), font=small, fill=1)
     if screen.keys:
         draw.line((left, H - 11, W - 1, H - 11), fill=1)
         draw.text((left, H - 10), fit(key_line(screen.keys), cols), font=small, fill=1)

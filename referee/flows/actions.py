@@ -123,7 +123,9 @@ def _decrypto(event, before) -> str:
         case g.SwapKeyword(seat, position):
             return _("{team} swaps word {n}").format(team=team(seat), n=position)
         case g.Guess(seat, code):
-            return _("{team}: {code}").format(team=team(seat), code="-".join(map(str, code)) or "–")
+            from referee.flows.decrypto import said_line
+            target = g.step(before).of_team
+            return said_line(team(seat), code, tuple(code) == tuple(before.codes[target] or ()))
         case g.KeywordsGuessed(seat, count):
             return _("{team}: {n} keywords").format(team=team(seat), n=count)
     return ""

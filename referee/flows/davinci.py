@@ -44,7 +44,9 @@ def setup(box) -> Flow:
         Option("tournament", _("Play"), ((False, _("one game")), (True, _("3 games")))),
         seat_option("starts", _("Starts"), 4, lambda n: _("P{n}").format(n=n)),  # [DV-3]
     ]
-    help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."))
+    help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."),
+                  _("Deal: digit starts,"), _("# when all sorted."), _("Turn: digit attacks,"),
+                  _("then A hit, B miss."), _("After a hit: A again,"), _("# stops."))
     return Form(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
 
 

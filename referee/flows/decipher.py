@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from games import decipher as game
 from referee.flows import Flow
-from referee.flows.forms import Form, Option, named_seats, seat_option
-from referee.i18n import N_, _
+from referee.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
+from referee.i18n import N_, _, ngettext
 from referee.screen import COLS, Screen, fit, wrap
 
 # Main shows the same two dots however many digits the maker types, so that
@@ -55,12 +55,18 @@ class SetupForm(Form):
     def help(self) -> tuple[str, ...]:
         makers = round_plan(self.values)
         players = self.values["players"]
-        return (_("{rounds} rounds, {players} players").format(rounds=len(makers), players=players),
+        # [DC-10] the rulebook's ruling, said where the table can read it: a page of its own
+        ruling = wrap(ngettext("Ruling: every seeker starts each round with {n} guess token.",
+                               "Ruling: every seeker starts each round with {n} guess tokens.",
+                               game.TOKENS).format(n=game.TOKENS))
+        return (_("Players: {players}, rounds: {rounds}").format(rounds=len(makers), players=players),
                 _("Makers, moving left:"),
                 _("Player {seats}").format(seats="→".join(str(seat + 1) for seat in makers)),
-                _("Words of {n} letters").format(n=self.values["length"]),
-                # [DC-10] the rulebook's ruling, said where the table can read it
-                *wrap(_("Ruling: every seeker starts each round with {n} guess tokens.").format(n=game.TOKENS)))
+                *ruling, *("",) * (-len(ruling) % HELP_LINES),
+                ngettext("Words of {n} letter", "Words of {n} letters", self.values["length"]).format(
+                    n=self.values["length"]),
+                _("Maker: pieces, then #"), _("A: NO  B: YES"), _("Seeker's digit: guess"),
+                _("then A wrong, B right"), _("C: piece, or give up"), _("D: more, scores"))
 
 
 def round_plan(options: dict) -> list[int]:
@@ -293,7 +299,7 @@ class Play(Flow):
         named = _("Guess:") + "".join(f" {seat + 1} {names[seat]}" for seat in step.guessers)
         if len(named) <= COLS:
             return named
-        return _("Guess: key") + " " + " ".join(str(seat + 1) for seat in step.guessers)
+        return _("To guess, press {keys}").format(keys="/".join(str(seat + 1) for seat in step.guessers))
 
     def _more_screen(self) -> Screen:
         step = game.step(self.state)

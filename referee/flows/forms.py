@@ -22,6 +22,15 @@ from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
 
+# A help page has three lines of its own; the fourth says how to take back
+# a key and reach the game menu, the controls no key bar can show.
+HELP_LINES = LINES - 1
+
+
+def game_menu_line() -> str:
+    return _("Hold *: undo, menu")
+
+
 class Menu(Flow):
     """``title`` is text, or a function giving it anew at every redraw."""
 
@@ -187,7 +196,7 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return (len(self.help()) + LINES - 1) // LINES
+        return -(-len(self.help()) // HELP_LINES)
 
     def key(self, key: str, kind: str) -> None:
         from referee.flows import menu
@@ -384,7 +393,7 @@ class Form(Flow):
         return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
 
     def _help_screen(self) -> Screen:
-        first = self.help_page * LINES
+        first = self.help_page * HELP_LINES
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
@@ -392,4 +401,4 @@ class Form(Flow):
             keys.append(("D", "►"))
         keys.append(("*", _("Back")))
         title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
-        return Screen(title, tuple(self.help()[first:first + LINES]), keys=tuple(keys))
+        return Screen(title, (*self.help()[first:first + HELP_LINES], game_menu_line()), keys=tuple(keys))

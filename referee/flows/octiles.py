@@ -70,7 +70,8 @@ def setup(box) -> Form:
         Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
     ]
     help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
-                  _("Print the spaces map:"), "octiles-spaces.svg", _("in the docs folder."))
+                  _("Turn: space 1-17, #"), _("C: pass  D: more"), _("D then 1: the spaces"),
+                  _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"))
     return _Setup(box, "Octiles", options, None, help_lines)
 
 
