@@ -143,7 +143,7 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     table.press("*")
     assert "Pieces in chamber?" in table.screen() and "12" not in table.screen("team1")
     table.type("4#")                  # too few for five letters
-    assert flashed(table) == ["A word of 5 letters takes 5 to 48 pieces."]
+    assert flashed(table) == ["Word length 5: pieces from 5 to 48."]
     assert table.sounds[-1] == "error" and "Pieces in chamber?" in table.screen()
     table.type("9#")
     assert "Pieces: set" in table.screen()
@@ -175,7 +175,7 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     table.type("B")                   # 4 left
     table.type("D1")
     table.type("2##")                 # too few: bonus mode starts at 3
-    assert flashed(table) == ["Left to place: 3 to 46 pieces."]
+    assert flashed(table) == ["Pieces left to place: 3 to 46."]
     table.type("*D1")
     table.type("3#")
     table.press("*")                  # not sure after all: the count stays

@@ -152,7 +152,8 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     t.press("2")
     assert shown(t)[0] == "[Jazyk: cs]" and shown(t)[-1] == "*:Zpět"
     t.press("*")
-    assert shown(t) == ["[Tabletop Referee 1/2]", "1 Decrypto", "2 Osmišifry", "3 Octiles", "4 Da Vinci Code", "D:►"]
+    # The titles of the Czech rulebooks (issue 25 item 10).
+    assert shown(t) == ["[Tabletop Referee 1/2]", "1 Decrypto", "2 Osmišifry", "3 Oktilky", "4 Da Vinciho kód", "D:►"]
     t.restart()
     t.press("D")
     assert shown(t) == ["[Tabletop Referee 2/2]", "5 Decipher", "6 Časovač a kostky", "7 Výsledky", "8 Nastavení",

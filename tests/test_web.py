@@ -523,7 +523,7 @@ def test_a_key_press_at_the_table_reaches_the_live_stream_and_the_page(t):
         assert f'data-version="{version}"' in page
         totals = t.log()[0]["totals"]
         assert totals["Bob"] > 0
-        assert f"Round 1 of 4 scored Ann {totals['Ann']} Bob {totals['Bob']}" in page_text(page)
+        assert f"Round 1 of 4: scored Ann {totals['Ann']} Bob {totals['Bob']}" in page_text(page)
     finally:
         stream.close()
 

@@ -154,7 +154,7 @@ def test_tonight_on_a_phone_follows_a_key_press_within_a_second(t, phone):  # no
     phone.call(page.wait_for_function(
         "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=1000))
     assert time.monotonic() - pressed < 1.0
-    assert "Round 1 of 3 scored" in phone.text(page)
+    assert "Round 1 of 3: scored" in phone.text(page)
     phone.shot(page, "tonight-after-key")
 
 

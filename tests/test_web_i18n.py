@@ -137,7 +137,7 @@ def test_the_evening_reads_in_czech(t):
     assert text.startswith("Dnešní večer · Tabletop Referee Dnešní večer")
     assert "Decipher Hraje se od " in text and "· Kolo 3 z 3 · slovo tvoří Cy" in text
     assert "Decrypto Dohráno" in text and "★ Bílí 0 zachycení, 0 nedorozumění Černí 0 zachycení, 2 nedorozumění" in text   # the sides as the screens name them, their tokens (25.2)
-    assert "Da Vinci Code Dohráno" in text and "necelá minuta" in text
+    assert "Da Vinciho kód Dohráno" in text and "necelá minuta" in text
     assert text.endswith("Obnovit Všechny večery CSV JSON")
 
 
@@ -146,7 +146,7 @@ def test_a_game_page_reads_in_czech(t):
     text = page_text(ok(t, f"/g/{ids['decrypto']}"))
     assert "← Dnešní večer" in text
     assert "★ Vítězí Bílí Soupeř měl dvě nedorozumění." in text
-    assert "Kolo 1" in text and "Bílí 3‑2‑1: rozšifrováno; Černí 2‑3‑1: nedorozumění (1‑2‑3)" in text
+    assert "Kolo 1" in text and "Bílí 3‑2‑1: dešifrováno; Černí 2‑3‑1: nedorozumění (1‑2‑3)" in text
     assert "Celkem 0 0 0 2" in text and "Uložit do BG Stats" in text      # Bílí, then Černí: Zach. Ned.
     text = page_text(ok(t, f"/g/{ids['davinci']}"))
     assert "Začíná Ann; vítězí Ann po 1 tahu; mimo hru: Bob (útok: Ann)" in text
@@ -262,7 +262,7 @@ def test_choosing_czech_under_settings_turns_the_open_pages_czech(t):
         assert lang_of(czech) == "cs" and f'data-version="{version}"' in czech
         assert page_text(czech).startswith("Dnešní večer")
         assert "Vítězí Ann" in page_text(ok(t, f"/g/{game}"))
-        assert "1 hra: Da Vinci Code" in page_text(ok(t, "/e/"))
+        assert "1 hra: Da Vinciho kód" in page_text(ok(t, "/e/"))
         choose(t, "1")                             # and back to English
         assert int(stream.message()) > int(version)
         again = ok(t, "/")

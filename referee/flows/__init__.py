@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import math
 
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from referee.screen import Screen
 
 
@@ -86,6 +86,11 @@ def clock_text(seconds: float) -> str:
     """A countdown as players read it: whole seconds, rounded up, M:SS."""
     whole = max(0, math.ceil(seconds - SLACK))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def more(n: int) -> str:
+    """Winners beyond those a screen has room to name: "+2 more"."""
+    return ngettext("+{n} more", "+{n} more", n).format(n=n)
 
 
 def team_label(seat: str) -> str:

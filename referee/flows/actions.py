@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games import base
 from referee.flows import clock_text
-from referee.i18n import _
+from referee.i18n import _, ngettext
 
 
 def describe(session) -> str:
@@ -127,7 +127,7 @@ def _decrypto(event, before) -> str:
             target = g.step(before).of_team
             return said_line(team(seat), code, tuple(code) == tuple(before.codes[target] or ()))
         case g.KeywordsGuessed(seat, count):
-            return _("{team}: {n} keywords").format(team=team(seat), n=count)
+            return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
     return ""
 
 

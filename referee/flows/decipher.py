@@ -26,7 +26,7 @@ Button 1      Held, screen 1 shows the maker how many pieces are left.
 from __future__ import annotations
 
 from games import decipher as game
-from referee.flows import Flow
+from referee.flows import Flow, more
 from referee.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.i18n import N_, _, ngettext
 from referee.screen import COLS, Screen, fit, wrap
@@ -79,6 +79,10 @@ def round_plan(options: dict) -> list[int]:
             return makers
         state = game.apply(state, game.NextRound(), 0.0)
         makers.append(state.maker)
+
+
+def points_text(n: int) -> str:
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def tokens(held: int, of: int) -> str:
@@ -243,7 +247,7 @@ class Play(Flow):
             return False
         s = self.state
         if s.phase == "play" and s.bonus and not before:
-            self.box.flash(_("Bonus mode: {n} pieces").format(n=s.bonus_left))
+            self.box.flash(ngettext("Bonus mode: {n} piece", "Bonus mode: {n} pieces", s.bonus_left).format(n=s.bonus_left))
             if s.pieces is not None:
                 self.box.sound("warning")  # [DC-6] the box announces it, not the maker
         return True
@@ -264,7 +268,7 @@ class Play(Flow):
     def _start_screen(self) -> Screen:
         s = self.state
         lines = [_("Maker: {name}").format(name=s.players[s.maker]),
-                 _("Word: {n} letters").format(n=s.length)]
+                 ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
             lines += [_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")]
             keys = (("#", _("OK")), ("*", _("Clear")))
@@ -285,7 +289,7 @@ class Play(Flow):
         counts = _("NO: {no}  Bonus: {tokens}").format(no=s.no_tokens, tokens=tokens(s.bonus_left, game.BONUS))
         if s.bonus:
             # In bonus mode the pieces left are the bonus tokens left: public.
-            pieces = _("Bonus mode: {n} left").format(n=s.bonus_left)
+            pieces = ngettext("Bonus mode: {n} left", "Bonus mode: {n} left", s.bonus_left).format(n=s.bonus_left)
         else:
             pieces = _("Pieces: set") if s.pieces is not None else _("Pieces: —")
         keys = {"place": (("A", _("NO")), ("B", _("YES"))),
@@ -387,16 +391,18 @@ class Play(Flow):
             return f"{fit(_(label), 12):<12}{count:>2}×{value} ={count * value:>3}"
 
         lines = tuple(row(item, label) for item, label in ITEMS)
-        return Screen(_("{name}: {points} points").format(name=name, points=table["scores"][name]), lines)
+        points = table["scores"][name]
+        return Screen(ngettext("{name}: {points} point", "{name}: {points} points", points).format(
+            name=name, points=points), lines)
 
     def _final_sheet(self) -> Screen:
         log = game.summary(self.state)
         best = log["winners"]
         # [DC-11] Beside the QR code there is room for two names; screen 2
         # names every winner.
-        names = best if len(best) <= 2 else (best[0], _("+{n} more").format(n=len(best) - 1))
+        names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
         lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *names,
-                 _("{n} points").format(n=log["totals"][best[0]]))
+                 points_text(log["totals"][best[0]]))
         return Screen(_("Game over"), lines, qr=self.box.public_url())
 
     # --- the other two screens -------------------------------------------------------
@@ -417,7 +423,9 @@ class Play(Flow):
         pieces = game.private(s, s.maker).get("pieces")
         if page == "correct" and self.confirming:
             was = _("Was {n}.").format(n=pieces) if pieces is not None else _("No count so far.")
-            return Screen(_("Correct the count?"), (_("Now: {n} left to place").format(n=self.typed), was),
+            left = int(self.typed or 0)
+            return Screen(_("Correct the count?"), (ngettext("Now: {n} left to place", "Now: {n} left to place",
+                                                             left).format(n=self.typed), was),
                           keys=(("#", _("Yes")), ("*", _("No"))))
         if page == "correct":
             return Screen(title, (_("pieces left to place"),), big=self.typed or "_",
@@ -436,7 +444,7 @@ class Play(Flow):
             log = game.summary(s)
             best = log["winners"]
             head = _("Winner:") if len(best) == 1 else _("Winners:")
-            points = _("{n} points").format(n=log["totals"][best[0]])
+            points = points_text(log["totals"][best[0]])
             return Screen(head, (*wrap(", ".join(best))[:3], points))
         return Screen(_("Decipher"), (_("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds),
                                       _("Maker: {name}").format(name=s.players[s.maker])))

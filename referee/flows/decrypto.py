@@ -48,12 +48,15 @@ from games.base import Illegal
 from referee import i18n
 from referee.flows import Flow, clock_text, forms
 from referee.team_pages import team_url
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
 SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
+# The keywords' language as the table's language calls it ("Slova: čeština"),
+# as Osmišifry names its letter tables.
+WORD_LANGS = {"en": N_("English"), "cs": N_("Czech"), "pl": N_("Polish"), "ru": N_("Russian")}
 # How to work the box, after the clue rules on the help pages.
 KEY_HELP = (N_("int: interceptions,"), N_("mis: miscommunication"), N_("Team button twice:"), N_("our clues are done."), N_("Hold it: see the code"),
             N_("Guess: 3 digits, #;"), N_("* clears the digits."), N_("A: swap a keyword"),
@@ -86,7 +89,7 @@ class Setup(forms.Form):
         return tuple(map(len, self.members)) == (sizes if variant == "teams" else (1, 2))
 
     def __init__(self, box) -> None:
-        keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
+        keywords = (*((("box", code), _(WORD_LANGS[code])) for code in d.LANGS), (("cards", None), _("own cards")))
         options = [
             forms.Option("players", _("Teams"), tuple((v, _(label).format(*v[1] or ())) for v, label in PLAYERS)),
             forms.Option("keywords", _("Keywords"), keywords, default=d.LANGS.index(i18n.lang)),
@@ -507,7 +510,8 @@ class Play(Flow):
         elif r.reason == "miscommunications":
             lines = wrap(_("{team} miscommunicated twice.").format(team=self.name(1 - r.winners[0])))
         elif r.reason == "rounds":
-            lines = wrap(_("The Team held out for {n} rounds.").format(n=d.HACKER_LAST_ROUND))
+            lines = wrap(ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
+                                  d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND))
         else:
             lines = self._tie_lines(r)
         return Screen(title, tuple(lines), keys=keys)
@@ -523,7 +527,7 @@ class Play(Flow):
         elif r.tie == "both_interceptions":
             why = _("Tie: both at 2 interceptions.")
         else:
-            why = _("Tie after {n} rounds.").format(n=d.LAST_ROUND)
+            why = ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)
         lines = [*wrap(why), _("Score {0}:{1}.").format(*s.scores)]
         if r.reason != "score":
             lines.append(_("Keywords {0}:{1}.").format(*s.keywords_guessed))

@@ -156,7 +156,7 @@ class Form(Flow):
         if names:
             counts = self.seat_range()
             if len(names) not in counts:
-                raise Illegal("This game needs {low} to {high} players.", low=min(counts), high=max(counts))
+                raise Illegal("Players in this game: {low} to {high}.", low=min(counts), high=max(counts))
             i = [o.key for o in self.options].index("players")
             self.chosen[i] = [v for v, _l in self.options[i].choices].index(len(names))
             self._seated()

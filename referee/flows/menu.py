@@ -11,8 +11,10 @@ from referee.screen import LINES, W, Screen, qr_image, wrap
 
 # The games by their editions' names; Decipher's Polish edition is
 # Słowotwórcy, so that name is the catalogues' to give (``title``).
-GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", "Octiles"),
-         ("davinci", "Da Vinci Code"), ("decipher", N_("Decipher")))
+# The titles the rulebooks of a language give ("Oktilky", "Da Vinciho kód");
+# Decrypto and Osmišifry are one name everywhere.
+GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", N_("Octiles")),
+         ("davinci", N_("Da Vinci Code")), ("decipher", N_("Decipher")))
 
 
 def title(name: str) -> str:

@@ -35,7 +35,7 @@ import os
 
 from games import osmisifry as osm
 from referee.config import read_letter_table
-from referee.flows import Flow, clock_text
+from referee.flows import Flow, clock_text, more
 from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
@@ -219,8 +219,10 @@ class Play(Flow):
 
     def _roll_letter(self, step: osm.Step) -> tuple[Screen, Screen]:
         s = self.state
-        row = _row(s.offers[step.row - 1], s.offer_size, " ")
-        lines = [fit(_("Row {row}: {letters}").format(row=step.row, letters=row))]
+        row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, " "))
+        if len(row) > COLS:   # seven letters after a longer word for "row": no room for the spaces
+            row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, ""))
+        lines = [fit(row)]
         last = _last_roll(s)
         if step.row > s.round:
             # The next row is rolled before this round's picks: the row they
@@ -310,7 +312,7 @@ class Play(Flow):
         page = self.page % self._pages()
         if page == 0:
             # Beside the QR code there is room for two names; the table has them all.
-            names = best if len(best) <= 2 else (best[0], _("+{n} more").format(n=len(best) - 1))
+            names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
             lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
             return Screen(_("Game over"), lines, keys=(("D", _("Table")),), qr=self.box.public_url()), side
         names = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]

@@ -122,7 +122,7 @@ def verdict(entry: dict) -> str:
         return _("Abandoned") if status == "abandoned" else _("No winner")
     if len(winners) == 1:
         return _("{winner} wins").format(winner=winners[0])
-    return _("{winners} and {last} share the win").format(winners=", ".join(winners[:-1]), last=winners[-1])
+    return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
 
 
 # Why a Decrypto game ended, as its summary names it.
@@ -329,9 +329,10 @@ def _davinci(i: int, r: dict) -> tuple[str, str]:
 
 
 def _osmisifry(i: int, r: dict) -> tuple[str, str]:
-    parts = [_("{officer} found {found} of {drawn} words").format(
-                 officer=r.get("officer"), found=r.get("found"), drawn=r.get("drawn")),
-             _("{unused} unused cells").format(unused=r.get("unused"))]
+    drawn, unused = r.get("drawn") or 0, r.get("unused") or 0
+    parts = [ngettext("{officer} found {found} of {drawn} word", "{officer} found {found} of {drawn} words",
+                      drawn).format(officer=r.get("officer"), found=r.get("found"), drawn=drawn),
+             ngettext("{unused} unused cell", "{unused} unused cells", unused).format(unused=unused)]
     if r.get("destroyed"):
         parts.append(_("secret word destroyed"))
     return _("{agent}’s booklet").format(agent=r.get("agent")), "; ".join(parts)
@@ -395,7 +396,7 @@ def _now_decipher(v: dict) -> list[str]:
     if kind != "scored" and v["seeker"] is None:
         return []
     if kind == "scored":
-        return [_("Round {n} of {last} scored").format(n=v["round"], last=v["rounds"])]
+        return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
     return ([_of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=v["maker"])]
             + ([_("bonus mode")] if v.get("bonus_mode") else []))
 
