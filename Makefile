@@ -4,13 +4,14 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
-APT    := $(FONTS)
+# DejaVu Sans engraves the dice module's bezel (make enclosure, the tests).
+APT    := $(FONTS) fonts-dejavu-core
 READY  := $(VENV)/.ready
 # axe-core, the accessibility checker the browser tests inject into pages:
 # from the npm registry into a folder of the project, when missing.
 AXE    := build/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: sim test bench soak flash install uninstall clean
+.PHONY: sim test bench soak flash install uninstall clean enclosure
 sim: $(READY)
 	$(BIN)/referee sim
 
@@ -36,6 +37,10 @@ flash:
 	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py flash)
 	$(BIN)/python -m firmware.deploy
 
+# The printed parts (STL, STEP) and the pictures of both boxes, in build/enclosure.
+enclosure: $(READY)
+	$(BIN)/python -m hardware.enclosure --out build/enclosure
+
 install:
 	sudo systemd/install.sh
 
@@ -45,7 +50,7 @@ uninstall:
 $(READY): pyproject.toml
 	@scripts/need-apt $(APT)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,cad]'
 	@touch $@
 
 clean:

@@ -40,7 +40,7 @@ async def _run(rounds: int) -> dict:
         box.start_game("tools")
         heard, pressed = [], []
         forward = box.on_key
-        box.devices.keys.on_key = lambda key, kind: (heard.append((key, kind)), forward(key, kind))
+        box.devices.keys.on_key = lambda event: (heard.append((event.key, event.kind)), forward(event))
         pins = box.devices.pins
 
         def stall(begun: threading.Event) -> None:

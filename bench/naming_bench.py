@@ -4,8 +4,8 @@ its fields a moment after each pause, and the box shows them unsaved.
 On the virtual table, Da Vinci Code's setup with its names QR code up:
 
 - **box time per preview**: ``names.preview`` answered by the box's own
-  channel handler (``channel.Server.answer``), in the box's loop, for 1000
-  previews of changing names, each redrawn (the clock moved on a preview
+  channel handler (``box_channel.BoxChannel.answer``), in the box's loop,
+  for 1000 previews of changing names, each redrawn (the clock moved on a preview
   gap between them): the time the loop is not free for a key, on the wall
   clock and as the thread's CPU time (which other processes on a shared
   machine do not inflate);
@@ -61,7 +61,7 @@ def run(n: int = PREVIEWS) -> dict:
 
         async def handled(i: int) -> tuple[float, float]:
             start, cpu = time.perf_counter(), time.thread_time()
-            answer = await server.answer(_request(token, i))
+            answer = server.answer(json.dumps(_request(token, i)).encode())
             took = ((time.perf_counter() - start) * 1000, (time.thread_time() - cpu) * 1000)
             if answer.get("ok") is not True:
                 raise RuntimeError(f"the box refused a preview: {answer}")

@@ -177,7 +177,11 @@ def rows():
     yield "start, 200 000-event game: exec → ready", f"{r['ready_s']:.2f} s", f"≤ {TARGET_S:g} s", r["ready_s"] <= TARGET_S
     yield "… the same start, new database", f"{r['empty_ready_s']:.2f} s", "reported", True
     yield "start, 200 000-event game: peak RSS", f"{r['rss_mb']:.1f} MB", f"≤ {TARGET_MB:g} MB", r["rss_mb"] <= TARGET_MB
-    yield "… without snapshots (rules updated)", f"{r['whole_ready_s']:.2f} s, {r['whole_rss_mb']:.0f} MB", "reported", True
+    # A replay from the first row streams the rows (referee.session): its
+    # memory is a start's, whatever the game's length.
+    yield "… without snapshots (rules updated)", f"{r['whole_ready_s']:.2f} s", "reported", True
+    yield "… without snapshots: peak RSS", f"{r['whole_rss_mb']:.1f} MB", f"≤ {TARGET_MB:g} MB", \
+        r["whole_rss_mb"] <= TARGET_MB
     yield "… the start after that", f"{r['next_ready_s']:.2f} s", f"≤ {TARGET_S:g} s", r["next_ready_s"] <= TARGET_S
     yield "/api/evening on that game (web process)", f"{r['api_evening_ms']:.0f} ms, {r['web_rss_mb']:.0f} MB", "reported", True
 

@@ -4,8 +4,8 @@ core kept busy by other processes.
 One ``Service`` (``RealClock``, simulated devices, a temporary database)
 runs the table tools.  200 countdowns of 0.1 to 0.2 s run one after the
 other: each is the tools' 1-second countdown started so long ago that only
-that much is left, so the box's own timer machinery (``Box._sync_timer``,
-the loop's ``call_later``, ``Box._expire``) schedules and ends it exactly as
+that much is left, so the box's own timer machinery (``GameClock.sync``,
+the loop's ``call_later``, ``GameClock._expire``) schedules and ends it exactly as
 it ends a Decrypto sand timer.  The error of one countdown is the game-clock time
 its ``TimerExpired`` event was recorded with, minus the moment it should
 have ended.  Meanwhile a second process spins on the CPU, and callbacks of

@@ -37,7 +37,7 @@ import dataclasses
 import typing
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 
 class Illegal(Exception):
@@ -233,12 +233,46 @@ def clean_name(name) -> str:
 
 # --- events as data (the store keeps them as JSON) --------------------------------
 
+def walk(value, write: Callable[[Any, Any], Any]) -> Any:
+    """``value``, a tree of dataclasses, tuples, lists, sets and dicts, as
+    ``write`` makes each of its nodes into data, from the leaves up.
+    ``write(node, parts)`` is given the data already made of the node's
+    parts: a dataclass's as a dict by field name; a tuple's, list's or
+    set's as a list in their order; a dict's as a list of [key, value]
+    pairs in its order; anything else has none (None)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        parts = {f.name: walk(getattr(value, f.name), write) for f in dataclasses.fields(value)}
+    elif isinstance(value, dict):
+        parts = [[walk(k, write), walk(v, write)] for k, v in value.items()]
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        parts = [walk(v, write) for v in value]
+    else:
+        parts = None
+    return write(value, parts)
+
+
+def as_data(value) -> Any:
+    """A value of the games as JSON data: dataclasses as objects of their
+    fields, tuples and lists as lists, sets as lists in a fixed order, dict
+    keys as strings, anything JSON has no kind for as its ``repr``.  Two
+    states (one replayed elsewhere from the same events) give the same data
+    exactly when they are equal."""
+    return walk(value, _plain)
+
+
+def _plain(value, parts):
+    if parts is None:
+        return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(parts, key=repr)
+    if isinstance(value, dict):
+        return {str(key): part[1] for key, part in zip(value, parts)}
+    return parts
+
+
 def encode(event) -> dict:
     """An event as a JSON-ready dict: its class name under "type"."""
-    data = {"type": type(event).__name__}
-    for f in dataclasses.fields(event):
-        data[f.name] = _plain(getattr(event, f.name))
-    return data
+    return {"type": type(event).__name__, **as_data(event)}
 
 
 def decode(data: dict, classes) -> Any:
@@ -251,14 +285,6 @@ def decode(data: dict, classes) -> Any:
     except KeyError as exc:
         raise ValueError(f"unknown event type {exc}") from None
     return cls(**{k: _frozen(v) for k, v in data.items()})
-
-
-def _plain(value):
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
 
 
 def _frozen(value):

@@ -28,12 +28,13 @@ thread puts every key in order.  Debouncing and holds are timed here because
 mock pins ignore ``bounce_time`` and real pin libraries each debounce
 differently.
 
-Key events queue with their times and reach ``on_key(key, kind)`` on the
-event loop's thread, in the order the keys went down, however late the loop
-runs; ``at`` holds the time of the event being handed over (the clock's
-``monotonic``: when the key went down, or was let go after a hold) and
-``due`` the moment the keypad could first have known it (the debounce or
-the hold time over), from which its way to the screens is timed:
+Key events queue with their times and reach ``on_key(event)`` on the event
+loop's thread, in the order the keys went down, however late the loop runs.
+A ``KeyEvent`` names the ``key`` and its ``kind``, the time it happened
+(``at``, the clock's ``monotonic``: when the key went down, or was let go
+after a hold) and ``due``, the moment the keypad could first have known it
+(the debounce or the hold time over), from which its way to the screens is
+timed.  Its kinds:
 
 - ``"press"``:   released before ``HOLD`` seconds
 - ``"hold"``:    still down after ``HOLD`` seconds
@@ -48,7 +49,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
@@ -57,6 +58,14 @@ TEAMS = ("team1", "team2")
 SCAN = 0.01       # seconds between matrix scans while a key is down
 DEBOUNCE = 0.02   # a level must hold this long before it counts
 HOLD = 0.6        # seconds down before a press becomes a hold
+
+
+class KeyEvent(NamedTuple):
+    """A key's press, hold or release, as ``on_key`` is handed it."""
+    key: str      # a keypad key ("1" … "D", "*", "#") or a team button ("team1", "team2")
+    kind: str     # "press", "hold" or "release"
+    at: float     # when it happened (the clock's monotonic)
+    due: float    # when the keypad could first have known it
 
 
 class _Key:
@@ -117,11 +126,9 @@ class Keys:
     each, ``teams`` maps "team1"/"team2" to a pin; ``clock`` gives the scan
     thread (``clock.thread(name)``)."""
 
-    def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[str, str], None],
+    def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[KeyEvent], None],
                  pin_factory=None) -> None:
         self.on_key = on_key
-        self.at = 0.0             # the time of the key event being handed to on_key
-        self.due = 0.0            # when the keypad could first have known it
         self._loop = None
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
@@ -198,8 +205,8 @@ class Keys:
         # rest: they follow on the loop's next turn.
         try:
             while self._queue:
-                self.at, _, key, kind, self.due = self._queue.popleft()
-                self.on_key(key, kind)
+                at, _, key, kind, due = self._queue.popleft()
+                self.on_key(KeyEvent(key, kind, at, due))
         finally:
             if self._queue:
                 self._loop.call_soon(self._deliver)

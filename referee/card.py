@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 
 from referee import salvage
 from referee.i18n import _, ngettext
-from referee.store import Store, Unsaved
+from referee.store import Store, Unreadable, Unsaved
 
 log = logging.getLogger("referee.store")
 LOG_EVERY = 60.0     # seconds between two journal lines about the same fault
@@ -49,6 +50,21 @@ def lost_text(report: salvage.Report) -> str:
     return _("Database repaired: nothing lost")
 
 
+def unreadable_text(found: Unreadable, store: Store, title) -> list[str]:
+    """The main screen's lines for damage found inside rows (see
+    ``Store.unreadable``); ``title`` names a game in the box's language."""
+    lines = []
+    if found.games:
+        lines.append(ngettext("{n} game could not be read", "{n} games could not be read",
+                              len(found.games)).format(n=len(found.games)))
+    for game, n in sorted(found.rows.items()):
+        row = store.game(game)
+        name = f"{title(row.name)} {time.strftime('%H:%M', time.localtime(row.started))}" if row else str(game)
+        lines.append(ngettext("{game}: {n} event could not be read", "{game}: {n} events could not be read",
+                              n).format(game=name, n=n))
+    return lines
+
+
 class Card:
     def __init__(self, path: str, clock) -> None:
         self.path = path
@@ -71,6 +87,20 @@ class Card:
         if report is not None:
             self.notices.append(lost_text(report))
         return store
+
+    def look_through(self, known: frozenset[str], current: int | None) -> Unreadable:
+        """Damage inside rows, though the file opened (``Store.unreadable``):
+        a row damaged in place costs its game, or the rest of its moves, on
+        every page.  It reads every row of the record, so it runs on a
+        thread of its own with a reading connection of its own."""
+        store = Store.reader(self.path)
+        try:
+            found = store.unreadable(known, skip=current)
+        finally:
+            store.close()
+        if found.games or found.rows:
+            log.error("database: unreadable rows: games %s lost, rows lost per game %s", list(found.games), found.rows)
+        return found
 
     def _reading(self, reason: str, detail: str) -> Store:
         self.fault = reason

@@ -5,7 +5,8 @@ The box (``referee run``) owns the keys, the rules and the store; the web
 store.  The web asks the box for the few things only the box may do over
 this socket, and the box tells the web when the score log changed.  The
 socket lives beside the database (``socket_path``), is made for its owner
-alone (mode 0600), and is the box's only listener.
+alone (mode 0600), and is the box's only listener (but for the simulator's
+remote hand, ``referee.remote``).
 
 Framing: one JSON object a line, UTF-8, at most ``LONGEST_LINE`` bytes.
 Every request names its ``op``; every answer is one line::
@@ -29,36 +30,111 @@ Every request names its ``op``; every answer is one line::
     ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused
     ← {"error": "no such page"}
 
+    → {"op": "names.open"}
+    ← {"token": "<names page token>"}      the names page open on the box now
+    ← {"token": null}                      none is
+
     → {"op": "watch"}
-    ← {"ok": true}
-    ← {"changed": 1}  ← {"changed": 2}  ...  after every change at the table,
-                                            until either side hangs up
+    ← {"ok": true, "names": <as names.open's token>}
+    ← {"changed": 1, "names": ...}  ← {"changed": 2, "names": ...}  ...
+                                            after every change at the table (a
+                                            names page opened included), until
+                                            either side hangs up
 
-Anything else is answered ``{"error": "<why>"}``: an unknown op, a line that
-is no JSON object, a handler that failed.  A connection may carry many
-requests in turn; after ``watch`` it carries only the notices.
+Anything else is answered ``{"error": "<why>"}`` and the connection stays
+in step: an unknown op, a line that is no such request (``REQUESTS``: each
+op's fields, typed and bounded), a handler that failed.  A line longer than
+``LONGEST_LINE`` is answered so too, and ends the connection.  A connection
+may carry many requests in turn; after ``watch`` it carries only the
+notices, and anything sent on it ends it.  One that sends nothing for
+``IDLE_SECONDS`` (a watch apart) is closed.
 
-The box side is ``Server`` (``ops`` maps a name to a handler taking the
-request and returning the answer, plain or awaitable: a new page adds its
-own); the web side is ``Client``.  Handlers run in the box's loop, so each
-is short: no request waits on the players.
+The box side is ``referee.box_channel`` (on ``referee.linesock``, which
+also shares the box's places between its clients so that no other local
+client can lock the web out); the web side is ``Client``.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import logging
 import os
-import socket
-import stat
+from typing import Annotated, Any
 
-log = logging.getLogger(__name__)
+import msgspec
 
 LONGEST_LINE = 64 * 1024
-MOST_CONNECTIONS = 32        # the web keeps two open; the rest is slack for restarts
-ANSWER_SECONDS = 5.0         # how long the web waits for an answer
+MOST_CONNECTIONS = 64
+PER_PROCESS = 16         # the web keeps its watch and at most MOST_ASKS asks open
+MOST_ASKS = 8
+IDLE_SECONDS = 15.0      # the web's asks take a moment; a watch waits without limit
+ANSWER_SECONDS = 5.0     # how long the web waits for an answer
 SOCKET_NAME = "box.sock"
+
+Token = Annotated[str, msgspec.Meta(max_length=64)]
+Field = Annotated[str, msgspec.Meta(max_length=200)]
+# A page's form: the web's own limits (referee.web.teams) are tighter.
+Fields = Annotated[dict[Field, Field], msgspec.Meta(max_length=64)]
+
+
+class Ping(msgspec.Struct, tag_field="op", tag="ping"):
+    pass
+
+
+class Team(msgspec.Struct, tag_field="op", tag="team"):
+    token: Token
+    event: dict[str, Any]
+
+
+class NamesView(msgspec.Struct, tag_field="op", tag="names.view"):
+    token: Token
+
+
+class NamesSubmit(msgspec.Struct, tag_field="op", tag="names.submit"):
+    token: Token
+    fields: Fields
+
+
+class NamesPreview(msgspec.Struct, tag_field="op", tag="names.preview"):
+    token: Token
+    fields: Fields
+
+
+class NamesOpen(msgspec.Struct, tag_field="op", tag="names.open"):
+    pass
+
+
+class Watch(msgspec.Struct, tag_field="op", tag="watch"):
+    pass
+
+
+REQUESTS = Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | Watch
+OPS = frozenset(kind.__struct_config__.tag for kind in REQUESTS.__args__)
+_requests = msgspec.json.Decoder(REQUESTS)
+
+
+class _Op(msgspec.Struct):
+    op: str | None = None
+
+
+_op = msgspec.json.Decoder(_Op)
+
+
+def request(text: bytes) -> REQUESTS:
+    """One request line, decoded; ``ValueError`` says why it is none."""
+    try:
+        return _requests.decode(text)
+    except msgspec.ValidationError as exc:
+        try:
+            op = _op.decode(text).op
+        except (msgspec.ValidationError, RecursionError):
+            op = None
+        if op is not None and op not in OPS:
+            raise ValueError(f"unknown op {op!r}") from None
+        raise ValueError(f"not a request: {exc}") from None
+    except msgspec.DecodeError:
+        raise ValueError("not a JSON object") from None
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 def socket_path(database: str) -> str:
@@ -70,124 +146,21 @@ class ChannelError(Exception):
     """The box could not be asked (not running, restarting, out of step)."""
 
 
+def line(obj: dict) -> bytes:
+    """An answer or a request, as its line (without the end of line)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _line(obj: dict) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return line(obj) + b"\n"
 
 
-# --- the box's side ---------------------------------------------------------------
-
-
-class Server:
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.ops: dict[str, object] = {"ping": lambda request: {"ok": True}}
-        self.version = 0
-        self._server: asyncio.AbstractServer | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
-        self._watchers: set[asyncio.StreamWriter] = set()
-
-    async def start(self) -> None:
-        _clear_stale(self.path)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        mask = os.umask(0o177)   # no moment when others may connect
-        try:
-            sock.bind(self.path)
-        except OSError:
-            sock.close()
-            raise
-        finally:
-            os.umask(mask)
-        self._server = await asyncio.start_unix_server(self._serve, sock=sock, limit=LONGEST_LINE)
-
-    def changed(self) -> None:
-        """Tell every watching web process that the score log moved on
-        (``Box.watch`` calls it).  Never waits: a watcher that does not read
-        is dropped rather than let its notices pile up in the box."""
-        self.version += 1
-        notice = _line({"changed": self.version})
-        for writer in list(self._watchers):
-            transport = writer.transport
-            if transport.is_closing() or transport.get_write_buffer_size() > LONGEST_LINE:
-                self._watchers.discard(writer)
-                writer.close()
-            else:
-                writer.write(notice)
-
-    def close(self) -> None:
-        if self._server is None:
-            return
-        self._server.close()
-        self._server = None
-        for writer in self._writers:
-            writer.close()
-        with contextlib.suppress(OSError):
-            if stat.S_ISSOCK(os.lstat(self.path).st_mode):
-                os.unlink(self.path)
-
-    async def aclose(self) -> None:
-        """``close``, and wait until every connection has closed."""
-        writers = list(self._writers)
-        self.close()
-        for writer in writers:
-            with contextlib.suppress(OSError):
-                await writer.wait_closed()
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if len(self._writers) >= MOST_CONNECTIONS:
-            writer.close()
-            return
-        self._writers.add(writer)
-        try:
-            while line := await reader.readline():
-                request = _parse(line)
-                if request is not None and request.get("op") == "watch":
-                    self._watchers.add(writer)
-                    writer.write(_line({"ok": True}))
-                    await reader.read()   # until the web hangs up
-                    break
-                writer.write(_line(await self.answer(request)))
-                await writer.drain()
-        except (ValueError, ConnectionError):
-            pass   # a line too long, or the web went away: the connection ends
-        finally:
-            self._writers.discard(writer)
-            self._watchers.discard(writer)
-            writer.close()
-
-    async def answer(self, request: dict | None) -> dict:
-        if request is None:
-            return {"error": "not a JSON object"}
-        handler = self.ops.get(request.get("op"))
-        if handler is None:
-            return {"error": f"unknown op {request.get('op')!r}"}
-        try:
-            answer = handler(request)
-            if asyncio.iscoroutine(answer):
-                answer = await answer
-        except Exception as exc:
-            log.exception("channel: %s failed", request.get("op"))
-            return {"error": f"{type(exc).__name__}"}
-        return answer
-
-
-def _parse(line: bytes) -> dict | None:
+def _parse(text: bytes) -> dict | None:
     try:
-        request = json.loads(line)
-    except ValueError:
+        answer = json.loads(text)
+    except (ValueError, RecursionError):
         return None
-    return request if isinstance(request, dict) else None
-
-
-def _clear_stale(path: str) -> None:
-    # A socket left by a box that lost its power goes; anything else at that
-    # path is not ours to remove.
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise FileExistsError(f"{path} exists and is not a socket")
-    os.unlink(path)
+    return answer if isinstance(answer, dict) else None
 
 
 # --- the web's side ---------------------------------------------------------------
@@ -199,12 +172,16 @@ class Client:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        # Within the places the box keeps for one process (PER_PROCESS).
+        self._asks = asyncio.Semaphore(MOST_ASKS)
+        self.watching = False       # told of every change, as of now
+        self.names: str | None = None   # the names page open, while watching
 
     async def ask(self, op: str, **fields) -> dict:
         """One request, one answer, on a connection of its own (cheap on a
         Unix socket, and nothing to keep in step)."""
         try:
-            async with asyncio.timeout(ANSWER_SECONDS):
+            async with asyncio.timeout(ANSWER_SECONDS), self._asks:
                 reader, writer = await asyncio.open_unix_connection(self.path, limit=LONGEST_LINE)
                 try:
                     writer.write(_line({"op": op, **fields}))
@@ -232,112 +209,32 @@ class Client:
             try:
                 writer.write(_line({"op": "watch"}))
                 await writer.drain()
-                if _parse(await reader.readline()) == {"ok": True}:
+                answer = _parse(await reader.readline())
+                if answer and answer.get("ok") is True:
                     delay = backoff[0]
+                    self._told(answer)
+                    self.watching = True
                     if on_connect:
                         on_connect()
-                    while line := await reader.readline():
-                        notice = _parse(line)
+                    while received := await reader.readline():
+                        notice = _parse(received)
                         if notice and "changed" in notice:
+                            self._told(notice)
                             on_change()
             except (OSError, ValueError):
                 pass
             finally:
+                self.watching = False
                 writer.close()
             await asyncio.sleep(delay)
 
+    def _told(self, notice: dict) -> None:
+        names = notice.get("names")
+        self.names = names if isinstance(names, str) else None
 
-# --- what the box answers ---------------------------------------------------------
+
+# --- what the box takes from phones ---------------------------------------------------
 
 # What a team page may play, per game: the forms of ``referee.web.teams``.
 # Anything else from the web is refused, whatever it claims.
 PHONE_EVENTS = {"decrypto": frozenset({"Clues"})}
-
-
-def team_action(box, request: dict) -> dict:
-    """A team page's form, as the event the web read from it: played if the
-    page belongs to the game on the box, the event to that page's team, and
-    the rules take it.  A refusal is said on the phone, not beeped at the
-    table."""
-    from games import base
-    from referee import i18n
-    token, data = request.get("token"), request.get("event")
-    session = box.session
-    page = box.store.team_page_by_token(token.upper()) if isinstance(token, str) else None
-    if page is None or session is None or session.id != page.game:
-        return {"error": "no such page"}
-    if not isinstance(data, dict) or data.get("type") not in PHONE_EVENTS.get(session.name, ()):
-        return {"error": "not a team page's event"}
-    try:
-        event = base.decode(data, session.rules.EVENTS)
-    except (TypeError, ValueError):
-        return {"error": "not a team page's event"}
-    if getattr(event, "team", None) != page.team:
-        return {"error": "not this team's event"}
-    try:
-        session.rules.apply(session.state, event, box.game_time())
-    except base.Illegal as exc:
-        return {"refused": i18n.refusal(exc)}
-    return {"ok": bool(box.act(event))}
-
-
-def _fields(request: dict) -> dict[str, str] | None:
-    fields = request.get("fields")
-    if not isinstance(fields, dict) or len(fields) > 64:
-        return None
-    if not all(isinstance(k, str) and isinstance(v, str) and len(k) <= 200 and len(v) <= 200
-               for k, v in fields.items()):
-        return None
-    return fields
-
-
-def names_view(box, request: dict) -> dict:
-    """What a setup's names page shows (``referee.naming.view``)."""
-    from referee import naming
-    token = request.get("token")
-    view = naming.view(box, token) if isinstance(token, str) else None
-    if view is None:
-        return {"error": "no such page"}
-    return {"view": view}
-
-
-def names_submit(box, request: dict) -> dict:
-    """The names a setup's page sent (``referee.naming.submit``)."""
-    from games import base
-    from referee import i18n, naming
-    token, fields = request.get("token"), _fields(request)
-    if not isinstance(token, str) or fields is None:
-        return {"error": "not a names page's form"}
-    try:
-        naming.submit(box, token, fields)
-    except base.Illegal as exc:
-        return {"refused": i18n.refusal(exc)}
-    except LookupError:
-        return {"error": "no such page"}
-    return {"ok": True}
-
-
-def names_preview(box, request: dict) -> dict:
-    """What a setup's page holds while it is typed (``referee.naming.preview``):
-    shown on the box, not saved; the names refused are answered, by field."""
-    from referee import i18n, naming
-    token, fields = request.get("token"), _fields(request)
-    if not isinstance(token, str) or fields is None:
-        return {"error": "not a names page's form"}
-    try:
-        refused = naming.preview(box, token, fields)
-    except LookupError:
-        return {"error": "no such page"}
-    return {"ok": True, "refused": {field: i18n.refusal(exc) for field, exc in refused.items()}}
-
-
-async def serve_box(box, path: str) -> Server:
-    """The box's end of the channel, listening on ``path``."""
-    server = Server(path)
-    server.ops["team"] = lambda request: team_action(box, request)
-    server.ops["names.view"] = lambda request: names_view(box, request)
-    server.ops["names.submit"] = lambda request: names_submit(box, request)
-    server.ops["names.preview"] = lambda request: names_preview(box, request)
-    await server.start()
-    box.watch(server.changed)
-    return server

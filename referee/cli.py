@@ -151,12 +151,13 @@ def _doctor(config, path: str | None, boot_config: bool) -> int:
     if boot_config:
         print("\n".join(doctor.boot_lines(config)))
         return 0
+    comitup = doctor.read_root_file(doctor.COMITUP_CONF)   # root's alone: read before giving root up
     if path == configuration.DEFAULT_PATH:
         # The installed box: look as its service does.
         if os.geteuid() == 0:
             doctor.as_service_user()
         os.environ.setdefault("STATE_DIRECTORY", doctor.SERVICE_STATE)
-    return doctor.run(config, doctor.Machine(service_running=doctor.service_running()))
+    return doctor.run(config, doctor.Machine(service_running=doctor.service_running(), comitup_text=comitup))
 
 
 if __name__ == "__main__":

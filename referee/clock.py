@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
+from typing import NamedTuple
 
 
 # Wall-clock moves smaller than this are drift or rounding, not a step.
@@ -57,7 +58,10 @@ class RealClock:
         return TimerThread(name)
 
 
-class _Handle:
+class Handle:
+    """A callback due ``when``, on the manual clock or a timer thread
+    (``referee.clock_thread``); ``cancel`` keeps it from running."""
+
     __slots__ = ("when", "fn", "args", "cancelled")
 
     def __init__(self, when, fn, args) -> None:
@@ -91,8 +95,8 @@ class ManualClock:
     def step_wall(self, seconds: float) -> None:
         self._wall0 += seconds
 
-    def call_later(self, delay: float, fn, *args) -> _Handle:
-        handle = _Handle(self._now + max(0.0, delay), fn, args)
+    def call_later(self, delay: float, fn, *args) -> Handle:
+        handle = Handle(self._now + max(0.0, delay), fn, args)
         heapq.heappush(self._queue, (handle.when, next(self._seq), handle))
         return handle
 
@@ -121,6 +125,15 @@ class ManualClock:
         from referee.clock_thread import SteppedThread
         return SteppedThread(self)
 
+class Stamp(NamedTuple):
+    """Where a row's wall-clock label came from: the ``label`` written, the
+    ``boot`` and the ``mono``tonic second of that boot it was taken at (what
+    re-dating needs once the wall clock steps)."""
+    label: float
+    boot: str
+    mono: float
+
+
 class WallLabels:
     """Dates and hours for events and games, kept honest across clock steps.
 
@@ -143,10 +156,10 @@ class WallLabels:
     def now(self) -> float:
         return self.clock.monotonic() + self.offset
 
-    def stamp(self) -> tuple[float, str, float]:
-        """(label, boot, monotonic) for a row written now."""
+    def stamp(self) -> Stamp:
+        """The stamp of a row written now."""
         mono = self.clock.monotonic()
-        return mono + self.offset, self.boot, mono
+        return Stamp(mono + self.offset, self.boot, mono)
 
     def check(self) -> bool:
         """True once the wall clock has stepped since the last check; from

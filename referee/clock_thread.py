@@ -16,17 +16,9 @@ import logging
 import threading
 import time
 
+from referee.clock import Handle
+
 log = logging.getLogger(__name__)
-
-
-class _Handle:
-    __slots__ = ("when", "fn", "args", "cancelled")
-
-    def __init__(self, when, fn, args) -> None:
-        self.when, self.fn, self.args, self.cancelled = when, fn, args, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
 
 class TimerThread:
@@ -41,8 +33,8 @@ class TimerThread:
     def monotonic(self) -> float:
         return time.monotonic()
 
-    def call_later(self, delay: float, fn, *args) -> _Handle:
-        handle = _Handle(time.monotonic() + max(0.0, delay), fn, args)
+    def call_later(self, delay: float, fn, *args) -> Handle:
+        handle = Handle(time.monotonic() + max(0.0, delay), fn, args)
         with self._wake:
             if not self._closed:
                 heapq.heappush(self._queue, (handle.when, next(self._seq), handle))
@@ -50,7 +42,7 @@ class TimerThread:
                     self._wake.notify()
         return handle
 
-    def _next(self) -> _Handle | None:
+    def _next(self) -> Handle | None:
         with self._wake:
             while not self._closed:
                 if not self._queue:

@@ -133,6 +133,10 @@ def _wired(name: str) -> type[Display]:
 MainDisplay, Team1Display, Team2Display = _wired("main"), _wired("team1"), _wired("team2")
 
 
+# The panels by name, in the order the box draws them and the doctor checks them.
+DISPLAYS = ("main", "team1", "team2")
+
+
 class Displays(Base):
     main: MainDisplay = msgspec.field(default_factory=MainDisplay)
     team1: Team1Display = msgspec.field(default_factory=Team1Display)
@@ -264,7 +268,7 @@ class Config(Base):
                 raise _bad(key, f"GPIO {pin} is already used by {used[pin]}")
             used[pin] = owner
         panels: dict[tuple, str] = {}
-        for name in ("main", "team1", "team2"):
+        for name in DISPLAYS:
             d = getattr(self.displays, name)
             if d.driver == "i2c":
                 other = panels.setdefault(("i2c", d.bus, d.address), name)
@@ -279,7 +283,7 @@ class Config(Base):
 
     def _pins(self):
         """(owner, key, BCM pin) for every pin the configuration uses."""
-        for name in ("main", "team1", "team2"):
+        for name in DISPLAYS:
             d = getattr(self.displays, name)
             bus = PINMAP["i2c"].get(str(d.bus))
             if d.driver == "i2c" and bus is not None:

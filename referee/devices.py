@@ -13,9 +13,7 @@ from hal.buzzer import Buzzer
 from hal.dice import Dice, SoftwareDice
 from hal.display import Display
 from hal.keys import Keys
-from referee.config import Config
-
-DISPLAYS = ("main", "team1", "team2")
+from referee.config import DISPLAYS, Config
 
 
 @dataclass

@@ -38,9 +38,9 @@ import time
 import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Literal
 
-from referee.config import PINMAP, Config
+from referee.config import DISPLAYS, PINMAP, Config
 
 SERVICE = "referee"                 # systemd/referee.service: the unit and its User=
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
@@ -48,16 +48,20 @@ LOW_SPACE = 50_000_000   # bytes: below this the card is about to refuse saves
 BOOT_CONFIG = "/boot/firmware/config.txt"
 UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
 MODULES_LOAD = "/etc/modules-load.d/referee.conf"  # the kernel modules it loads at boot
-DISPLAYS = ("main", "team1", "team2")
+COMITUP = "/usr/sbin/comitup"       # Debian's comitup: the box's Wi-Fi at any house (referee.wifi)
+COMITUP_CONF = "/etc/comitup.conf"  # root's alone: it holds the hotspot's password
 # The boards the build guide covers; the 400 and 500 begin like the 4 and 5.
 BOARDS = ("Raspberry Pi Zero 2 W", "Raspberry Pi 4", "Raspberry Pi 5")
 BEEP = 0.2  # seconds
 log = logging.getLogger(__name__)
 
 
+Status = Literal["ok", "warn", "FAIL", "skip"]
+
+
 @dataclass(frozen=True)
 class Finding:
-    status: str    # "ok", "warn", "FAIL" or "skip"
+    status: Status
     subject: str   # what was looked at: "display team1"
     detail: str    # what was found
     fix: str = ""  # what to do about it
@@ -458,20 +462,101 @@ def database(path: str, made_by_box: bool = False) -> Finding:
     return Finding("ok", subject, said)
 
 
-def phones(config: Config, choice=None) -> Finding:
-    """The address the QR codes carry, and why that one."""
+def phones(config: Config, choice=None, state: str | None = None) -> Finding:
+    """The address the QR codes carry, and why that one (``state``:
+    comitup's, see ``wifi_state``)."""
+    from referee import wifi
     web = config.web
     if web.public_url:
         return Finding("ok", "address", f"phones are sent to {web.public_url} ([web] public_url)")
     if web.host not in ("0.0.0.0", "::", ""):
         return Finding("ok", "address", f"phones are sent to {web.host}:{web.port} ([web] host)")
+    local = f"; or {wifi.local_name()}:{web.port} where phones know .local names"
+    if state == "HOTSPOT":
+        return Finding("ok", "address", f"phones are sent to {wifi.HOTSPOT_ADDRESS}:{web.port} "
+                       f"(the box's own Wi-Fi, comitup's hotspot){local}")
     from referee import address
     choice = choice or address.this_box()
     if choice.interface == "lo":
         return Finding("warn", "address", f"phones are sent to {choice.address}: {choice.why}",
-                       "join the box to the table's Wi-Fi (sudo nmtui), or set [web] public_url")
+                       "join the box to the table's Wi-Fi (on comitup's page, hardware/BUILD.md "
+                       "\"Game night away from home\"), or set [web] public_url")
     return Finding("ok", "address", f"phones are sent to {choice.address}:{web.port} "
-                   f"({choice.interface}, {choice.why})")
+                   f"({choice.interface}, {choice.why}){local}")
+
+
+def wifi_state(database_path: str, installed: bool) -> Finding:
+    """comitup's last word to the box, through its callback."""
+    from referee import wifi
+    path = wifi.beside(database_path, wifi.STATE_FILE)
+    state = wifi.read_state(path)
+    if state is None:
+        if not installed:
+            return Finding("skip", "Wi-Fi", "no comitup: the network is the system's business")
+        return Finding("warn", "Wi-Fi", f"no word from comitup in {path}",
+                       "is comitup running? systemctl status comitup; sudo systemd/install.sh registers "
+                       "its callback")
+    if state == "HOTSPOT":
+        spot = wifi.read_hotspot(wifi.beside(database_path, wifi.HOTSPOT_FILE))
+        name = f" {spot.name}" if spot else ""
+        return Finding("ok", "Wi-Fi", f"HOTSPOT: the box's own Wi-Fi{name} is open; phones join it, "
+                       f"and on {wifi.COMITUP_PAGE} join the box to the home Wi-Fi")
+    if state == "CONNECTING":
+        return Finding("ok", "Wi-Fi", "CONNECTING: comitup is trying the Wi-Fi networks it knows")
+    return Finding("ok", "Wi-Fi", "CONNECTED: on a Wi-Fi network the box knows")
+
+
+def read_root_file(path: str) -> str | None:
+    """A file only root may read, read before the doctor becomes the
+    service's user; None if it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def comitup(program: str = COMITUP, conf_path: str = COMITUP_CONF, text: str | None = None) -> Finding:
+    """Is comitup installed, and set up as systemd/comitup-setup.sh does?"""
+    import configparser
+    subject = "comitup"
+    again = "sudo systemd/install.sh (it runs systemd/comitup-setup.sh)"
+    if not os.path.exists(program):
+        return Finding("warn", subject, f"not installed ({program} is missing): at a house whose Wi-Fi the box "
+                       "does not know, phones cannot reach it", again)
+    if not os.path.exists(conf_path):
+        return _fail(subject, f"{conf_path} is missing: the hotspot would be open to all", again)
+    text = text if text is not None else read_root_file(conf_path)
+    if text is None:
+        return Finding("warn", subject, f"installed; {conf_path} cannot be read by this user",
+                       "run the doctor with sudo")
+    settings = configparser.ConfigParser()   # as comitup reads it: one section, made up
+    try:
+        settings.read_string("[DEFAULT]\n" + text)
+    except configparser.Error as exc:
+        return _fail(subject, f"comitup cannot read {conf_path}: {exc}", again)
+    conf = settings.defaults()
+    mode = os.stat(conf_path).st_mode & 0o777
+    faults = []
+    if mode & 0o077:
+        faults.append(f"{conf_path} is mode {mode:04o}, readable by others: it holds the hotspot's password")
+    name, password = conf.get("ap_name", ""), conf.get("ap_password", "")
+    if not name.startswith("referee-"):
+        faults.append(f"ap_name is {name or 'not set'!r}, not referee-<nnn>")
+    if not 8 <= len(password) <= 63:
+        faults.append("ap_password is not 8 to 63 characters: the hotspot would be open to all")
+    if conf.get("web_service", ""):
+        faults.append(f"web_service is {conf['web_service']!r}: comitup would stop it on its hotspot")
+    callback = conf.get("external_callback", "")
+    if not callback or not os.access(callback, os.X_OK):
+        faults.append(f"its external_callback {callback or '(none)'} is not an executable file")
+    elif os.stat(callback).st_uid == 0:
+        faults.append(f"{callback} is root's: comitup would run it as root")
+    if faults:
+        return _fail(subject, "; ".join(faults), again)
+    owner = pwd.getpwuid(os.stat(callback).st_uid).pw_name
+    return Finding("ok", subject, f"installed; {conf_path} ({mode:04o}): hotspot {name} with a WPA2 password, "
+                   f"states to {callback} (run as {owner})")
 
 
 def web_port(host: str, port: int) -> Finding:
@@ -521,6 +606,9 @@ class Machine:
     proc_devices: str = "/proc/devices"
     unit: str = UNIT
     modules_load: str = MODULES_LOAD
+    comitup: str = COMITUP
+    comitup_conf: str = COMITUP_CONF
+    comitup_text: str | None = None   # the file, read while still root (see read_root_file)
 
 
 def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
@@ -551,7 +639,13 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
     found.append(database(config.database_path, made_by_box=own_folder))
     if not busy:
         found.append(web_port(config.web.host, config.web.port))
-    found.append(phones(config))
+    from referee import wifi
+    installed = os.path.exists(machine.comitup)
+    state = wifi.read_state(wifi.beside(config.database_path, wifi.STATE_FILE))
+    if installed or state is not None or not simulated:   # a laptop's own network is its own business
+        found.append(comitup(machine.comitup, machine.comitup_conf, machine.comitup_text))
+        found.append(wifi_state(config.database_path, installed))
+    found.append(phones(config, state=state))
     return found
 
 

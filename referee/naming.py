@@ -89,6 +89,11 @@ def form_for(box, token: str):
     return form
 
 
+def open_token(box) -> str | None:
+    """The token of the names page open now, if a setup form has shown one."""
+    return getattr(box.flow, "naming", None)
+
+
 def view(box, token: str) -> dict | None:
     """What the phone page shows, or None when its setup is gone."""
     form = form_for(box, token)

@@ -21,7 +21,7 @@ One command a line, one answer a line, in UTF-8::
     screen NAME     "[Title]\\n..."     the text mirror of display NAME
                                        ("main", "team1", "team2"), one JSON string
     state           {"game": ...}      the game the box is on: its ``game`` id,
-                                       ``name``, rules ``state`` (``state_data``),
+                                       ``name``, rules ``state`` (``base.as_data``),
                                        the page up (``view``, what a power cut
                                        keeps) and ``overlay`` (the game menu held
                                        up by holding ``*``), one JSON object;
@@ -37,26 +37,29 @@ One command a line, one answer a line, in UTF-8::
                                        first have known the last one (its
                                        debounce or hold time over); "drawn", when
                                        the displays were last handed pictures:
-                                       seconds on the box's monotonic clock
+                                       seconds on the box's monotonic clock;
+                                       "cpu", the CPU seconds its loop spent
+                                       handling keys (their pictures drawn),
+                                       this hand's own share left out
 
 KEY is a keypad key (``0``-``9``, ``A``-``D``, ``*``, ``#``) or a team
 button (``team1``, ``team2``).  Whatever goes wrong is answered
 ``error <why>``: an unknown command or key, or a key the box did not take
-within ``TAKE_SECONDS`` (one let go sooner than the debounce lets through).
-The socket is made for its owner alone (mode 0600): it presses keys.
+within ``TAKE_SECONDS`` (one let go sooner than the debounce lets through),
+a line longer than ``LONGEST_LINE`` (which also ends the connection).  The
+socket is made for its owner alone (mode 0600): it presses keys; it is
+served by ``referee.linesock``, within its limits.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import json
 import logging
 import math
-import os
-import socket
-import stat
 import time
+
+from games import base
+from referee.linesock import Connection, LineServer
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,10 @@ PRESS_SECONDS = 0.05   # how long ``press`` holds a key down, like a finger
 TAKE_SECONDS = 10.0    # how long an answer waits for the box to take a key (generous: a loaded machine)
 POLL_SECONDS = 0.002
 LONGEST_LINE = 1024
+MOST_CONNECTIONS = 8
+# A test or a bench holds its hand for as long as it runs, and may think
+# for a while between two keys.
+IDLE_SECONDS = 600.0
 
 
 class Remote:
@@ -72,52 +79,22 @@ class Remote:
     def __init__(self, box, path: str) -> None:
         self.box = box
         self.path = path
-        self._server: asyncio.AbstractServer | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
+        self.server = LineServer(path, self._handle, lambda why: f"error {why}".encode(), longest=LONGEST_LINE,
+                                 most=MOST_CONNECTIONS, per_peer=MOST_CONNECTIONS, idle=IDLE_SECONDS)
 
     async def start(self) -> None:
-        _clear_stale(self.path)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        # Bound under a strict umask, so there is no moment when others may connect.
-        mask = os.umask(0o177)
-        try:
-            sock.bind(self.path)
-        except OSError:
-            sock.close()
-            raise
-        finally:
-            os.umask(mask)
-        self._server = await asyncio.start_unix_server(self._serve, sock=sock, limit=LONGEST_LINE)
+        await self.server.start()
         log.info("remote hand listening on %s", self.path)
 
     def close(self) -> None:
-        if self._server is None:
-            return
-        self._server.close()
-        self._server = None
-        for writer in self._writers:
-            writer.close()
-        with contextlib.suppress(OSError):
-            if stat.S_ISSOCK(os.lstat(self.path).st_mode):
-                os.unlink(self.path)
+        self.server.close()
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._writers.add(writer)
-        try:
-            while line := await reader.readline():
-                writer.write((await self.answer(line.decode("utf-8", "replace"))).encode() + b"\n")
-                await writer.drain()
-        except ValueError:
-            writer.write(b"error line too long\n")   # and the connection ends: it is out of step
-        except ConnectionError:
-            pass   # the other side went away
-        finally:
-            self._writers.discard(writer)
-            writer.close()
+    async def _handle(self, line: bytes, connection: Connection) -> bytes:
+        return (await self.answer(line.decode("utf-8", "replace"))).encode()
 
     async def answer(self, line: str) -> str:
         """The answer to one command line."""
-        if self._server is None:
+        if not self.server.serving:
             return "error the box is stopping"
         match line.split():
             case ["ready"]:
@@ -134,8 +111,8 @@ class Remote:
                     return f"error no display {name!r}"
                 return json.dumps(shown.text, ensure_ascii=False)
             case ["took"]:
-                return json.dumps({"keys": self.box.key_count, "due": self.box.devices.keys.due,
-                                   "drawn": self.box.drawn_at})
+                return json.dumps({"keys": self.box.key_count, "due": self.box.last_key.due if self.box.last_key else 0.0,
+                                   "drawn": self.box.drawn_at, "cpu": self.box.key_cpu})
             case ["state"]:
                 return json.dumps(self._state(), ensure_ascii=False)
             case ["clock", seconds]:
@@ -187,8 +164,8 @@ class Remote:
             # At the menus (the table tools' countdown may run on behind them).
             setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
-        return {"game": session.id, "name": session.name, "state": state_data(session.state),
-                "view": box.flow.view(), "overlay": box._overlay, "setup": None}
+        return {"game": session.id, "name": session.name, "state": base.as_data(session.state),
+                "view": box.flow.view(), "overlay": box.overlay, "setup": None}
 
     def _set(self, key: str, down: bool) -> str | None:
         """Moves the key; an error answer if there is no such key."""
@@ -199,33 +176,6 @@ class Remote:
         return None
 
 
-def state_data(value):
-    """A game's state as JSON data: dataclasses as objects, tuples and sets
-    as lists.  A state replayed elsewhere from the stored events gives the
-    same data exactly when it is the same state."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: state_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [state_data(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((state_data(v) for v in value), key=repr)
-    if isinstance(value, dict):
-        return {str(k): state_data(v) for k, v in value.items()}
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return repr(value)
-
-
-def _clear_stale(path: str) -> None:
-    # A socket left behind by a box that lost its power is removed; anything
-    # else at that path is not ours to remove.
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise FileExistsError(f"{path} exists and is not a socket")
-    os.unlink(path)
 
 
 async def serve(box, path: str) -> Remote:

@@ -2,7 +2,8 @@
 
 ``Service`` is shared by ``referee run`` (devices from the configuration) and
 ``referee sim`` (the terminal simulator, which owns the loop itself).  The
-box listens on one socket only, ``referee.channel``'s, for the web process
+box listens on one socket only, ``referee.channel``'s (its end in
+``referee.box_channel``), for the web process
 (``referee web``, its own service); it imports neither aiohttp nor Jinja2.
 With ``[sim] control`` set and a simulated keypad it also serves the remote
 hand of ``referee.remote``.
@@ -14,7 +15,7 @@ import logging
 import signal
 import warnings
 
-from referee import channel
+from referee import box_channel, channel
 from referee.box import Box
 from referee.card import trouble
 from referee.clock import RealClock
@@ -34,7 +35,7 @@ class Service:
         self.config = config
         self.clock = clock
         self.box: Box | None = None
-        self.channel = None  # referee.channel.Server, the web's way to the box
+        self.channel = None  # referee.box_channel.BoxChannel, the web's way to the box
         self.remote = None   # referee.remote.Remote, with [sim] control
 
     def start_box(self) -> Box:
@@ -56,7 +57,7 @@ class Service:
     async def _serve_channel(self):
         path = channel.socket_path(self.config.database_path)
         try:
-            return await channel.serve_box(self.box, path)
+            return await box_channel.serve_box(self.box, path)
         except OSError as exc:
             # Better a box that referees without its web page than none.
             log.error("channel: cannot listen on %s: %s (the web cannot reach the box)", path, exc.strerror or exc)

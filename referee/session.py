@@ -30,12 +30,15 @@ later costs nothing, and one after it is set aside as before.
 """
 from __future__ import annotations
 
+import array
+import collections
 import dataclasses
 import importlib
 import logging
 
 from games import base
 from referee import snapshot
+from referee.clock import Stamp
 from referee.store import UNDO, Snapshot, Store
 
 log = logging.getLogger(__name__)
@@ -88,6 +91,42 @@ def _kept(rows, floor: bool):
     return kept
 
 
+@dataclasses.dataclass
+class _Plan:
+    """What a replay's first pass learns from the rows' types alone."""
+    kept: array.array          # the seqs of the events in effect, in order
+    acts: bool                 # whether one of them is a player action
+    rows: int                  # rows read, up to the first unreadable one
+    last: tuple | None         # (seq, at) of the last of those rows
+    unreadable: int | None     # the seq of the first row that is not an event
+
+    @classmethod
+    def of(cls, kinds, floor: bool) -> _Plan | None:
+        """``kinds``: ``(seq, type, at)`` rows, ``type`` None where the row
+        is not an event.  As ``_kept``, None if an undo row reaches below
+        them into what a snapshot with events (``floor``) covers."""
+        seqs, automatic = array.array("q"), bytearray()
+        rows, last, unreadable = 0, None, None
+        for seq, kind, at in kinds:
+            if not isinstance(kind, str):
+                unreadable = seq
+                break
+            rows, last = rows + 1, (seq, at)
+            if kind == UNDO["type"]:
+                while automatic and automatic[-1]:
+                    seqs.pop()
+                    automatic.pop()
+                if seqs:
+                    seqs.pop()
+                    automatic.pop()
+                elif floor:
+                    return None
+            else:
+                seqs.append(seq)
+                automatic.append(kind in _AUTOMATIC)
+        return cls(seqs, 0 in automatic, rows, last, unreadable)
+
+
 def _say_once(game: int, what: str, message: str, *args) -> None:
     if (game, what) not in _said:
         _said.add((game, what))
@@ -104,7 +143,7 @@ class Session:
         self.replay()
 
     @classmethod
-    def new(cls, store: Store, name: str, options: dict, wall: float, stamp=None) -> Session:
+    def new(cls, store: Store, name: str, options: dict, wall: float, stamp: Stamp | None = None) -> Session:
         """``wall``: the label of its start (``stamp``: see ``Store.new_game``)."""
         module = rules(name)
         module.setup(dict(options))  # refuse bad options before anything is stored
@@ -127,29 +166,33 @@ class Session:
             _say_once(self.id, "rules", "game %d: its snapshots were made by other rules; replaying it whole",
                       self.id)
         for snap in tried:
-            if self._replay_from(snap, self.store.rows(self.id, after=snap.seq)):
+            if self._replay_from(snap):
                 break
         else:
-            self._replay_from(None, self.store.rows(self.id))
+            self._replay_from(None)
         # Snapshots go on from the newest there is, whether it held or not.
         self._snapped = tried[0].seq if tried else 0
 
-    def _replay_from(self, snap: Snapshot | None, rows) -> bool:
-        """Replays ``rows`` on ``snap`` (None: on the setup); False, and
-        nothing changed, if the snapshot does not hold for them."""
-        broken_at, lost = None, 0
-        for n, (seq, data, _at) in enumerate(rows):
-            if data is None:
-                broken_at, lost = seq, len(rows) - n
-                rows = rows[:n]
-                break
-        kept = _kept(rows, snap is not None and snap.depth > 0)
-        if kept is None:
+    def _replay_from(self, snap: Snapshot | None, end: int | None = None) -> bool:
+        """Replays the rows after ``snap`` (None: from the setup) up to row
+        ``end`` (None: all); False, and nothing changed, if the snapshot
+        does not hold for them.
+
+        Two passes over the rows, streamed, so that a game of any length
+        costs the memory of a few rows: the first reads each row's type
+        alone (SQLite's JSON functions, no event is decoded) to find which
+        rows the undo rows take back; the second decodes and applies the
+        rest."""
+        after = snap.seq if snap else 0
+        plan = _Plan.of(self.store.kinds(self.id, after, end), snap is not None and snap.depth > 0)
+        if plan is None:
             return False
+        broken_at = end if end is not None else plan.unreadable
+        lost = self.store.count_rows(self.id, broken_at) if broken_at is not None else 0
         if snap is None:
             state, depth, clock = self.rules.setup(dict(self.options)), 0, 0.0
         else:
-            if not any(data["type"] not in _AUTOMATIC for _seq, data, _at in kept):
+            if not plan.acts:
                 return False
             try:
                 state = snapshot.decode(self.store.snapshot_state(self.id, snap.seq))
@@ -158,39 +201,45 @@ class Session:
                           "replaying from an earlier one", self.id, snap.seq, exc)
                 return False
             depth, clock = snap.depth, snap.at
-        events, last = [], None
-        for seq, data, at in kept:
-            try:
-                event = base.decode(data, self.rules.EVENTS)
-                after = self.rules.apply(state, event, at)
-            except Exception:   # noqa: BLE001  whatever a damaged row makes the rules do
-                broken_at = seq
-                lost = self.store.count_rows(self.id, seq)
-                break
-            if not base.is_automatic(event):
-                last = (event, at, state, seq, depth + len(events))
-            state = after
-            events.append((event, at))
+        events: collections.deque = collections.deque(maxlen=KEPT)
+        applied, last, before, catch_up = 0, None, None, None
+        kept = iter(plan.kept)
+        due = next(kept, None)
+        for seq, data, at in self.store.stream(self.id, after, broken_at):
+            if data is None:   # bytes SQLite's JSON reading let pass: the rows end here
+                return self._replay_from(snap, seq)
+            if seq == due:
+                due = next(kept, None)
+                try:
+                    event = base.decode(data, self.rules.EVENTS)
+                    after_it = self.rules.apply(state, event, at)
+                except Exception:   # noqa: BLE001  whatever a damaged row makes the rules do
+                    broken_at, lost = seq, self.store.count_rows(self.id, seq)
+                    break
+                if not base.is_automatic(event):
+                    last = (event, at, state, seq, depth + applied)
+                    catch_up = before
+                state = after_it
+                events.append((event, at))
+                applied += 1
+            before = (seq, at)
         if snap is not None and last is None:
             return False   # a damaged row hid the player action undo needs
         self.state = state
-        self.events = events
-        self.depth = depth + len(events)
+        self.events = list(events)
+        self.depth = depth + applied
         self._last = last
         self.broken_at, self.lost = broken_at, lost
-        self.replayed = len(rows)
+        self.replayed = plan.rows
         # Where the game clock stood at the last row (an undo row holds the
         # moment it set the clock back to).
-        self.seq = rows[-1][0] if rows else (snap.seq if snap else 0)
-        self.clock = rows[-1][2] if rows else clock
+        self.seq = plan.last[0] if plan.last else (snap.seq if snap else 0)
+        self.clock = plan.last[1] if plan.last else clock
         self._catch_up = None
-        if last is not None and len(rows) > 2 * SNAPSHOT_EVERY:
+        if last is not None and catch_up is not None and plan.rows > 2 * SNAPSHOT_EVERY:
             # Rows enough to be worth a snapshot (from before snapshots, or
             # other rules): one just before the last player action holds.
-            i = next(i for i in range(len(rows) - 1, -1, -1) if rows[i][0] == last[3])
-            if i > 0:
-                self._catch_up = (Snapshot(rows[i - 1][0], last[4], rows[i - 1][2], snapshot.fingerprint()),
-                                  last[2])
+            self._catch_up = (Snapshot(catch_up[0], last[4], catch_up[1], snapshot.fingerprint()), last[2])
         return True
 
     def catch_up(self) -> bool:
@@ -205,7 +254,7 @@ class Session:
         self._snapped = max(self._snapped, snap.seq)
         return True
 
-    def apply(self, event, at: float, stamp=None, view: dict | None = None) -> None:
+    def apply(self, event, at: float, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """``at``: the game clock; ``stamp``: the wall-clock label;
         ``view``: the page an undo of it lands on (``Store.append``)."""
         state = self.rules.apply(self.state, event, at)
@@ -236,7 +285,7 @@ class Session:
         """The row an undo would take back: the last player action's."""
         return None if self._last is None else self._last[3]
 
-    def undo(self, stamp=None, view: dict | None = None) -> None:
+    def undo(self, stamp: Stamp | None = None, view: dict | None = None) -> None:
         """Take back the last player action; the game clock goes back to
         the moment it was taken, so that a running turn timer has what it had
         then ([DV-9] [DE-4] [OS-10] [ruling], see docs/rulings.md).

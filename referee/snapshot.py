@@ -31,6 +31,7 @@ import json
 import os
 
 import games
+from games import base
 
 FORMAT = "1"
 
@@ -40,7 +41,7 @@ class Unreadable(ValueError):
 
 
 def encode(state) -> str:
-    return json.dumps(_plain(state), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(base.walk(state, _tagged), ensure_ascii=False, separators=(",", ":"))
 
 
 def decode(text: str | bytes):
@@ -52,25 +53,19 @@ def decode(text: str | bytes):
         raise Unreadable(f"{type(exc).__name__}: {exc}") from None
 
 
-def _plain(value):
+def _tagged(value, parts):
+    # A node of the state as the table above writes it (see base.walk).
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
     kind = type(value)
     if kind is tuple:
-        return [_plain(v) for v in value]
+        return parts
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if not kind.__module__.startswith("games."):
             raise TypeError(f"{kind.__qualname__} is not a class of the games")
-        data = {"@": f"{kind.__module__}.{kind.__qualname__}"}
-        for f in dataclasses.fields(value):
-            data[f.name] = _plain(getattr(value, f.name))
-        return data
-    if kind is list:
-        return {"@": "list", "items": [_plain(v) for v in value]}
-    if kind is frozenset:
-        return {"@": "frozenset", "items": [_plain(v) for v in value]}
-    if kind is dict:
-        return {"@": "dict", "items": [[_plain(k), _plain(v)] for k, v in value.items()]}
+        return {"@": f"{kind.__module__}.{kind.__qualname__}", **parts}
+    if kind in (list, frozenset, dict):
+        return {"@": kind.__name__, "items": parts}
     raise TypeError(f"a state cannot hold a {kind.__qualname__} ({value!r:.40})")
 
 

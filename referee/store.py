@@ -31,8 +31,10 @@ import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee import btree
+from referee.clock import Stamp
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -91,7 +93,6 @@ ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_bo
          ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
          ("events", "mono", "REAL"), ("events", "view", "TEXT"))
 
-Stamp = tuple  # (wall label, boot, monotonic second): see referee.clock.WallLabels
 
 # Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
 _READONLY, _CORRUPT, _NOTADB = 8, 11, 26
@@ -172,6 +173,14 @@ class GameRow:
 
 
 @dataclass(frozen=True)
+class Unreadable:
+    """See ``Store.unreadable``: ids of games lost whole, and the rows each
+    other game has lost (game id -> count)."""
+    games: tuple[int, ...] = ()
+    rows: dict[int, int] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """A game's state after row ``seq`` (see referee.session): ``depth``
     events in effect, the game clock at ``at``, ``state`` encoded by the
@@ -181,6 +190,12 @@ class Snapshot:
     at: float
     rules: str
     state: str | None = None
+
+
+class LastRow(NamedTuple):
+    """A game's last row: its number, and its event (or ``UNDO``) as data."""
+    seq: int
+    data: dict | None
 
 
 @dataclass(frozen=True)
@@ -214,7 +229,8 @@ class Store:
                 raise Damaged(f"{path}: quick_check failed")
         except sqlite3.Error as exc:
             self._close_quietly()
-            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)):
+            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)) \
+                    or _undecodable(exc):
                 raise Damaged(f"{path}: {exc}") from exc
             refused = unsaved(exc)
             if refused is None:
@@ -307,14 +323,14 @@ class Store:
     @_writes
     def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
         """``at``: the wall-clock label; ``stamp`` where it came from."""
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
                                (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
         return cur.lastrowid
 
     @_writes
     def end_game(self, game: int, at: float, stamp: Stamp | None = None) -> None:
-        boot, mono = stamp[1:] if stamp else (None, None)
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         self._db.execute("UPDATE games SET ended = ?, end_boot = ?, end_mono = ? WHERE id = ?",
                          (at, boot, mono, game))
 
@@ -335,6 +351,39 @@ class Store:
             f"SELECT {_GAME} FROM games WHERE (started >= ? OR (? AND ended IS NULL)) "
             "AND id < ? ORDER BY id DESC LIMIT ?", (since, playing, before or 2**62, limit)).fetchall()
         return [g for g in map(_game, rows) if g is not None]
+
+    def unreadable(self, known: frozenset[str], skip: int | None = None) -> Unreadable:
+        """What of the record cannot be read though SQLite opens it (a byte
+        flipped inside a row, which no check of the file's structure sees):
+        games whose own row is not one, and for every other game but
+        ``skip`` (the one the box resumes, which says so itself), how many
+        rows from its first unreadable one on (``events`` stops there)."""
+        games = {row[0]: _game(row) for row in self._db.execute(f"SELECT {_GAME} FROM games")}
+        lost_games = sorted(id_ for id_, row in games.items() if row is None or row.name not in known)
+        # SQLite's json_valid finds most damage in C; bytes that are not
+        # UTF-8 pass it, so the text is decoded here too (no JSON parsing).
+        cut: dict[int, int] = {}
+        for game, seq, blob, valid in self._db.execute(
+                "SELECT game, seq, CAST(data AS BLOB), "
+                "CASE WHEN json_valid(data) THEN json_type(data, '$.type') = 'text' ELSE 0 END "
+                "FROM events ORDER BY game, seq"):
+            if game in cut or game == skip or game in lost_games:
+                continue
+            try:
+                ok = bool(valid) and isinstance(blob, bytes) and bool(blob.decode())
+            except UnicodeDecodeError:
+                ok = False
+            if not ok:
+                cut[game] = seq
+        lost_rows = {game: self.count_rows(game, seq) for game, seq in cut.items()}
+        return Unreadable(tuple(lost_games), lost_rows)
+
+    def ended_games(self) -> dict[int, float]:
+        """Every game that has ended (the table tools are no game), with
+        the label of its end: id -> ended."""
+        return {game: ended for game, ended in self._db.execute(
+            "SELECT id, ended FROM games WHERE ended IS NOT NULL AND name != 'tools'")
+            if isinstance(ended, (int, float))}
 
     def latest_label(self) -> float:
         """The newest wall-clock label of any game."""
@@ -385,11 +434,11 @@ class Store:
         view = _json(row[0]) if row else None
         return view if isinstance(view, dict) else None
 
-    def last_row(self, game: int) -> tuple[int, dict | None] | None:
-        """The game's last row as ``(seq, data)``, if it has any."""
+    def last_row(self, game: int) -> LastRow | None:
+        """The game's last row, if it has any."""
         row = self._db.execute("SELECT seq, CAST(data AS BLOB) FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1",
                                (game,)).fetchone()
-        return (row[0], _json(row[1])) if row else None
+        return LastRow(row[0], _json(row[1])) if row else None
 
     def last_seq(self, game: int) -> int:
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
@@ -412,14 +461,33 @@ class Store:
         """The rows of a game after row ``after`` as ``(seq, data, at)``;
         ``data`` is None where the stored bytes are not an event (a damaged
         row)."""
+        return list(self.stream(game, after))
+
+    def stream(self, game: int, after: int = 0, before: int | None = None):
+        """``rows``, one at a time (a long game is never all in memory),
+        up to row ``before`` if given."""
         rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? AND seq > ? "
-                                "ORDER BY seq", (game, after))
-        out = []
+                                "AND seq < ? ORDER BY seq", (game, after, 2**62 if before is None else before))
         for seq, blob, at in rows:
             data = _json(blob)
             ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
-            out.append((seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0))
-        return out
+            yield seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0
+
+    def kinds(self, game: int, after: int = 0, before: int | None = None):
+        """The rows as ``stream`` gives them, with only the event's type
+        (None where ``stream`` finds no event), read by SQLite's JSON
+        functions without decoding the event: ``(seq, type, at)``."""
+        rows = self._db.execute(
+            "SELECT seq, CASE WHEN json_valid(data) THEN CASE WHEN typeof(at) IN ('integer', 'real') "
+            "AND json_type(data) = 'object' AND json_type(data, '$.type') = 'text' "
+            "THEN CAST(json_extract(data, '$.type') AS BLOB) END END, at "
+            "FROM events WHERE game = ? AND seq > ? AND seq < ? ORDER BY seq",
+            (game, after, 2**62 if before is None else before))
+        for seq, kind, at in rows:
+            try:   # SQLite's JSON lets bytes that are not UTF-8 pass
+                yield seq, None if kind is None else kind.decode(), at
+            except UnicodeDecodeError:
+                yield seq, None, at
 
     @_writes
     def set_aside(self, game: int, seq: int) -> int:
@@ -498,6 +566,13 @@ class Store:
 
 
 _GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
+
+
+def _undecodable(exc: sqlite3.Error) -> bool:
+    """Python's sqlite3, not SQLite, refusing text that is not UTF-8: a byte
+    flipped in the schema's CREATE text (read by ``PRAGMA table_info``).
+    That error carries no SQLite code, only this message."""
+    return isinstance(exc, sqlite3.OperationalError) and str(exc).startswith("Could not decode to UTF-8")
 
 
 def _game(row) -> GameRow | None:

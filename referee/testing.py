@@ -35,7 +35,7 @@ import warnings
 
 import aiohttp
 
-from referee import channel, scorelog, web
+from referee import box_channel, channel, scorelog, web
 from referee.box import Box
 from referee.clock import ManualClock
 from referee.config import parse
@@ -86,7 +86,7 @@ class Table:
         self.clock = ManualClock()
         self._web: web.Server | None = None
         self._reader: Reader | None = None
-        self._channel: channel.Server | None = None
+        self._channel: box_channel.BoxChannel | None = None
         self._web_port = 0
         self._http: aiohttp.ClientSession | None = None
         self._boot()
@@ -99,7 +99,7 @@ class Table:
         self.box = Box(parse(self._config), self.clock, self.loop, rng=rng)
         self.box.start()
         self._channel = self.loop.run_until_complete(
-            channel.serve_box(self.box, channel.socket_path(self.database)))
+            box_channel.serve_box(self.box, channel.socket_path(self.database)))
         if self.box.devices.dice_module is not None:
             # The module greets the host over its pty; rolls before that
             # would come from software.
@@ -244,12 +244,16 @@ class Table:
         self.box.start_game(name, options)
         self._settle()
 
-    def restart(self) -> None:
+    def restart(self, meanwhile=None) -> None:
         """A power cut: the service dies where it stands and starts again on
-        the same database; time goes on."""
+        the same database; time goes on.  ``meanwhile(path)``: what happens
+        to the database file while the power is off (a byte flipped on the
+        card, say)."""
         serving = self._web is not None
         self._stop_web()
         self._stop_box()
+        if meanwhile is not None:
+            meanwhile(self.database)
         self.clock = ManualClock(wall=self.clock.wall())
         self._boot()
         if serving:

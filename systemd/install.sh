@@ -18,7 +18,7 @@ END="# <<< tabletop-referee <<<"
 
 usage() {
     cat <<EOF
-Usage: sudo systemd/install.sh [--no-boot-config]
+Usage: sudo systemd/install.sh [--no-boot-config] [--no-wifi]
 
 Installs Tabletop Referee from this checkout as a service:
   - the Debian packages it needs: $PACKAGES
@@ -28,10 +28,15 @@ Installs Tabletop Referee from this checkout as a service:
   - $ETC/config.toml from config.pi.toml, unless one is there already
   - the I2C lines in /boot/firmware/config.txt, and the modules i2c-dev
     and cdc_acm (the dice module's USB serial) loaded at every boot
+  - comitup, so that phones reach the box at any house: it joins a Wi-Fi
+    the box knows or opens the box's own (referee-<nnn>, with a password
+    made here), where a phone joins the box to the home Wi-Fi
+    (systemd/comitup-setup.sh writes /etc/comitup.conf)
   - the services referee (the box) and referee-web (the phones' pages),
     in /etc/systemd/system, enabled and started
 
   --no-boot-config   leave /boot/firmware/config.txt alone
+  --no-wifi          leave the Wi-Fi alone: no comitup
   -h, --help         show this text
 
 systemd/uninstall.sh takes it away again.
@@ -42,10 +47,12 @@ say() { printf '==> %s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 BOOT_CONFIG=yes
+WIFI=yes
 for arg in "$@"; do
     case $arg in
         -h|--help) usage; exit 0 ;;
         --no-boot-config) BOOT_CONFIG=no ;;
+        --no-wifi) WIFI=no ;;
         *) usage >&2; exit 2 ;;
     esac
 done
@@ -97,8 +104,21 @@ fi
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 tar -C "$REPO" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build -cf - . | tar -C "$build" -xf -
+# Never a compiler: a Pi Zero 2 W would take an hour, or fail.  On 64-bit
+# every package has a wheel on PyPI.  On 32-bit (armv7l) msgspec, Pillow,
+# psutil and cbor2 have none there, and Debian's are missing (msgspec) or
+# too old (Pillow 9.4), so they come from piwheels, the Raspberry Pi's own:
+# Raspberry Pi OS names it in /etc/pip.conf, and it is named here too for
+# an image without that file.  hardware/BUILD.md has scripts/check-wheels's
+# account of both.
+case $(uname -m) in
+    armv7l|armv6l) wheels="--extra-index-url https://www.piwheels.org/simple" ;;
+    *) wheels="" ;;
+esac
+# --only-binary: a package without a wheel stops the install, saying which.
 # --upgrade: the same version number from a newer checkout still replaces it.
-"$VENV/bin/pip" install --quiet --disable-pip-version-check --upgrade "$build"
+# shellcheck disable=SC2086  # one word per option
+"$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels --upgrade "$build"
 ln -sf "$VENV/bin/referee" /usr/local/bin/referee
 echo "    $("$VENV/bin/referee" --version)"
 
@@ -160,6 +180,27 @@ for module in $MODULE_LIST; do
     modprobe "$module" 2>/dev/null || echo "    $module loads at the next boot"
 done
 
+say "Wi-Fi anywhere: comitup"
+if [ "$WIFI" = no ]; then
+    echo "    left alone (--no-wifi)"
+else
+    before=$(cksum /etc/comitup.conf 2>/dev/null || true)
+    # Before the package: comitup starts as it is installed, and must find
+    # the hotspot's password already there.
+    "$REPO/systemd/comitup-setup.sh" --user referee
+    if ! dpkg-query -W -f='${Status}' comitup 2>/dev/null | grep -q "install ok installed"; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold comitup >/dev/null
+        echo "    comitup installed and started"
+    elif [ "$(cksum /etc/comitup.conf)" != "$before" ]; then
+        # Not restarted here: over SSH on the Wi-Fi, that would cut this very session.
+        REBOOT=yes
+    fi
+    systemctl is-active --quiet NetworkManager \
+        || echo "    NetworkManager is not running: comitup needs it (Raspberry Pi OS Bookworm has it)"
+fi
+
 say "Services"
 for unit in $UNITS; do
     install -m 0644 "$REPO/systemd/$unit.service" "/etc/systemd/system/$unit.service"
@@ -180,7 +221,7 @@ fi
 
 say "Done"
 if [ "$REBOOT" = yes ]; then
-    echo "    Reboot once to turn the I2C buses on: sudo reboot"
+    echo "    Reboot once, for the I2C buses and comitup's settings: sudo reboot"
 fi
 echo "    Check the box:    sudo referee doctor"
 echo "    Follow its log:   journalctl -u referee -u referee-web -f"

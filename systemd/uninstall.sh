@@ -74,9 +74,10 @@ if [ "$PURGE" = yes ]; then
     if getent passwd referee >/dev/null; then
         userdel referee
     fi
-    echo "    removed"
+    echo "    removed; comitup and /etc/comitup.conf stay (sudo apt purge comitup takes them)"
 else
     say "Kept"
     echo "    the score log in $STATE and the configuration in $ETC"
+    echo "    comitup and /etc/comitup.conf, the box's own Wi-Fi (sudo apt purge comitup takes them)"
     echo "    (sudo systemd/uninstall.sh --purge removes them and the user referee)"
 fi

@@ -52,7 +52,7 @@ def test_a_bouncing_press_is_one_key(table):
 def test_a_team_button_held_for_one_second_is_a_hold_not_a_press(table):
     seen = []
     on_key = table.box.on_key
-    table.box.devices.keys.on_key = lambda key, kind: (seen.append((key, kind)), on_key(key, kind))
+    table.box.devices.keys.on_key = lambda event: (seen.append((event.key, event.kind)), on_key(event))
     table.hold("team1", 1.0)
     assert seen == [("team1", "hold"), ("team1", "release")]
     seen.clear()

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from referee.devices import DISPLAYS
+from referee.config import DISPLAYS
 from referee.flows import clock_text
 from referee.flows.decrypto import code_text
 from referee.screen import render

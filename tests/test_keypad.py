@@ -8,7 +8,7 @@ import random
 import threading
 import time
 
-from hal.keys import DEBOUNCE, LAYOUT, SCAN, Keys
+from hal.keys import DEBOUNCE, HOLD, LAYOUT, SCAN, KeyEvent, Keys
 from hal.sim.pins import SimulatedPins
 from referee.clock import RealClock
 from referee.testing import Table
@@ -30,7 +30,7 @@ def heard_by(t: Table) -> list:
     """The key events the box gets from now on, still handed to it."""
     heard = []
     keys, on_key = t.box.devices.keys, t.box.on_key
-    keys.on_key = lambda key, kind: (heard.append((key, kind)), on_key(key, kind))
+    keys.on_key = lambda event: (heard.append((event.key, event.kind)), on_key(event))
     return heard
 
 
@@ -57,7 +57,7 @@ def test_16_1_keys_pressed_while_the_real_loop_is_stuck_all_arrive_in_order():
     loop = asyncio.new_event_loop()
     pins = SimulatedPins(ROWS, COLS, TEAMS)
     heard = []
-    keys = Keys(ROWS, COLS, TEAMS, RealClock(loop), lambda key, kind: heard.append((key, kind)),
+    keys = Keys(ROWS, COLS, TEAMS, RealClock(loop), lambda event: heard.append((event.key, event.kind)),
                 pin_factory=pins.factory)
     keys.start(loop)
     typed = ["3", "2", "1", "team2", "#", "3", "team1", "A", "*", "0", "D"]
@@ -166,7 +166,7 @@ def test_16_4_a_press_is_taken_on_the_scan_its_debounce_ends_however_late_each_s
     on_time, jitter = keys.timer.call_later, 0.004
     keys.timer.call_later = lambda delay, fn, *args: on_time(delay + rng.uniform(0.0, jitter), fn, *args)
     taken, on_key = [], keys.on_key
-    keys.on_key = lambda key, kind: (taken.append((key, t.clock.monotonic(), keys.due)), on_key(key, kind))
+    keys.on_key = lambda event: (taken.append((event.key, t.clock.monotonic(), event.due)), on_key(event))
     late = []
     for n in range(40):
         t.down("D")
@@ -208,7 +208,7 @@ def test_18_2_any_two_keys_held_together_read_as_those_two(table):
     t = table
     pins = t.box.devices.pins
     heard = []
-    t.box.devices.keys.on_key = lambda key, kind: heard.append((key, kind))   # the box hears none
+    t.box.devices.keys.on_key = lambda event: heard.append((event.key, event.kind))   # the box hears none
     for a, b in itertools.combinations(KEYS, 2):
         heard.clear()
         pins.set(a, True)
@@ -236,3 +236,23 @@ def test_18_2_the_simulated_copper_shows_a_short_when_a_row_is_driven_high(table
     row2.function = "input"
     row1.state = True                            # a row let go drives nothing
     assert pins.shorts == 1
+
+
+def test_24_5_on_key_is_handed_one_event_with_when_it_happened_and_when_it_was_known(table):
+    t = table
+    events, on_key = [], t.box.on_key
+    t.box.devices.keys.on_key = lambda event: (events.append(event), on_key(event))
+    down = t.clock.monotonic()
+    t.down("5")
+    t.advance(0.1)
+    up = t.clock.monotonic()
+    t.up("5")
+    t.advance(0.1)
+    t.down("5")
+    t.advance(HOLD + 0.1)
+    [press, hold] = events
+    assert isinstance(press, KeyEvent) and (press.key, press.kind) == ("5", "press")
+    assert down <= press.at < down + SCAN                            # when it went down
+    assert up + DEBOUNCE <= press.due <= up + DEBOUNCE + SCAN       # known once let go and settled
+    assert hold.kind == "hold" and abs(hold.due - hold.at - HOLD) < 1e-9   # known once held long enough
+    assert t.box.last_key == hold

@@ -309,7 +309,7 @@ def test_the_keypad_and_team_buttons_work_on_the_pi_configs_pins():
     clock, loop, heard = ManualClock(), asyncio.new_event_loop(), []
     clock.settle = lambda: loop.run_until_complete(asyncio.sleep(0))
     keys = Keys(c.keypad.rows, c.keypad.cols, {"team1": c.keypad.team1, "team2": c.keypad.team2},
-                clock, lambda key, kind: heard.append((key, kind)), pin_factory=pins.factory)
+                clock, lambda event: heard.append((event.key, event.kind)), pin_factory=pins.factory)
     keys.start(loop)
     try:
         for key in ("5", "D", "team2"):
@@ -341,7 +341,7 @@ def test_the_pi_config_builds_every_device_and_a_missing_panel_is_only_offline(m
     # /dev/i2c-* or Pico exists, which must not stop the box.
     monkeypatch.setattr(Device, "pin_factory", MockFactory(pin_class=MockPWMPin))
     monkeypatch.setattr(smbus2, "SMBus", _no_such_bus)
-    built = devices.build(pi_config(), ManualClock(), lambda key, kind: None)
+    built = devices.build(pi_config(), ManualClock(), lambda event: None)
     try:
         assert set(built.displays) == {"main", "team1", "team2"}
         assert not any(d.online for d in built.displays.values())

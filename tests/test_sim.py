@@ -43,7 +43,7 @@ async def test_text_mode_and_team_buttons(tmp_path):
         await pilot.press("t")
         assert "[Timer]" in app.panels["team1"]._last
         seen = []
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("Q")          # hold team 1 down…
         await let_time_pass(pilot, clock, 1.0)
         await pilot.press("Q")          # …and let go
@@ -57,7 +57,7 @@ async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(170, 52)) as pilot:
         seen = []
-        app.box.devices.keys.on_key = lambda key, kind: seen.append((key, kind))
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("3", "2", "1", "q", "1", "#")
         await let_time_pass(pilot, clock, 1.5)
         assert seen == [("3", "press"), ("2", "press"), ("1", "press"), ("team1", "press"),

@@ -66,7 +66,7 @@ from processes import free_port
 from games import base
 from referee.flows.decrypto import code_text
 from players import HOLD, MODES, Player, Seen
-from referee.remote import state_data
+from games.base import as_data
 from referee.session import effective
 from referee.store import UNDO
 from referee.testing import Table
@@ -319,7 +319,7 @@ def replayed(m: Machine, game: int):
 
 
 def as_json(value):
-    return json.loads(json.dumps(state_data(value), ensure_ascii=False))
+    return json.loads(json.dumps(as_data(value), ensure_ascii=False))
 
 
 def player_rows(rows: list[tuple]) -> list[dict]:

@@ -936,7 +936,7 @@ def test_nothing_secret_in_anything_public_naming(t):
     tokens_of_the_evening(t, secrets)
     form = _real_module("decrypto").setup(t.box)
     form.game = "decrypto"
-    t.box.flow = form
+    t.box.goto(form)
     t.press("B")
     path = urllib.parse.urlsplit(form.naming_url()).path
     page = ok(t, path)

@@ -124,10 +124,13 @@ def test_16_with_every_place_taken_by_idle_guests_a_new_phone_is_served_and_busy
     assert t._web.guard.made_room == 3
 
 
-def test_16_a_new_phone_is_turned_away_only_when_every_connection_is_busy(t):
+def test_27_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
+    """Issue 27: with every place busy with a request (here live streams), a
+    newcomer's first request is not refused: it waits, unread, for the
+    first place that frees.  Only beyond the waiting line is one closed."""
     url = t.web_url()
     address = urllib.parse.urlsplit(url)
-    t._web.guard.most = 2
+    t._web.guard.most, t._web.guard.most_waiting = 2, 1
 
     async def run():
         async with aiohttp.ClientSession() as session:
@@ -137,17 +140,21 @@ def test_16_a_new_phone_is_turned_away_only_when_every_connection_is_busy(t):
                 while not (await streams[-1].content.readline()).startswith(b"data:"):
                     pass
             reader, writer = await asyncio.open_connection(address.hostname, address.port)
-            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            try:
-                assert await asyncio.wait_for(reader.read(), 5) == b""   # closed as it opened
-            except ConnectionResetError:
-                pass
+            writer.write(b"GET /api/evenings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = asyncio.ensure_future(reader.read())
+            while t._web.guard.waiting == 0:
+                await asyncio.sleep(0.01)
+            # One more while one waits: beyond the line, closed as it opens.
+            _, late = await asyncio.open_connection(address.hostname, address.port, local_addr=("127.0.0.3", 0))
+            assert not answer.done()
+            streams[0].close()                                    # a place frees
+            assert (await asyncio.wait_for(answer, 5)).startswith(b"HTTP/1.1 200")
             writer.close()
-            assert all(not s.content.at_eof() for s in streams)
-            for s in streams:
-                s.close()
+            late.close()
+            assert not streams[1].content.at_eof()
+            streams[1].close()
     t.loop.run_until_complete(run())
-    assert t._web.guard.turned_away >= 1 and t._web.guard.made_room == 0
+    assert t._web.guard.waited == 1 and t._web.guard.turned_away == 1 and t._web.guard.made_room == 0
 
 
 def test_16_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():

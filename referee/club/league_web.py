@@ -20,7 +20,8 @@ from referee import i18n
 from referee.club.league import League
 from referee.flows.menu import GAMES, title
 from referee.web import live
-from referee.web.app import Body, environment, send, static_files
+from referee.web.app import environment, static_files
+from referee.web.bodies import Body, send
 from referee.web.guard import CSP
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"

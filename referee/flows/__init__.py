@@ -4,15 +4,19 @@ A flow has ``key(key, kind)`` and ``screens()`` (a ``Screen`` for each of
 "main", "team1", "team2" it wants to show).  A game's module here provides
 ``setup(box)``, the flow of its setup menu, and ``Play(box, session)``, the
 flow while it is played.  Flows read the game's state and build its events;
-the rules decide.
+the rules decide.  What a flow may ask of the box is ``host.Host``.
 """
 from __future__ import annotations
 
 import importlib
 import math
+from typing import TYPE_CHECKING
 
 from referee.i18n import _, ngettext
 from referee.screen import Screen
+
+if TYPE_CHECKING:
+    from referee.flows.host import Host
 
 
 class Flow:
@@ -20,7 +24,7 @@ class Flow:
     remembered = ()      # attributes that survive a power cut (which page is up)
     keyed = ()           # those of them that hold a move being keyed in (see undone)
 
-    def __init__(self, box) -> None:
+    def __init__(self, box: Host) -> None:
         self.box = box
 
     def view(self) -> dict:

@@ -221,7 +221,7 @@ class Form(Flow):
         elif key == "#":
             self.start(self.named(self.values))
         elif key == "*":
-            self.box.flow = menu.Main(self.box)
+            self.box.goto(menu.Main(self.box))
         elif key == "D":
             self.page = (self.page + 1) % self.pages
         elif key == "C" and self.help_lines:
@@ -242,6 +242,7 @@ class Form(Flow):
         from referee import naming
         if self.naming is None:
             self.naming, self.naming_csrf = naming.new_token(), secrets.token_urlsafe(16)
+            self.box.changed()   # the web hears of the page before a phone can ask for it
         self.mode = "phone"
 
     def naming_url(self) -> str:

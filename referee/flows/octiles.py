@@ -191,7 +191,7 @@ class Play(Flow):
         # right after the flow's last accepted event with that event's name.
         self.draft: dict | None = None
         self.notice: list | None = None
-        self.asking = ""     # a question over the turn: "more", "end", "finished"
+        self.asking = ""     # a question over the turn: "more", "end", "finished", "sure" (of the finisher)
         self.page = None     # the page of the space map shown, if any, or RUNNERS
         self.finisher = None  # dealer mode: the seat asked about as finished
 

@@ -35,7 +35,7 @@ class Play(Flow):
         if "page" not in view:
             # Saved by a menu: the countdown was running on behind the menus,
             # and the box comes back on the main menu, as without it.
-            self.box.flow = menu.Main(self.box)
+            self.box.goto(menu.Main(self.box))
             return
         super().restore(view)
 
@@ -85,7 +85,7 @@ class Play(Flow):
             # The tools stay the box's session: its clock keeps the countdown
             # running and ticking, and the menu shows its time.
             self.asking = False
-            self.box.flow = menu.Main(self.box)
+            self.box.goto(menu.Main(self.box))
         elif key == "*":
             self.asking = False
 

@@ -18,11 +18,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import gzip
-import hashlib
 import json
 import logging
-from dataclasses import dataclass
 from importlib import resources
 
 from aiohttp import web
@@ -31,9 +28,11 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
 from referee import channel, i18n, scorelog
+from referee import naming as names
 from referee.i18n import N_, _
-from referee.web import chart, export, guard, history, live, naming, sheets, teams
+from referee.web import chart, export, guard, history, live, naming, player_pages, sheets, teams
 from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
+from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
 
@@ -43,52 +42,11 @@ SHUTDOWN_SECONDS = 2.0
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 GAME = r"{id:\d{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
-TYPES = {"html": "text/html", "json": "application/json", "csv": "text/csv",
-         "css": "text/css", "js": "text/javascript", "svg": "image/svg+xml"}
 
 SITE = web.AppKey("site", object)
 # An error page's heading; the JSON API keeps aiohttp's English reason.
 ERRORS = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"), 405: N_("Method Not Allowed"),
           413: N_("Request Entity Too Large"), 500: N_("Internal Server Error"), 503: N_("Service Unavailable")}
-
-
-@dataclass(frozen=True)
-class Body:
-    """One answer, rendered: plain and gzipped, with its ETag."""
-    raw: bytes
-    gz: bytes
-    kind: str
-    etag: str
-
-    @classmethod
-    def of(cls, text: str, kind: str) -> Body:
-        raw = text.encode()
-        tag = hashlib.blake2b(raw, digest_size=8).hexdigest()
-        return cls(raw, gzip.compress(raw, 6, mtime=0), kind, f'"{tag}"')
-
-
-def accepts_gzip(request: web.Request) -> bool:
-    for part in request.headers.get("Accept-Encoding", "").split(","):
-        coding, _, params = part.partition(";")
-        if coding.strip().lower() == "gzip":
-            quality = params.replace(" ", "").removeprefix("q=") or "1"
-            return quality.strip("0.") != ""    # "q=0", "q=0.000": refused
-    return False
-
-
-def send(request: web.Request, body: Body, headers: dict | None = None) -> web.Response:
-    headers = {"ETag": body.etag, "Vary": "Accept-Encoding", **(headers or {})}
-    if body.etag in request.headers.get("If-None-Match", ""):
-        return web.Response(status=304, headers=headers)
-    zipped = accepts_gzip(request)
-    if zipped:
-        headers["Content-Encoding"] = "gzip"
-    return web.Response(body=body.gz if zipped else body.raw, headers=headers,
-                        content_type=TYPES[body.kind], charset=None if body.kind == "svg" else "utf-8")
-
-
-def attachment(name: str) -> dict:
-    return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
 def static_files() -> dict[str, Body]:
@@ -210,7 +168,8 @@ class Site:
         tonight = day == self.tonight()
         return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
-                         cards=[sheets.card(e, self.now(e)) for e in entries])
+                         cards=[sheets.card(e, self.now(e)) for e in entries],
+                         players=player_pages.links(name for e in entries for name in names.typed(e)))
 
     async def game(self, request: web.Request) -> web.Response:
         return send(request, self.cached(request, lambda: self._game(self.entry(request))))
@@ -228,7 +187,8 @@ class Site:
             sheet=sheets.on_a_phone(sheets.sheet(entry)), heading=sheets.row_heading(entry["game"]),
             tokens=sheets.token_sheet(entry) if sheets.by_tokens(entry) else None, token_rule=_(sheets.TOKEN_RULE),
             notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
-            chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry))
+            chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry),
+            players=player_pages.links(names.typed(entry)))
 
     async def evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
@@ -388,6 +348,7 @@ def make_app(reader, box) -> web.Application:
     get(f"/api/g/{GAME}", site.api_game)
     get(f"/api/g/{GAME}.csv", site.game_file)
     naming.add_routes(app, site)
+    player_pages.add_routes(app, site)
     return app
 
 

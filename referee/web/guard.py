@@ -12,10 +12,16 @@ cost it, whatever it sends.
   takes the place of the oldest connection with no request under way (one
   that has sent nothing yet, or half a request head, or waits between two
   requests): a crowd of guests holding idle connections cannot lock the
-  next phone out, and a phone that had one open simply opens another.  Only
-  when every connection is busy with a request is the newcomer closed.  The
-  unit's ``LimitNOFILE=`` is set well above, so the process never runs out
-  of descriptors (asyncio's ``accept()`` would then spin on the error).
+  next phone out, and a phone that had one open simply opens another.  When
+  every connection is busy with a request, the newcomer waits, unread, for
+  the first place that frees (a request answered, a connection closed), in
+  turn with up to ``MOST_WAITING`` others and for ``HEADER_SECONDS`` at
+  most; only beyond that is it closed.  The kernel keeps ``BACKLOG``
+  connections not yet accepted (aiohttp's 128 overflowed with a few hundred
+  keep-alive phones; the kernel caps it at ``net.core.somaxconn``, 4096 on
+  Raspberry Pi OS).  The unit's ``LimitNOFILE=`` is set well above, so the
+  process never runs out of descriptors (asyncio's ``accept()`` would then
+  spin on the error).
 - **Headers on every answer**: the security headers are set as any answer
   is sent, aiohttp's own 400 for a request it could not parse included.
 """
@@ -30,6 +36,9 @@ from aiohttp import web
 HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0        # to send a form's body, once its headers are in
 MOST_CONNECTIONS = 512
+MOST_WAITING = 256      # newcomers held while every connection is busy with a request
+LOOK_SECONDS = 0.05     # while some wait: how often to look for a connection that finished its request
+BACKLOG = 2048
 PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
 LONGEST_LINE = 4096     # request line or header field, bytes
 MOST_HEADERS = 48
@@ -79,16 +88,23 @@ class _Counted(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else ""
         self._address, self._transport = address, transport
-        if not self._guard.admit(self):
+        admitted = self._guard.admit(self)
+        if admitted is None:
             transport.abort()
-            return
-        self._open = True
-        self._handler.connection_made(transport)
+        elif not admitted:
+            transport.pause_reading()   # what it sends waits in the kernel meanwhile
+
+    def start(self) -> None:
+        """Given a place: aiohttp takes the connection from here."""
+        if not self._open and not self._transport.is_closing():
+            self._open = True
+            self._handler.connection_made(self._transport)
+            self._transport.resume_reading()
 
     def connection_lost(self, exc) -> None:
+        self._guard.release(self)
         if self._open:
             self._open = False
-            self._guard.release(self)
             self._handler.connection_lost(exc)
 
     @property
@@ -103,15 +119,15 @@ class _Counted(asyncio.Protocol):
         return getattr(self._handler, "_current_request", None) is None and not getattr(self._handler, "_messages", ())
 
     def make_room(self) -> None:
-        """Closed for a newcomer: its place is taken at once."""
-        self._guard.release(self)
+        """Closed for a newcomer, or after waiting too long for a place."""
+        self._guard.drop(self)
         self._transport.abort()
 
     def data_received(self, data: bytes) -> None:
         self._handler.data_received(data)
 
     def eof_received(self):
-        return self._handler.eof_received()
+        return self._handler.eof_received() if self._open else None
 
     def pause_writing(self) -> None:
         self._handler.pause_writing()
@@ -121,47 +137,94 @@ class _Counted(asyncio.Protocol):
 
 
 class Guard:
-    def __init__(self, most: int = MOST_CONNECTIONS, per_address: int = PER_ADDRESS) -> None:
-        self.most, self.per_address = most, per_address
-        self.open: Counter[str] = Counter()
+    def __init__(self, most: int = MOST_CONNECTIONS, per_address: int = PER_ADDRESS,
+                 most_waiting: int = MOST_WAITING) -> None:
+        self.most, self.per_address, self.most_waiting = most, per_address, most_waiting
+        self.open: Counter[str] = Counter()            # connections and newcomers waiting, by address
         self._connections: dict[_Counted, None] = {}   # oldest first
+        self._waiting: dict[_Counted, float] = {}      # first come first; when each gives up
+        self._look = None
         self.turned_away = 0
         self.made_room = 0
+        self.waited = 0
 
     @property
     def total(self) -> int:
         return len(self._connections)
 
-    def admit(self, connection: _Counted) -> bool:
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def admit(self, connection: _Counted) -> bool | None:
+        """True: in; False: waits for a place (``start`` gives it one); None: closed."""
         address = connection.address
-        if self.open[address] >= self.per_address or (self.total >= self.most and not self._make_room()):
+        if self.open[address] >= self.per_address or len(self._waiting) >= self.most_waiting:
             self.turned_away += 1
-            return False
-        self._connections[connection] = None
+            return None
         self.open[address] += 1
-        return True
+        loop = asyncio.get_running_loop()
+        self._waiting[connection] = loop.time() + HEADER_SECONDS
+        self._let_in()
+        if connection not in self._waiting:
+            return True
+        self.waited += 1
+        if self._look is None:
+            self._look = loop.call_later(LOOK_SECONDS, self._look_again)
+        return False
 
-    def _make_room(self) -> bool:
-        oldest = next((c for c in self._connections if c.idle), None)
-        if oldest is None:
-            return False
-        oldest.make_room()
-        self.made_room += 1
-        return True
+    def _let_in(self) -> None:
+        """Places to those waiting, first come first, idle connections making room."""
+        while self._waiting:
+            if self.total >= self.most:
+                oldest = next((c for c in self._connections if c.idle), None)
+                if oldest is None:
+                    return
+                oldest.make_room()
+                self.made_room += 1
+            newcomer = next(iter(self._waiting))
+            del self._waiting[newcomer]
+            self._connections[newcomer] = None
+            newcomer.start()
 
-    def release(self, connection: _Counted) -> None:
-        if self._connections.pop(connection, False) is None:
+    def _look_again(self) -> None:
+        self._look = None
+        now = asyncio.get_running_loop().time()
+        for connection, give_up in list(self._waiting.items()):
+            if give_up <= now:
+                self.turned_away += 1
+                connection.make_room()
+        self._let_in()
+        if self._waiting:
+            self._look = asyncio.get_running_loop().call_later(LOOK_SECONDS, self._look_again)
+
+    def drop(self, connection: _Counted) -> None:
+        """Forget ``connection``, in or waiting (idempotent)."""
+        if self._connections.pop(connection, False) is None or self._waiting.pop(connection, None) is not None:
             address = connection.address
             self.open[address] -= 1
             if not self.open[address]:
                 del self.open[address]
+
+    def release(self, connection: _Counted) -> None:
+        """``connection`` closed: its place goes to the first waiting."""
+        self.drop(connection)
+        self._let_in()
+
+    def close(self) -> None:
+        """The server stops: nobody waits any longer."""
+        if self._look is not None:
+            self._look.cancel()
+            self._look = None
+        for connection in list(self._waiting):
+            connection.make_room()
 
 
 class GuardedSite(web.TCPSite):
     """``web.TCPSite``, each connection admitted by a ``Guard`` first."""
 
     def __init__(self, runner: web.AppRunner, host: str, port: int, guard: Guard | None = None) -> None:
-        super().__init__(runner, host, port)
+        super().__init__(runner, host, port, backlog=BACKLOG)
         self.guard = guard or Guard()
 
     async def start(self) -> None:
@@ -171,6 +234,10 @@ class GuardedSite(web.TCPSite):
             lambda: _Counted(self.guard, server()), self._host, self._port,
             backlog=self._backlog, reuse_address=self._reuse_address)
         self._bound_port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        self.guard.close()
+        await super().stop()
 
 
 async def posted(request: web.Request) -> dict[str, str]:

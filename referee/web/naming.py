@@ -10,15 +10,14 @@ off.  The setup is on the box, not in the store: the page asks the box what
 to show and hands it what was typed over ``referee.channel`` (ops
 ``names.view`` and ``names.submit``, where ``referee.naming`` answers), and
 its forms are guarded like a team page's (``referee.web.teams.forged``).
-
-With JavaScript the page also posts its fields to ``/N/<token>/preview`` a
-moment after typing pauses (``static/naming.js``): the box shows them
-unsaved (op ``names.preview``), and the JSON answer names the fields whose
-names the panels cannot take, which the page marks.  Saving is the form's
-own submit either way.
+Only the page open now is handed on: the box names it with every change it
+tells the web of (``referee.channel``'s watch), so that an address made up
+by a guest costs the box nothing (``OpenPage``).
 """
 from __future__ import annotations
 
+import asyncio
+import hmac
 import types
 
 from aiohttp import web
@@ -29,6 +28,49 @@ from referee.web import guard, teams
 
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 COOKIE = teams.COOKIE
+ASK_GAP = 0.2   # seconds between two questions to the box about which page is open
+
+
+class OpenPage:
+    """Which names page the box has open.  While the web is told of every
+    change, it knows: any other address is refused here.  Only while it is
+    not (the box restarting) is the box asked (op ``names.open``), one
+    question at a time, ``ASK_GAP`` apart, shared by every request waiting
+    for it: the address itself never goes to the box."""
+
+    def __init__(self, box) -> None:
+        self.box = box
+        self.token: str | None = None
+        self.asked = 0
+        self._last = -ASK_GAP
+        self._asking: asyncio.Future | None = None
+
+    async def is_open(self, token: str) -> bool:
+        if self.box.watching:
+            return _same(self.box.names, token)
+        if _same(self.token, token):
+            return True
+        if self._asking is None:
+            self._asking = asyncio.ensure_future(self._ask())
+        await asyncio.shield(self._asking)
+        return _same(self.token, token)
+
+    async def _ask(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            wait = self._last + ASK_GAP - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.asked += 1
+            token = (await self.box.ask("names.open")).get("token")
+            self.token = token if isinstance(token, str) else None
+        finally:
+            self._last = loop.time()
+            self._asking = None
+
+
+def _same(known: str | None, token: str) -> bool:
+    return known is not None and hmac.compare_digest(known.encode(), token.upper().encode())
 
 
 async def _ask(site, op: str, **fields) -> dict:
@@ -39,6 +81,12 @@ async def _ask(site, op: str, **fields) -> dict:
 
 
 async def _view(site, token: str) -> dict:
+    try:
+        known = await site.names.is_open(token)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+    if not known:
+        raise web.HTTPNotFound()
     answer = await _ask(site, "names.view", token=token)
     if "view" not in answer:
         raise web.HTTPNotFound()
@@ -46,6 +94,8 @@ async def _view(site, token: str) -> dict:
 
 
 def add_routes(app: web.Application, site) -> None:
+    site.names = OpenPage(site.box)
+
     async def page(request: web.Request) -> web.Response:
         return _page(site, request, await _view(site, request.match_info["token"]))
 

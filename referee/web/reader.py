@@ -11,6 +11,8 @@ after a change.
 from __future__ import annotations
 
 import logging
+import os
+import sqlite3
 
 from referee import i18n
 from referee.session import Session
@@ -21,10 +23,13 @@ log = logging.getLogger(__name__)
 
 class Reader:
     def __init__(self, database: str, clock, lang: str = "en") -> None:
+        self.database = database
         self.store = Store.reader(database)
+        self._file = _identity(database)
         self.clock = clock
         self._lang = lang
         self.version = -1
+        self._base = 0     # keeps ``version`` rising across a replaced file (renderings are keyed by it)
         self._session: Session | None = None
         self._replayed = -1
         self.watchers: list = []   # called after a refresh that found a change
@@ -32,7 +37,8 @@ class Reader:
 
     def refresh(self) -> bool:
         """Look whether the box committed something; True if it did."""
-        version = self.store.data_version()
+        self._follow()
+        version = self._base + self.store.data_version()
         if version == self.version:
             return False
         self.version = version
@@ -60,5 +66,30 @@ class Reader:
                 self._session = None
         return self._session
 
+    def _follow(self) -> None:
+        # A damaged file is set aside (renamed) by the box and a new one made
+        # in its place; an open connection keeps reading the old one for good.
+        # One stat a look finds that out.
+        now = _identity(self.database)
+        if now is None or now == self._file:
+            return   # unchanged, or the new file is not there yet
+        try:
+            fresh = Store.reader(self.database)
+            fresh.data_version()
+        except sqlite3.Error:
+            return   # being made: the next look takes it
+        log.warning("web: the database file was replaced (repaired by the box); reading the new one")
+        self.store.close()
+        self.store, self._file = fresh, now
+        self._base, self._replayed, self._session = self.version + 1, -1, None
+
     def close(self) -> None:
         self.store.close()
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino

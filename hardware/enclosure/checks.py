@@ -1,0 +1,135 @@
+"""The measurements the tests make of a box, kept beside the model so that
+``python -m hardware.enclosure`` can print the same figures."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+from build123d import GeomType
+
+from .mesh import first_hits, normals, triangles
+from .model import BED, MAX_OVERHANG, SMALL_HOLE, Box
+
+# Where the players' eyes are, around a box in the middle of the table (mm,
+# from the box's centre, heights above the table top): seated adults, their
+# eyes 300 to 550 mm above the table, leaning in to 350 mm from the middle of
+# the table or sitting back to 800, and spread along their side 500 mm either
+# way.
+EYE_ALONG = (-500.0, 500.0)
+EYE_ACROSS = (350.0, 800.0)
+EYE_HEIGHT = (300.0, 550.0)
+# The panel's readable cone: the SSD1306 and SH1106 panels' datasheets give a
+# viewing angle of 160 degrees or more, 80 degrees either side of the normal;
+# beyond that (and behind the panel's own plane) nothing is read.  A team is
+# meant to read its own screen at no more than 65 degrees off its normal.
+READABLE = 80.0
+COMFORTABLE = 65.0
+
+
+def solids(box: Box):
+    return [(p.name, p.solid) for p in box.printed] + [(b.name, b.solid) for b in box.bought]
+
+
+def collisions(box: Box, limit: float = 0.01) -> list[tuple[str, str, float]]:
+    """Every pair of parts that share more than ``limit`` mm^3."""
+    named = solids(box)
+    boxes = [s.bounding_box() for _, s in named]
+    found = []
+    for (i, (a, sa)), (j, (b, sb)) in itertools.combinations(enumerate(named), 2):
+        ba, bb = boxes[i], boxes[j]
+        if (ba.min.X >= bb.max.X or bb.min.X >= ba.max.X or ba.min.Y >= bb.max.Y
+                or bb.min.Y >= ba.max.Y or ba.min.Z >= bb.max.Z or bb.min.Z >= ba.max.Z):
+            continue
+        common = sa & sb
+        volume = common.volume if common is not None else 0.0
+        if volume > limit:
+            found.append((a, b, volume))
+    return found
+
+
+def fit(box: Box, fit, slack: float = 0.02, snug: float = 0.1) -> tuple[float, float]:
+    """How much the part's feature shares with the printed part when grown by
+    its clearance less ``slack`` (must be none) and by its clearance plus
+    ``snug`` (must be some: the cut-out is no looser than stated)."""
+    printed = box.part(fit.printed).solid
+
+    def shared(extra):
+        common = printed & fit.make(extra)
+        return common.volume if common is not None else 0.0
+    return shared(fit.clearance - slack), shared(fit.clearance + snug)
+
+
+def overhangs(solid, limit: float = MAX_OVERHANG) -> list[tuple[str, float, float]]:
+    """The faces of a part as it lies on the bed that face down more steeply
+    than ``limit`` degrees from the vertical, other than those on the bed
+    and the insides of small holes.  Returns (face type, worst angle, height)."""
+    threshold = -math.sin(math.radians(limit)) - 1e-3
+    bad = []
+    for face in solid.faces():
+        if face.geom_type == GeomType.CYLINDER and _radius(face) <= SMALL_HOLE / 2 + 1e-6:
+            continue
+        tri = triangles(face, 0.05)
+        if not len(tri):
+            continue
+        n = normals(tri)
+        low = n[:, 2] < threshold
+        on_bed = tri[:, :, 2].max(axis=1) < 1e-3
+        worst = low & ~on_bed
+        if worst.any():
+            angle = math.degrees(math.asin(min(1.0, -n[worst, 2].min())))
+            bad.append((str(face.geom_type), round(angle, 1),
+                        round(float(tri[worst][:, :, 2].min()), 2)))
+    return bad
+
+
+def fits_bed(solid) -> tuple[bool, tuple[float, float, float]]:
+    size = solid.bounding_box().size
+    return (size.X <= BED[0] and size.Y <= BED[1] and size.Z <= BED[2]), (size.X, size.Y, size.Z)
+
+
+def eyes(side: int, steps: int = 5) -> np.ndarray:
+    """Eye points of the players on the table's ``side`` (-1: -Y, +1: +Y)."""
+    along = np.linspace(*EYE_ALONG, steps)
+    across = np.linspace(*EYE_ACROSS, steps) * side
+    height = np.linspace(*EYE_HEIGHT, steps)
+    return np.array(list(itertools.product(along, across, height)))
+
+
+def printed_triangles(box: Box) -> np.ndarray:
+    return np.concatenate([triangles(p.solid, 0.2) for p in box.printed])
+
+
+def sightlines(box: Box, sight, side: int, tri=None):
+    """For every eye on ``side`` and every corner of the panel's pixels: the
+    angle off the panel's normal, and whether the box's printed parts stand
+    between."""
+    starts, ends = _lines(sight, side)
+    d = ends - starts
+    lengths = np.linalg.norm(d, axis=1)
+    dirs = d / lengths[:, None]
+    tri = printed_triangles(box) if tri is None else tri
+    blocked = first_hits(starts + dirs * 0.05, dirs, tri) < lengths
+    return view_angles(sight, side), blocked
+
+
+def view_angles(sight, side: int) -> np.ndarray:
+    """The angle (degrees) between the panel's normal and the line from each
+    corner of its pixels to each eye on ``side``."""
+    starts, ends = _lines(sight, side)
+    d = ends - starts
+    d /= np.linalg.norm(d, axis=1)[:, None]
+    normal = np.array([sight.normal.X, sight.normal.Y, sight.normal.Z])
+    normal /= np.linalg.norm(normal)
+    return np.degrees(np.arccos(np.clip(d @ normal, -1, 1)))
+
+
+def _lines(sight, side):
+    corners = np.array([(c.X, c.Y, c.Z) for c in sight.corners])
+    seen = eyes(side)
+    return np.repeat(corners, len(seen), axis=0), np.tile(seen, (len(corners), 1))
+
+
+def _radius(face) -> float:
+    from OCP.BRepAdaptor import BRepAdaptor_Surface
+    return BRepAdaptor_Surface(face.wrapped).Cylinder().Radius()

@@ -1,0 +1,219 @@
+"""The players' pages in words: a ``player_stats.Player`` as the templates
+``player.html`` and ``players.html`` show it, and as files (CSV and JSON).
+
+A rating is said as OpenSkill keeps it, a mean and how unsure it is, in
+numbers a player can hold in mind: "≈ 27 ± 4, 12 games" (one standard
+deviation, rounded).  Its move after a game is the mean's ("▲ 1.3").
+"""
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from urllib.parse import quote
+
+from aiohttp import web
+
+from referee import i18n
+from referee.i18n import _, ngettext
+from referee.store import Store
+from referee.web import export, history, sheets
+from referee.web.bodies import Body, attachment, send
+from referee.web.player_stats import ORDERS, Played, Player, everyone, player
+from referee.web.players import Ledger, Rating, key
+
+
+def href(name: str) -> str:
+    """A player's page, by the name as the box compares names."""
+    return "/p/" + quote(key(name), safe="")
+
+
+def links(names) -> list[tuple[str, str]]:
+    """Each typed name once, with its page: ``(name, address)``."""
+    seen: dict[str, tuple[str, str]] = {}
+    for name in names:
+        seen.setdefault(key(name), (name, href(name)))
+    return list(seen.values())
+
+
+def api(name: str) -> str:
+    return "/api/p/" + quote(key(name), safe="")
+
+
+def percent(share: float) -> str:
+    return f"{round(100 * share)} %"
+
+
+def rating_text(rating: Rating) -> str:
+    return ngettext("≈ {mu} ± {sigma}, {n} game", "≈ {mu} ± {sigma}, {n} games", rating.games).format(
+        mu=round(rating.mu), sigma=max(1, round(rating.sigma)), n=rating.games)
+
+
+def moved_text(moved: tuple[float, float] | None) -> str:
+    if moved is None:
+        return ""
+    change = moved[1] - moved[0]
+    return f"{'▲' if change >= 0 else '▼'} {abs(change):.1f}"
+
+
+def number(value: float) -> str:
+    return f"{value:g}" if value == int(value) else f"{value:.1f}"
+
+
+def place_text(p: Played) -> str:
+    if p.side.won:
+        return _("won")
+    return _("{place}. of {count}").format(place=p.side.rank, count=p.of)
+
+
+def player_page(p: Player) -> dict:
+    games = []
+    for name, g in p.games.items():
+        points = ""
+        if g.points:
+            points = _("Best {best} · average {average} points").format(best=number(g.best), average=number(g.average))
+        games.append({
+            "title": sheets.title(name),
+            "played_text": ngettext("{n} game", "{n} games", g.played).format(n=g.played),
+            "won_text": ngettext("{n} won", "{n} won", g.won).format(n=g.won),
+            "rate": percent(g.rate), "points": points,
+            "rating": _("Rating {rating}").format(rating=rating_text(g.rating)) if g.rating else "",
+        })
+    streak = ""
+    if p.best_streak > 1:
+        streak = ngettext("Longest winning streak: {n} game", "Longest winning streak: {n} games",
+                          p.best_streak).format(n=p.best_streak)
+        if p.streak > 1:
+            streak += " · " + ngettext("now {n} in a row", "now {n} in a row", p.streak).format(n=p.streak)
+    last = [{"game": l.result.game, "title": sheets.title(l.result.name),
+             "date": sheets.long_date(history.evening_of(l.result.ended)), "won": l.side.won,
+             "place": place_text(l), "score": None if l.side.score is None else number(l.side.score),
+             "moved": moved_text(l.moved)} for l in p.last]
+    left_out = ""
+    if p.left_out:
+        left_out = ngettext("{n} more game with this name does not count: ended early, or with fewer than two "
+                            "players named.", "{n} more games with this name do not count: ended early, or with "
+                            "fewer than two players named.", p.left_out).format(n=p.left_out)
+    return {"title": p.name, "p": p, "rate": percent(p.rate), "games": games, "streak": streak, "last": last,
+            "against": [{"name": a.name, "href": href(a.name), "games": a.games, "ahead": a.ahead,
+                         "behind": a.behind, "level": a.level} for a in p.against],
+            "left_out": left_out, "api": api(p.name)}
+
+
+def players_page(players: list[Player], order: str, counted: int) -> dict:
+    labels = {"name": _("Player"), "games": _("Games"), "wins": _("Won"), "rate": _("Win rate")}
+    return {"title": _("All players"), "order": order, "counted": counted,
+            "columns": [(by, labels[by]) for by in ORDERS],
+            "players": [{"name": p.name, "href": href(p.name), "played": p.played, "won": p.won,
+                         "rate": percent(p.rate)} for p in players]}
+
+
+@i18n.speaking("en")
+def player_csv(p: Player) -> str:
+    """Every counted game of a player, a row each, with the rating after it."""
+    rows = [["game_id", "game", "ended", "place", "of", "winner", "score", "rating_before", "rating_after"]]
+    for played in sorted(p.every, key=lambda l: (l.result.ended, l.result.game)):
+        moved = played.moved or (None, None)
+        rows.append([played.result.game, sheets.title(played.result.name),
+                     dt.datetime.fromtimestamp(played.result.ended).strftime("%Y-%m-%d %H:%M"),
+                     played.side.rank, played.of, "yes" if played.side.won else "",
+                     "" if played.side.score is None else number(played.side.score),
+                     "" if moved[0] is None else f"{moved[0]:.2f}", "" if moved[1] is None else f"{moved[1]:.2f}"])
+    return export._csv(rows)
+
+
+def player_json(p: Player) -> dict:
+    return {
+        "name": p.name, "played": p.played, "won": p.won, "streak": p.streak, "best_streak": p.best_streak,
+        "games": {name: {"played": g.played, "won": g.won, "points": g.points,
+                         "rating": None if g.rating is None else
+                         {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games}}
+                  for name, g in p.games.items()},
+        "results": [{"game_id": l.result.game, "game": l.result.name, "ended": l.result.ended,
+                     "place": l.side.rank, "of": l.of, "winner": l.side.won, "score": l.side.score,
+                     "rating": None if l.moved is None else {"before": l.moved[0], "after": l.moved[1]}}
+                    for l in sorted(p.every, key=lambda l: (l.result.ended, l.result.game))],
+        "against": [{"name": a.name, "games": a.games, "ahead": a.ahead, "behind": a.behind, "level": a.level}
+                    for a in p.against],
+    }
+
+
+# --- the routes ------------------------------------------------------------------------
+
+class Book:
+    """The ledger of a site, brought up to date with the box's store before a
+    player page is made.  Bringing it up to date replays the games that ended
+    since (the first time, every game ever stored), so it runs on a thread
+    with a connection of its own, one at a time, while other pages are served."""
+
+    def __init__(self, reader) -> None:
+        self.reader = reader
+        self.ledger = Ledger.beside(reader.database)
+        self._lock = asyncio.Lock()
+        self._seen = None
+
+    async def fresh(self) -> Ledger:
+        self.reader.refresh()
+        if self._seen == self.reader.version:
+            return self.ledger
+        async with self._lock:
+            self.reader.refresh()
+            if self._seen != self.reader.version:
+                seen = self.reader.version
+                await asyncio.to_thread(self._update)
+                self._seen = seen
+        return self.ledger
+
+    def _update(self) -> None:
+        store = Store.reader(self.reader.database)
+        try:
+            self.ledger.update(store)
+        finally:
+            store.close()
+
+    def close(self) -> None:
+        self.ledger.close()
+
+
+WHO = r"{who:[^/]{1,200}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+
+
+def add_routes(app, site) -> None:
+    book = Book(site.reader)
+
+    async def everyone_page(request):
+        order = request.query.get("by", "games")
+        if order not in ORDERS:
+            raise web.HTTPBadRequest()
+        ledger = await book.fresh()
+        return send(request, site.cached(request, lambda: site.html(
+            "players.html", live=False, **players_page(everyone(ledger, order), order, len(ledger.ordered()))),
+            query="by"))
+
+    async def one(request) -> str:
+        """The player asked for, once the ledger is up to date."""
+        ledger = await book.fresh()
+        who = request.match_info["who"]
+        if who not in ledger.names:
+            raise web.HTTPNotFound()
+        return who
+
+    async def player_html(request):
+        who = await one(request)
+        return send(request, site.cached(request, lambda: site.html(
+            "player.html", live=False, **player_page(player(book.ledger, who)))))
+
+    async def player_file(request):
+        who = await one(request)
+        kind = request.match_info["kind"]
+        body = site.cached(request, lambda: Body.of(
+            player_csv(player(book.ledger, who)) if kind == "csv" else
+            export.json_text(player_json(player(book.ledger, who))), kind))
+        return send(request, body, attachment(f"player-{quote(who, safe='')}.{kind}"))
+
+    async def close_book(app) -> None:
+        book.close()
+
+    app.on_cleanup.append(close_book)
+    app.router.add_get("/p/", everyone_page)
+    app.router.add_get(f"/p/{WHO}", player_html)
+    app.router.add_get(f"/api/p/{WHO}.{{kind:csv|json}}", player_file)

@@ -1,0 +1,214 @@
+"""Issue 29: the two enclosures, built from their code and measured.
+
+Each box is built fresh in the test process (nothing is cached on disk), then:
+every part fits its cut-out with the clearance the model states, no two parts
+of the closed box share any volume, every printed part prints (walls, overhangs,
+the bed), and each team's screen is readable from its own side of the table
+and not from the other.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from build123d import Box, Pos
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hardware.enclosure import checks, dice_box, model, referee_box, render  # noqa: E402
+from hardware.enclosure.__main__ import export, file_name  # noqa: E402
+from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def referee():
+    return referee_box.build()
+
+
+@pytest.fixture(scope="module")
+def dice():
+    return dice_box.build()
+
+
+@pytest.fixture(scope="module", params=["referee", "dice"])
+def box(request, referee, dice):
+    return referee if request.param == "referee" else dice
+
+
+# --- the model builds, with every option ----------------------------------------------
+
+def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
+    assert [p.name for p in referee.printed] == ["base", "lid"]
+    assert [p.name for p in dice.printed] == ["dice base", "dice lid", "bezel"]
+    for box in (referee, dice):
+        for part in box.printed:
+            assert part.solid.is_valid and part.solid.volume > 1000
+        for part in box.bought:
+            assert part.solid.volume > 0, part.name
+    bought = " ".join(b.name for b in referee.bought)
+    for needed in ("Raspberry Pi 4", "public screen", "team 1 screen", "team 2 screen", "keypad",
+                   "team 1 button", "team 2 button", "buzzer", "power cable", "dice module's cable"):
+        assert needed in bought
+    bought = " ".join(b.name for b in dice.bought)
+    for needed in ("Pico", "MAX7219", "ROLL button", "piezo", "74AHCT125", "USB cable"):
+        assert needed in bought
+
+
+@pytest.mark.parametrize("pi, public, team", [("zero2w", "0.96", "1.3")])
+def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team):
+    """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
+    public screen and 0.96" team screens; here the smaller board and the panels
+    the other way round."""
+    box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team))
+    assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
+               for b in box.bought)
+    assert checks.collisions(box) == []
+    for fit in box.fits:
+        loose, snug = checks.fit(box, fit)
+        assert loose < 1e-3 and snug > 1e-3, fit.name
+
+
+# --- fits and collisions ---------------------------------------------------------------
+
+def test_29_every_part_fits_its_cut_out_with_the_stated_clearance(box):
+    assert box.fits
+    for fit in box.fits:
+        assert 0.1 <= fit.clearance <= 0.5, fit.name
+        loose, snug = checks.fit(box, fit)
+        assert loose < 1e-3, f"{fit.name}: touches with less than {fit.clearance} mm"
+        assert snug > 1e-3, f"{fit.name}: looser than {fit.clearance} mm"
+
+
+def test_29_no_two_parts_of_the_closed_box_collide(box):
+    assert checks.collisions(box) == []
+
+
+def test_29_the_collision_check_sees_a_part_put_where_another_is(referee):
+    pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
+    moved = model.Box("moved", referee.printed, referee.bought + [
+        model.Bought("a second Pi, 5 mm higher", Pos(0, 0, 5) * pi.solid, (0, 0, 0))], [])
+    assert any("a second Pi" in a + b for a, b, _ in checks.collisions(moved))
+
+
+# --- printable --------------------------------------------------------------------------
+
+def test_29_walls_are_at_least_1_6_mm_and_lettering_one_nozzle_line(box):
+    for part in box.printed:
+        thinnest, where = thinnest_wall(part.plain or part.solid)
+        assert thinnest >= model.MIN_WALL, f"{part.name}: {thinnest:.2f} mm at {where}"
+        if part.plain is not None:
+            detail, where = thinnest_wall(part.solid)
+            assert detail >= model.MIN_DETAIL, f"{part.name}'s lettering: {detail:.2f} mm at {where}"
+
+
+def test_29_the_wall_check_measures_a_thin_plate():
+    plate = Box(30, 30, 1.2)
+    assert thinnest_wall(plate)[0] == pytest.approx(1.2, abs=0.01)
+
+
+def test_29_no_overhang_beyond_45_degrees_as_each_part_lies_on_the_bed(box):
+    for part in box.printed:
+        assert checks.overhangs(part.bed_solid()) == [], part.name
+
+
+def test_29_the_overhang_check_sees_a_shelf_in_the_air():
+    shelf = Box(20, 20, 2) + Pos(15, 0, 10) * Box(20, 20, 2)
+    shelf += Pos(0, 0, 5) * Box(4, 4, 10)
+    flat = Pos(0, 0, 1) * shelf
+    assert checks.overhangs(flat)
+
+
+def test_29_every_printed_part_fits_a_220_mm_bed(box):
+    for part in box.printed:
+        fits, size = checks.fits_bed(part.bed_solid())
+        assert fits, f"{part.name}: {size}"
+        assert part.orientation
+
+
+# --- the team screens: each team reads its own ------------------------------------------
+
+@pytest.fixture(scope="module")
+def sight(referee):
+    triangles = checks.printed_triangles(referee)
+    return {(s.name, side): checks.sightlines(referee, s, side, triangles)
+            for s in referee.sightlines for side in (-1, 1)}
+
+
+def test_29_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
+    assert len(referee.sightlines) == 2
+    for s in referee.sightlines:
+        angles, blocked = sight[(s.name, s.readers)]
+        assert angles.max() < checks.COMFORTABLE, s.name
+        assert not blocked.any(), f"{s.name}: the box hides some pixels from its own team"
+
+
+def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
+    for s in referee.sightlines:
+        angles, blocked = sight[(s.name, -s.readers)]
+        # every line of sight from the far side meets the glass from behind its
+        # own plane: beyond the panel's 80-degree cone, with the box in between
+        assert angles.min() > 90.0 > checks.READABLE, s.name
+        assert blocked.mean() > 0.9, s.name
+
+
+def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
+    s = referee.sightlines[0]
+    tilt = np.radians(60.0)   # the face turned up 60 degrees instead of the wall's 20
+    normal = type(s.normal)(0, s.readers * np.cos(tilt), np.sin(tilt))
+    tilted = model.Sightline(s.name, s.corners, normal, s.readers)
+    assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
+
+
+# --- the files -------------------------------------------------------------------------
+
+def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, tmp_path):
+    said = export(dice, "dice", tmp_path)
+    assert len(said) == len(dice.printed)
+    for part in dice.printed:
+        name = file_name("dice", part)
+        stl = (tmp_path / f"{name}.stl").read_bytes()
+        triangles = int.from_bytes(stl[80:84], "little")
+        assert triangles > 100 and len(stl) == 84 + 50 * triangles
+        step = (tmp_path / f"{name}.step").read_text(encoding="utf-8", errors="replace")
+        assert "MANIFOLD_SOLID_BREP" in step
+        assert part.bed_solid().bounding_box().min.Z == pytest.approx(0, abs=1e-6)
+
+
+def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):
+    from PIL import Image
+    render.render([(Box(40, 20, 10), (200, 40, 40))], tmp_path / "box.png", size=(160, 120))
+    image = Image.open(tmp_path / "box.png").convert("RGB")
+    assert image.size == (160, 120)
+    assert image.getpixel((2, 2)) == (255, 255, 255)
+    middle = image.getpixel((80, 60))
+    assert middle[0] > middle[1] and middle != (255, 255, 255)
+
+
+# --- the guide ------------------------------------------------------------------------
+
+def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, dice):
+    build = (ROOT / "hardware" / "BUILD.md").read_text(encoding="utf-8")
+    pictures = re.findall(r"\]\((pictures/[^)]+\.png)\)", build)
+    for name in ("referee-exploded", "referee-team1-side", "referee-team2-side", "dice-exploded"):
+        assert f"pictures/{name}.png" in pictures
+    for picture in pictures:
+        assert (ROOT / "hardware" / picture).is_file(), picture
+    for prefix, box in (("referee", referee), ("dice", dice)):
+        for part in box.printed:
+            assert f"`{file_name(prefix, part)}.stl`" in build
+    steps = re.findall(r"^## (\d+)\. (.+)$", build, flags=re.M)
+    assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1))
+    last = build[build.index(f"## {steps[-1][0]}. "):]
+    assert "sudo referee doctor" in last and "checks, all well" in last
+
+
+def test_29_the_cad_tools_stay_off_the_pi():
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(req.startswith("build123d") for req in project["dependencies"])
+    assert any(req.startswith("build123d") for req in project["optional-dependencies"]["cad"])
+    assert "cad" not in (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")

@@ -1,0 +1,57 @@
+"""Issue 24, item 2: what a flow may ask of the box is one ``Protocol``
+(``referee.flows.host.Host``), the box offers all of it, and the flows ask
+for nothing else: no flow reaches into the box's fields, and none sets the
+box's flow other than through ``goto``."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from referee.flows.host import Host
+
+FLOWS = Path(__file__).resolve().parent.parent / "referee" / "flows"
+
+
+def offered() -> set[str]:
+    return set(Host.__annotations__) | {
+        name for name, value in vars(Host).items() if callable(value) and not name.startswith("_")}
+
+
+def asked(path: Path):
+    """(line, name) for each ``box.name`` / ``self.box.name`` in a flow module."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        if (isinstance(owner, ast.Name) and owner.id == "box"
+                or isinstance(owner, ast.Attribute) and owner.attr == "box"
+                and isinstance(owner.value, ast.Name) and owner.value.id == "self"):
+            yield node.lineno, node.attr, isinstance(node.ctx, ast.Store)
+
+
+def test_24_2_the_box_is_the_flows_host(table):
+    assert isinstance(table.box, Host)
+    assert {"act", "flash", "sound", "leave", "start_game", "roll", "remaining", "public_url", "goto"} <= offered()
+
+
+def test_24_2_flows_ask_the_box_only_for_what_the_host_offers():
+    members = offered()
+    beyond = [f"{path.name}:{line} box.{name}" for path in sorted(FLOWS.glob("*.py"))
+              for line, name, _ in asked(path) if name not in members]
+    assert beyond == []
+
+
+def test_24_2_no_flow_sets_a_field_of_the_box():
+    # The flow that takes the keys is the box's to set: a flow calls goto.
+    written = [f"{path.name}:{line} box.{name}" for path in sorted(FLOWS.glob("*.py"))
+               for line, name, store in asked(path) if store]
+    assert written == []
+
+
+def test_24_2_the_box_goes_where_goto_sends_it(table):
+    from referee.flows import menu
+    settings = menu.Settings(table.box)
+    table.box.goto(settings)
+    table.box.render()
+    assert table.box.flow is settings
+    assert table.box.shown["main"].title == settings.screens()["main"].title
