@@ -30,7 +30,7 @@ import time
 import urllib.request
 
 from games import base, tools
-from referee import session, snapshot
+from referee import replay, snapshot
 from referee.store import Store
 
 EVENTS = 200_000
@@ -56,7 +56,7 @@ def build(path: str, events: int = EVENTS, seed: int = 15) -> int:
         at = seq * 0.2
         state = tools.apply(state, event, at)
         rows.append((game, seq, at, json.dumps(base.encode(event)), time.time()))
-        if seq % session.SNAPSHOT_EVERY == 0:
+        if seq % replay.SNAPSHOT_EVERY == 0:
             snaps.append((game, seq, seq, at, fingerprint, snapshot.encode(state)))
     db = sqlite3.connect(path)
     with db:

@@ -1,32 +1,9 @@
 """What every game module is, and the few pieces the five games share.
 
 A game module (``games/decrypto.py`` and friends) is pure: no I/O, no clock,
-no randomness, no threads.  It provides, at module level:
-
-``NAME``                      the short name used by the service ("decrypto")
-``EVENTS``                    the event classes it accepts (frozen dataclasses)
-``setup(options) -> State``   the start state; bad options raise ``Illegal``
-``apply(state, event, at) -> State``
-                              the next state; a move the rules forbid raises
-                              ``Illegal`` and changes nothing.  ``at`` is the
-                              game clock's second when the event was recorded
-                              (a clock of the game's own, never the wall
-                              clock), passed in as data so that timers replay
-                              exactly.
-``requests(state) -> tuple``  what the service must do now: ``Pick``,
-                              ``Shuffle`` or ``Roll`` (answered with
-                              ``Picked``, ``Shuffled``, ``Rolled``)
-``timer(state) -> Countdown | None``
-                              the countdown running now; the service answers
-                              its end with ``TimerExpired(name)``
-``public(state) -> dict``     what anyone may see: the public screen, the web
-``private(state, seat) -> dict``
-                              what one team or player may see, secrets included
-``summary(state) -> dict``    the score log entry (only what was revealed):
-                              status, players, rounds (each with "scores"),
-                              totals, winners; "starter", the name of who
-                              started, where the table chose
-``is_over(state) -> bool``
+no randomness, no threads.  What it provides at module level is the
+``Rules`` protocol below; ``referee.catalogue`` names each game's module and
+a test holds every one of them to it.
 
 Everything random or timed comes back as an event, so a game is replayed
 exactly from its event list, and undo is "replay all but the last action".
@@ -38,6 +15,48 @@ import typing
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
+
+
+@typing.runtime_checkable
+class Rules(typing.Protocol):
+    """A game's rules, as a module provides them (a module satisfies a
+    protocol by its names, as a class does)."""
+
+    NAME: str
+    """The short name used by the service ("decrypto")."""
+    EVENTS: tuple[type, ...]
+    """The event classes it accepts (frozen dataclasses)."""
+
+    def setup(self, options: dict) -> Any:
+        """The start state; bad options raise ``Illegal``."""
+
+    def apply(self, state: Any, event: Any, at: float) -> Any:
+        """The next state; a move the rules forbid raises ``Illegal`` and
+        changes nothing.  ``at`` is the game clock's second when the event
+        was recorded (a clock of the game's own, never the wall clock),
+        passed in as data so that timers replay exactly."""
+
+    def requests(self, state: Any) -> tuple:
+        """What the service must do now: ``Pick``, ``Shuffle`` or ``Roll``
+        (answered with ``Picked``, ``Shuffled``, ``Rolled``)."""
+
+    def timer(self, state: Any) -> Countdown | None:
+        """The countdown running now; the service answers its end with
+        ``TimerExpired(name)``."""
+
+    def public(self, state: Any) -> dict:
+        """What anyone may see: the public screen, the web."""
+
+    def private(self, state: Any, seat: int) -> dict:
+        """What one team or player may see, secrets included."""
+
+    def summary(self, state: Any) -> dict:
+        """The score log entry (only what was revealed): status, players,
+        rounds (each with "scores"), totals, winners; "starter", the name
+        of who started, where the table chose."""
+
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended."""
 
 
 class Illegal(Exception):

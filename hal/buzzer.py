@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import math
 
-from gpiozero import TonalBuzzer
-from gpiozero.tones import Tone
-
 # Hz: 400 either side of the part's rated 2400, the spread 12 mm magnetic
 # buzzers' datasheets give for their resonance (2300 ± 300 to 2400 ± 400).
 BAND = (2000, 2800)
@@ -55,6 +52,12 @@ class Buzzer:
             raise ValueError(f"buzzer band {problem}")
         self.clock = clock
         self.band = tuple(band)
+        # Lazy: gpiozero only where a buzzer is driven.  The configuration
+        # reads BAND and check_band in every process, the web's included,
+        # which has no GPIO and need not hold gpiozero in memory.
+        from gpiozero import TonalBuzzer
+        from gpiozero.tones import Tone
+        self._tone = Tone.from_frequency
         # Its range, middle tone +- one octave, holds the whole band.
         middle = Tone.from_frequency(math.sqrt(band[0] * band[1]))
         self._device = TonalBuzzer(pin, mid_tone=middle, octaves=1, pin_factory=pin_factory)
@@ -77,7 +80,7 @@ class Buzzer:
         if place is None:
             self._device.stop()
         else:
-            self._device.play(Tone.from_frequency(frequency(place, self.band)))
+            self._device.play(self._tone(frequency(place, self.band)))
         self._step = self.clock.call_later(seconds, self._next, steps, i + 1)
 
     def close(self) -> None:

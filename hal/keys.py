@@ -40,9 +40,16 @@ timed.  Its kinds:
 - ``"hold"``:    still down after ``HOLD`` seconds
 - ``"release"``: released after a hold
 
-A key reports on release (only then is a press known not to be a hold), so
-a key released early waits for any key that went down before it and has not
-yet said whether it was a press or a hold: never longer than ``HOLD``.
+That is for the keys in ``holds``, those a hold means something for on the
+page shown (the box says which: ``*`` in a game, the team buttons); they
+report on release, since only then is a press known not to be a hold.
+Every other key reports its ``"press"`` as soon as it is debounced, on the
+way down, and nothing when let go: the screen answers the finger, not the
+end of the press.  (Unless three keys or more are down together: a palm,
+whose keys wait like those in ``holds`` and, held, say nothing a page
+takes.)  Events go in the order the keys went down, so a key
+pressed after a key of ``holds`` that has not yet said whether it was a
+press or a hold waits for it: never longer than ``HOLD``.
 """
 from __future__ import annotations
 
@@ -77,6 +84,7 @@ class _Key:
         self.down = False       # the accepted level
         self.pressed = 0.0      # when the accepted press began
         self.told = True        # its press or hold is already in the queue
+        self.early = False      # it acted on the way down: nothing to say when let go
         self._raw = False
         self._since = 0.0       # when the raw level last changed
         self._hold = None
@@ -99,12 +107,20 @@ class _Key:
         if self._raw == self.down or now - self._since < DEBOUNCE - 1e-9:
             return
         self.down = self._raw
+        known = self._since + DEBOUNCE
         if self.down:
-            self.pressed, self.told = self._since, False
-            self._hold = self._keys.timer.call_later(HOLD, self._on_hold)
+            self.pressed = self._since
+            holds = self._keys.holds
+            self.early = holds is not None and self.name not in holds and not self._keys.crowded()
+            self.told = self.early
+            if self.early:
+                self._keys.emit(self, "press", self.pressed, known)
+            else:
+                self._hold = self._keys.timer.call_later(HOLD, self._on_hold)
+        elif self.early:
+            self.early = False
         else:
             self._hold.cancel()
-            known = self._since + DEBOUNCE
             if self.told:
                 self._keys.emit(self, "release", self._since, known)
             else:
@@ -129,6 +145,12 @@ class Keys:
     def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[KeyEvent], None],
                  pin_factory=None) -> None:
         self.on_key = on_key
+        # The keys a hold means something for on the page shown, which
+        # report on release; None: every key (a keypad no page has spoken
+        # to yet).  Read on the scan thread when a key goes down.
+        self.holds: frozenset[str] | None = None
+        self.emitted = 0          # events found, on the scan thread…
+        self.delivered = 0        # …and handed to on_key, on the loop's
         self._loop = None
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
@@ -168,6 +190,19 @@ class Keys:
         """The keys down now, as debounced."""
         return {k.name for k in self._all if k.down}
 
+    def crowded(self) -> bool:
+        """Three keys or more down at once: a palm or a sleeve on the pad,
+        which a matrix without diodes cannot even read right.  Such keys
+        wait to be let go as the keys in ``holds`` do, and held they are
+        holds, which mean nothing on a page that asks for presses."""
+        return sum(k._raw for k in self._all) >= 3
+
+    def taken(self, key: str) -> bool:
+        """``key`` is up, as debounced, and every event found so far has
+        reached ``on_key``: what a hand letting go waits for, whether the
+        key acted on the way down or on release."""
+        return key not in self.held() and self.delivered == self.emitted
+
     def _from_pin(self, fn, *args) -> None:
         # gpiozero calls back from its own thread on real pins: note the
         # moment, and leave the work to the scan thread.
@@ -177,6 +212,7 @@ class Keys:
 
     def emit(self, key: _Key, kind: str, at: float, due: float) -> None:
         self._found.append((at, next(self._seq), key.name, kind, due))
+        self.emitted += 1
 
     def flush(self) -> None:
         """Queue for the loop the events no earlier key waits ahead of."""
@@ -206,16 +242,22 @@ class Keys:
         try:
             while self._queue:
                 at, _, key, kind, due = self._queue.popleft()
-                self.on_key(KeyEvent(key, kind, at, due))
+                try:
+                    self.on_key(KeyEvent(key, kind, at, due))
+                finally:
+                    self.delivered += 1
         finally:
             if self._queue:
                 self._loop.call_soon(self._deliver)
 
     # --- the matrix (on the scan thread) ----------------------------------------
 
-    def _wake(self, _at: float) -> None:
+    def _wake(self, at: float) -> None:
+        # The first scan's levels are timed at the column's edge: the key
+        # went down then, however late this thread woke to read which one,
+        # so a late wake-up does not lengthen the debounce.
         if self._scanning is None:
-            self._scan(self.timer.monotonic())
+            self._scan(min(at, self.timer.monotonic()))
 
     def _scan(self, due: float) -> None:
         # Scans keep to a fixed grid: a scan that runs late is late once.

@@ -27,8 +27,8 @@ import time
 from typing import NamedTuple
 
 from games import base, tools
-from hal.keys import KeyEvent
-from referee import i18n, names, scorelog
+from hal.keys import TEAMS, KeyEvent
+from referee import catalogue, i18n, names, scorelog
 from referee.card import Card, unreadable_text
 from referee.clock import WallLabels
 from referee.config import DISPLAYS, Config
@@ -39,7 +39,7 @@ from referee.game_menu import GameMenu
 from referee.i18n import _, ngettext
 from referee.page_keeper import PageKeeper
 from referee.screen import Screen, render, said_shown
-from referee.session import GAMES, Session
+from referee.session import Session
 from referee.store import Unsaved
 from referee.wifi import Network
 
@@ -128,7 +128,7 @@ class Box:
         """After the first screen: what of the record cannot be read, said
         on the main screen with what the start had to say."""
         try:
-            found = await asyncio.to_thread(self.card.look_through, frozenset(GAMES), self.store.setting("current"))
+            found = await asyncio.to_thread(self.card.look_through, frozenset(catalogue.GAMES), self.store.setting("current"))
         except sqlite3.Error as exc:   # a card read as it is, too damaged even for this look
             log.error("start: the record cannot be looked through (%r)", exc)
             return
@@ -201,7 +201,7 @@ class Box:
         """Begin a game (or the table tools) with its setup options; this is
         where every setup menu ends."""
         options = dict(options or {})
-        if name == "decrypto" and options.get("keywords", "box") == "box":
+        if name in catalogue.GAMES and catalogue.GAMES[name].deals_words and options.get("keywords", "box") == "box":
             options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
         self.time.check_wall()
         stamp = self.labels.stamp()
@@ -504,7 +504,16 @@ class Box:
             display = self.devices.displays.get(name)
             if display is not None:
                 display.show(render(screen))
+        self.devices.keys.holds = self.holds()
         self.drawn_at = self.clock.monotonic()
+
+    def holds(self) -> frozenset[str]:
+        """The keys a hold means something for on this page, which act when
+        let go; every other key acts as soon as it is pressed.  The team
+        buttons always (Decrypto's hold shows the code, Decipher's the
+        maker's word), ``*`` in a game, where holding it opens the game menu."""
+        in_game = self.session is not None and getattr(self.flow, "session", None) is self.session
+        return frozenset((*TEAMS, "*") if in_game and self.game_menu.mode is None else TEAMS)
 
     def _spawn(self, coro) -> None:
         task = self.loop.create_task(coro)

@@ -10,8 +10,8 @@ request waits on the players.
 from __future__ import annotations
 
 from games import base
-from referee import i18n, naming
-from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, PHONE_EVENTS,
+from referee import catalogue, i18n, naming
+from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS,
                              NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping, Team, Watch, line,
                              request)
 from referee.linesock import Connection, LineServer
@@ -73,7 +73,9 @@ def team_action(box, asked: Team) -> dict:
     page = box.store.team_page_by_token(asked.token.upper())
     if page is None or session is None or session.id != page.game:
         return {"error": "no such page"}
-    if asked.event.get("type") not in PHONE_EVENTS.get(session.name, ()):
+    # What a team page may play: its game's ``phone_events`` (the forms of
+    # ``referee.web.teams``). Anything else from the web is refused, whatever it claims.
+    if asked.event.get("type") not in catalogue.get(session.name).phone_events:
         return {"error": "not a team page's event"}
     try:
         event = base.decode(asked.event, session.rules.EVENTS)
@@ -100,6 +102,9 @@ def names_submit(box, asked: NamesSubmit) -> dict:
     """The names a setup's page sent (``referee.naming.submit``)."""
     try:
         naming.submit(box, asked.token, asked.fields)
+    except naming.FieldsRefused as exc:
+        return {"refused": i18n.refusal(exc),
+                "fields": {field: i18n.refusal(why) for field, why in exc.by_field.items()}}
     except base.Illegal as exc:
         return {"refused": i18n.refusal(exc)}
     except LookupError:

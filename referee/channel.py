@@ -24,7 +24,8 @@ Every request names its ``op``; every answer is one line::
     ← {"error": "no such page"}             that setup is no longer on the box
 
     → {"op": "names.submit", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
-    ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
+    ← {"ok": true}  ← {"refused": "<sentence>"[, "fields": {"n2": "<sentence>", ...}]}
+    ← {"error": "no such page"}
 
     → {"op": "names.preview", "token": "<names page token>", "fields": {"n1": "Ann", ...}}
     ← {"ok": true, "refused": {"n2": "<sentence>", ...}}   shown unsaved, less the refused
@@ -231,10 +232,3 @@ class Client:
     def _told(self, notice: dict) -> None:
         names = notice.get("names")
         self.names = names if isinstance(names, str) else None
-
-
-# --- what the box takes from phones ---------------------------------------------------
-
-# What a team page may play, per game: the forms of ``referee.web.teams``.
-# Anything else from the web is refused, whatever it claims.
-PHONE_EVENTS = {"decrypto": frozenset({"Clues"})}

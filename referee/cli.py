@@ -83,10 +83,13 @@ def main(argv: list[str] | None = None) -> int:
             missing = "broker: nothing to publish to" if not config.club.broker else "table: name this box's table"
             raise configuration.ConfigError(f"{path or 'the configuration'}: [club] has no {missing}")
     except configuration.ConfigError as exc:
-        print(f"referee: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"referee: {line}", file=sys.stderr)
         return 2
     if args.command == "doctor":
         return _doctor(config, path, args.boot_config)
+    # Each command imports what it runs only when it runs it (lazily): the
+    # web never loads the box's drivers, the box never the league's.
     if args.command == "sim":
         from referee.sim import run_sim
         return run_sim(config, args.database, path)

@@ -20,6 +20,8 @@ import itertools
 import time
 from typing import NamedTuple
 
+from referee.clock_thread import Handle, SteppedThread, TimerThread
+
 
 # Wall-clock moves smaller than this are drift or rounding, not a step.
 STEP_SECONDS = 2.0
@@ -54,21 +56,7 @@ class RealClock:
 
     def thread(self, name: str):
         """Timers on an OS thread of their own (``referee.clock_thread``)."""
-        from referee.clock_thread import TimerThread
         return TimerThread(name)
-
-
-class Handle:
-    """A callback due ``when``, on the manual clock or a timer thread
-    (``referee.clock_thread``); ``cancel`` keeps it from running."""
-
-    __slots__ = ("when", "fn", "args", "cancelled")
-
-    def __init__(self, when, fn, args) -> None:
-        self.when, self.fn, self.args, self.cancelled = when, fn, args, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
 
 class ManualClock:
@@ -122,7 +110,6 @@ class ManualClock:
 
     def thread(self, name: str):
         """A clock thread stepped by ``advance`` (``referee.clock_thread``)."""
-        from referee.clock_thread import SteppedThread
         return SteppedThread(self)
 
 class Stamp(NamedTuple):

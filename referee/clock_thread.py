@@ -16,9 +16,20 @@ import logging
 import threading
 import time
 
-from referee.clock import Handle
-
 log = logging.getLogger(__name__)
+
+
+class Handle:
+    """A callback due ``when``, on the manual clock (``referee.clock``) or
+    a timer thread; ``cancel`` keeps it from running."""
+
+    __slots__ = ("when", "fn", "args", "cancelled")
+
+    def __init__(self, when, fn, args) -> None:
+        self.when, self.fn, self.args, self.cancelled = when, fn, args, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class TimerThread:

@@ -5,9 +5,13 @@ Without a file every device is simulated.  On the Pi the file lives at
 mistake stops the start with one line naming the key, e.g.::
 
     config.toml: keypad.rows[2]: GPIO 40 does not exist (BCM 2-27)
+
+and every mistake of the file is said at once, a misspelt key with the key
+it is closest to, so that a maker fixes the file in one go.
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -156,6 +160,32 @@ class Web(Base):
     def __post_init__(self):
         if not 1 <= self.port <= 65535:
             raise _bad("port", f"{self.port} is outside 1-65535")
+        if self.port < 1024:
+            # systemd/referee-web.service runs unprivileged, without
+            # CAP_NET_BIND_SERVICE: it would fail at every start.
+            raise _bad("port", f"{self.port} needs root, which the service does not have: "
+                               "choose 1024-65535, e.g. 8080")
+        if self.public_url:
+            problem = _phone_url(self.public_url)
+            if problem:
+                raise _bad("public_url", problem)
+
+
+def _phone_url(url: str) -> str:
+    """Why a phone could not open ``url`` from a QR code; "" if it can."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (a bad port raises here)
+    except ValueError:
+        return f"{url!r} is not an address"
+    if parts.scheme.lower() not in ("http", "https"):
+        # "referee.local:8080" reads as the scheme "referee.local": a phone
+        # offers to search the web for it.
+        return f'{url!r} does not start with http:// or https://, so phones cannot open it; e.g. "http://{url}"' \
+            if "://" not in url else f"{url!r} does not start with http:// or https://, so phones cannot open it"
+    if not parts.hostname:
+        return f"{url!r} names no host"
+    return ""
 
 
 class Sim(Base):
@@ -163,6 +193,10 @@ class Sim(Base):
     # and read the screens (referee.remote); empty: none.  Only ever served
     # while the keypad is simulated.
     control: str = ""
+
+
+# A club's or a table's name: one level of an MQTT topic, no wildcards.
+TOPIC_NAME = r"^[A-Za-z0-9_-]{1,32}$"
 
 
 class Club(Base):
@@ -177,7 +211,6 @@ class Club(Base):
     league_url: str = ""   # the league's page, offered as a QR code beside the score log
 
     def __post_init__(self):
-        from referee.club.messages import NAME
         if self.broker:
             try:
                 url = urlsplit(self.broker)
@@ -188,7 +221,7 @@ class Club(Base):
                 raise _bad("broker", f"{self.broker!r} is not mqtt://host[:port] or mqtts://host[:port]")
         for key in ("name", "table"):
             value = getattr(self, key)
-            if value and not re.fullmatch(NAME, value):
+            if value and not re.fullmatch(TOPIC_NAME, value):
                 raise _bad(key, f"{value!r}: use 1-32 letters, digits, - or _")
         if self.ca and not os.path.isfile(self.ca):
             raise _bad("ca", f"{self.ca}: no such file")
@@ -342,19 +375,66 @@ def _beside(raw: dict, folder: str) -> None:
 
 
 def parse(raw: dict, name: str = "config.toml") -> Config:
+    """The configuration in ``raw``; ``ConfigError`` names every mistake,
+    one line each."""
     try:
         return msgspec.convert(raw, Config)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"{name}: {_readable(str(exc))}") from None
+        first = _readable(str(exc))
+    problems = _problems(raw, Config, "")[0] or [first]
+    raise ConfigError("\n".join(f"{name}: {p}" for p in problems))
 
 
-def _readable(message: str) -> str:
+def _problems(raw, kind: type, where: str) -> tuple[list[str], dict]:
+    """Every mistake in the table ``raw`` of type ``kind`` at ``where``,
+    and the part of ``raw`` that is sound.
+
+    msgspec stops at the first, so each key is tried alone (the others at
+    their defaults, which are sound), then the table's sound keys together
+    for what two keys say only together (two devices on one pin)."""
+    if not isinstance(raw, dict):
+        return [_readable(_error(raw, kind), where)], {}
+    hints = typing.get_type_hints(kind)
+    fields = kind.__struct_fields__
+    found, sound = [], {}
+    for key, value in raw.items():
+        if key not in fields:
+            near = difflib.get_close_matches(key, fields, n=1)
+            hint = f"; did you mean `{near[0]}`?" if near else f"; the keys here are {', '.join(fields)}"
+            found.append(f"{_join(where, key)}: unknown key{hint}")
+        elif isinstance(hints[key], type) and issubclass(hints[key], Base):
+            inner, sound[key] = _problems(value, hints[key], _join(where, key))
+            found += inner
+        elif error := _error({key: value}, kind):
+            found.append(_readable(error, where))
+        else:
+            sound[key] = value
+    if error := _error(sound, kind):
+        found.append(_readable(error, where))
+        sound = {}
+    return found, sound
+
+
+def _error(raw, kind: type) -> str:
+    try:
+        msgspec.convert(raw, kind)
+    except msgspec.ValidationError as exc:
+        return str(exc)
+    return ""
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _readable(message: str, table: str = "") -> str:
     # msgspec says "Expected `int`, got `str` - at `$.keypad.rows[0]`";
     # makers read "keypad.rows[0]: expected `int`, got `str`".
     text, sep, where = message.rpartition(" - at `")
     if not sep:
         text, where = message, ""
-    key = where.rstrip("`").removeprefix("$").removeprefix(".")
+    key = where.rstrip("`").removeprefix("$")
+    key = (table + key if key.startswith("[") else _join(table, key.removeprefix("."))) if key else table
     if text.startswith("Invalid enum value"):
         allowed = _allowed(key)
         if allowed:

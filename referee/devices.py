@@ -62,6 +62,11 @@ def build(config: Config, clock, on_key) -> Devices:
     return Devices(keys, buzzer, displays, dice, pins, panels, module)
 
 
+# Drivers are imported inside the functions that make them (lazily), so a
+# process loads only the ones its configuration names: a box no simulator,
+# the simulator no I2C or SPI bus, the software dice no pyserial.
+
+
 def controller(name: str):
     """luma's device class for a ``controller`` the configuration allows."""
     from luma.oled.device import sh1106, ssd1306

@@ -24,9 +24,13 @@ configuration needs on a ``Machine``.
 """
 from __future__ import annotations
 
+# Each check imports the driver it tries inside itself (lazily): a library
+# that is missing or fails to load fails that one check, with its reason,
+# and every other check still runs.
 import asyncio
 import errno
 import glob
+import ipaddress
 import logging
 import os
 import pwd
@@ -39,6 +43,7 @@ import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Literal
+from urllib.parse import urlsplit
 
 from referee.config import DISPLAYS, PINMAP, Config
 
@@ -468,8 +473,16 @@ def phones(config: Config, choice=None, state: str | None = None) -> Finding:
     from referee import wifi
     web = config.web
     if web.public_url:
+        host = urlsplit(web.public_url).hostname or ""
+        if _loopback(host):
+            return Finding("warn", "address", f"phones are sent to {web.public_url} ([web] public_url), "
+                           "which on a phone is the phone itself", "set [web] public_url to this box's address")
         return Finding("ok", "address", f"phones are sent to {web.public_url} ([web] public_url)")
     if web.host not in ("0.0.0.0", "::", ""):
+        if _loopback(web.host):
+            return Finding("warn", "address", f"phones are sent to {web.host}:{web.port} ([web] host), "
+                           "which only this box can open",
+                           '[web] host = "0.0.0.0" serves every network, or set [web] public_url')
         return Finding("ok", "address", f"phones are sent to {web.host}:{web.port} ([web] host)")
     local = f"; or {wifi.local_name()}:{web.port} where phones know .local names"
     if state == "HOTSPOT":
@@ -557,6 +570,15 @@ def comitup(program: str = COMITUP, conf_path: str = COMITUP_CONF, text: str | N
     owner = pwd.getpwuid(os.stat(callback).st_uid).pw_name
     return Finding("ok", subject, f"installed; {conf_path} ({mode:04o}): hotspot {name} with a WPA2 password, "
                    f"states to {callback} (run as {owner})")
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def web_port(host: str, port: int) -> Finding:

@@ -2,30 +2,19 @@
 
 The rules clean a name (``games.base.clean_name``); only the box knows its
 panels, so the box refuses a name its text font has no glyph for, before a
-game starts with a name that would show as boxes on every screen.
+game starts with a name that would show as boxes on every screen.  The
+font's coverage is data (``referee.panel_font``), so that the web, which
+answers a phone typing names, checks them without the font and PIL.
 """
 from __future__ import annotations
 
-import functools
-
 from games.base import Illegal, clean_name
-from referee.screen import font
-
-# A code point no font has: what the panel font draws for a missing glyph.
-_MISSING = "\U0010fffd"
-
-
-# Bounded: a phone may send any of a million code points, as names or as
-# previews while typing; tonight's names use a few hundred.
-@functools.lru_cache(maxsize=4096)
-def _glyph(char: str) -> bytes:
-    mask = font("text").getmask(char, mode="1")
-    return bytes(mask.size) + bytes(mask)
+from referee.panel_font import drawable
 
 
 def undrawable(name: str) -> str | None:
     """The first character of ``name`` the panels cannot draw, if any."""
-    return next((c for c in name if c != " " and _glyph(c) == _glyph(_MISSING)), None)
+    return next((c for c in name if not drawable(c)), None)
 
 
 def check(name) -> str:

@@ -25,11 +25,11 @@ import hmac
 import re
 
 from games.base import Illegal
-from referee import i18n, names, scorelog
+from referee import catalogue, i18n, names, scorelog
 from referee.team_pages import new_token  # noqa: F401  the same 128-bit base32 tokens
 
 # Names the rules give, which nobody typed: not offered as tonight's players.
-RULE_NAMES = frozenset({"White", "Black", "Hacker", "Team", "West", "North", "East", "South"})
+RULE_NAMES = frozenset(name for game in catalogue.GAMES.values() for name in game.rule_names)
 MAX_SEATS = 6
 # The panels are redrawn for a phone's typing at most once in this many
 # seconds: a preview between two redraws waits for the next one, and only
@@ -105,18 +105,31 @@ def view(box, token: str) -> dict | None:
             "roster": roster(box.store, box.labels.now()), "csrf": form.naming_csrf}
 
 
+class FieldsRefused(Illegal):
+    """Names the page must change before they are taken: ``fields`` says,
+    by field, why each one is refused."""
+
+    def __init__(self, fields: dict[str, Illegal]) -> None:
+        first = next(iter(fields.values()))
+        super().__init__(first.message, **first.fields)
+        self.by_field = fields
+
+
 def submit(box, token: str, fields: dict[str, str]) -> None:
     """Take the names the page sent: ``n1``… in seat order, or for a team
     game ``t1n1``… and ``t2n1``…  An empty field is dropped.  ``Illegal``
-    refuses with a sentence for the page; nothing changes then."""
+    refuses with a sentence for the page (``FieldsRefused`` naming the
+    fields, as typed, whose names cannot be taken); nothing changes then."""
     form = form_for(box, token)
     if form is None:
         raise LookupError(token)
     rows = [f"t{t}n" for t in (1, 2)] if form.teams else ["n"]
+    _given, refused = _checked(rows, fields)
+    if refused:
+        raise FieldsRefused(refused)
     raw = {row: [fields.get(f"{row}{i}", "") for i in range(1, MAX_SEATS + 1)] for row in rows}
     _move(raw, fields.get("up", ""), fields.get("swap", ""))
     given = [[names.check(v) for v in raw[row] if v.strip()] for row in rows]
-    _unique([n for team in given for n in team])
     if form.teams:
         form.set_members(given)
     else:
@@ -134,6 +147,16 @@ def preview(box, token: str, fields: dict[str, str]) -> dict[str, Illegal]:
     if form is None:
         raise LookupError(token)
     rows = [f"t{t}n" for t in (1, 2)] if form.teams else ["n"]
+    given, refused = _checked(rows, fields)
+    form.preview = given if form.teams else given[0]
+    _redraw(box, form)
+    return refused
+
+
+def _checked(rows: list[str], fields: dict[str, str]) -> tuple[list[list[str]], dict[str, Illegal]]:
+    """The names the fields hold that the box can take, row by row, and by
+    field why each other one is refused: a second one of a name is refused
+    naming the name, so that the table sees which."""
     refused: dict[str, Illegal] = {}
     seen: set[str] = set()
     given = []
@@ -146,16 +169,14 @@ def preview(box, token: str, fields: dict[str, str]) -> dict[str, Illegal]:
             try:
                 name = names.check(fields[field])
                 if name.casefold() in seen:
-                    raise Illegal("Two players have the same name.")
+                    raise Illegal("Two players are named {name}.", name=name)
             except Illegal as exc:
                 refused[field] = exc
                 continue
             seen.add(name.casefold())
             taken.append(name)
         given.append(taken)
-    form.preview = given if form.teams else given[0]
-    _redraw(box, form)
-    return refused
+    return given, refused
 
 
 def _redraw(box, form) -> None:
@@ -193,7 +214,3 @@ def _move(raw: dict[str, list[str]], up: str, swap: str) -> None:
             if free is not None:
                 other[free], row[i] = row[i], ""
 
-
-def _unique(given: list[str]) -> None:
-    if len({n.casefold() for n in given}) != len(given):
-        raise Illegal("Two players have the same name.")

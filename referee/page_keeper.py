@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 
+from referee import catalogue
 from referee.flows import flow_for, menu
 from referee.i18n import _
 from referee.store import UNDO, Unsaved
@@ -131,7 +132,7 @@ class PageKeeper:
         box = self.box
         saved = box.store.setting("ui", {})
         name = saved.get("setup") if isinstance(saved, dict) else None
-        if name not in dict(menu.GAMES) or getattr(box.flow, "session", None) is not None:
+        if catalogue.GAMES.get(name) not in catalogue.on_menu() or getattr(box.flow, "session", None) is not None:
             return
         try:
             menu.open_game(box, name)

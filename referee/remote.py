@@ -146,12 +146,12 @@ class Remote:
         return await self._release(key)
 
     async def _release(self, key: str) -> str:
-        before = self.box.key_count
         refused = self._set(key, False)
         if refused:
             return refused
         give_up = time.monotonic() + TAKE_SECONDS
-        while self.box.key_count == before:
+        # Taken on the way down, or when let go if a hold means something.
+        while not self.box.devices.keys.taken(key):
             if time.monotonic() > give_up:
                 return f"error the box did not take {key}"
             await asyncio.sleep(POLL_SECONDS)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from referee.session import Session
+from referee import catalogue
+from referee.replay import Replay
 from referee.store import GameRow, Store
 
 EVENING_STARTS = 6  # o'clock
@@ -25,7 +26,7 @@ def evening_start(now: float) -> float:
 
 
 def game_entry(store: Store, row: GameRow) -> dict:
-    session = Session(store, row.id, row.name, row.options)
+    session = Replay(store, row.id, row.name, row.options)
     return entry_of(row, session.rules, session.state)
 
 
@@ -40,16 +41,17 @@ def entry_of(row: GameRow, rules, state) -> dict:
 
 def evening(store: Store, now: float) -> list[dict]:
     """Tonight's games, and any still in play, newest first; the table tools
-    are not a game."""
+    are not a game (not ``logged``)."""
     return [game_entry(store, row) for row in store.games(since=evening_start(now), playing=True)
-            if row.name != "tools"]
+            if catalogue.logged(row.name)]
 
 
 def words_dealt(store: Store, now: float) -> tuple[str, ...]:
-    """Decrypto keywords the box dealt tonight, so that none comes twice."""
+    """Words the box dealt tonight (Decrypto's keywords: the games that
+    ``deals_words``), so that none comes twice."""
     words: list[str] = []
     for row in store.games(since=evening_start(now)):
-        if row.name == "decrypto":
-            session = Session(store, row.id, row.name, row.options)
+        if row.name in catalogue.GAMES and catalogue.GAMES[row.name].deals_words:
+            session = Replay(store, row.id, row.name, row.options)
             words.extend(getattr(session.state, "dealt", ()))
     return tuple(words)

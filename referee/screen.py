@@ -33,6 +33,7 @@ FONT_DIRS = ("/usr/share/fonts/X11/misc", "/usr/share/fonts/opentype/terminus",
              "/usr/local/share/fonts", os.path.expanduser("~/.local/share/fonts"))
 FONTS = {"text": ("6x10.pcf.gz", 10, "xfonts-base"),
          "big": ("terminus-bold.otb", 32, "fonts-terminus-otb"),
+         "tall": ("terminus-bold.otb", 28, "fonts-terminus-otb"),
          "mid": ("terminus-bold.otb", 16, "fonts-terminus-otb")}
 
 
@@ -86,8 +87,9 @@ class Screen:
         if self.big:
             out.append(self.big)
         out.extend(self.lines)
-        if said_shown(self):
-            out.append(fit(SAID + self.said))
+        said = layout(self).said if self.said else ""
+        if said:
+            out.append(said)
         if self.picture:
             out.append(f"[{self.picture[0]}]")
         if self.qr:
@@ -100,31 +102,75 @@ class Screen:
 SAID = "»"   # marks the line of what was last done
 
 
-def rows(screen: Screen) -> int:
-    """The body rows under the title and the big line, above the key bar."""
-    top = 12 if screen.title else 0
-    if screen.big:
-        whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - _left(screen)
-        top += (font("big") if whole else font("mid")).size + 1
-    return (H - top - (10 if screen.keys else 0)) // 10
-
-
-def _left(screen: Screen) -> int:
-    return qr_image(screen.qr).width + 4 if screen.qr else 0
-
-
 def said_shown(screen: Screen) -> bool:
     """Whether the line of what was last done has a row of its own: one the
     screen's lines and a passing message leave free, never one of theirs."""
-    if not screen.said or screen.picture:
-        return False
-    cols = COLS if not screen.qr else (W - _left(screen)) // 6
-    message = len(wrap(screen.flash, cols)) if screen.flash else 0
-    return len(screen.lines) + message < rows(screen)
+    return bool(layout(screen).said)
 
 
 def key_line(keys) -> str:
     return " ".join(f"{k}:{label}" for k, label in keys)
+
+
+def key_rows(keys, cols: int = COLS) -> list[str]:
+    """The key bar as drawn: one row, or two where one would cut a label
+    (each row whole labels, as many on the first as it holds)."""
+    line = key_line(keys)
+    if len(line) <= cols or len(keys) < 2:
+        return [fit(line, cols)] if keys else []
+    first: list = []
+    for key in keys:
+        if len(key_line([*first, key])) > cols:
+            break
+        first.append(key)
+    first = first or [keys[0]]
+    return [fit(key_line(first), cols), fit(key_line(keys[len(first):]), cols)]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where ``render`` puts a screen's words: what a player can read."""
+    left: int                  # pixels the QR code takes at the left
+    cols: int                  # characters a line holds right of it
+    title: str
+    big_font: str              # "big", "tall" or "mid"; "" without a big line
+    message: tuple[str, ...]   # the passing message, lit
+    lines: tuple[str, ...]     # the screen's own lines, as many as fit
+    keys: tuple[str, ...]      # the key bar's rows
+    said: str = ""             # the line of what was last done, if it has a row
+
+
+def layout(screen: Screen) -> Layout:
+    left, cols, top = 0, COLS, 0
+    if screen.qr:
+        # The code takes the whole height it needs; everything else moves
+        # to the right of it.
+        left = qr_image(screen.qr).width + 4
+        cols = (W - left) // 6
+    title = fit(screen.title, cols) if screen.title else ""
+    if screen.title:
+        top = 12
+    keys = key_rows(screen.keys, cols)
+    if screen.picture:   # the text, a message included, stays left of the drawing
+        edge = min(min(stroke[0::2]) for stroke in screen.picture[1:])
+        cols = min(cols, (edge - left - 1) // 6)
+        bottom = max(max(stroke[1::2]) for stroke in screen.picture[1:])
+        if bottom >= H - 1 - 10 * len(keys):   # the key bar is not all under it
+            keys = key_rows(screen.keys, cols)
+    y, big_font = top, ""
+    if screen.big:
+        # Beside a message the big line shrinks rather than goes: it may be
+        # what is being typed ("45s"), or the time running out.  Over a key
+        # bar of two rows it is a little smaller, and with lines as well
+        # half as tall, rather than cut a key's label.
+        whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - left
+        big_font = "mid" if not whole else "big" if len(keys) < 2 else "tall" if not screen.lines else "mid"
+        y += font(big_font).size + 1
+    room = (H - y - 10 * len(keys)) // 10
+    message, lines = body(screen, cols, room)
+    said = fit(SAID + screen.said, cols) if screen.said and not screen.picture \
+        and len(screen.lines) + len(message) < room else ""
+    return Layout(left, cols, title, big_font, tuple(message), tuple(lines), tuple(keys), said)
 
 
 def fit(text: str, width: int = COLS) -> str:
@@ -151,51 +197,40 @@ def render(screen: Screen) -> Image.Image:
     image = Image.new("1", (W, H), 0)
     draw = ImageDraw.Draw(image)
     small = font("text")
-    left, cols, top = 0, COLS, 0
+    at = layout(screen)
+    left, y = at.left, 0
     if screen.qr:
-        # The code takes the whole height it needs; everything else moves
-        # to the right of it.
         qr = qr_image(screen.qr)
         # Lit from edge to edge behind the code, so that a tight quiet
         # zone still has light around it.
         draw.rectangle((0, 0, qr.width + 1, H - 1), fill=1)
         image.paste(qr, (1, (H - qr.height) // 2))
-        left = qr.width + 4
-        cols = (W - left) // 6
     if screen.title:
         if screen.invert_title:
             draw.rectangle((left, 0, W - 1, 10), fill=1)
-        draw.text((left + 1, 1), fit(screen.title, cols), font=small, fill=0 if screen.invert_title else 1)
-        top = 12
+        draw.text((left + 1, 1), at.title, font=small, fill=0 if screen.invert_title else 1)
+        y = 12
     for stroke in screen.picture[1:]:
         draw.line(stroke, fill=1)
-    y = top
     if screen.big:
-        # Beside a message the big line shrinks rather than goes: it may be
-        # what is being typed ("45s"), or the time running out.
-        whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - left
-        big = font("big") if whole else font("mid")
+        big = font(at.big_font)
         width = big.getlength(screen.big)
         draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
         y += big.size + 1
-    room = (H - y - (10 if screen.keys else 0)) // 10
-    if screen.picture:   # the text, a message included, stays left of the drawing
-        edge = min(min(stroke[0::2]) for stroke in screen.picture[1:])
-        cols = min(cols, (edge - left - 1) // 6)
-    message, lines = body(screen, cols, room)
-    for line in message:   # lit, so that it does not read as part of the screen
+    for line in at.message:   # lit, so that it does not read as part of the screen
         draw.rectangle((left, y, W - 1, y + 9), fill=1)
         draw.text((left, y), line, font=small, fill=0)
         y += 10
-    for line in lines:
+    for line in at.lines:
         draw.text((left, y), line, font=small, fill=1)
         y += 10
-    if said_shown(screen):   # on the lowest body row, apart from the screen's own lines
-        bottom = H - (11 if screen.keys else 0) - 10
-        draw.text((left, bottom), fit(SAID + screen.said, cols), font=small, fill=1)
-    if screen.keys:
-        draw.line((left, H - 11, W - 1, H - 11), fill=1)
-        draw.text((left, H - 10), fit(key_line(screen.keys), cols), font=small, fill=1)
+    if at.said:   # on the lowest body row, apart from the screen's own lines
+        draw.text((left, H - 1 - 10 * len(at.keys) - 10), at.said, font=small, fill=1)
+    if at.keys:
+        top = H - 1 - 10 * len(at.keys)
+        draw.line((left, top, W - 1, top), fill=1)
+        for i, row in enumerate(at.keys):
+            draw.text((left, top + 1 + 10 * i), row, font=small, fill=1)
     return image
 
 

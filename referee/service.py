@@ -64,7 +64,7 @@ class Service:
             return None
 
     async def _serve_remote(self):
-        from referee import remote
+        from referee import remote   # lazy: a box with real keys never serves the simulator's control
         path = self.config.sim.control
         if not path:
             return None

@@ -7,9 +7,12 @@ the pad press keys on the mock pins, so the same driver code runs as on the
 table.  A terminal hands over keys typed quickly all at once; they queue and
 go down one after the other, in the order typed, as fingers would.
 
-Keyboard: 0-9, a-d, * and # are the pad; q and w press the team buttons;
-Q and W hold them down until pressed again; u holds * (undo); r presses the
-dice module's ROLL button; t shows the screens as text; ctrl+q quits.
+Keyboard (a legend at the bottom says it too; a letter in either case):
+0-9, a-d, * and # are the pad; q and w press the team buttons; z and x hold
+them down until pressed again; u holds * (take back, the game menu); r
+presses the dice module's ROLL button; t shows the screens as text or as
+pixels; ctrl+q quits.  A terminal too small for the pixels shows the text,
+and says so.
 
 The score log for phones is served as on the table, by a ``referee web``
 process of its own on the same database and ``[web]`` address, started with
@@ -26,7 +29,7 @@ import sys
 from textual.app import App, ComposeResult
 from textual.containers import Grid, Horizontal, Vertical
 from textual.events import MouseDown, MouseUp
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from hal.keys import LAYOUT
 from referee.config import Config
@@ -35,6 +38,7 @@ from referee.service import Service
 PRESS = 0.08   # seconds a typed key stays down
 GAP = 0.05     # seconds between two typed keys: longer than the debounce and a scan
 UNDO_HOLD = 1.0  # seconds "u" holds * down
+SOUND_SHOWN = 3.0  # seconds the status line names the last sound played
 BRAILLE = (0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80)  # dot bit for (row*2 + col)
 
 
@@ -66,12 +70,19 @@ def braille(image) -> str:
 
 class Panel(Static):
     def __init__(self, name: str, **kw) -> None:
-        super().__init__(**kw)
+        # The screens' own brackets ("[Decrypto]") are words, not markup.
+        super().__init__(markup=False, **kw)
         self.panel_name = name
         self._last = None
 
 
 KEY_IDS = {"*": "star", "#": "hash"}
+LEGEND = ("Keys: 0-9 A-D * # the pad · Q W team buttons · Z X hold a team button · "
+          "U hold * (take back, menu) · R dice ROLL · T text/pixels · ctrl+q quit")
+# Room the pixel view takes, in cells: the public panel 128 wide (64 rows of
+# half blocks) above the team panels 2×64 (16 rows of braille), each framed
+# (2) and padded (2), beside the 30-cell pad, above the legend (a line this wide).
+PIXELS_FIT = (2 * (64 + 4) + 30, (32 + 2) + (16 + 2) + 1)
 
 
 class PadKey(Button):
@@ -113,8 +124,9 @@ class RefereeSim(App):
     PadKey { width: 7; min-width: 5; height: 4; }
     .wide { width: 14; }
     #status { height: auto; padding: 0 1; }
+    #legend { dock: bottom; height: auto; background: $panel; padding: 0 1; }
     """
-    BINDINGS = [("ctrl+q", "quit", "Quit"), ("t", "text", "Text/pixels")]
+    BINDINGS = [("ctrl+q", "quit", "Quit")]
 
     def __init__(self, config: Config, clock=None, config_file: str | None = None) -> None:
         super().__init__()
@@ -125,6 +137,8 @@ class RefereeSim(App):
         self.down: set[str] = set()
         self.typed: collections.deque = collections.deque()   # (key, seconds down), in typed order
         self.show_text = False
+        self.chosen = False      # t was pressed: the view is the player's, not the size's
+        self.too_small = ""      # why the text view was chosen, while it is
         self._status = None
 
     def compose(self) -> ComposeResult:
@@ -142,8 +156,8 @@ class RefereeSim(App):
                 yield PadKey("team1", classes="wide")
                 yield PadKey("team2", classes="wide")
             yield Button("ROLL (dice module)", id="roll")
-            yield Static(id="status")
-        yield Footer()
+            yield Static(id="status", markup=False)
+        yield Static(LEGEND, id="legend", markup=False)
 
     async def on_mount(self) -> None:
         self.box = await self.service.start()
@@ -153,6 +167,7 @@ class RefereeSim(App):
         self.panels["team1"].border_title = "team 1"
         self.panels["team2"].border_title = "team 2"
         self.status = self.query_one("#status", Static)
+        self.fit_view()
         self.set_interval(1 / 20, self.refresh_panels)
         self.refresh_panels()
 
@@ -180,17 +195,39 @@ class RefereeSim(App):
             if content != widget._last:
                 widget._last = content
                 widget.update(content)
-        sounds = box.devices.buzzer.played[-1][1] if box.devices.buzzer and box.devices.buzzer.played else "-"
+        played = box.devices.buzzer.played if box.devices.buzzer else []
+        recent = played and box.clock.monotonic() - played[-1][0] < SOUND_SHOWN
+        sounds = played[-1][1] if recent else "-"
         module = box.devices.dice_module
         dice = getattr(module, "display", "") if module is not None else box.devices.dice.status
         status = f"buzzer: {sounds}\ndice module: {dice}\ndice: {box.devices.dice.status}"
+        if self.too_small:
+            status = f"{self.too_small}\n{status}"
         if status != self._status:
             self._status = status
             self.status.update(status)
 
     def action_text(self) -> None:
+        self.chosen = True
         self.show_text = not self.show_text
-        self.refresh_panels()
+        self.fit_view()
+
+    def on_resize(self, event) -> None:
+        self.fit_view(event.size)   # the app's own size follows after this handler
+
+    def fit_view(self, size=None) -> None:
+        """The pixel view where the terminal holds it whole; else the text
+        view, and a word on why (t still shows the pixels, cut)."""
+        width, height = size or self.size
+        small = width < PIXELS_FIT[0] or height < PIXELS_FIT[1]
+        if small and not self.chosen:
+            self.show_text = True
+        self.too_small = (f"Terminal {width}×{height}: the pixels need {PIXELS_FIT[0]}×{PIXELS_FIT[1]}, "
+                          "so the screens are shown as text." if small and self.show_text else
+                          f"Terminal {width}×{height} cuts the pixels (they need {PIXELS_FIT[0]}×"
+                          f"{PIXELS_FIT[1]}): t shows text." if small else "")
+        if self.box is not None:
+            self.refresh_panels()
 
     # --- keys --------------------------------------------------------------
 
@@ -224,7 +261,10 @@ class RefereeSim(App):
         self.set_key(key, key not in self.down)
 
     def on_key(self, event) -> None:
-        ch = event.character or ""
+        # Either case: the screens print "D:", and caps lock is no mistake.
+        ch = (event.character or "").lower()
+        if not ch:
+            return
         if ch.isdigit() or ch in "*#":
             self.tap(ch)
         elif ch in "abcd":
@@ -233,14 +273,16 @@ class RefereeSim(App):
             self.tap("team1")
         elif ch == "w":
             self.tap("team2")
-        elif ch == "Q":
+        elif ch == "z":
             self.toggle("team1")
-        elif ch == "W":
+        elif ch == "x":
             self.toggle("team2")
         elif ch == "u":
             self.tap("*", UNDO_HOLD)
         elif ch == "r":
             self.roll_button()
+        elif ch == "t":
+            self.action_text()
         else:
             return
         event.stop()

@@ -16,9 +16,8 @@ from __future__ import annotations
 import base64
 import secrets
 
+from referee import catalogue
 from referee.store import TeamPage
-
-TEAM_GAMES = {"decrypto": 2}   # games played in teams: how many teams
 
 
 def new_token() -> str:
@@ -29,9 +28,10 @@ def team_url(box, team: int) -> str:
     """The address of ``team``'s page for the game on the box, for the QR
     code on that team's screen.  Made on first use; a new game, a new one."""
     session = box.session
-    if session is None or session.name not in TEAM_GAMES:
+    teams = catalogue.get(session.name).teams if session is not None else 0
+    if not teams:
         raise ValueError("only a team game has team pages")
-    if team not in range(TEAM_GAMES[session.name]):
+    if team not in range(teams):
         raise ValueError(f"no team {team!r} in {session.name}")
     page = box.store.team_page(session.id, team)
     if page is None:

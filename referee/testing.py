@@ -127,11 +127,12 @@ class Table:
         self._settle()
 
     def up(self, key: str) -> None:
-        """Let go of a key, and let time run until the box has taken it."""
-        before = self.box.key_count
+        """Let go of a key, and let time run until the box has taken it (a
+        key with no hold meaning on the page acted on the way down)."""
+        keys = self.box.devices.keys
         self.box.devices.pins.set(key, False)
         self._settle()
-        self._run_until(lambda: self.box.key_count > before)
+        self._run_until(lambda: keys.taken(key))
 
     def press(self, key: str) -> None:
         self.hold(key, PRESS_SECONDS)

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import paho.mqtt.client as paho
 import pytest
@@ -366,7 +367,7 @@ def test_club_league_drops_duplicates_and_refuses_malformed_and_oversized_payloa
     sniffer.publish(first_topic, b'{"v":1,"pad":"' + b"x" * messages.MAX_BYTES + b'"}')
     # A status after them all: once the league shows it, it has read the rest.
     sniffer.publish("referee/testclub/west/status", messages.encode(messages.Status(
-        v=1, kind="status", table="west", online=True, at=0.0)))
+        v=1, kind="status", table="west", online=True, at=time.time())))
     league.until(lambda: table_of(league.api(), "west").get("online") is True, "the marker status")
 
     assert league.api(f"/api/e/{day}") == before
@@ -416,9 +417,11 @@ def test_club_league_page_shows_tables_standings_and_files(club):
     assert status == 200 and b"Ann" in page and b"&lt;b&gt;Bob&lt;/b&gt;" in page and b"<b>Bob" not in page
     status, sheet = league.get(f"/api/e/{day}.csv")
     assert status == 200
-    rows = sheet.decode().splitlines()
-    assert rows[0] == "table,game_id,game,status,started,player,total,winner"
-    assert rows[1].startswith("north,1,davinci,finished,") and rows[1].endswith(",Ann,1,1")
+    text = sheet.decode("utf-8")
+    assert text.startswith("\ufeff")                 # as the box's own files: the mark, ";"
+    rows = text[1:].splitlines()
+    assert rows[0] == "table;game_id;game;status;started;player;total;winner"
+    assert rows[1].startswith("north;1;davinci;finished;") and rows[1].endswith(";Ann;1;1")
     assert league.get("/e/2999-99-99")[0] == 404
 
 
@@ -493,14 +496,20 @@ def test_club_example_acl_lets_each_box_publish_only_under_its_own_table(club):
     # North's login trying to speak for the south table, and a stranger: neither gets through.
     rogue = Sniffer(broker, login=("north", "north-secret"))
     rogue.publish(f"referee/{CLUB}/south/status", messages.encode(messages.Status(
-        v=1, kind="status", table="south", online=True, at=0.0)))
+        v=1, kind="status", table="south", online=True, at=time.time())))
     with pytest.raises(AssertionError, match="never got in"):
         Sniffer(broker, login=("north", "wrong"))
-    # North again after that: once the league has it, it has seen the forgery too.
+    # The league's own login writes nothing, not even as a table called "league" (issue 27).
+    reader = Sniffer(broker, login=("league", "league-secret"))
+    reader.publish(f"referee/{CLUB}/league/status", messages.encode(messages.Status(
+        v=1, kind="status", table="league", online=True, at=time.time())))
+    # North again after that: once the league has it, it has seen the forgeries too.
     north.table.press("#")
     league.until(lambda: league.api()["games"] and league.api()["games"][0]["rounds"] == [] and
                  _arrivals(league, "north")[-1:] == north.rows()[-1:], "north's next row")
-    assert table_of(league.api(), "south") == {}
+    assert table_of(league.api(), "south") == {} and table_of(league.api(), "league") == {}
+    assert league.api()["health"]["refused"] == 0      # stopped by the broker, never sent on
+    reader.close()
     rogue.close()
 
 

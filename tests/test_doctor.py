@@ -21,6 +21,9 @@ from referee.doctor import Machine, examine
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+PHONES = "http://referee.local:8080/"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -29,8 +32,9 @@ def _free_port() -> int:
 
 @pytest.fixture
 def box(tmp_path):
-    """A simulated box with its score log in a folder of its own."""
-    return parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port()}})
+    """A simulated box with its score log in a folder of its own, sending
+    phones to an address they can open (127.0.0.1 is warned of)."""
+    return parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port(), "public_url": PHONES}})
 
 
 def pins_for(config, buzzer: bool = True) -> SimulatedPins:
@@ -251,7 +255,7 @@ def test_with_the_service_running_the_devices_are_left_alone(box):
 
 
 def test_parts_the_config_leaves_out_are_skipped(tmp_path):
-    config = parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port()},
+    config = parse({"database": str(tmp_path / "referee.db"), "web": {"port": _free_port(), "public_url": PHONES},
                     "buzzer": {"driver": "none"}, "displays": {"team2": {"driver": "none"}},
                     "dice": {"driver": "software"}})
     found = examine(config, Machine(wait=lambda s: None))

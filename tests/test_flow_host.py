@@ -5,6 +5,8 @@ box's flow other than through ``goto``."""
 from __future__ import annotations
 
 import ast
+
+import pytest
 from pathlib import Path
 
 from referee.flows.host import Host
@@ -55,3 +57,29 @@ def test_24_2_the_box_goes_where_goto_sends_it(table):
     table.box.render()
     assert table.box.flow is settings
     assert table.box.shown["main"].title == settings.screens()["main"].title
+
+
+def test_24_2_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text():
+    # Modes dispatch through tables of their members, not getattr on strings:
+    # a mode renamed in one place and not the other fails here, not at a table.
+    import pathlib
+    import re as _re
+    flows = pathlib.Path(__file__).resolve().parent.parent / "referee" / "flows"
+    for path in flows.glob("*.py"):
+        assert not _re.search(r'getattr\(self, f"', path.read_text()), path.name
+    from referee.flows import decipher, octiles, osmisifry
+    for table in (decipher.Play._KEYS, decipher.Play._SCREENS):
+        assert set(table) == set(decipher.Page)
+    assert set(octiles.Play._ASKS) == set(octiles.Ask) - {octiles.Ask.NONE}
+    assert set(osmisifry.Play._ASKS) == set(osmisifry.Ask) - {osmisifry.Ask.NONE}
+
+
+def test_24_2_a_saved_mode_the_flow_does_not_have_is_refused(table):
+    from referee.flows import osmisifry
+    table.start("osmisifry", players=2)
+    flow = table.box.flow
+    assert isinstance(flow, osmisifry.Play) and flow.mode is osmisifry.Ask.NONE
+    flow.restore({"mode": "end"})
+    assert flow.mode is osmisifry.Ask.END          # the saved text comes back as the member
+    with pytest.raises(ValueError):
+        flow.restore({"mode": "nonsense"})

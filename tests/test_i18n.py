@@ -186,12 +186,12 @@ def test_DV4_DV8_refused_attacks_read_in_czech_with_the_player_named(t):
     choose(t, "2")
     t.start("davinci", players=["Anna", "Boris", "Cyril"])
     t.press("#")
-    assert shown(t)[0] == "[H1: táhni panel]"
+    assert shown(t)[0] == "[Anna: táhni panel]"     # [25.3] the names typed, not H1
     t.press("1")
     assert flashed(t) == ["Ne na vlastní řadu."] and t.sounds[-1] == "error"
     for _ in range(4):                        # Anna turns up all four of Boris's tiles
         t.type("2A")
-    assert shown(t, "team1")[2] == " H2 mimo hru"
+    assert shown(t, "team1")[2] == " Boris mimo hru"
     t.press("2")
     assert flashed(t) == ["Boris je mimo hru."]
     assert_fits(t)

@@ -15,6 +15,12 @@ box restarted with Decrypto on screen died on every start.  Two checks:
   another was imported before it;
 - the layers point one way: ``games`` and ``hal`` never import ``referee``,
   nor each other, and the key flows never import the web.
+
+Issue 24, item 6: an import inside a function is an arrow all the same, only
+a later one; circles and wrong-way arrows hid there.  So the same graph is
+also drawn with every import, wherever it stands (``every=True``), and it
+too has no circle, no arrow upward through the layers (``LAYERS``), and the
+web apart from the key flows, the box's session and the panels' drawing.
 """
 from __future__ import annotations
 
@@ -54,13 +60,24 @@ def _loaded_at_import(tree: ast.Module):
         todo.extend(ast.iter_child_nodes(node))
 
 
-def import_graph() -> dict[str, set[str]]:
+def _anywhere(tree: ast.Module):
+    """Every import statement, in functions too; not under TYPE_CHECKING."""
+    skipped = {id(n) for node in ast.walk(tree)
+               if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+               for part in node.body for n in ast.walk(part)}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
+            yield node
+
+
+def import_graph(every: bool = False) -> dict[str, set[str]]:
     known = modules()
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         targets: set[str] = set()
-        for node in _loaded_at_import(ast.parse(path.read_text(), str(path))):
+        tree = ast.parse(path.read_text(), str(path))
+        for node in _anywhere(tree) if every else _loaded_at_import(tree):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
                 continue
@@ -115,8 +132,8 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_item1_the_graph_sees_a_circle_it_is_shown():
     # The check itself: the circle that bricked the box is one it finds.
     graph = {name: set(edges) for name, edges in import_graph().items()}
-    graph["referee.flows.decrypto"].add("referee.web")
-    assert any({"referee.flows.decrypto", "referee.web", "referee.web.sheets"} <= set(part) for part in circles(graph))
+    graph["referee.catalogue"].add("referee.web.sheets")
+    assert any({"referee.catalogue", "referee.web.sheets"} <= set(part) for part in circles(graph))
 
 
 def test_item1_no_import_circle_between_games_hal_referee():
@@ -132,6 +149,89 @@ def test_item1_layers_point_one_way():
         or (name.startswith("hal") and target.startswith("games"))
         or (name.startswith("referee.flows") and target.startswith("referee.web")))
     assert wrong == []
+
+
+# From the bottom up: a module imports only from its own layer or below.
+# ``referee`` alone is the core both processes share (the store, the
+# catalogue, the configuration, the score log); then the key flows and the
+# web, side by side; then the processes made of them; then the tools that
+# start or check those.
+LAYERS = (
+    ("games", "hal"),
+    ("referee",),
+    ("referee.flows", "referee.web"),
+    ("referee.box", "referee.box_channel", "referee.game_clock", "referee.game_menu", "referee.page_keeper",
+     "referee.service", "referee.remote", "referee.sim", "referee.testing", "referee.club"),
+    ("referee.cli", "referee.doctor"),
+)
+
+
+def layer(name: str) -> int:
+    """The layer of a module: that of the longest prefix naming it."""
+    found = [(len(prefix), n) for n, prefixes in enumerate(LAYERS) for prefix in prefixes
+             if name == prefix or name.startswith(prefix + ".")]
+    return max(found)[1]
+
+
+def reach(graph: dict[str, set[str]], start) -> set[str]:
+    seen: set[str] = set()
+    todo = list(start)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    return seen
+
+
+def test_24_6_the_graph_with_every_import_sees_one_inside_a_function():
+    # The check itself: the circle once hidden in forms.key is found.
+    graph = import_graph(every=True)
+    assert "referee.flows.menu" in graph["referee.flows.forms"]
+    graph["referee.flows.numbered"].add("referee.flows.forms")
+    assert any({"referee.flows.forms", "referee.flows.menu", "referee.flows.numbered"} <= set(part)
+               for part in circles(graph))
+
+
+def test_24_6_no_circle_counting_imports_inside_functions():
+    assert circles(import_graph(every=True)) == []
+
+
+def test_24_6_no_arrow_upward_counting_imports_inside_functions():
+    graph = import_graph(every=True)
+    upward = sorted((name, target) for name, targets in graph.items() for target in targets
+                    if layer(target) > layer(name))
+    assert upward == []
+    assert layer("referee.config") < layer("referee.club.messages") < layer("referee.cli")
+
+
+def test_24_6_the_web_stays_apart_from_the_flows_the_session_and_the_panels():
+    graph = import_graph(every=True)
+    web = [name for name in graph if name.startswith("referee.web")]
+    reached = reach(graph, web)
+    apart = ("referee.flows", "referee.session", "referee.screen", "referee.box", "referee.devices")
+    assert sorted(name for name in reached if name.startswith(apart)) == []
+    flows = [name for name in graph if name.startswith("referee.flows")]
+    assert sorted(name for name in reach(graph, flows) if name.startswith("referee.web")) == []
+
+
+WEB_ALONE = r"""
+import importlib, pkgutil, sys
+import referee.web
+for found in pkgutil.iter_modules(referee.web.__path__, "referee.web."):
+    importlib.import_module(found.name)
+print(" ".join(sorted(name for name in sys.modules
+                      if name.split(".")[0] in ("PIL", "qrcode", "gpiozero", "luma", "serial")
+                      or name.startswith(("referee.flows", "referee.session", "referee.screen")))))
+"""
+
+
+def test_24_1_the_web_process_loads_no_drawing_and_no_devices():
+    # Every module of the web (the games' own web modules too, which the
+    # catalogue loads by name), in a fresh interpreter.
+    done = subprocess.run([sys.executable, "-c", WEB_ALONE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
 
 
 FORK_EACH = r"""

@@ -111,18 +111,19 @@ def test_16_1_keys_arrive_in_the_order_they_went_down_not_let_go(table):
     t = table
     heard = heard_by(t)
     pins = t.box.devices.pins
-    # 5 goes down first and stays; 9 is pressed and let go meanwhile: the
-    # box hears 5 first, as soon as 5 is let go.
-    pins.set("5", True)
+    # A team button goes down first and stays (a hold means something for
+    # it: it reports when let go); 9 is pressed and let go meanwhile: the
+    # box hears the button first, as soon as it is let go.
+    pins.set("team1", True)
     t.advance(0.1)
     pins.set("9", True)
     t.advance(0.05)
     pins.set("9", False)
     t.advance(0.1)
     assert heard == []
-    pins.set("5", False)
+    pins.set("team1", False)
     t.advance(0.05)
-    assert heard == [("5", "press"), ("9", "press")]
+    assert heard == [("team1", "press"), ("9", "press")]
     # Three keys let go between two scans come in the order they went down
     # (one scan apart), not row by row.
     heard.clear()
@@ -162,6 +163,10 @@ def test_16_4_a_press_is_taken_on_the_scan_its_debounce_ends_however_late_each_s
     # and be taken a whole scan (10 ms) later.
     t = table
     keys = t.box.devices.keys
+    # A page where every key has a hold meaning: "D" reports when let go,
+    # and its release falls anywhere on the scan grid.
+    t.box.holds = lambda: frozenset(KEYS)
+    t.box.render()
     rng = random.Random(16)
     on_time, jitter = keys.timer.call_later, 0.004
     keys.timer.call_later = lambda delay, fn, *args: on_time(delay + rng.uniform(0.0, jitter), fn, *args)
@@ -187,7 +192,10 @@ def test_18_2_no_two_rows_are_ever_driven_to_different_levels(table):
     pins.row_log = []
     heard = heard_by(t)
     # Two keys held in one column (1 and 4), a third pressed in it (7), and
-    # keys of the other rows typed meanwhile.
+    # keys of the other rows typed meanwhile; every key a hold means
+    # something for, so that each reports its hold and its release.
+    t.box.holds = lambda: frozenset(KEYS)
+    t.box.render()
     t.down("1")
     t.down("4")
     t.advance(0.7)
@@ -209,6 +217,7 @@ def test_18_2_any_two_keys_held_together_read_as_those_two(table):
     pins = t.box.devices.pins
     heard = []
     t.box.devices.keys.on_key = lambda event: heard.append((event.key, event.kind))   # the box hears none
+    t.box.devices.keys.holds = frozenset(KEYS)      # each says "hold" and "release"
     for a, b in itertools.combinations(KEYS, 2):
         heard.clear()
         pins.set(a, True)
@@ -240,6 +249,8 @@ def test_18_2_the_simulated_copper_shows_a_short_when_a_row_is_driven_high(table
 
 def test_24_5_on_key_is_handed_one_event_with_when_it_happened_and_when_it_was_known(table):
     t = table
+    t.box.holds = lambda: frozenset(KEYS)          # "5" with a hold meaning: it reports when let go
+    t.box.render()
     events, on_key = [], t.box.on_key
     t.box.devices.keys.on_key = lambda event: (events.append(event), on_key(event))
     down = t.clock.monotonic()
@@ -256,3 +267,67 @@ def test_24_5_on_key_is_handed_one_event_with_when_it_happened_and_when_it_was_k
     assert up + DEBOUNCE <= press.due <= up + DEBOUNCE + SCAN       # known once let go and settled
     assert hold.kind == "hold" and abs(hold.due - hold.at - HOLD) < 1e-9   # known once held long enough
     assert t.box.last_key == hold
+
+
+# --- issue 25, item 6: keys act when pressed ---------------------------------------
+
+
+def test_25_6_a_digit_acts_once_debounced_on_the_way_down(table):
+    t = table
+    t.press("6")                                 # the table tools: typed seconds show
+    heard = heard_by(t)
+    down = t.clock.monotonic()
+    t.down("5")
+    t.advance(DEBOUNCE - 0.001)
+    assert heard == [] and "5s" not in t.screen("main")
+    t.advance(0.001)
+    assert heard == [("5", "press")] and "[Set timer]\n5s" in t.screen("main")
+    assert (t.box.last_key.at, t.box.last_key.due) == (down, down + DEBOUNCE)
+    t.advance(1.0)                               # held on: no hold meaning, nothing more
+    t.up("5")
+    assert heard == [("5", "press")] and "5s" in t.screen("main")
+
+
+def test_25_6_star_in_a_game_still_waits_for_its_release_or_its_hold(table):
+    t = table
+    t.type("6" "12")                             # the table tools: a game, where holding * means the menu
+    assert "*" in t.box.holds()
+    heard = heard_by(t)
+    t.down("*")
+    t.advance(0.3)
+    assert heard == [] and "12s" in t.screen("main")
+    t.up("*")                                    # let go early: a press, it clears the seconds
+    assert heard == [("*", "press")] and "12s" not in t.screen("main")
+    t.hold("*", 1.0)
+    assert heard[1:] == [("*", "hold"), ("*", "release")] and "[Game menu]" in t.screen("main")
+    t.down("*")                                  # in the game menu a hold means nothing: * closes it at once
+    t.advance(DEBOUNCE)
+    assert heard[-1] == ("*", "press") and "[Game menu]" not in t.screen("main")
+    t.up("*")
+
+
+def test_25_6_star_on_the_menus_and_a_letter_act_on_the_way_down(table):
+    t = table
+    assert t.box.holds() == {"team1", "team2"}
+    t.down("8")
+    t.advance(DEBOUNCE)
+    assert t.screen("main").startswith("[Language")
+    t.up("8")
+    t.down("*")
+    t.advance(DEBOUNCE)
+    assert t.screen("main").startswith("[Tabletop Referee 1/2]")
+    t.up("*")
+    t.down("D")
+    t.advance(DEBOUNCE)
+    assert t.screen("main").startswith("[Tabletop Referee 2/2]")
+    t.up("D")
+
+
+def test_25_6_a_team_button_still_waits_for_its_release(table):
+    t = table
+    heard = heard_by(t)
+    t.down("team1")
+    t.advance(0.3)
+    assert heard == []
+    t.up("team1")
+    assert heard == [("team1", "press")]

@@ -121,3 +121,17 @@ def test_issue17_hash_brings_back_the_same_decrypto_teams(table):
     assert "1 Teams: 2 v 3" in table.screen()
     table.press("#")
     assert table.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Cy", "Dana", "Eva"]}
+
+
+def test_24_1_the_panels_font_coverage_held_as_data_matches_the_font():
+    # The web checks names against referee/panel_font.py, not the font: the
+    # table must say exactly what the font draws (scripts/panel_font.py
+    # writes it anew when the font changes).
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "panel_font.py"
+    spec = importlib.util.spec_from_file_location("panel_font_script", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    written = (path.parent.parent / "referee" / "panel_font.py").read_text(encoding="utf-8")
+    assert script.module(script.ranges()) == written

@@ -47,6 +47,7 @@ from hypothesis import strategies as st
 from games import base, davinci, decipher, decrypto, octiles, osmisifry, tools
 from games.octiles_board import BOARD
 from referee import snapshot
+from referee.club import messages as club
 from referee.session import effective
 from referee.store import UNDO
 
@@ -408,6 +409,10 @@ def contract(game: Fuzz, s) -> None:
     assert set(log["winners"]) <= set(log["players"])
     for name in log["players"]:
         assert sum(r["scores"].get(name, 0) for r in log["rounds"]) == log["totals"][name]
+    # Every entry the rules make is one the club's league takes (issue 27).
+    sent = club.Entry(v=club.VERSION, kind="event", id="north:1:1", table="north", game=1, seq=1, at=0.0,
+                      entry={"id": 1, "game": rules.NAME, "started": START, "ended": None, **log})
+    club.decode("referee/club/north/event", club.encode(sent), START)
     countdown = rules.timer(s)
     assert countdown is None or (isinstance(countdown, base.Countdown) and countdown.running)
     assert all(isinstance(r, (base.Pick, base.Shuffle, base.Roll)) for r in rules.requests(s))

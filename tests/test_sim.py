@@ -1,9 +1,11 @@
 """``referee sim``: the terminal simulator, driven with Textual's pilot on the
 manual clock."""
 
+import pytest
+
 from referee.clock import ManualClock
 from referee.config import parse
-from referee.sim import RefereeSim, braille, half_blocks, simulated
+from referee.sim import LEGEND, PIXELS_FIT, SOUND_SHOWN, RefereeSim, braille, half_blocks, simulated
 
 
 def app_for(tmp_path):
@@ -20,7 +22,7 @@ async def let_time_pass(pilot, clock, seconds):
 
 async def test_typed_keys_reach_the_public_panel(tmp_path):
     app, clock = app_for(tmp_path)
-    async with app.run_test(size=(170, 52)) as pilot:
+    async with app.run_test(size=(170, 54)) as pilot:
         assert "1 Decrypto" in app.box.shown["main"].text
         await pilot.press("6")
         await let_time_pass(pilot, clock, 0.2)
@@ -37,16 +39,16 @@ async def test_typed_keys_reach_the_public_panel(tmp_path):
 
 async def test_text_mode_and_team_buttons(tmp_path):
     app, clock = app_for(tmp_path)
-    async with app.run_test(size=(170, 52)) as pilot:
+    async with app.run_test(size=(170, 54)) as pilot:
         await pilot.press("6")
         await let_time_pass(pilot, clock, 0.2)
         await pilot.press("t")
         assert "[Timer]" in app.panels["team1"]._last
         seen = []
         app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
-        await pilot.press("Q")          # hold team 1 down…
+        await pilot.press("z")          # hold team 1 down…
         await let_time_pass(pilot, clock, 1.0)
-        await pilot.press("Q")          # …and let go
+        await pilot.press("Z")          # …and let go
         await let_time_pass(pilot, clock, 0.1)
         assert seen == [("team1", "hold"), ("team1", "release")]
 
@@ -55,7 +57,7 @@ async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
     # A terminal hands over keys typed quickly (tmux send-keys 3 2 1) all at
     # once; they must reach the box as typed, repeats included.
     app, clock = app_for(tmp_path)
-    async with app.run_test(size=(170, 52)) as pilot:
+    async with app.run_test(size=(170, 54)) as pilot:
         seen = []
         app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
         await pilot.press("3", "2", "1", "q", "1", "#")
@@ -66,7 +68,7 @@ async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
 
 async def test_clicking_a_pad_key_presses_it(tmp_path):
     app, clock = app_for(tmp_path)
-    async with app.run_test(size=(170, 52)) as pilot:
+    async with app.run_test(size=(170, 54)) as pilot:
         await pilot.click("#key-6")
         await let_time_pass(pilot, clock, 0.2)
         assert "1:00" in app.box.shown["main"].text
@@ -78,3 +80,96 @@ def test_braille_packs_two_by_four_pixels():
     image.putpixel((0, 0), 1)
     image.putpixel((3, 3), 1)
     assert braille(image) == chr(0x2801) + chr(0x2880)
+
+
+# --- issue 25 item 8 ---------------------------------------------------------------------
+
+def out_of_sight(app) -> list[str]:
+    """The controls and panels not wholly inside the terminal."""
+    shown = app.screen.region
+    widgets = [*app.query("PadKey"), *app.panels.values(), app.query_one("#roll"), app.query_one("#status"),
+               app.query_one("#legend")]
+    return [w.id for w in widgets if not shown.contains_region(w.region)]
+
+
+def said(widget) -> str:
+    return str(widget.render())
+
+
+@pytest.mark.parametrize("size", [(100, 30), (160, 50)])
+async def test_25_8_a_small_terminal_shows_the_text_view_whole_and_says_why(tmp_path, size):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.show_text and out_of_sight(app) == []
+        assert said(app.status).startswith(f"Terminal {size[0]}×{size[1]}: the pixels need "
+                                           f"{PIXELS_FIT[0]}×{PIXELS_FIT[1]}, so the screens are shown as text.")
+        assert app.panels["main"]._last == app.box.shown["main"].text
+        await pilot.press("t")          # the pixels, asked for: cut, and said so
+        assert not app.show_text and "cuts the pixels" in said(app.status)
+
+
+async def test_25_8_a_terminal_that_holds_the_pixels_shows_them_and_says_nothing(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=PIXELS_FIT) as pilot:
+        await pilot.pause()
+        assert not app.show_text and out_of_sight(app) == []
+        assert said(app.status).startswith("buzzer: ")
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert app.show_text and said(app.status).startswith("Terminal 100×30")
+
+
+@pytest.mark.parametrize("size", [(100, 30), (160, 50)])
+async def test_25_8_the_legend_names_every_control_and_is_always_shown(tmp_path, size):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        legend = said(app.query_one("#legend"))
+        assert legend == LEGEND
+        for words in ("0-9 A-D * # the pad", "Q W team buttons", "Z X hold a team button", "U hold *",
+                      "R dice ROLL", "T text/pixels", "ctrl+q quit"):
+            assert words in legend
+
+
+async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        seen = []
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
+        await pilot.press("a", "A", "b", "B", "c", "C", "d", "D", "q", "Q", "w", "W")
+        await let_time_pass(pilot, clock, 2.0)
+        assert [key for key, kind in seen if kind == "press"] == ["A", "A", "B", "B", "C", "C", "D", "D",
+                                                                 "team1", "team1", "team2", "team2"]
+        app.box.devices.keys.on_key = app.box.on_key
+        await pilot.press("6")          # the table tools, where holding * opens the game menu
+        await let_time_pass(pilot, clock, 0.3)
+        app.box.devices.keys.on_key = lambda event: seen.append((event.key, event.kind))
+        seen.clear()
+        await pilot.press("U")
+        await let_time_pass(pilot, clock, 1.5)
+        assert ("*", "hold") in seen
+        text = app.show_text
+        await pilot.press("T")
+        assert app.show_text != text
+
+
+async def test_25_8_the_text_view_shows_one_word_titles_verbatim(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("1")          # Decrypto's setup: "[Decrypto]"
+        await let_time_pass(pilot, clock, 0.2)
+        app.refresh_panels()
+        assert app.box.shown["main"].text.startswith("[Decrypto]\n")
+        assert said(app.panels["main"]) == app.box.shown["main"].text
+
+
+async def test_25_8_the_status_line_clears_after_a_sound(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=PIXELS_FIT) as pilot:
+        app.box.sound("error")
+        app.refresh_panels()
+        assert said(app.status).startswith("buzzer: error\n")
+        await let_time_pass(pilot, clock, SOUND_SHOWN + 0.1)
+        app.refresh_panels()
+        assert said(app.status).startswith("buzzer: -\n")

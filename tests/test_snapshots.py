@@ -16,7 +16,7 @@ import sqlite3
 import pytest
 
 from games import base
-from referee import session as session_module
+from referee import replay as replay_module
 from referee import snapshot
 from referee.session import Session, effective
 from referee.testing import Table
@@ -27,8 +27,8 @@ EVERY = 4
 
 @pytest.fixture
 def table(monkeypatch):
-    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", EVERY)
-    monkeypatch.setattr(session_module, "_said", set())
+    monkeypatch.setattr(replay_module, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(replay_module, "_said", set())
     with Table(seed=7, lang="en", config={"dice": {"driver": "software"}}) as t:
         yield t
 
@@ -146,7 +146,7 @@ def test_item5_a_snapshot_that_cannot_be_read_is_passed_over_and_said_once(table
         table.restart()
     assert table.box.session.state == state
     said = [r.getMessage() for r in caplog.records if "cannot be read" in r.getMessage()]
-    assert len(said) == len(set(said)) == session_module.TRIES, said   # each tried said once
+    assert len(said) == len(set(said)) == replay_module.TRIES, said   # each tried said once
 
 
 def test_item5_snapshots_of_other_rules_are_not_used(table, caplog, monkeypatch):
@@ -182,11 +182,11 @@ def test_item5_rows_set_aside_take_their_snapshots_with_them(table):
 
 
 def test_item5_a_game_from_before_snapshots_gets_one_at_its_first_start(table, monkeypatch):
-    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", 1000)
+    monkeypatch.setattr(replay_module, "SNAPSHOT_EVERY", 1000)
     dice_page(table, 30)
     state = table.box.session.state
     assert sql(table, "SELECT COUNT(*) FROM snapshots") == [(0,)]
-    monkeypatch.setattr(session_module, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(replay_module, "SNAPSHOT_EVERY", EVERY)
     table.restart()                        # replays 30 rows and keeps a snapshot
     assert table.box.session.replayed == rows(table)
     table.restart()

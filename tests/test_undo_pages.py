@@ -121,8 +121,8 @@ def test_DC_undo_lands_on_the_turn_not_the_guess(table, cut):
 def test_tools_undo_lands_on_the_page_of_the_roll_and_before_the_question(table, cut):
     table.start("tools")
     lands_before(table, "90#", "#", cut)         # typed seconds: # alone starts what was set before
-    table.press("B")
-    table.press("#")                             # the countdown runs
+    table.type("B#")                             # that countdown is under way: B asks first
+    table.press("#")                             # the minute runs
     table.advance(5)
     lands_before(table, "*#", "#", cut)          # "reset it?" yes: back before the question
     table.press("D")

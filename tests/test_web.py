@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import datetime as dt
 import html
 import io
@@ -23,13 +24,14 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import channel, flows, i18n, scorelog, web
+from referee import catalogue, flows, i18n, scorelog, web
 from referee.flows import Flow
 from referee.config import parse
 from referee.screen import Screen
 from referee.testing import Table
 from referee.web import export
 from referee.web import chart, history, sheets, teams
+from referee.web import decrypto as web_decrypto
 
 GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
 SCRIPT: list = []   # the events the stand-in flow plays, one per "#"
@@ -723,9 +725,10 @@ class Done:
 
 @pytest.fixture
 def done_button(monkeypatch):
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
     # ... and the box lets a team page play that event.
-    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
+    monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
+                                                                   phone_events=frozenset({"CluesDone"})))
 
 
 def test_a_form_from_the_team_page_itself_plays_its_event(t, done_button):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import dataclasses
 import io
 import json
 import pathlib
@@ -20,8 +21,8 @@ import zxingcpp
 from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
-from referee import channel, naming, web
-from referee.web import teams
+from referee import catalogue, naming, web
+from referee.web import decrypto as web_decrypto, teams
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
@@ -67,9 +68,11 @@ class Browser:
             return await asyncio.wait_for(asyncio.wrap_future(done), seconds)
         return self.table.loop.run_until_complete(meanwhile())
 
-    def open(self, path: str, dark: bool = False, javascript: bool = True, refuse_live: int = 0):
-        """A phone opening ``path``; the first ``refuse_live`` live streams
-        it asks for are answered 503, as a crowded web page would."""
+    def open(self, path: str, dark: bool = False, javascript: bool = True, refuse_live: int = 0,
+             width: int = PHONE["width"]):
+        """A phone ``width`` px wide opening ``path``; the first
+        ``refuse_live`` live streams it asks for are answered 503, as a
+        crowded web page would."""
         url = self.table.web_url() + path.lstrip("/")
         self.refused = 0
 
@@ -82,7 +85,7 @@ class Browser:
 
         async def go():
             context = await self.chromium.new_context(
-                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                viewport={**PHONE, "width": width}, device_scale_factor=2, is_mobile=True, has_touch=True,
                 java_script_enabled=javascript, color_scheme="dark" if dark else "light")
             page = await context.new_page()
             if refuse_live:
@@ -199,8 +202,9 @@ def test_pages_read_without_javascript(t, phone):  # noqa: F811
 
 
 def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, phone, monkeypatch):  # noqa: F811
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
-    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
+    monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
+                                                                   phone_events=frozenset({"CluesDone"})))
     t.start("decrypto")
     decrypto_clues(t)
     decrypto_guesses(t)
@@ -231,8 +235,9 @@ def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, pho
 
 
 def test_a_form_on_another_site_cannot_post_to_a_team_page(t, phone, monkeypatch):  # noqa: F811
-    monkeypatch.setitem(teams.ACTIONS, "decrypto", Done())
-    monkeypatch.setitem(channel.PHONE_EVENTS, "decrypto", frozenset({"CluesDone"}))
+    monkeypatch.setattr(web_decrypto, "team_form", Done())
+    monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
+                                                                   phone_events=frozenset({"CluesDone"})))
     t.start("decrypto")
     url = t.web_url().rstrip("/") + path_of(web.team_url(t.box, 0))
     phone.open(path_of(url))                        # the team's cookie is in this browser

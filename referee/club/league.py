@@ -14,12 +14,15 @@ import asyncio
 import datetime as dt
 import json
 import logging
+import re
 import sqlite3
+import time
 
 import aiomqtt
 
+from referee import catalogue
 from referee.club import messages as m
-from referee.club.publisher import Faults, keep_connected
+from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
 from referee.scorelog import evening_start
 
@@ -53,32 +56,71 @@ CREATE TABLE IF NOT EXISTS arrivals (
 class League:
     """The league's own store.  ``take`` is the only way in."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, clock=time.time) -> None:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        self.clock = clock
         self.version = 0
-        self.counts = {"taken": 0, "duplicate": 0, "refused": 0}
+        self.counts = {"taken": 0, "duplicate": 0, "refused": 0, "failed": 0}
         self.faults = Faults()
         self.on_change = None     # called after each change (the pages' live stream)
         self.connected = False    # to the broker, now
+        self.restarts = 0         # of the listener, after a fault it did not expect
+        self._tonight = (None, 0)  # (evening, messages refused or failed in it)
+        self._forget_refused()
 
     def close(self) -> None:
         self._db.close()
 
     def take(self, topic: str, payload: bytes) -> str:
-        """One message from the broker: "taken", "duplicate" or "refused"."""
+        """One message from the broker: "taken", "duplicate", "refused" or
+        "failed".  Never raises: one message, whatever it holds, must not
+        end the listening for the rest of the evening."""
+        now = self.clock()
         try:
-            message = m.decode(topic, payload)
-        except m.Refused as exc:
-            self.faults(f"{topic.split('/')[2:3]} {exc.kind}", "league: refused a message on %s: %s", topic, exc)
-            outcome = "refused"
-        else:
+            message = m.decode(topic, payload, now)
             outcome = self._status(message) if isinstance(message, m.Status) else self._entry(message)
+        except m.Refused as exc:
+            self.faults(f"{_table_of(topic)} {exc.kind}", "league: refused a message on %s: %s", m.short(topic), exc)
+            outcome = "refused"
+        except Exception as exc:
+            self.faults(f"{_table_of(topic)} failed", "league: could not take a message on %s: %r",
+                        m.short(topic), exc)
+            outcome = "failed"
         self.counts[outcome] += 1
-        if outcome == "taken":
-            self.version += 1
+        if outcome in ("refused", "failed"):
+            evening = evening_start(now)
+            self._tonight = (evening, (self._tonight[1] if self._tonight[0] == evening else 0) + 1)
+        if outcome != "duplicate":
+            self.version += 1     # the page shows the refusals too (without waking every phone)
         return outcome
+
+    def health(self) -> dict:
+        """What the page says of the league itself."""
+        evening, refused = self._tonight
+        return {"broker": self.connected, "restarts": self.restarts,
+                "refused": refused if evening == evening_start(self.clock()) else 0,
+                "since_start": dict(self.counts)}
+
+    def _forget_refused(self) -> None:
+        """Rows stored by an older league that today's checks refuse (a
+        start time no date has, an entry without its id) would fail every
+        page: they are dropped, each with a log line."""
+        for tbl, game, seq, started, entry in self._db.execute(
+                "SELECT tbl, game, seq, started, entry FROM games").fetchall():
+            try:
+                payload = m.encode(m.Entry(v=m.VERSION, kind="game", id=f"{tbl}:{game}:{seq}", table=tbl, game=game,
+                                           seq=seq, at=started, entry=json.loads(entry)))
+                m.decode(m.topic("club", str(tbl), "game"), payload, self.clock())
+            except Exception as exc:
+                log.warning("league: dropped stored game %r of table %r: %s", game, m.short(tbl), exc)
+                with self._db:
+                    self._db.execute("DELETE FROM games WHERE tbl = ? AND game = ?", (tbl, game))
+        bad = [name for (name,) in self._db.execute("SELECT name FROM tables")
+               if not isinstance(name, str) or not re.match(m.NAME, name)]
+        with self._db:
+            self._db.executemany("DELETE FROM tables WHERE name = ?", [(name,) for name in bad])
 
     def link(self, connected: bool) -> None:
         if connected != self.connected:
@@ -89,6 +131,7 @@ class League:
 
     def _status(self, s: m.Status) -> str:
         with self._db:
+            self._db.execute("BEGIN")
             self._db.execute("INSERT INTO tables (name, online, game, seen) VALUES (?, ?, ?, ?) "
                              "ON CONFLICT(name) DO UPDATE SET online = excluded.online, game = excluded.game, "
                              "seen = excluded.seen", (s.table, int(s.online), s.game, s.at))
@@ -96,6 +139,7 @@ class League:
 
     def _entry(self, e: m.Entry) -> str:
         with self._db:
+            self._db.execute("BEGIN")   # all of it or, should a step fail, nothing
             row = self._db.execute("SELECT seq FROM games WHERE tbl = ? AND game = ?", (e.table, e.game)).fetchone()
             if row is not None and (row[0] > e.seq or (row[0] == e.seq and e.kind == "event")):
                 return "duplicate"
@@ -132,7 +176,8 @@ class League:
 
     def tonight(self, now: float) -> dict:
         games = self.games(evening_start(now))
-        return {"broker": self.connected, "tables": self.tables(games), "standings": standings(games), "games": games}
+        return {"broker": self.connected, "health": self.health(), "tables": self.tables(games),
+                "standings": standings(games), "games": games}
 
     def evening(self, day: dt.date) -> dict:
         start = evening_start(dt.datetime.combine(day, dt.time(12)).timestamp())
@@ -169,7 +214,7 @@ def standings(games: list[dict]) -> list[dict]:
             row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
             row["played"] += 1
             row["wins"] += name in g.get("winners", ())
-            if g["game"] == "davinci":
+            if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False):
                 row["davinci"] += (g.get("totals") or {}).get(name, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
 
@@ -185,5 +230,26 @@ async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
             if league.take(str(message.topic), payload) == "taken" and league.on_change:
                 league.on_change()
 
-    await keep_connected(config, f"referee-league-{config.club.name}", session, stop, league.faults,
-                         lost=lambda: league.link(False))
+    # keep_connected rides out the broker's faults; anything else that
+    # escapes a session (a bug of ours) is logged and the session begun
+    # again, so the league never stops listening while saying "connected".
+    delay = BACKOFF[0]
+    while not stop.is_set():
+        try:
+            await keep_connected(config, f"referee-league-{config.club.name}", session, stop, league.faults,
+                                 lost=lambda: league.link(False))
+        except Exception:
+            log.exception("league: the listener failed; it starts again in %.1f s", delay)
+            league.link(False)
+            league.restarts += 1
+            try:
+                await asyncio.wait_for(stop.wait(), delay)
+            except TimeoutError:
+                pass
+            delay = min(delay * 2, BACKOFF[1])
+
+
+def _table_of(topic: str) -> str:
+    """A topic's table level for grouping log lines: a forged name is one group."""
+    parts = topic.split("/")
+    return parts[2] if len(parts) > 2 and re.match(m.NAME, parts[2]) else "?"

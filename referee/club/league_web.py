@@ -2,27 +2,27 @@
 
 Same look and the same live stream as a box's score log (its stylesheet,
 ``base.html`` and ``live.js``); each answer is rendered once per change in
-the league and kept, so a room full of phones costs one rendering.
+the league and kept, so a room full of phones costs one rendering.  The
+box's web limits and headers too (``referee.web.guard``, aiohttp's own
+error answers included), and its CSV (``referee.web.export``).  A date in
+an address that is none, or far from now, is 404.
 """
 from __future__ import annotations
 
 import asyncio
-import csv
 import datetime as dt
-import io
 import json
 import time
 
 from aiohttp import web
 from babel.dates import format_time
 
-from referee import i18n
-from referee.club.league import League
-from referee.flows.menu import GAMES, title
-from referee.web import live
+from referee import catalogue, i18n
+from referee.club import messages
+from referee.club.league import League, follow
+from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
-from referee.web.guard import CSP
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 
@@ -47,8 +47,8 @@ class LeagueSite:
         return self._cache[key]
 
     def _page(self, template: str, **context) -> Body:
-        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang,
-                                                       titles={name: title(name) for name in dict(GAMES)},
+        titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
                                                        clock=_clock, **context)
         return Body.of(html, "html")
 
@@ -65,7 +65,7 @@ class LeagueSite:
             "league-evenings.html", title=i18n._("All evenings"), live=False, days=self.league.evenings())))
 
     async def earlier(self, request: web.Request) -> web.Response:
-        day = _day(request)
+        day = _day(request, self.clock())
         return send(request, self.cached(f"/e/{day}", lambda: self._page(
             "league.html", title=i18n._("League"), live=False, tonight=False, day=day, tables=[], broker=True,
             **self.league.evening(day))))
@@ -74,7 +74,7 @@ class LeagueSite:
         """JSON of an evening; ``.csv`` and ``.json`` as files to keep."""
         kind = request.match_info.get("kind")
         day = request.match_info.get("day")
-        data = self.league.evening(_day(request)) if day else self.league.tonight(self.clock())
+        data = self.league.evening(_day(request, self.clock())) if day else self.league.tonight(self.clock())
         if kind == "csv":
             body = Body.of(_csv(data["games"]), "csv")
         else:
@@ -94,11 +94,18 @@ class LeagueSite:
         return send(request, body, {"Cache-Control": "public, max-age=31536000, immutable"})
 
 
-def _day(request: web.Request) -> dt.date:
+def _day(request: web.Request, now: float) -> dt.date:
+    """The evening in the address: 404 for a date that is none, and for one
+    outside the times the league takes (nothing is kept there, and the
+    clock's arithmetic fails far from now)."""
     try:
-        return dt.date.fromisoformat(request.match_info["day"])
+        day = dt.date.fromisoformat(request.match_info["day"])
     except ValueError:
         raise web.HTTPNotFound() from None
+    today = dt.date.fromtimestamp(now)
+    if not today - dt.timedelta(seconds=messages.PAST) <= day <= today + dt.timedelta(days=1):
+        raise web.HTTPNotFound()
+    return day
 
 
 def _clock(at: float) -> str:
@@ -106,25 +113,20 @@ def _clock(at: float) -> str:
 
 
 def _csv(games: list[dict]) -> str:
-    """A row per player and game: what a spreadsheet needs to total a league."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["table", "game_id", "game", "status", "started", "player", "total", "winner"])
+    """A row per player and game: what a spreadsheet needs to total a league,
+    written as the box writes its own files (``referee.web.export``)."""
+    rows = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
     for g in games:
         for name in g.get("players", ()):
-            writer.writerow([g["table"], g["id"], g["game"], g["status"],
-                             dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
-                             (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
-    return out.getvalue()
+            rows.append([g["table"], g["id"], g["game"], g["status"],
+                         dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
+                         (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
+    return export.csv_text(rows)
 
 
 def make_app(site: LeagueSite) -> web.Application:
     async def headers(request: web.Request, response: web.StreamResponse) -> None:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Cache-Control", "no-cache")
+        guard.secure(response.headers)
 
     async def close_streams(app: web.Application) -> None:
         site.hub.close()
@@ -150,13 +152,15 @@ async def serve(config, database: str, host: str, port: int) -> None:
     import logging
     import signal
 
-    from referee.club.league import follow
     i18n.use(config.lang)
     league = League(database)
     site = LeagueSite(league)
-    runner = web.AppRunner(make_app(site), access_log=None, shutdown_timeout=2.0)
+    app = make_app(site)
+    # Within the box's web limits, and aiohttp's own error answers with the headers too.
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0, **guard.HANDLER_ARGS)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
+    guard.secure_requests(runner, app)
+    await guard.GuardedSite(runner, host, port).start()
     logging.getLogger("referee.league").info("league: the page is at http://%s:%d/", host, port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

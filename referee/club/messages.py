@@ -1,48 +1,82 @@
 """What travels over the broker: topics and payloads, checked on arrival.
 
 Both ends use these types.  The league never trusts a payload: it must be
-JSON of at most ``MAX_BYTES``, of a version it knows, and of this shape;
-anything else is refused with one log line.
+JSON of at most ``MAX_BYTES``, of a version it knows, and of this shape,
+every value within its bounds; anything else is refused with one log line.
+
+The bounds are those of what a box can send, so that nothing a login can
+publish reaches the league's store or pages unchecked: counts and ids fit
+SQLite's signed 64-bit integers; wall-clock times lie within ``PAST``
+before now and ``FUTURE`` after (a box whose clock was never set says
+1970), a row's game clock between 0 and as much; names are
+the box's own, cleaned and refused as the box does (``referee.names``);
+table names are one topic level (``NAME``); totals are a map of the
+game's players to points within what the game can score (``POINTS``).
 """
 from __future__ import annotations
 
-from typing import Literal
+import time
+from typing import Annotated, Literal
 
 import msgspec
 
+from games import davinci
+from games.base import NAME_LENGTH, Illegal
+from referee import catalogue, names
+
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
-NAME = r"^[A-Za-z0-9_-]{1,32}$"  # a club or table name: one topic level, no wildcards
+NAME = r"\A[A-Za-z0-9_-]{1,32}\Z"  # a club or table name: one topic level, no wildcards ("$" would let "\n" end it)
+PAST = 10 * 366 * 86400.0      # seconds: older than this is a clock that was never set
+FUTURE = 86400.0               # a box's clock a little ahead of the league's is no fault
+PLAYERS = 16                   # more seats than any game has
+ROUNDS = 1000                  # more rounds (or turns) than any evening plays
+# Points a player's total may reach in each game.  Da Vinci Code's are
+# added up across tables, so its bound is exact: in each of a tournament's
+# three games at most a point per tile, 3 for each of the 3 others finished
+# off and 5 for the win [DV-11].
+POINTS = {"davinci": (0, davinci.GAMES * (davinci.TILES + davinci.JOKERS + 3 * 3 + 5))}
+OTHER_POINTS = (-9999, 9999)
+
+Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]      # what SQLite's INTEGER holds
+Table = Annotated[str, msgspec.Meta(pattern=NAME)]
+Player = Annotated[str, msgspec.Meta(min_length=1, max_length=4 * NAME_LENGTH)]
+Points = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31)]
 
 
 class Status(msgspec.Struct, forbid_unknown_fields=True):
     v: int
     kind: Literal["status"]
-    table: str
+    table: Table
     online: bool
     at: float
-    game: int | None = None
+    game: Count | None = None
 
 
 class Entry(msgspec.Struct, forbid_unknown_fields=True):
     """A row of a table's score log, as the public page shows it."""
     v: int
     kind: Literal["game", "event"]
-    id: str                     # "<table>:<game>:<seq>"
-    table: str
-    game: int
-    seq: int
+    id: Annotated[str, msgspec.Meta(max_length=128)]    # "<table>:<game>:<seq>"
+    table: Table
+    game: Count
+    seq: Count
     at: float
     entry: dict
 
 
 class Summary(msgspec.Struct):
-    """The part of an entry the league reads; the rest is each game's own."""
+    """The part of an entry the league reads; the rest is each game's own
+    and is kept as it came (the page shows only these fields)."""
+    id: Count
     game: str
     started: float
     status: Literal["playing", "finished", "abandoned"]
-    players: list[str]
-    winners: list[str] = []
+    players: Annotated[list[Player], msgspec.Meta(max_length=PLAYERS)]
+    ended: float | None = None
+    winners: Annotated[list[Player], msgspec.Meta(max_length=PLAYERS)] = []
+    totals: Annotated[dict[Player, Points], msgspec.Meta(max_length=PLAYERS)] = {}
+    rounds: Annotated[list, msgspec.Meta(max_length=ROUNDS)] = []
 
 
 class Refused(ValueError):
@@ -65,29 +99,79 @@ def encode(message: Status | Entry) -> bytes:
     return msgspec.json.encode(message)
 
 
-def decode(topic_name: str, payload: bytes) -> Status | Entry:
+def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status | Entry:
     """The message on ``topic_name``, or ``Refused``."""
     if len(payload) > MAX_BYTES:
         raise Refused("size", f"{len(payload)} bytes is over the limit of {MAX_BYTES}")
     try:
-        head = msgspec.json.decode(payload, type=dict)
+        head = msgspec.json.decode(payload)
     except msgspec.DecodeError as exc:
         raise Refused("json", f"not JSON: {exc}") from None
-    if head.get("v") != VERSION:
-        raise Refused("version", f"version {head.get('v')!r} is not one this league knows ({VERSION})")
+    except RecursionError:
+        raise Refused("json", "not JSON the league reads: nested too deep") from None
+    version = head.get("v") if isinstance(head, dict) else None
+    if type(version) is not int or version != VERSION:
+        raise Refused("version", f"version {short(version)} is not one this league knows ({VERSION})")
     kind = Status if topic_name.endswith("/status") else Entry
     try:
         message = _decoders[kind].decode(payload)
     except msgspec.ValidationError as exc:
         raise Refused("shape", f"wrong shape: {exc}") from None
-    if isinstance(message, Entry):
-        try:
-            msgspec.convert(message.entry, Summary)
-        except msgspec.ValidationError as exc:
-            raise Refused("shape", f"wrong entry: {exc}") from None
     parts = topic_name.split("/")
     if len(parts) < 4 or parts[2] != message.table:
-        raise Refused("table", f"table {message.table!r} published under {topic_name!r}")
-    if isinstance(message, Entry) and message.id != f"{message.table}:{message.game}:{message.seq}":
-        raise Refused("table", f"id {message.id!r} does not name its table, game and row")
+        raise Refused("table", f"table {message.table!r} published under {short(topic_name)}")
+    now = time.time() if now is None else now
+    if isinstance(message, Status):
+        _when("at", message.at, now)
+    else:
+        # A row's ``at`` is its game's own clock (``referee.store``): from 0
+        # up, or from the wall clock's value in a database older than it.
+        if not 0 <= message.at <= now + FUTURE:
+            raise Refused("time", f"at {message.at!r} is no game clock's")
+        if message.id != f"{message.table}:{message.game}:{message.seq}":
+            raise Refused("table", f"id {short(message.id)} does not name its table, game and row")
+        _check_entry(message, now)
     return message
+
+
+def _check_entry(message: Entry, now: float) -> None:
+    try:
+        s = msgspec.convert(message.entry, Summary)
+    except msgspec.ValidationError as exc:
+        raise Refused("shape", f"wrong entry: {exc}") from None
+    if s.id != message.game:
+        raise Refused("shape", f"wrong entry: game {s.id} published as game {message.game}")
+    if s.game not in catalogue.GAMES:
+        raise Refused("shape", f"wrong entry: no game called {short(s.game)}")
+    _when("started", s.started, now)
+    if s.ended is not None:
+        _when("ended", s.ended, now)
+    for name in s.players:
+        try:
+            kept = names.check(name)
+        except Illegal as exc:
+            raise Refused("name", f"player {short(name)}: {short(str(exc), 120)}") from None
+        if kept != name:
+            raise Refused("name", f"player {short(name)} is not as a box keeps it ({kept!r})")
+    if len(set(s.players)) != len(s.players):
+        raise Refused("name", "a player is named twice")
+    if not set(s.winners) <= set(s.players):
+        raise Refused("shape", "wrong entry: a winner who is not a player")
+    if s.totals and set(s.totals) != set(s.players):
+        raise Refused("shape", "wrong entry: totals are not the players'")
+    lowest, highest = POINTS.get(s.game, OTHER_POINTS)
+    odd = next((p for p in s.totals.values() if not lowest <= p <= highest), None)
+    if odd is not None:
+        raise Refused("points", f"a total of {odd} is outside {s.game}'s {lowest}…{highest}")
+
+
+def _when(field: str, at: float, now: float) -> None:
+    if not now - PAST <= at <= now + FUTURE:      # NaN fails too
+        raise Refused("time", f"{field} {at!r} is not within {PAST / 86400:.0f} days before now "
+                              f"or {FUTURE / 3600:.0f} h after")
+
+
+def short(value, most: int = 60) -> str:
+    """A value for a log line: quoted, and cut so that a payload cannot fill the log."""
+    text = repr(value)
+    return text if len(text) <= most else text[:most] + "…"

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from games import base
 from referee import scorelog
-from referee.session import effective, rules
+from referee.replay import effective, rules
 from referee.store import UNDO, GameRow
 
 CURSOR = """

@@ -61,21 +61,37 @@ async def keep_connected(config: Config, identifier: str, session, stop: asyncio
 
 class Faults:
     """A fault that repeats (a broker down all evening) is logged once a
-    minute with how often it happened, not once a try."""
+    minute with how often it happened, not once a try; and at most
+    ``LINES`` a minute of all kinds together, so that a flood of ever new
+    kinds (forged table names) cannot fill the log either: what is held
+    back is counted into its kind's next line."""
+
+    KINDS = 1024   # kinds remembered; past that they are forgotten, not kept
+    LINES = 30
 
     def __init__(self, every: float = 60.0) -> None:
         self.every = every
         self._last: dict[str, float] = {}
         self._count: dict[str, int] = {}
+        self._window, self._lines = -every, 0
 
     def __call__(self, kind: str, message: str, *args) -> None:
         now = time.monotonic()
+        if kind not in self._count and len(self._count) >= self.KINDS:
+            self._last.clear()
+            self._count.clear()
         self._count[kind] = self._count.get(kind, 0) + 1
-        if now - self._last.get(kind, -self.every) >= self.every:
-            count, self._count[kind] = self._count[kind], 0
-            self._last[kind] = now
-            log.warning(message + (" (%d times in the last minute)" if count > 1 else ""),
-                        *args, *((count,) if count > 1 else ()), extra={"counted": True})
+        if now - self._last.get(kind, -self.every) < self.every:
+            return
+        if now - self._window >= self.every:
+            self._window, self._lines = now, 0
+        if self._lines >= self.LINES:
+            return
+        self._lines += 1
+        count, self._count[kind] = self._count[kind], 0
+        self._last[kind] = now
+        log.warning(message + (" (%d times in the last minute)" if count > 1 else ""),
+                    *args, *((count,) if count > 1 else ()), extra={"counted": True})
 
 
 class Publisher:

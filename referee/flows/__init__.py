@@ -8,10 +8,11 @@ the rules decide.  What a flow may ask of the box is ``host.Host``.
 """
 from __future__ import annotations
 
-import importlib
 import math
+from enum import Enum
 from typing import TYPE_CHECKING
 
+from referee import catalogue
 from referee.i18n import _, ngettext
 from referee.screen import Screen
 
@@ -41,6 +42,8 @@ class Flow:
                 value, own = view[name], getattr(self, name, None)
                 if own is not None and value is not None and _kind(value) != _kind(own):
                     raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
+                if isinstance(own, Enum) and value is not None:
+                    value = type(own)(value)   # a page's mode; one it does not have is a ValueError too
                 setattr(self, name, value)
 
     def undone(self, view: dict) -> dict:
@@ -66,16 +69,15 @@ def _kind(value) -> str:
         return "number"
     if isinstance(value, (list, tuple)):
         return "list"
+    if isinstance(value, str):
+        return "str"     # a mode (a StrEnum) is saved as its text
     return type(value).__name__
 
 
 def module(name: str):
-    try:
-        return importlib.import_module(f"referee.flows.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"referee.flows.{name}":
-            raise
-        return None
+    """A game's key flows (``referee.catalogue``), None if it has none yet."""
+    game = catalogue.GAMES.get(name)
+    return catalogue.load(game.flows) if game is not None else None
 
 
 def flow_for(box, session) -> Flow:

@@ -1,7 +1,8 @@
 """Da Vinci Code at the table: the deal, the turns, the tournament.
 
 The tiles stay on the table; the box keeps the count and the time.  Players
-are P1 to P4 in seat order, and a digit always means that player.
+are called by the names the table gave them, or P1 to P4 in seat order, and
+a digit always means that player (the seat's digit is beside its name).
 
 Keys
 ----
@@ -25,15 +26,18 @@ from games import davinci as dv
 from games.base import Illegal, winners
 from referee.flows import Flow, clock_text
 from referee.flows.forms import Form, Option, named_seats, seat_option
-from referee import i18n
+from referee import i18n, naming
 from referee.i18n import _, ngettext
-from referee.screen import COLS, LINES, Screen, key_line
+from referee.screen import COLS, LINES, Screen, fit, key_line
 
 TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
 
 
-def seat_label(seat: int) -> str:
-    return _("P{n}").format(n=seat + 1)
+def seat_label(seat: int, players: tuple[str, ...] = ()) -> str:
+    """A seat as the screens name it: the name the table gave it, or P1…P4
+    where it kept its default (``referee.naming.is_default``)."""
+    name = players[seat] if seat < len(players) else ""
+    return name if name and not naming.is_default(name) else _("P{n}").format(n=seat + 1)
 
 
 def setup(box) -> Flow:
@@ -64,6 +68,9 @@ class Play(Flow):
         self.again: list | None = None
         # [DV-3] who the table says starts this deal: [game, seat].
         self.starts: list | None = None
+
+    def _label(self, seat: int) -> str:
+        return seat_label(seat, self.state.players)
 
     @property
     def state(self) -> dv.State:
@@ -180,18 +187,18 @@ class Play(Flow):
         if s.jokers:
             lines.append(_("Joker anywhere, fixed"))
         lines.append(_("1-{n}: who starts").format(n=len(s.players)))
-        keys = [("#", _("{p} starts").format(p=seat_label(self._starter())))]
+        keys = [("#", _("{p} starts").format(p=self._label(self._starter())))]
         if not self.session.events:
             keys.append(("*", _("Menu")))
         return Screen(title, tuple(lines), keys=tuple(keys))
 
     def _turn(self, step: dv.Step) -> Screen:
         s = self.state
-        me = seat_label(step.seat)
+        me = self._label(step.seat)
         attack = (",".join(str(t + 1) for t in step.targets), _("attack"))
         chosen = self._chosen()
         if chosen:
-            them = seat_label(chosen[1])
+            them = self._label(chosen[1])
             miss = _("Miss: show drawn tile") if s.drawn else _("Miss: show own tile")
             return self._prompt(_("{p} attacks {t}").format(p=me, t=them),
                                 (_("Hit: {t} shows it").format(t=them), miss),
@@ -235,17 +242,21 @@ class Play(Flow):
             hidden, shown = s.hidden[seat], s.revealed[seat]
             mark = "►" if seat == s.turn else " "
             if not hidden:
-                rows.append(" " + _("{p} out").format(p=seat_label(seat)))
+                rows.append(" " + _("{p} out").format(p=self._label(seat)))
                 continue
             tiles = "■" * hidden + "□" * shown
             if len(tiles) > COLS - 4:
                 tiles = f"■{hidden} □{shown}"  # too long a row to draw: count it
-            rows.append(f"{mark}{seat_label(seat)} {tiles}")
+            # A named seat keeps its digit beside the name: a digit always means that player.
+            label = self._label(seat)
+            label = label if label == seat_label(seat) else f"{seat + 1} {fit(label, 8)}"
+            if len(label) + 2 + len(tiles) > COLS:
+                tiles = f"■{hidden} □{shown}"
+            rows.append(f"{mark}{label} {tiles}")
         return tuple(rows)
 
-    @staticmethod
-    def _last(last: dv.TurnEnd) -> str:
-        who = seat_label(last.seat)
+    def _last(self, last: dv.TurnEnd) -> str:
+        who = self._label(last.seat)
         if last.how == "time":
             return _("Time up: {p} missed").format(p=who)
         if last.how == "stop":
@@ -255,24 +266,24 @@ class Play(Flow):
     def _standings(self) -> Screen:
         s = self.state
         done = s.games[-1]
-        title = _("Game {g}/{n}: {p} wins").format(g=done.number, n=dv.GAMES, p=seat_label(done.winner))
+        title = _("Game {g}/{n}: {p} wins").format(g=done.number, n=dv.GAMES, p=self._label(done.winner))
         totals = list(dv.standings(s).values())
-        lines = tuple(_("{p} {total:>2} pts +{n}").format(p=seat_label(seat), total=totals[seat], n=points)
+        lines = tuple(_("{p} {total:>2} pts +{n}").format(p=self._label(seat), total=totals[seat], n=points)
                       for seat, points in enumerate(done.points))
         return Screen(title, lines, keys=(("#", _("Next game")),))
 
     def _game(self) -> Screen:
         s = self.state
         done = s.games[-1]
-        title = _("{p} won, turns: {n}").format(p=seat_label(done.winner), n=done.turns)
+        title = _("{p} won, turns: {n}").format(p=self._label(done.winner), n=done.turns)
         line = _("{p} hits: {n}, {pts} pts") if s.tournament else _("{p} hits: {n}")
-        return Screen(title, tuple(line.format(p=seat_label(seat), n=hits, pts=done.points[seat])
+        return Screen(title, tuple(line.format(p=self._label(seat), n=hits, pts=done.points[seat])
                                    for seat, hits in enumerate(done.hits)))
 
     def _tournament(self) -> Screen:
         s = self.state
         totals = list(dv.standings(s).values())
-        lines = tuple(f"{seat_label(seat)} " + "+".join(str(g.points[seat]) for g in s.games) + f" = {total}"
+        lines = tuple(f"{self._label(seat)} " + "+".join(str(g.points[seat]) for g in s.games) + f" = {total}"
                       for seat, total in enumerate(totals))
         return Screen(_("Tournament"), lines)
 
@@ -281,16 +292,32 @@ class Play(Flow):
         url = self.box.public_url()
         keys = (("#", _("Menu")),)
         if not s.tournament:
-            return Screen(_("{p} wins!").format(p=seat_label(s.winner)), (_("Scan for"), _("scores")),
+            return Screen(_("{p} wins!").format(p=self._label(s.winner)), (_("Scan for"), _("scores")),
                           keys=keys, qr=url)
         standings = dv.standings(s)
         best = [seat for seat, name in enumerate(s.players) if name in winners(standings)]
         if len(best) == 1:
-            title = _("{p} wins!").format(p=seat_label(best[0]))
+            title = _("{p} wins!").format(p=self._label(best[0]))
         elif len(best) == 2:
-            title = _("{p} win").format(p="+".join(map(seat_label, best)))
+            title = _("{p} win").format(p="+".join(map(self._label, best)))
         else:
             title = _("Shared win")
-        lines = tuple(_("{p} {n} pts").format(p=seat_label(seat), n=total)
+        lines = tuple(_("{p} {n} pts").format(p=self._label(seat), n=total)
                       for seat, total in enumerate(standings.values()))
         return Screen(title, lines, keys=keys, qr=url)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case dv.Dealt():
+            return _("the deal")
+        case dv.Attack(target, hit, by):
+            who = seat_label(before.turn if by is None else by, before.players)
+            text = _("{p} hits {t}") if hit else _("{p} misses {t}")
+            return text.format(p=who, t=seat_label(target, before.players))
+        case dv.Stop():
+            return _("{p} stops").format(p=seat_label(before.turn, before.players))
+        case dv.NextGame():
+            return _("next game")
+    return ""

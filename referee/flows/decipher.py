@@ -25,11 +25,13 @@ Button 1      Held, screen 1 shows the maker how many pieces are left.
 """
 from __future__ import annotations
 
+from enum import StrEnum
+
 from games import decipher as game
 from referee.flows import Flow, more
 from referee.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.i18n import N_, _, ngettext
-from referee.screen import COLS, Screen, fit, wrap
+from referee.screen import COLS, LINES, Screen, fit, wrap
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].
@@ -89,12 +91,22 @@ def tokens(held: int, of: int) -> str:
     return "●" * held + "○" * (of - held)
 
 
+class Page(StrEnum):
+    """What main shows while a round is played (``Play.page``); between
+    rounds and at the end the rules' phase decides: the round table
+    (``SHEET``, its page ``Play.sheet``)."""
+    START = "start"
+    PLAY = "play"
+    MORE = "more"
+    CORRECT = "correct"     # the maker corrects the count of pieces left
+    GUESS = "guess"         # ``Play.seeker``'s guess
+    GIVEUP = "giveup"
+    SCORES = "scores"
+    SHEET = "sheet"
+
+
 class Play(Flow):
-    """``page`` is what main shows while a round is played: "start",
-    "play", "more", "correct" (the maker corrects the count of pieces left),
-    "guess" (``seeker``'s guess), "giveup" or "scores".
-    Between rounds and at the end the rules' phase decides: the round table,
-    ``sheet`` being its page."""
+    """A round played on the keys: ``page`` (a ``Page``) is what main shows."""
 
     remembered = ("page", "typed", "seeker", "sheet", "confirming")
     keyed = ("typed", "confirming")
@@ -102,7 +114,7 @@ class Play(Flow):
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
-        self.page = "start"
+        self.page = Page.START
         self.typed = ""       # the maker's piece count, being typed
         self.seeker = 0
         self.sheet = 0
@@ -118,21 +130,21 @@ class Play(Flow):
         # were keyed from the turn's page: the undo lands there, the round's
         # start page stays itself.
         view = super().undone(view)
-        return {**view, "page": "start" if view.get("page") == "start" else "play"}
+        return {**view, "page": Page.START if view.get("page") == Page.START else Page.PLAY}
 
-    def _page(self) -> str:
+    def _page(self) -> Page:
         # Undo can change the state under any page: fall back to the turn.
         s = self.state
         if s.phase != "play":
-            return "sheet"
+            return Page.SHEET
         step = game.step(s)
-        if self.page == "start":
-            return "start" if step.pieces else "play"
-        if self.page == "guess":
-            return "guess" if self.seeker in step.guessers else "play"
-        if self.page == "correct":
-            return "correct" if step.correct else "play"
-        return self.page if self.page in ("more", "giveup", "scores") else "play"
+        if self.page == Page.START:
+            return Page.START if step.pieces else Page.PLAY
+        if self.page == Page.GUESS:
+            return Page.GUESS if self.seeker in step.guessers else Page.PLAY
+        if self.page == Page.CORRECT:
+            return Page.CORRECT if step.correct else Page.PLAY
+        return self.page if self.page in (Page.MORE, Page.GIVEUP, Page.SCORES) else Page.PLAY
 
     # --- keys ------------------------------------------------------------------
 
@@ -140,7 +152,7 @@ class Play(Flow):
         if key == "team1":
             self.peeking = kind == "hold"
         elif kind == "press":
-            getattr(self, f"_{self._page()}_key")(key)
+            self._KEYS[self._page()](self, key)
 
     def _start_key(self, key: str) -> None:
         if key.isdigit():
@@ -150,7 +162,7 @@ class Play(Flow):
         elif key == "#":
             typed, self.typed = self.typed, ""
             if not typed or self._act(game.Pieces(int(typed))):  # [DC-3] the maker's secret
-                self.page = "play"
+                self.page = Page.PLAY
 
     def _play_key(self, key: str) -> None:
         if key == "A":
@@ -158,11 +170,11 @@ class Play(Flow):
         elif key == "B":
             self._act(game.Yes())
         elif key == "C" and game.step(self.state).kind == "guess":
-            self.page = "giveup"
+            self.page = Page.GIVEUP
         elif key == "C":
             self._act(game.PieceRequested())
         elif key == "D":
-            self.page = "more"
+            self.page = Page.MORE
         elif key.isdigit():
             self._pick_guesser(int(key) - 1)
 
@@ -171,7 +183,7 @@ class Play(Flow):
         if not 0 <= seat < len(s.players):
             return
         if seat in game.step(s).guessers:
-            self.seeker, self.page = seat, "guess"
+            self.seeker, self.page = seat, Page.GUESS
             return
         if seat == s.maker:
             self.box.flash(_("The maker can't guess"))
@@ -185,59 +197,59 @@ class Play(Flow):
         elif key == "*" and self.confirming:
             self.confirming = False
         elif key == "*":
-            self.page, self.typed = ("correct", "") if self.typed else ("play", "")
+            self.page, self.typed = (Page.CORRECT, "") if self.typed else (Page.PLAY, "")
         elif key == "#" and self.typed and not self.confirming:
             # [DC-3] a count changed mid-round is asked again, on screen 1 only
             self.confirming = True
         elif key == "#" and self.confirming:
             typed, self.typed, self.confirming = self.typed, "", False
             if self._act(game.Pieces(int(typed))):
-                self.page = "play"
+                self.page = Page.PLAY
 
     def _more_key(self, key: str) -> None:
         step = game.step(self.state)
         if key == "1" and step.pieces:
-            self.page = "start"
+            self.page = Page.START
         elif key == "1" and step.correct:
-            self.page, self.typed, self.confirming = "correct", "", False
+            self.page, self.typed, self.confirming = Page.CORRECT, "", False
         elif key == "2":
             if self._act(game.BonusMode()):
-                self.page = "play"
+                self.page = Page.PLAY
         elif key == "3":
-            self.page = "giveup"
+            self.page = Page.GIVEUP
         elif key == "4":
-            self.page = "scores"
+            self.page = Page.SCORES
         elif key in "*D":
-            self.page = "play"
+            self.page = Page.PLAY
 
     def _guess_key(self, key: str) -> None:
         if key in "AB":
             seat = self.seeker
             if self._act(game.Guess(seat, right=key == "B")):
-                self.page, self.sheet = "play", 0
+                self.page, self.sheet = Page.PLAY, 0
                 s = self.state
                 if s.phase == "play" and not s.held(seat):
                     self.box.flash(_("{name} is out").format(name=s.players[seat]))
         elif key == "*":
-            self.page = "play"
+            self.page = Page.PLAY
 
     def _giveup_key(self, key: str) -> None:
         if key == "#":
             if self._act(game.GiveUp()):
-                self.page, self.sheet = "play", 0
+                self.page, self.sheet = Page.PLAY, 0
         elif key == "*":
-            self.page = "play"
+            self.page = Page.PLAY
 
     def _scores_key(self, key: str) -> None:
         if key in "*#D":
-            self.page = "play"
+            self.page = Page.PLAY
 
     def _sheet_key(self, key: str) -> None:
         if key == "#" and game.is_over(self.state):
             self.box.leave()
         elif key == "#":
             if self._act(game.NextRound()):
-                self.page, self.sheet, self.typed = "start", 0, ""
+                self.page, self.sheet, self.typed = Page.START, 0, ""
         elif key in "CD":
             self.sheet = (self.sheet + (1 if key == "D" else -1)) % len(self._sheets())
 
@@ -256,7 +268,7 @@ class Play(Flow):
 
     def screens(self) -> dict[str, Screen]:
         page = self._page()
-        return {"main": getattr(self, f"_{page}_screen")(),
+        return {"main": self._SCREENS[page](self),
                 "team1": self._maker_screen(page),
                 "team2": self._public_screen()}
 
@@ -407,7 +419,7 @@ class Play(Flow):
 
     # --- the other two screens -------------------------------------------------------
 
-    def _maker_screen(self, page: str) -> Screen:
+    def _maker_screen(self, page: Page) -> Screen:
         """Screen 1 is the maker's: the piece count they type, and while they
         hold button 1, the pieces left in the chamber [DC-3]."""
         s = self.state
@@ -417,24 +429,24 @@ class Play(Flow):
             upcoming = game.apply(s, game.NextRound(), 0.0)
             return Screen(_("Decipher"), (_("Next maker: {name}").format(name=s.players[upcoming.maker]),))
         title = _("Maker: {name}").format(name=s.players[s.maker])
-        if page == "start" and self.typed:
+        if page == Page.START and self.typed:
             return Screen(title, (_("pieces in the chamber"),), big=self.typed,
                           keys=(("#", _("OK")), ("*", _("Clear"))))
         pieces = game.private(s, s.maker).get("pieces")
-        if page == "correct" and self.confirming:
+        if page == Page.CORRECT and self.confirming:
             was = _("Was {n}.").format(n=pieces) if pieces is not None else _("No count so far.")
             left = int(self.typed or 0)
             return Screen(_("Correct the count?"), (ngettext("Now: {n} left to place", "Now: {n} left to place",
                                                              left).format(n=self.typed), was),
                           keys=(("#", _("Yes")), ("*", _("No"))))
-        if page == "correct":
+        if page == Page.CORRECT:
             return Screen(title, (_("pieces left to place"),), big=self.typed or "_",
                           keys=(("#", _("OK")), ("*", _("Clear"))))
         if self.peeking and pieces is not None:
             return Screen(title, (_("pieces left inside"),), big=str(pieces))
         if self.peeking:
             return Screen(title, tuple(wrap(_("No piece count: announce bonus mode yourself (D, 2)."))))
-        if page == "start":
+        if page == Page.START:
             return Screen(title, tuple(wrap(_("Type the pieces in the chamber on the keypad, then #."))))
         return Screen(title, tuple(wrap(_("Hold button 1 to see the pieces left."))))
 
@@ -445,6 +457,43 @@ class Play(Flow):
             best = log["winners"]
             head = _("Winner:") if len(best) == 1 else _("Winners:")
             points = points_text(log["totals"][best[0]])
-            return Screen(head, (*wrap(", ".join(best))[:3], points))
+            named = wrap(", ".join(best))
+            if len(named) < LINES:
+                return Screen(head, (*named, points))
+            # [DC-11] Up to four winners with long names: one a line, the
+            # points in the title, so that every winner is named.
+            return Screen(f"{head} {points}", tuple(fit(name) for name in best[:LINES]))
         return Screen(_("Decipher"), (_("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds),
                                       _("Maker: {name}").format(name=s.players[s.maker])))
+
+    # What each page does with a key and shows on main, by name in one place.
+    _KEYS = {Page.START: _start_key, Page.PLAY: _play_key, Page.CORRECT: _correct_key, Page.MORE: _more_key,
+             Page.GUESS: _guess_key, Page.GIVEUP: _giveup_key, Page.SCORES: _scores_key, Page.SHEET: _sheet_key}
+    _SCREENS = {Page.START: _start_screen, Page.PLAY: _play_screen, Page.MORE: _more_screen,
+                Page.CORRECT: _correct_screen, Page.GUESS: _guess_screen, Page.GIVEUP: _giveup_screen,
+                Page.SCORES: _scores_screen, Page.SHEET: _sheet_screen}
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    maker = before.players[before.maker]
+    match event:
+        case game.Pieces():
+            # [DC-3] The undo question is on main: the count stays the maker's.
+            return _("the piece count")
+        case game.BonusMode():
+            return _("bonus mode")
+        case game.No():
+            return _("{name}'s NO").format(name=maker)
+        case game.Yes():
+            return _("{name}'s YES").format(name=maker)
+        case game.PieceRequested():
+            return _("{name} asks a piece").format(name=before.players[before.seeker])
+        case game.Guess(seeker, right):
+            text = _("{name} guessed right") if right else _("{name} guessed wrong")
+            return text.format(name=before.players[seeker])
+        case game.GiveUp():
+            return _("nobody guesses")
+        case game.NextRound():
+            return _("next round")
+    return ""

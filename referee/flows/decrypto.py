@@ -53,7 +53,6 @@ from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
-SIDE_NAMES = (N_("White"), N_("Black"), N_("Hacker"), N_("Team"))
 # The keywords' language as the table's language calls it ("Slova: čeština"),
 # as Osmišifry names its letter tables.
 WORD_LANGS = {"en": N_("English"), "cs": N_("Czech"), "pl": N_("Polish"), "ru": N_("Russian")}
@@ -578,3 +577,22 @@ class Play(Flow):
         text = _("Listen to the Team's clues; intercept from round 2.")
         tokens = _("Tokens: {n} of 2").format(n=s.interceptions[seat])
         return Screen(title, (*wrap(text), tokens))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    def team(seat: int) -> str:
+        return _(before.names[seat])
+    match event:
+        case d.CluesDone(seat):
+            return _("{team}: clues done").format(team=team(seat))
+        case d.Clues(seat):
+            return _("{team}'s clues").format(team=team(seat))
+        case d.SwapKeyword(seat, position):
+            return _("{team} swaps word {n}").format(team=team(seat), n=position)
+        case d.Guess(seat, code):
+            target = d.step(before).of_team
+            return said_line(team(seat), code, target is not None and tuple(code) == tuple(before.codes[target] or ()))
+        case d.KeywordsGuessed(seat, count):
+            return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
+    return ""

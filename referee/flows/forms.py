@@ -1,8 +1,6 @@
-"""Two building blocks for menus: a numbered list and a setup form.
-
-Both answer a digit at once: the number beside an item picks it, even when
-it is on another page (``C``/``D`` turn pages).  A setup form shows one option
-a line; the option's digit steps to its next value, ``#`` starts the game.
+"""A game's setup form: one option a line; the option's digit steps to its
+next value at once, even when it is on another page (``C``/``D`` turn
+pages), ``#`` starts the game, ``*`` goes back to the main menu.
 
 A setup form also names the seats (``referee.naming``): ``A`` picks from
 tonight's players (``#`` alone: the same players as the last game, and in a
@@ -14,10 +12,13 @@ are saved.  Without any, the seats keep their default names.
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Callable
 
-from referee.flows import Flow
+from games.base import Illegal
+from referee import i18n, naming
+from referee.flows import Flow, menu, team_label
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
@@ -29,45 +30,6 @@ HELP_LINES = LINES - 1
 
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
-
-
-class Menu(Flow):
-    """``title`` is text, or a function giving it anew at every redraw."""
-
-    def __init__(self, box, title: str | Callable[[], str], items: list[tuple[str, Callable[[], None]]],
-                 back: Callable[[], None] | None = None) -> None:
-        super().__init__(box)
-        self.title, self.items, self.back, self.page = title, items, back, 0
-
-    @property
-    def pages(self) -> int:
-        return (len(self.items) + LINES - 1) // LINES
-
-    def key(self, key: str, kind: str) -> None:
-        if kind != "press":
-            return
-        if key.isdigit() and 1 <= int(key) <= len(self.items):
-            self.items[int(key) - 1][1]()
-        elif key == "D" and self.page + 1 < self.pages:
-            self.page += 1
-        elif key == "C" and self.page > 0:
-            self.page -= 1
-        elif key == "*" and self.back:
-            self.back()
-
-    def screens(self):
-        first = self.page * LINES
-        lines = tuple(f"{i} {label}" for i, (label, _a) in enumerate(self.items[first:first + LINES], first + 1))
-        keys = []
-        if self.page > 0:
-            keys.append(("C", "◄"))
-        if self.page + 1 < self.pages:
-            keys.append(("D", "►"))
-        if self.back:
-            keys.append(("*", _("Back")))
-        title = self.title() if callable(self.title) else self.title
-        title += f" {self.page + 1}/{self.pages}" if self.pages > 1 else ""
-        return {"main": Screen(title, lines, keys=tuple(keys))}
 
 
 def named_seats(values: dict) -> dict:
@@ -152,7 +114,6 @@ class Form(Flow):
 
     def set_names(self, names: list[str]) -> None:
         """Names in seat order; their count becomes the players option."""
-        from games.base import Illegal
         if names:
             counts = self.seat_range()
             if len(names) not in counts:
@@ -199,7 +160,6 @@ class Form(Flow):
         return -(-len(self.help()) // HELP_LINES)
 
     def key(self, key: str, kind: str) -> None:
-        from referee.flows import menu
         if kind != "press":
             return
         if self.help_page is not None:
@@ -238,8 +198,6 @@ class Form(Flow):
                 self.chosen[i] = 0
 
     def _phone(self) -> None:
-        import secrets
-        from referee import naming
         if self.naming is None:
             self.naming, self.naming_csrf = naming.new_token(), secrets.token_urlsafe(16)
             self.box.changed()   # the web hears of the page before a phone can ask for it
@@ -249,11 +207,9 @@ class Form(Flow):
         return self.box.public_url() + "N/" + self.naming
 
     def roster(self) -> list[str]:
-        from referee import naming
         return naming.roster(self.box.store, self.box.labels.now())
 
     def _roster_key(self, key: str) -> None:
-        from referee import naming
         roster = self.roster()
         pages = max(1, (len(roster) + LINES - 1) // LINES)
         if key.isdigit() and key != "0" and int(key) <= min(len(roster), 9):
@@ -288,8 +244,6 @@ class Form(Flow):
         self._apply(self.set_members, teams)
 
     def _apply(self, setter, chosen) -> None:
-        from games.base import Illegal
-        from referee import i18n
         try:
             setter(chosen)
         except Illegal as exc:
@@ -358,7 +312,6 @@ class Form(Flow):
         if self.teams:
             if not any(shown):
                 return {}
-            from referee.flows import team_label
             return {seat: Screen((self.team_titles[t] if self.team_titles else team_label(seat)) + mark,
                                  tuple(fit(name) for name in shown[t][:LINES]))
                     for t, seat in enumerate(("team1", "team2")) if t < len(shown)}

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from referee.flows import Flow
     from referee.session import Session
     from referee.store import Store
+    from referee.wifi import Network
 
 
 @runtime_checkable
@@ -27,6 +28,7 @@ class Host(Protocol):
     store: Store              # for settings and the evening's names, never a game's rows
     labels: WallLabels        # the wall clock's label now, to tell tonight from last week
     clock: object             # ``monotonic`` and ``call_later``, for a flow's own short timers
+    network: Network          # the Wi-Fi as comitup last said it, for the score log's codes
 
     def act(self, event, view: dict | None = None) -> bool:
         """Hand the rules a player's event; False (and a message) if refused."""

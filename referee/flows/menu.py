@@ -3,27 +3,17 @@ from __future__ import annotations
 
 import re
 
-from referee import i18n, wifi
-from referee.flows import Flow, clock_text, module
-from referee.flows.forms import Menu
-from referee.i18n import N_, _
+from referee import catalogue, i18n, wifi
+from referee.flows import Flow, clock_text, flow_for
+from referee.flows.numbered import Menu
+from referee.i18n import _
 from referee.screen import LINES, W, Screen, qr_image, wrap
 
-# The games by their editions' names; Decipher's Polish edition is
-# Słowotwórcy, so that name is the catalogues' to give (``title``).
-# The titles the rulebooks of a language give ("Oktilky", "Da Vinciho kód");
-# Decrypto and Osmišifry are one name everywhere.
-GAMES = (("decrypto", "Decrypto"), ("osmisifry", "Osmišifry"), ("octiles", N_("Octiles")),
-         ("davinci", N_("Da Vinci Code")), ("decipher", N_("Decipher")))
-
-
-def title(name: str) -> str:
-    """A game's name in the box's language."""
-    return _(dict(GAMES).get(name, name.capitalize()))
+title = catalogue.title
 
 
 def Main(box) -> Menu:
-    items = [(title(name), lambda name=name: open_game(box, name)) for name in dict(GAMES)]
+    items = [(title(g.name), lambda name=g.name: open_game(box, name)) for g in catalogue.on_menu()]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: box.goto(ScoreLog(box))),
@@ -52,7 +42,6 @@ def _title(box) -> str:
 
 def _tools(box) -> None:
     """Back to the countdown left running, or the table tools anew."""
-    from referee.flows import flow_for
     tools = running_tools(box)
     if tools is not None:
         box.goto(flow_for(box, tools))
@@ -62,7 +51,8 @@ def _tools(box) -> None:
 
 def open_game(box, name: str) -> None:
     """The game's setup form."""
-    flows = module(name)
+    game = catalogue.GAMES.get(name)
+    flows = catalogue.load(game.flows) if game is not None else None
     form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
     form.game = name
     box.goto(form)

@@ -42,10 +42,12 @@ Game over        the finishing order and the score log's QR code; ``#`` back
 from __future__ import annotations
 
 import dataclasses
+from enum import StrEnum
 from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
+from referee import catalogue
 from referee.flows import Flow
 from referee.flows.forms import Form, Option
 from referee.flows.octiles_draw import space_map, tile_picture
@@ -57,7 +59,8 @@ TURNING = 10     # text columns left of the full-height picture
 FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
 # Given a count, the rules name the players after their seats.
-SEAT_NAMES = {"West": N_("West"), "North": N_("North"), "East": N_("East"), "South": N_("South")}
+# The seats' names the rules give, in English; the screens translate them.
+SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
 MAP_PAGES = 3
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
@@ -177,6 +180,15 @@ class Draft:
     placed: bool = False
 
 
+class Ask(StrEnum):
+    """A question over the turn (``Play.asking``)."""
+    NONE = ""
+    MORE = "more"           # the D menu: the space map, end the game, who has finished or where runners are
+    END = "end"             # end the game here?
+    FINISHED = "finished"   # dealer mode: which seat has finished?
+    SURE = "sure"           # ... and is that so? [OC-9]
+
+
 class Play(Flow):
     remembered = ("draft", "notice", "asking", "page", "finisher")
     # An undo lands before the space is keyed: never on the turning
@@ -191,7 +203,7 @@ class Play(Flow):
         # right after the flow's last accepted event with that event's name.
         self.draft: dict | None = None
         self.notice: list | None = None
-        self.asking = ""     # a question over the turn: "more", "end", "finished", "sure" (of the finisher)
+        self.asking = Ask.NONE   # a question over the turn (see Ask)
         self.page = None     # the page of the space map shown, if any, or RUNNERS
         self.finisher = None  # dealer mode: the seat asked about as finished
 
@@ -235,9 +247,9 @@ class Play(Flow):
             if key == "#":
                 self.notice = None
             elif key == "C" and self._news()[1] is not None:
-                self.notice, self.asking = None, "end"
+                self.notice, self.asking = None, Ask.END
             elif key == "D":
-                self.asking = "more"
+                self.asking = Ask.MORE
         elif step.kind == "play":
             self._turn_key(key, step)
         elif key in ("#", "C") and step.kind == "no_move":
@@ -245,9 +257,9 @@ class Play(Flow):
         elif key == "#" and step.kind == "stuck":
             self._act(oc.Pass())
         elif key == "C" and step.kind == "stuck":
-            self.asking = "end"
+            self.asking = Ask.END
         elif key == "D":
-            self.asking = "more"
+            self.asking = Ask.MORE
 
     def _turn_key(self, key: str, step: oc.Step) -> None:
         draft = self._draft()
@@ -291,32 +303,32 @@ class Play(Flow):
         elif key == "C":
             self._act(oc.Pass())  # [OC-8] the rules refuse it once everyone passed and a move is possible
         elif key == "D":
-            self.asking = "more"
+            self.asking = Ask.MORE
 
     def _ask_key(self, key: str) -> None:
         s = self.state
         if key == "*":
-            self.asking = "finished" if self.asking == "sure" else ""
-        elif self.asking == "more":
+            self.asking = Ask.FINISHED if self.asking == Ask.SURE else Ask.NONE
+        elif self.asking == Ask.MORE:
             if key == "1":
-                self.asking, self.page = "", 0
+                self.asking, self.page = Ask.NONE, 0
             elif key == "2":
-                self.asking = "end"
+                self.asking = Ask.END
             elif key == "3" and s.mode == "dealer":
-                self.asking = "finished"
+                self.asking = Ask.FINISHED
             elif key == "3":
-                self.asking, self.page = "", RUNNERS
-        elif self.asking == "end" and key == "#":
-            self.asking = ""
+                self.asking, self.page = Ask.NONE, RUNNERS
+        elif self.asking == Ask.END and key == "#":
+            self.asking = Ask.NONE
             self._act(oc.Stop())
-        elif self.asking == "finished" and key.isdigit() and 1 <= int(key) <= len(s.names):
+        elif self.asking == Ask.FINISHED and key.isdigit() and 1 <= int(key) <= len(s.names):
             # [OC-9] a finish is asked again before the box records it
-            self.asking, self.finisher = "sure", int(key) - 1
-        elif self.asking == "sure" and key == "#":
+            self.asking, self.finisher = Ask.SURE, int(key) - 1
+        elif self.asking == Ask.SURE and key == "#":
             if self._act(oc.Finished(self.finisher)):
-                self.asking, self.finisher = "", None
+                self.asking, self.finisher = Ask.NONE, None
             else:
-                self.asking = "finished"
+                self.asking = Ask.FINISHED
 
     def _map_key(self, key: str) -> None:
         if self.page == RUNNERS:
@@ -370,11 +382,11 @@ class Play(Flow):
         if self.page is not None:
             main = self._map()
         elif self.asking:
-            main = getattr(self, f"_ask_{self.asking}")()
+            main = self._ASKS[self.asking](self)
         elif self._news():
             main = self._told(*self._news())
         else:
-            main = getattr(self, f"_{step.kind}")(step, draft)
+            main = self._STEPS[step.kind](self, step, draft)
         return {"main": main, "team1": side, "team2": side}
 
     def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "",
@@ -565,3 +577,25 @@ class Play(Flow):
         s = self.state
         lines = tuple(self._standing(seat).strip() for seat in range(len(s.names)))
         return Screen(_("Finishing order"), lines)
+
+    # What main shows: for a question over the turn, and for each kind of
+    # turn the rules' step names, in one place.
+    _ASKS = {Ask.MORE: _ask_more, Ask.END: _ask_end, Ask.FINISHED: _ask_finished, Ask.SURE: _ask_sure}
+    _STEPS = {"play": _play, "no_move": _no_move, "stuck": _stuck}
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    def name(seat: int) -> str:
+        given = before.names[seat]
+        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
+    match event:
+        case oc.Play(space) | oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Pass():
+            return _("{name} passes").format(name=name(before.turn))
+        case oc.Finished(seat):
+            return _("{name} finished").format(name=name(seat))
+        case oc.Stop():
+            return _("stopping the game")
+    return ""

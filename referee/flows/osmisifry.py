@@ -32,6 +32,7 @@ drawing player, so "1→2" reads "the booklet of seat 1 goes to seat 2".
 from __future__ import annotations
 
 import os
+from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.config import read_letter_table
@@ -84,6 +85,14 @@ def letter_tables(box) -> tuple[tuple[object, str], ...]:
     return tuple(tables)
 
 
+class Ask(StrEnum):
+    """A question over the step (``Play.mode``)."""
+    NONE = ""
+    DRAWING = "drawing"     # who draws the letters? [OS-4]
+    END = "end"             # end the creation?
+    STOP = "stop"           # stop the decoding?
+
+
 class Play(Flow):
     warn_seconds = 30    # [OS-10] the last half minute ticks aloud
     remembered = ("mode", "agent", "answers", "typed", "page")
@@ -92,7 +101,7 @@ class Play(Flow):
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
-        self.mode = ""       # a question over the step: drawing, end or stop
+        self.mode = Ask.NONE   # a question over the step (see Ask)
         self.agent = None    # whose booklet ``answers`` and ``typed`` belong to
         self.answers = []    # the counts given so far, in question order
         self.typed = ""
@@ -127,23 +136,23 @@ class Play(Flow):
         elif key == "#" and step.kind == "start_decoding":
             self.box.act(osm.StartDecoding())
         elif key == "#" and step.kind == "decoding":
-            self.mode = "stop"
+            self.mode = Ask.STOP
 
-    def _mode(self, step: osm.Step) -> str:
+    def _mode(self, step: osm.Step) -> Ask:
         """The question asked over ``step``, if it still fits it."""
-        fits = {"drawing": CREATION, "end": CREATION, "stop": ("decoding",)}
-        return self.mode if step.kind in fits.get(self.mode, ()) else ""
+        fits = {Ask.DRAWING: CREATION, Ask.END: CREATION, Ask.STOP: ("decoding",)}
+        return self.mode if step.kind in fits.get(self.mode, ()) else Ask.NONE
 
     def _question_key(self, key: str) -> None:
         mode = self.mode
         if key == "*":
-            self.mode = ""
-        elif mode == "drawing" and key.isdigit():
-            self.mode = ""
+            self.mode = Ask.NONE
+        elif mode == Ask.DRAWING and key.isdigit():
+            self.mode = Ask.NONE
             self.box.act(osm.Drawing(int(key) - 1))
-        elif key == "#" and mode != "drawing":
-            self.mode = ""
-            self.box.act(osm.EndCreation() if mode == "end" else osm.EndDecoding())
+        elif key == "#" and mode != Ask.DRAWING:
+            self.mode = Ask.NONE
+            self.box.act(osm.EndCreation() if mode == Ask.END else osm.EndDecoding())
 
     def _creation_key(self, key: str, step: osm.Step) -> None:
         if key.isdigit():
@@ -155,13 +164,13 @@ class Play(Flow):
         elif key == "#" and step.kind == "roll_letter":
             self.box.roll()
         elif key == "B" and self.state.round > 1:
-            self.mode = "drawing"
+            self.mode = Ask.DRAWING
         elif key == "B":
             # [OS-7] nobody has drawn yet: no picker to open and then refuse.
             self.box.flash(_("Nobody draws in round 1."))
             self.box.sound("error")
         elif key == "D":
-            self.mode = "end"
+            self.mode = Ask.END
 
     def _score_key(self, key: str, step: osm.Step) -> None:
         counting = len(self.answers) < COUNTS
@@ -190,10 +199,10 @@ class Play(Flow):
 
     def screens(self) -> dict[str, Screen]:
         step = osm.step(self.state)
-        main, side = getattr(self, f"_{step.kind}")(step)
+        main, side = self._STEPS[step.kind](self, step)
         mode = self._mode(step)
         if mode:
-            main = getattr(self, f"_ask_{mode}")()
+            main = self._ASKS[mode](self)
         return {"main": main, "team1": side, "team2": side}
 
     def _round_title(self) -> str:
@@ -336,6 +345,11 @@ class Play(Flow):
     def _ask_stop(self) -> Screen:
         return Screen(_("All officers done?"), big=self._clock(), keys=(("#", _("Yes")), ("*", _("No"))))
 
+    # What main shows for each step the rules name, and for a question over it.
+    _STEPS = {"roll_letter": _roll_letter, "pick": _pick, "roll_direction": _roll_direction,
+              "start_decoding": _start_decoding, "decoding": _decoding, "score": _score, "over": _over}
+    _ASKS = {Ask.DRAWING: _ask_drawing, Ask.END: _ask_end, Ask.STOP: _ask_stop}
+
 
 def _row(offer: osm.Offer, size: int, sep: str, numbered: bool = False) -> str:
     """A row of the offer: taken letters are "·" [OS-5], letters still to be
@@ -360,3 +374,33 @@ def _last_roll(state: osm.State) -> tuple[tuple[int, int], str] | None:
 def _score_row(name: str, points: dict) -> str:
     sums = f"{points['agent']}+{points['officer']}={points['total']}"
     return fit(name, COLS - 12).ljust(COLS - 12) + sums.rjust(12)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case osm.PickLetter(player, index):
+            letter = before.offer.letters[index] if index < len(before.offer.letters) else "?"
+            return _("{name} takes {letter}").format(name=before.players[player], letter=letter)
+        case osm.Drawing(player):
+            return _("{name} drawing").format(name=before.players[player])
+        case osm.EndCreation():
+            return _("end of creation")
+        case osm.StartDecoding():
+            return _("start of decoding")
+        case osm.EndDecoding():
+            return _("officers done")
+        case osm.Score(agent):
+            return _("score of {name}").format(name=before.players[agent])
+    return ""
+
+
+def describe_roll(event, before) -> str:
+    """A roll in a few words: the letter or the side it gave."""
+    dice = "+".join(map(str, event.values))
+    if event.purpose == "letter":
+        return _("roll {dice} → {letter}").format(dice=dice, letter=before.table.letter(*event.values))
+    if event.purpose == "direction":
+        side = _("left") if event.values[0] <= 4 else _("right")   # [OS-9]
+        return _("roll {dice} → {side}").format(dice=dice, side=side)
+    return _("roll {dice}").format(dice=dice)

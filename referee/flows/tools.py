@@ -4,7 +4,9 @@ Timer page: ``A`` 30 s, ``B`` 1 min, ``C`` 5 min, or type seconds and ``#``;
 ``#`` starts, pauses and resumes.  ``*`` at rest goes back to the main menu;
 with time on the countdown it asks first: ``#`` resets it, ``D`` goes to the
 main menu with the countdown running on (its time in the menu's title line;
-"Table tools" there comes back to it), ``*`` stays.
+"Table tools" there comes back to it), ``*`` stays.  ``A``-``C`` on a
+countdown under way ask too, as ``*`` does: ``#`` sets the new time, ``*``
+keeps the countdown.
 ``D`` turns to the dice page: ``#`` rolls, ``A`` changes how many dice,
 ``B`` how many sides, ``C`` lists the last rolls, ``D`` back to the timer.
 A roll on the dice module's own button shows on the dice page wherever you are.
@@ -12,7 +14,7 @@ A roll on the dice module's own button shows on the dice page wherever you are.
 from __future__ import annotations
 
 from games import tools
-from referee.flows import Flow, clock_text
+from referee.flows import Flow, clock_text, menu
 from referee.i18n import _
 from referee.screen import Screen, wrap
 
@@ -28,10 +30,11 @@ class Play(Flow):
         self.session = session
         self.page = "timer"
         self.typed = ""
-        self.asking = False   # "reset the countdown?" is up
+        # The question up: False, True ("reset the countdown?") or the
+        # preset key ("A") that would replace the countdown under way.
+        self.asking: bool | str = False
 
     def restore(self, view: dict) -> None:
-        from referee.flows import menu
         if "page" not in view:
             # Saved by a menu: the countdown was running on behind the menus,
             # and the box comes back on the main menu, as without it.
@@ -71,13 +74,20 @@ class Play(Flow):
         elif key == "*":
             act(tools.Close())
             self.box.leave()
+        elif key in "ABC" and (cd.running or cd.left != cd.seconds) and not self.state.expired:
+            self.asking = key
         elif key in "ABC":
             act(tools.SetTimer(tools.PRESETS["ABC".index(key)]))
         elif key == "D":
             self.page = "dice"
 
     def _ask_key(self, key: str) -> None:
-        from referee.flows import menu
+        if isinstance(self.asking, str):
+            if key == "#":
+                self.box.act(tools.SetTimer(tools.PRESETS["ABC".index(self.asking)]))
+            if key in ("#", "*"):
+                self.asking = False
+            return
         if key == "#":
             self.asking = False
             self.box.act(tools.ResetTimer())
@@ -129,6 +139,11 @@ class Play(Flow):
 
     def _ask_screen(self) -> Screen:
         cd = self.state.countdown
+        if isinstance(self.asking, str):
+            seconds = tools.PRESETS["ABC".index(self.asking)]
+            return Screen(_("Timer {time}").format(time=self._left()),
+                          (_("#: set to {time}").format(time=clock_text(seconds)),),
+                          keys=(("#", _("OK")), ("*", _("No"))))
         lines = (_("#: reset to {time}").format(time=clock_text(cd.seconds)), _("D: menu, it runs on"))
         return Screen(_("Timer {time}").format(time=self._left()), lines,
                       keys=(("#", _("Reset")), ("D", _("Menu")), ("*", _("No"))))
@@ -151,3 +166,19 @@ class Play(Flow):
     def _rolls_screen(self) -> Screen:
         text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")
         return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),))
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.flows.actions``)."""
+    match event:
+        case tools.SetTimer(seconds):
+            return _("timer set to {time}").format(time=clock_text(seconds))
+        case tools.StartTimer():
+            return _("timer started")
+        case tools.PauseTimer():
+            return _("timer paused")
+        case tools.ResetTimer():
+            return _("timer reset")
+        case tools.SetDice(count, sides):
+            return _("dice set to {count}d{sides}").format(count=count, sides=sides)
+    return ""

@@ -31,6 +31,6 @@ on ``config.web``); ``team_url(box, team)`` is the address a team's screen
 shows as a QR code (made by the box: ``referee.team_pages``).
 """
 from referee.web.app import Server, make_app, serve
-from referee.web.teams import action, team_url
+from referee.web.teams import team_url
 
-__all__ = ["Server", "make_app", "serve", "team_url", "action"]
+__all__ = ["Server", "make_app", "serve", "team_url"]

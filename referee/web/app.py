@@ -27,11 +27,10 @@ from aiohttp.http_exceptions import HttpProcessingError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import channel, i18n, scorelog
+from referee import catalogue, channel, i18n, scorelog
 from referee import naming as names
 from referee.i18n import N_, _
 from referee.web import chart, export, guard, history, live, naming, player_pages, sheets, teams
-from referee.web import decrypto  # noqa: F401  registers Decrypto's clue form
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -122,7 +121,7 @@ class Site:
 
     def entry(self, request: web.Request) -> dict:
         row = self.reader.store.game(int(request.match_info["id"]))
-        if row is None or row.name == "tools":
+        if row is None or not catalogue.logged(row.name):
             raise web.HTTPNotFound()
         return scorelog.game_entry(self.reader.store, row)
 
@@ -155,7 +154,10 @@ class Site:
     # --- pages -----------------------------------------------------------------------
 
     async def evening(self, request: web.Request) -> web.Response:
-        return send(request, self.cached(request, lambda: self._evening(self.tonight())))
+        # ?player=Ann: the games Ann played tonight (the names page links
+        # tonight's players here).
+        player = " ".join(request.query.get("player", "").split())[:64]
+        return send(request, self.cached(request, lambda: self._evening(self.tonight(), player), query="player"))
 
     async def earlier(self, request: web.Request) -> web.Response:
         day = self.day(request)
@@ -163,12 +165,14 @@ class Site:
             raise web.HTTPFound("/")
         return send(request, self.cached(request, lambda: self._evening(day)))
 
-    def _evening(self, day: dt.date) -> Body:
+    def _evening(self, day: dt.date, player: str = "") -> Body:
         entries = sheets.in_play_first(self.entries(day))
+        if player:
+            entries = [e for e in entries if player.casefold() in {n.casefold() for n in names.typed(e)}]
         tonight = day == self.tonight()
         return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
-                         cards=[sheets.card(e, self.now(e)) for e in entries],
+                         player=player, cards=[sheets.card(e, self.now(e)) for e in entries],
                          players=player_pages.links(name for e in entries for name in names.typed(e)))
 
     async def game(self, request: web.Request) -> web.Response:
@@ -261,7 +265,7 @@ class Site:
         fields = await guard.posted(request)
         if teams.forged(request, page, fields):
             raise web.HTTPForbidden()
-        handler = teams.ACTIONS.get(session.name)
+        handler = catalogue.hook(session.name, "web", "team_form")
         if handler is None:
             raise web.HTTPBadRequest()
         try:
@@ -293,7 +297,7 @@ class Site:
         view = teams.view(session, page.team)
         if "teams" in view:
             view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
-        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(teams.TEAM_GAMES[session.name])]
+        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(catalogue.get(session.name).teams)]
         text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
                            csrf=page.csrf, action=request.path, refused=refused, typed=typed)

@@ -11,14 +11,16 @@ few pixels apart, in series order, so every colour stays in sight.  A
 series drawn ``dashed`` (a team's second line, in its colour) is also thin,
 with hollow square marks, so that over its solid twin both still show.
 
-Decrypto is charted as players count it: each team's interception and
-miscommunication tokens so far (``tokens``), not the tie-break score.
+A game may chart itself otherwise: ``chart(entry, names)`` in its web
+module (Decrypto charts each team's tokens, as players count them).
 """
 from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from referee import catalogue
 from referee.i18n import _
+from referee.web import sheets
 
 W, H = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 8, 20
@@ -97,36 +99,14 @@ def running_totals(players: list[str], points: list[tuple], colours: list[int] |
     return Markup("".join(out))
 
 
-def tokens(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
-    """Decrypto's chart: each team's interception and miscommunication
-    tokens after every round, and the legend for it.  ``teams`` are the
-    teams' names as the page shows them."""
-    kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
-    now = [0] * (2 * len(teams))
-    points = [tuple(now)]
-    for r in entry.get("rounds", ()):
-        got = r.get("tokens", {})
-        for t, name in enumerate(entry.get("players", ())):
-            for j, (kind, _l) in enumerate(kinds):
-                now[2 * t + j] += got.get(name, {}).get(kind, 0)
-        points.append(tuple(now))
-    series = [f"{team}: {label}" for team in teams for _k, label in kinds]
-    legend = [{"name": name, "colour": k // 2, "dashed": k % 2 == 1, "value": points[-1][k]}
-              for k, name in enumerate(series)]
-    label = _("Tokens: {scores}").format(scores=", ".join(f"{n} {v}" for n, v in zip(series, points[-1])))
-    svg = running_totals(series, points, colours=[k // 2 for k in range(len(series))],
-                         dashed=frozenset(range(1, len(series), 2)), label=label)
-    return svg, legend
-
-
 def for_entry(entry: dict, standings: list) -> tuple[Markup | str, list[dict]]:
     """The chart a game's page shows, and its legend (name, colour, dashed,
-    value): Decrypto's tokens, or every other game's running totals."""
-    from referee.web import sheets
+    value): the game's own (its web module's ``chart``), or its running totals."""
     if len(entry.get("rounds", ())) < 1:
         return "", []
-    if entry.get("game") == "decrypto":
-        return tokens(entry, [s.name for s in standings])
+    own = catalogue.hook(entry.get("game", ""), "web", "chart")
+    if own is not None:
+        return own(entry, [s.name for s in standings])
     points = sheets.running_totals(entry)
     legend = [{"name": s.name, "colour": k, "dashed": False, "value": s.total} for k, s in enumerate(standings)]
     return running_totals([s.name for s in standings], points), legend

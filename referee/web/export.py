@@ -39,17 +39,13 @@ import io
 import json
 from urllib.parse import quote
 
-from referee import i18n
+from referee import catalogue, i18n
 from referee.web import history, sheets
 
 BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
 CSV_SEPARATOR = ";"
 BOM = "\ufeff"
 SOURCE = "Tabletop Referee"
-# BoardGameGeek's numbers (boardgamegeek.com/boardgame/<number>), which BG
-# Stats matches games by.  Octiles, Decipher and Osmišifry are sent by name
-# and ``sourceGameId`` alone: the app asks once which of its games they are.
-BGG_IDS = {"decrypto": 225694, "davinci": 8946}
 
 
 def _cell(value):
@@ -59,7 +55,9 @@ def _cell(value):
     return value
 
 
-def _csv(rows) -> str:
+def csv_text(rows) -> str:
+    """Rows as a CSV file the way every file of the box is written (the
+    league's too): the mark, ``;``, and no cell a spreadsheet would run."""
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=CSV_SEPARATOR, lineterminator="\r\n")
@@ -79,19 +77,25 @@ def game_csv(entry: dict) -> str:
     rows = [["round", *players, "details"]]
     # A spreadsheet gets plain hyphens: the pages' unbreakable ones are for the phone's line breaks.
     rows += [[row.label, *row.scores, row.detail.replace(sheets.NB_HYPHEN, "-")] for row in sheets.sheet(entry)]
-    rows.append(["total", *(s.total for s in sheets.standings(entry)), sheets.verdict(entry)])
-    return _csv(rows)
+    standings = sheets.standings(entry)
+    rows.append(["total", *(s.total for s in standings), sheets.verdict(entry)])
+    if any(s.members for s in standings):
+        rows.append(["players", *(", ".join(s.members) for s in standings), ""])
+    return csv_text(rows)
 
 
 @i18n.speaking("en")
 def evening_csv(entries: list[dict]) -> str:
-    """Every game of an evening, a row per player."""
-    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner"]]
+    """Every game of an evening, a row per player; in a team game, the
+    team's result on each of its players' rows, the team named beside them."""
+    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner", "team"]]
     for entry in sorted(entries, key=lambda e: e["id"]):
-        for seat, s in enumerate(sheets.standings(entry), 1):
+        seats = [(name, s, s.name if s.members else "") for s in sheets.standings(entry)
+                 for name in (s.members or (s.name,))]
+        for seat, (name, s, team) in enumerate(seats, 1):
             rows.append([entry["id"], sheets.title(entry["game"]), _when(entry["started"]), _when(entry.get("ended")),
-                         entry.get("status", ""), seat, s.name, s.total, "yes" if s.winner else ""])
-    return _csv(rows)
+                         entry.get("status", ""), seat, name, s.total, "yes" if s.winner else "", team])
+    return csv_text(rows)
 
 
 def json_text(data) -> str:
@@ -117,8 +121,12 @@ def bgstats_play(entry: dict) -> dict:
         "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
                  "highestWins": True, "noPoints": False},
     }
-    if entry["game"] in BGG_IDS:
-        play["game"]["bggId"] = BGG_IDS[entry["game"]]
+    game = catalogue.GAMES.get(entry["game"])
+    # BoardGameGeek's number (boardgamegeek.com/boardgame/<number>), which BG
+    # Stats matches games by; a game without one is sent by name and
+    # ``sourceGameId`` alone: the app asks once which of its games it is.
+    if game is not None and game.bgg_id is not None:
+        play["game"]["bggId"] = game.bgg_id
     standings = sheets.standings(entry)
     ranked = sorted({s.total for s in standings}, reverse=True)
 
@@ -134,12 +142,12 @@ def bgstats_play(entry: dict) -> dict:
         return sent
 
     members = entry.get("members")
-    if entry["game"] == "decrypto":
+    if game is not None and game.teams:
         # A team game: the players in their teams, each with the team's result.
         play["usesTeams"] = True
         play["game"]["usesTeams"] = True
-        if entry.get("variant") == "hacker":
-            play["board"] = "Hacker variant"
+        if entry.get("variant") in game.boards:
+            play["board"] = game.boards[entry["variant"]]
         seats = []
         for s, team in zip(standings, entry["players"]):
             seats += [(name, s, s.name) for name in (members or {}).get(team) or [s.name]]

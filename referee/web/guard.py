@@ -32,6 +32,10 @@ import functools
 from collections import Counter
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
+
+from referee.web.teams import form_fields
 
 HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0        # to send a form's body, once its headers are in
@@ -243,10 +247,6 @@ class GuardedSite(web.TCPSite):
 async def posted(request: web.Request) -> dict[str, str]:
     """A page's posted form as short strings: 400 for anything that is not
     one, 408 for a body dripped in too slowly to hold a connection."""
-    from aiohttp.http_exceptions import HttpProcessingError
-    from aiohttp.web_protocol import RequestPayloadError
-
-    from referee.web.teams import form_fields
     try:
         async with asyncio.timeout(BODY_SECONDS):
             form = await request.post()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from referee import catalogue
 from referee.scorelog import EVENING_STARTS, evening_start
 from referee.store import GameRow, Store
 
@@ -50,7 +51,7 @@ def games_of(store: Store, day: dt.date) -> list[GameRow]:
     """The games of one evening, newest first, without the table tools."""
     start, end = bounds(day)
     rows = store.games(since=start, limit=MOST_GAMES, before=_first_from(store, end))
-    return [row for row in rows if row.name != "tools"]
+    return [row for row in rows if catalogue.logged(row.name)]
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def evenings(store: Store, before: dt.date | None = None,
     while True:
         rows = store.games(limit=CHUNK, before=cursor)
         for row in rows:
-            if row.name == "tools":
+            if not catalogue.logged(row.name):
                 continue
             day = evening_of(row.started)
             if day not in found:

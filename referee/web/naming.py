@@ -22,6 +22,7 @@ import types
 
 from aiohttp import web
 
+from games.base import NAME_LENGTH
 from referee import channel, naming
 from referee.i18n import _
 from referee.web import guard, teams
@@ -107,7 +108,8 @@ def add_routes(app: web.Application, site) -> None:
             raise web.HTTPForbidden()
         answer = await _ask(site, "names.submit", token=token, fields=fields)
         if "refused" in answer:
-            return _page(site, request, view, refused=answer["refused"], typed=fields, status=400)
+            return _page(site, request, view, refused=answer["refused"], typed=fields, status=400,
+                         why=answer.get("fields", {}))
         if not answer.get("ok"):
             raise web.HTTPNotFound()
         raise web.HTTPSeeOther(request.path)
@@ -129,6 +131,15 @@ def add_routes(app: web.Application, site) -> None:
         app.router.add_post(prefix + TOKEN + "/preview", preview)
 
 
+def _seat(view: dict, titles: list[str], field: str) -> str:
+    """A field's seat as the page labels it: "Seat 2", or "Black, seat 2"."""
+    team, _sep, n = field.rpartition("n")
+    seat = _("Seat {n}").format(n=n)
+    if team and view["teams"]:
+        return f"{titles[int(team[1:]) - 1]}, {seat[:1].lower()}{seat[1:]}"
+    return seat
+
+
 def _rows(view: dict, typed: dict | None) -> list[dict]:
     """The lists of fields: one for seats, or one a team; a refused post
     keeps what was typed."""
@@ -148,11 +159,20 @@ def _rows(view: dict, typed: dict | None) -> list[dict]:
 
 
 def _page(site, request, view: dict, refused: str = "", typed: dict | None = None,
-          status: int = 200) -> web.Response:
+          status: int = 200, why: dict | None = None) -> web.Response:
     titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
-    text = site.render("naming.html", title=view["title"], view=view, rows=_rows(view, typed),
-                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused,
-                       live=False, most=naming.MAX_SEATS, scripts=("naming.js",))
+    rows = _rows(view, typed)
+    why = why or {}
+    # The alert names each refused field as its label does ("Seat 2: …"),
+    # the field itself marked, its reason under it.
+    if why:
+        refused = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
+    elif refused:
+        refused = [refused]
+    text = site.render("naming.html", title=view["title"], view=view, rows=rows, why=why,
+                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused or [],
+                       saved=not refused and any(view["names"]), live=False, most=naming.MAX_SEATS,
+                       length=NAME_LENGTH, scripts=("naming.js",))
     response = web.Response(text=text, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
     response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)

@@ -118,7 +118,7 @@ def player_csv(p: Player) -> str:
                      played.side.rank, played.of, "yes" if played.side.won else "",
                      "" if played.side.score is None else number(played.side.score),
                      "" if moved[0] is None else f"{moved[0]:.2f}", "" if moved[1] is None else f"{moved[1]:.2f}"])
-    return export._csv(rows)
+    return export.csv_text(rows)
 
 
 def player_json(p: Player) -> dict:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from games.base import clean_name
-from referee import scorelog, snapshot
+from referee import catalogue, scorelog, snapshot
 from referee.naming import is_default
 from referee.store import Store
 
@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 
 FILE = "players.db"
 LAST = 10                     # results listed on a player's page
-POINTS = frozenset({"osmisifry", "octiles", "davinci", "decipher"})   # games whose totals are points
 MODEL = PlackettLuce()
 
 SCHEMA = """
@@ -107,7 +106,8 @@ def result_of(entry: dict) -> Result:
         total = totals.get(seat)
         sides.append((named, seat in winners, total if isinstance(total, (int, float)) else 0, seat))
     ranked = _ranks(sides, order)
-    kept = tuple(Side(named, rank, float(total) if name in POINTS else None, won)
+    points = name in catalogue.GAMES and catalogue.GAMES[name].points   # Decrypto's totals are tokens
+    kept = tuple(Side(named, rank, float(total) if points else None, won)
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
     if entry.get("status") != "finished":
         return Result(game, name, ended, kept, False, "ended early")

@@ -15,7 +15,7 @@ import os
 import sqlite3
 
 from referee import i18n
-from referee.session import Session
+from referee.replay import Replay
 from referee.store import Store
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,7 @@ class Reader:
         self._lang = lang
         self.version = -1
         self._base = 0     # keeps ``version`` rising across a replaced file (renderings are keyed by it)
-        self._session: Session | None = None
+        self._session: Replay | None = None
         self._replayed = -1
         self.watchers: list = []   # called after a refresh that found a change
         self.refresh()
@@ -48,7 +48,7 @@ class Reader:
         return True
 
     @property
-    def session(self) -> Session | None:
+    def session(self) -> Replay | None:
         """The game on the box, as of the last ``refresh``."""
         if self._replayed != self.version:
             self._replayed = self.version
@@ -59,7 +59,7 @@ class Reader:
                 if same:
                     self._session.replay()
                 else:
-                    self._session = Session(self.store, row.id, row.name, row.options) if row else None
+                    self._session = Replay(self.store, row.id, row.name, row.options) if row else None
             except Exception:
                 # A game the web cannot replay still leaves the score log readable.
                 log.exception("web: cannot replay game %s", current)

@@ -6,6 +6,8 @@ the paper score sheet has them, with a line of details per round; ``now`` is
 one line saying where a game in progress stands.  Cards and sheets read a
 game's score-log entry (its rules' ``summary``, through ``referee.scorelog``)
 and ``now`` reads its rules' ``public`` view: nothing here ever sees a secret.
+A game's own lines (``details`` of a round, ``now``) are in its web module
+(``referee.web.<game>``, named by ``referee.catalogue``).
 """
 from __future__ import annotations
 
@@ -14,27 +16,23 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from referee import i18n
-from referee.flows import decrypto as flows_decrypto, octiles as flows_octiles
-from referee.flows import menu
+from referee import catalogue, i18n
 from referee.i18n import N_, _, ngettext
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
 LOCALES = {"en": "en_GB"}
-# Names the rules give in English ("White", "West"), taken from the screens'
-# own lists so that a page says what the panel says.  Names the table gave
-# stay as given.
-RULE_NAMES = {"decrypto": frozenset(flows_decrypto.SIDE_NAMES), "octiles": frozenset(flows_octiles.SEAT_NAMES)}
 
 
-def title(name: str) -> str:
-    return menu.title(name)
+title = catalogue.title
 
 
 def side(game: str, name: str) -> str:
-    """A player's or team's name as the pages show it."""
-    return _(name) if name in RULE_NAMES.get(game, ()) else name
+    """A player's or team's name as the pages show it: a name the rules give
+    in English ("White", "West", the catalogue's ``rule_names``, as the
+    panels translate it), or a name the table gave, as given."""
+    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
+    return _(name) if name in rules else name
 
 
 def local(ts: float) -> dt.datetime:
@@ -71,6 +69,7 @@ class Standing:
     # interception, 0 miscommunications"), where the total (their
     # difference, the tie-break) would say nothing.
     tokens: str = ""
+    members: tuple[str, ...] = ()   # a team's players, as the table named them
 
 
 def standings(entry: dict) -> list[Standing]:
@@ -80,10 +79,10 @@ def standings(entry: dict) -> list[Standing]:
     say who won."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    goals = entry.get("goals", {})
+    goals, members = entry.get("goals", {}), entry.get("members") or {}
     held = token_totals(entry)
     return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name),
-                     tokens_text(*held[name]) if name in held else "")
+                     tokens_text(*held[name]) if name in held else "", tuple(members.get(name) or ()))
             for name in entry.get("players", ())]
 
 
@@ -125,40 +124,10 @@ def verdict(entry: dict) -> str:
     return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
 
 
-# Why a Decrypto game ended, as its summary names it.
-REASONS = {
-    "interceptions": N_("Two interceptions."),
-    "miscommunications": N_("The other side miscommunicated twice."),
-    "rounds": N_("The Team held out for five rounds."),
-    "score": N_("Tie-break: interceptions minus miscommunications."),
-    "keywords": N_("Tie-break: keywords guessed."),
-    "shared": N_("Still equal after every tie-break."),
-}
-
-
-# Why a Decrypto game went to its tie-breaks [DE-9].
-TIES = {
-    "both_tokens": N_("Tie: a team held two of each token."),
-    "both_miscommunications": N_("Tie: both teams miscommunicated twice."),
-    "both_interceptions": N_("Tie: both teams intercepted twice."),
-    "round_limit": N_("Tie: nothing decided in eight rounds."),
-}
-
-
 def reason(entry: dict) -> str:
-    """Why the game ended; after a tie, why it was one and what broke it,
-    with the keyword counts when they decided."""
-    why = REASONS.get(entry.get("reason"))
-    if not why:
-        return ""
-    tie = TIES.get(entry.get("tie"))
-    parts = [_(tie)] if tie else []
-    parts.append(_(why))
-    counts = entry.get("keywords_guessed")
-    if counts:
-        parts.append(_("Keywords guessed: {counts}.").format(
-            counts=", ".join(f"{side(entry.get('game', ''), team)} {n}" for team, n in counts.items())))
-    return " ".join(parts)
+    """Why the game ended, where its web module says (Decrypto's tie-breaks)."""
+    said = catalogue.hook(entry.get("game", ""), "web", "reason")
+    return said(entry) if said is not None else ""
 
 
 def card(entry: dict, now: str = "") -> dict:
@@ -206,7 +175,7 @@ def running_totals(entry: dict) -> list[tuple]:
 
 def sheet(entry: dict) -> list[Row]:
     players = entry.get("players", [])
-    describe = _DETAILS.get(entry["game"], _plain)
+    describe = catalogue.hook(entry["game"], "web", "details") or _plain
     running = running_totals(entry)[1:]
     rows = []
     for i, (r, after) in enumerate(zip(entry.get("rounds", ()), running), 1):
@@ -235,7 +204,7 @@ def token_sheet(entry: dict) -> list[TokenRow]:
         got = tuple((tokens.get(name, {}).get("interceptions", 0), tokens.get(name, {}).get("miscommunications", 0))
                     for name in players)
         held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
-        label, detail = _decrypto(i, r)
+        label, detail = catalogue.hook("decrypto", "web", "details")(i, r)
         rows.append(TokenRow(label, got, tuple(held), detail))
     return rows
 
@@ -267,97 +236,16 @@ def on_a_phone(rows: list[Row]) -> tuple[list[Row], int]:
 NB_HYPHEN = "\u2011"
 
 
-def _code(digits) -> str:
+def code(digits) -> str:
     return NB_HYPHEN.join(str(d) for d in digits)
 
 
-def _round(i: int, r: dict) -> str:
+def round_label(i: int, r: dict) -> str:
     return _("Round {n}").format(n=r.get("round", i))
 
 
 def _plain(i: int, r: dict) -> tuple[str, str]:
-    return _round(i, r), ""
-
-
-def _decrypto(i: int, r: dict) -> tuple[str, str]:
-    parts = []
-    codes, clues = r.get("codes", {}), r.get("clues", {})
-    for team, code in codes.items():
-        guess = r.get("guesses", {}).get(team, {})
-        decode = _code(guess.get("decode", ()))
-        if guess.get("decode") == code:
-            said = [_("decoded")]
-        elif r.get("tokens", {}).get(team, {}).get("miscommunications"):
-            said = [_("miscommunication ({code})").format(code=decode)]
-        else:
-            # [DE-10] The Team takes no miscommunication: the Hacker scores instead.
-            said = [_("decoded wrong ({code}): Hacker +1").format(code=decode)]
-        intercept = guess.get("intercept")
-        if intercept is not None:
-            said.append(_("intercepted") if intercept == code
-                        else _("intercept missed ({code})").format(code=_code(intercept)))
-        heard = f" ({', '.join(clues[team])})" if clues.get(team) else ""
-        name = side("decrypto", team)
-        parts.append(f"{name} {_code(code)}{heard}: {', '.join(said)}")
-    # Clues read out for a code not revealed yet: in the order they were said.
-    parts += [_("{team} clues: {clues}").format(team=side("decrypto", team), clues=", ".join(said))
-              for team, said in clues.items() if team not in codes]
-    return _round(i, r), "; ".join(parts)
-
-
-def _decipher(i: int, r: dict) -> tuple[str, str]:
-    ended = r.get("ended")
-    if ended == "solved":
-        ended = _("solved by {player}").format(player=r.get("solver"))
-    else:
-        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended, "")
-    return _round(i, r), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
-        maker=r.get("maker"), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
-
-
-def _davinci(i: int, r: dict) -> tuple[str, str]:
-    out = ", ".join(_("{player} (by {by})").format(player=e["player"], by=e["by"]) if e.get("by")
-                    else _("{player} (own miss)").format(player=e["player"])
-                    for e in r.get("eliminated", ()))
-    turns = r.get("turns") or 0
-    parts = [ngettext("{starter} started; {winner} won after {turns} turn",
-                      "{starter} started; {winner} won after {turns} turns", turns).format(
-        starter=r.get("starter"), winner=r.get("winner"), turns=turns)]
-    if out:
-        parts.append(_("out: {players}").format(players=out))
-    return _("Game {n}").format(n=r.get("game", i)), "; ".join(parts)
-
-
-def _osmisifry(i: int, r: dict) -> tuple[str, str]:
-    drawn, unused = r.get("drawn") or 0, r.get("unused") or 0
-    parts = [ngettext("{officer} found {found} of {drawn} word", "{officer} found {found} of {drawn} words",
-                      drawn).format(officer=r.get("officer"), found=r.get("found"), drawn=drawn),
-             ngettext("{unused} unused cell", "{unused} unused cells", unused).format(unused=unused)]
-    if r.get("destroyed"):
-        parts.append(_("secret word destroyed"))
-    return _("{agent}’s booklet").format(agent=r.get("agent")), "; ".join(parts)
-
-
-def _octiles(i: int, r: dict) -> tuple[str, str]:
-    action = r.get("action")
-    if action == "passed":
-        parts = [_("passed")]
-    else:
-        if action == "exchanged" and r.get("removed"):
-            parts = [_("tile {tile} on {space} for {removed}").format(
-                tile=r.get("tile"), space=r.get("space"), removed=r["removed"])]
-        else:
-            parts = [_("tile {tile} on {space}").format(tile=r.get("tile"), space=r.get("space"))]
-        if r.get("from"):
-            parts.append(_("runner {start}→{end}").format(start=r["from"], end=r["to"]))
-    if r.get("finished"):
-        parts.append(_("all home"))
-    player = side("octiles", r.get("player"))
-    return _("Turn {n}").format(n=r.get("turn", i)), f"{player}: {', '.join(parts)}"
-
-
-_DETAILS = {"decrypto": _decrypto, "decipher": _decipher, "davinci": _davinci,
-            "osmisifry": _osmisifry, "octiles": _octiles}
+    return round_label(i, r), ""
 
 
 # --- where a game in progress stands (public views) ----------------------------------------
@@ -365,65 +253,11 @@ _DETAILS = {"decrypto": _decrypto, "decipher": _decipher, "davinci": _davinci,
 def now(name: str, view: dict) -> str:
     """One line from a game's public view; "" when there is nothing to say."""
     try:
-        return " · ".join(_NOW.get(name, lambda v: [])(view))
+        said = catalogue.hook(name, "web", "now")
+        return " · ".join(said(view)) if said is not None else ""
     except (KeyError, IndexError, TypeError):
         return ""  # a rules module changed its view: the page still shows the scores
 
 
-def _of(n, last) -> str:
+def of(n, last) -> str:
     return _("Round {n} of {last}").format(n=n, last=last)
-
-
-# What a Decrypto round is waiting for, by its step.
-_DECRYPTO_STEPS = {
-    "deal": N_("drawing codes"),
-    "clues": N_("encryptors writing clues"),
-    "intercept": N_("{team} intercepts"),
-    "decode": N_("{team} decodes"),
-    "tiebreak": N_("tie-break: keywords guessed"),
-}
-
-
-def _now_decrypto(v: dict) -> list[str]:
-    step = v["step"]
-    team = side("decrypto", v["teams"][step["team"]]) if step["team"] is not None else ""
-    doing = _DECRYPTO_STEPS.get(step["kind"])
-    return [_of(v["round"], v["last_round"])] + ([_(doing).format(team=team)] if doing else [])
-
-
-def _now_decipher(v: dict) -> list[str]:
-    kind = v["step"]["kind"]
-    if kind != "scored" and v["seeker"] is None:
-        return []
-    if kind == "scored":
-        return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
-    return ([_of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=v["maker"])]
-            + ([_("bonus mode")] if v.get("bonus_mode") else []))
-
-
-def _now_davinci(v: dict) -> list[str]:
-    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
-    pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
-    return game + [_("{player} to play").format(player=v["turn"]), pool]
-
-
-# What an Osmišifry game is doing after its creation rounds.
-_OSMISIFRY_PHASES = {"direction": N_("Rolling the direction"), "decoding": N_("Officers decoding"),
-                     "scoring": N_("Scoring the booklets")}
-
-
-def _now_osmisifry(v: dict) -> list[str]:
-    phase = v["phase"]
-    if phase == "creation":
-        return [_("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])]
-    return [_(_OSMISIFRY_PHASES[phase])] if phase in _OSMISIFRY_PHASES else []
-
-
-def _now_octiles(v: dict) -> list[str]:
-    if v.get("over"):
-        return []
-    return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=side("octiles", v["player"]))]
-
-
-_NOW = {"decrypto": _now_decrypto, "decipher": _now_decipher, "davinci": _now_davinci,
-        "osmisifry": _now_osmisifry, "octiles": _now_octiles}

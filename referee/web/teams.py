@@ -8,53 +8,39 @@ box; before and after, it is a plain 404 like an address that never existed.
 
 The page shows the game's ``private(state, team)`` less what the team's
 screen shows only on demand.  A game adds its part of the page as the
-template ``team-<game>.html`` and, for forms, a handler registered with
-``action``.  Forms are guarded against requests from other sites three
-ways: a per-page secret in a hidden field, the Origin and Sec-Fetch-Site
-headers, and a SameSite=Strict cookie holding the same secret.
+template ``team-<game>.html`` and, for forms, ``team_form(state, team,
+form)`` in its web module (``referee.catalogue``): it gets the game's state,
+the team and the form (a dict of short strings) and returns the event to
+play; ``games.base.Illegal`` refuses, with a sentence shown on the page.
+Forms are guarded against requests from other sites three ways: a per-page
+secret in a hidden field, the Origin and Sec-Fetch-Site headers, and a
+SameSite=Strict cookie holding the same secret.
 """
 from __future__ import annotations
 
 import hmac
-from typing import Callable
 
-from referee.session import Session
+from referee import catalogue
+from referee.replay import Replay
 from referee.store import TeamPage
-from referee.team_pages import TEAM_GAMES, new_token, team_url  # noqa: F401  the web's names for them
-# [DE-3] The code is for the encryptor alone, on the team's screen only
-# while the team button is held; a page open on phones never shows it.
-WITHHELD = {"decrypto": frozenset({"code"})}
+from referee.team_pages import new_token, team_url  # noqa: F401  the web's names for them
+
 MAX_FIELDS = 20
 MAX_FIELD = 200       # characters in one form field
 COOKIE = "csrf"
 
-# game name -> handler(state, team, form) -> event; see ``action``
-ACTIONS: dict[str, Callable] = {}
-
-
-def action(game: str):
-    """Register what a POST to a team page of ``game`` does: the handler
-    gets the game's state, the team and the form (a dict of short strings)
-    and returns the event to play; ``games.base.Illegal`` refuses, with a
-    sentence shown on the page."""
-    def register(handler):
-        ACTIONS[game] = handler
-        return handler
-    return register
-
-
-def open_page(box, token: str) -> tuple[TeamPage, Session] | None:
+def open_page(box, token: str) -> tuple[TeamPage, Replay] | None:
     """The page and the game behind ``token``, if its game is on the box."""
     page = box.store.team_page_by_token(token.upper())
     session = box.session
-    if page is None or session is None or session.id != page.game or session.name not in TEAM_GAMES:
+    if page is None or session is None or session.id != page.game or not catalogue.get(session.name).teams:
         return None
     return page, session
 
 
-def view(session: Session, team: int) -> dict:
+def view(session: Replay, team: int) -> dict:
     shown = session.rules.private(session.state, team)
-    hidden = WITHHELD.get(session.name, frozenset())
+    hidden = catalogue.get(session.name).withheld
     return {key: value for key, value in shown.items() if key not in hidden}
 
 

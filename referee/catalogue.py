@@ -1,0 +1,123 @@
+"""Every game the box plays, each defined once, as plain data.
+
+An entry says what the rest of the house needs to know of a game: its
+rules module, its key flows, its web extras, whether it is played in teams
+or seats, what a phone may send, what a team's page never shows, how it is
+known to BoardGameGeek.  Both processes read it: the box to start games and
+their flows, the web to lay out pages and files.  So it imports nothing but
+the standard library and ``referee.i18n``'s marker, and names each module by
+its dotted name, loaded only by whoever uses it (``load``): the web never
+loads a key flow, and with it the panels' drawing code.
+
+Per-game code lives in the game's own modules, found by convention:
+
+- rules (``games.<name>``): the ``games.base.Rules`` contract;
+- flows (``referee.flows.<name>``): ``setup(box)``, ``Play(box, session)``
+  and ``describe(event, before)``, the last action in a few words;
+- web (``referee.web.<name>``), all optional: ``details(i, round)`` (a score
+  sheet row's label and details), ``now(view)`` (where a game in progress
+  stands), ``team_form(state, team, form)`` (the event a team page's form
+  plays) and ``chart(entry, names)`` (the chart of its page).
+
+A game added here, with those modules, is played by the box, logged, shown,
+exported and published with nothing else touched (``register``).
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+from referee.i18n import N_, _
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str                      # the short name the store keeps ("decrypto")
+    title: str                     # its edition's name, English (the pages translate it)
+    rules: str                     # dotted module names
+    flows: str | None = None       # None: "coming soon" on the menu
+    web: str | None = None
+    seats: tuple[int, int] = (2, 4)   # players, fewest and most
+    teams: int = 0                 # played in teams: how many (each has a page); 0: in seats
+    phone_events: frozenset[str] = frozenset()   # event types a team page may send
+    withheld: frozenset[str] = frozenset()       # private view keys no page shows
+    bgg_id: int | None = None      # BoardGameGeek's number (BG Stats matches by it)
+    rule_names: tuple[str, ...] = ()   # seat or team names the rules give, in English
+    boards: dict[str, str] = field(default_factory=dict)   # variant -> board, for BG Stats
+    on_menu: bool = True           # a game of the main menu
+    logged: bool = True            # in the score log (the table tools are not a game)
+    deals_words: bool = False      # deals words the box must not repeat tonight
+    league_points: bool = False    # its totals add up across the club's tables
+    points: bool = True            # its totals are points (Decrypto's are tokens, not summed)
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    GAMES[game.name] = game
+    return game
+
+
+def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
+    return register(Game(name, title, f"games.{name}", f"referee.flows.{name}",
+                         f"referee.web.{name}" if web else None, **kw))
+
+
+_builtin("tools", N_("Table tools"), web=False, seats=(1, 1), on_menu=False, logged=False)
+_builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
+         # [DE-3] The code is for the encryptor alone, on the team's screen
+         # only while the team button is held; a page on phones never shows it.
+         phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
+         rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
+         boards={"hacker": "Hacker variant"}, deals_words=True, points=False)
+_builtin("osmisifry", "Osmišifry", seats=(2, 6))
+_builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
+# [DV-11] Tournament points count across tables on a club night.
+_builtin("davinci", N_("Da Vinci Code"), bgg_id=8946, league_points=True)
+# Decipher's Polish edition is Słowotwórcy: the catalogues give that name.
+_builtin("decipher", N_("Decipher"))
+
+
+def get(name: str) -> Game:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ValueError(f"no game called {name!r}") from None
+
+
+def title(name: str) -> str:
+    """A game's name in the box's language."""
+    game = GAMES.get(name)
+    return _(game.title) if game is not None else name.capitalize()
+
+
+def logged(name: str) -> bool:
+    """Whether games of ``name`` are in the score log (a name the catalogue
+    does not know, from an older box, is shown as it is)."""
+    return name not in GAMES or GAMES[name].logged
+
+
+def on_menu() -> list[Game]:
+    return [g for g in GAMES.values() if g.on_menu]
+
+
+def load(module: str | None):
+    """A game's module by its dotted name; None for none."""
+    return None if module is None else importlib.import_module(module)
+
+
+def hook(name: str, part: str, attr: str):
+    """A game's optional function ``attr`` in its ``part`` ("flows", "web"),
+    or None where the game has none."""
+    game = GAMES.get(name)
+    module = getattr(game, part, None) if game is not None else None
+    if module is None:
+        return None
+    try:
+        loaded = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
+    return getattr(loaded, attr, None)

@@ -1,0 +1,28 @@
+"""Osmišifry on the score-log pages: a booklet's line of the sheet, and
+where the game in progress stands."""
+from __future__ import annotations
+
+from referee.i18n import N_, _, ngettext
+from referee.web import sheets
+
+
+def details(i: int, r: dict) -> tuple[str, str]:
+    drawn, unused = r.get("drawn") or 0, r.get("unused") or 0
+    parts = [ngettext("{officer} found {found} of {drawn} word", "{officer} found {found} of {drawn} words",
+                      drawn).format(officer=r.get("officer"), found=r.get("found"), drawn=drawn),
+             ngettext("{unused} unused cell", "{unused} unused cells", unused).format(unused=unused)]
+    if r.get("destroyed"):
+        parts.append(_("secret word destroyed"))
+    return _("{agent}’s booklet").format(agent=r.get("agent")), "; ".join(parts)
+
+
+# What an Osmišifry game is doing after its creation rounds.
+_OSMISIFRY_PHASES = {"direction": N_("Rolling the direction"), "decoding": N_("Officers decoding"),
+                     "scoring": N_("Scoring the booklets")}
+
+
+def now(v: dict) -> list[str]:
+    phase = v["phase"]
+    if phase == "creation":
+        return [_("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])]
+    return [_(_OSMISIFRY_PHASES[phase])] if phase in _OSMISIFRY_PHASES else []

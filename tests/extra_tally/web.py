@@ -1,0 +1,10 @@
+"""Tally on the score-log pages."""
+from __future__ import annotations
+
+
+def details(i: int, r: dict) -> tuple[str, str]:
+    return f"Point {r['point']}", "scored by " + ", ".join(r["scores"])
+
+
+def now(view: dict) -> list[str]:
+    return [" ".join(f"{name} {n}" for name, n in zip(view["players"], view["points"]))]

@@ -1,0 +1,121 @@
+"""Issue 24, item 1: one definition per game.
+
+Every game is one entry of ``referee.catalogue``; its rules keep the
+``games.base.Rules`` protocol, its flows and web modules the hooks the
+catalogue names.  A game added through the catalogue alone (Tally, under
+``tests/extra_tally``) is played on the box, logged, shown, exported and
+published with no other file touched.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import html
+import inspect
+import io
+import json
+import re
+import typing
+
+import pytest
+
+from extra_tally import GAME as TALLY
+from games import base
+from referee import catalogue
+from referee.club import messages as m
+from referee.club.league import League, standings
+from referee.club.outbox import Outbox
+from referee.testing import Table
+
+PROTOCOL = {name: value for name, value in vars(base.Rules).items()
+            if inspect.isfunction(value) and not name.startswith("_")}
+
+
+def text(page: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html.unescape(page)).split())
+
+
+def entries() -> list[catalogue.Game]:
+    return list(catalogue.GAMES.values()) + [TALLY]
+
+
+@pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
+def test_24_1_every_entry_keeps_the_rules_protocol(game):
+    rules = catalogue.load(game.rules)
+    assert isinstance(rules, base.Rules)
+    assert rules.NAME == game.name
+    assert all(dataclasses.is_dataclass(e) and e.__dataclass_params__.frozen for e in rules.EVENTS)
+    for name, wanted in PROTOCOL.items():
+        given = inspect.signature(getattr(rules, name)).parameters.values()
+        needed = [p for p in given if p.default is inspect.Parameter.empty]
+        taken = len(inspect.signature(wanted).parameters) - 1   # less self
+        assert len(needed) <= taken <= len(given), f"{game.name}.{name}{inspect.signature(getattr(rules, name))}"
+    assert set(typing.get_type_hints(base.Rules)) == {"NAME", "EVENTS"}
+
+
+@pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
+def test_24_1_every_entry_names_modules_with_the_hooks_it_promises(game):
+    flows = catalogue.load(game.flows)
+    assert callable(flows.Play) and callable(flows.describe)
+    assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
+    web = catalogue.load(game.web) if game.web else None
+    for hook in ("details", "now", "team_form", "chart"):
+        assert getattr(web, hook, None) is None or callable(getattr(web, hook))
+    assert (getattr(web, "team_form", None) is not None) == bool(game.teams) == bool(game.phone_events)
+    low, high = game.seats
+    assert 1 <= low <= high
+
+
+@pytest.fixture
+def tally(monkeypatch):
+    monkeypatch.setitem(catalogue.GAMES, TALLY.name, TALLY)
+    with Table(seed=3) as t:
+        yield t
+
+
+def test_24_1_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_published(tally, tmp_path):
+    t = tally
+    # On the box: the main menu offers it, its setup starts it, its keys play it.
+    t.press("D")                           # the menu's next page
+    assert "6 Tally" in t.screen()
+    t.press("6")
+    assert "[Tally]" in t.screen()
+    t.press("#")
+    assert "Ann 0" in t.screen() and "Bob 0" in t.screen()
+    t.type("121")
+    t.hold("*", 1.0)                       # the game menu: its describer says what undo takes back
+    assert "Ann scores" in t.screen()
+    t.press("*")
+    t.type("11")
+    assert "Over" in t.screen() and "Ann 3" in t.screen()
+    game_id = t.log()[-1]["id"]
+
+    # The score log, its pages and its files.
+    entry = next(e for e in t.log() if e["id"] == game_id)
+    assert entry["game"] == "tally" and entry["winners"] == ["Ann"] and entry["totals"] == {"Ann": 3, "Bob": 1}
+    status, _h, page = t.get("/")
+    assert status == 200 and "Tally Finished" in text(page) and "★ Ann 3 Bob 1" in text(page)
+    status, _h, page = t.get(f"/g/{game_id}")
+    assert status == 200 and "Ann wins" in text(page) and "Point 4" in page and "scored by Bob" in page
+    status, _h, sheet = t.get("/api/evening.csv")
+    rows = list(csv.reader(io.StringIO(sheet.lstrip("\ufeff")), delimiter=";"))
+    assert ["Tally", "Ann", "3", "yes"] == [rows[1][1], rows[1][6], rows[1][7], rows[1][8]]
+    status, _h, sheet = t.get(f"/api/g/{game_id}.csv")
+    assert status == 200 and "Point 1;1;0;scored by Ann" in sheet
+    status, _h, played = t.get("/api/evening.json")
+    assert status == 200 and json.loads(played)
+
+    # The club: what the publisher sends of it, and what the league makes of that.
+    outbox = Outbox(t.database, str(tmp_path / "club.db"))
+    league = League(str(tmp_path / "league.db"))
+    try:
+        for game in outbox.pending():
+            for seq, at, sent in outbox.entries(game):
+                message = m.Entry(v=m.VERSION, kind="event", id=f"t1:{game}:{seq}", table="t1", game=game,
+                                  seq=seq, at=at, entry=sent)
+                assert league.take(m.topic("club", "t1", "event"), m.encode(message)) == "taken"
+        rows = standings(league.games(0))
+        assert {"name": "Ann", "played": 1, "wins": 1, "davinci": 0} in rows
+    finally:
+        league.close()
+        outbox.close()

@@ -1,0 +1,98 @@
+"""Issue 25 item 9: ``referee check-config`` says every mistake of a file in
+one run, with the key a misspelt one is closest to; refuses a web port the
+unprivileged service cannot bind and a phone address without a scheme; and
+``referee doctor`` warns when phones are sent to a loopback address."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from referee import doctor
+from referee.config import ConfigError, parse
+
+FOUR_MISTAKES = """\
+lang = "en"
+[display.main]
+driver = "i2c"
+[keypad]
+rowz = [5, 6, 13, 19]
+[web]
+port = 80
+public_url = "referee.local:8080"
+"""
+
+
+def referee(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_25_9_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(FOUR_MISTAKES)
+    done = referee("check-config", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "referee: config.toml: display: unknown key; did you mean `displays`?",
+        "referee: config.toml: keypad.rowz: unknown key; did you mean `rows`?",
+        "referee: config.toml: web.port: 80 needs root, which the service does not have: "
+        "choose 1024-65535, e.g. 8080",
+        "referee: config.toml: web.public_url: 'referee.local:8080' does not start with http:// or https://, "
+        'so phones cannot open it; e.g. "http://referee.local:8080"',
+    ]
+
+
+def test_25_9_the_fixed_file_is_fine(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(FOUR_MISTAKES.replace("[display.", "[displays.").replace("rowz", "rows")
+                    .replace("80\n", "8080\n").replace('"referee.local', '"http://referee.local'))
+    done = referee("check-config", str(path))
+    assert (done.returncode, done.stdout.strip()) == (0, f"{path}: fine"), done.stderr
+
+
+@pytest.mark.parametrize("raw, said", [
+    ({"keypad": {"colz": [12, 16, 20, 21]}}, "keypad.colz: unknown key; did you mean `cols`?"),
+    ({"buzer": {}}, "buzer: unknown key; did you mean `buzzer`?"),
+    ({"zzz": 1}, "zzz: unknown key; the keys here are lang, database, keypad, buzzer, displays, dice, web, "
+                 "sim, club, osmisifry"),
+    ({"web": {"port": 1023}}, "web.port: 1023 needs root, which the service does not have: "
+                              "choose 1024-65535, e.g. 8080"),
+    ({"web": {"public_url": "ftp://box/"}}, "web.public_url: 'ftp://box/' does not start with http:// or "
+                                            "https://, so phones cannot open it"),
+    ({"web": {"public_url": "http://"}}, "web.public_url: 'http://' names no host"),
+])
+def test_25_9_each_refusal_says_why(raw, said):
+    with pytest.raises(ConfigError) as info:
+        parse(raw)
+    assert str(info.value) == f"config.toml: {said}"
+
+
+def test_25_9_mistakes_in_a_table_and_a_clash_between_tables_are_said_together():
+    with pytest.raises(ConfigError) as info:
+        parse({"keypad": {"team1": 18, "rows": [5, 6]}, "displays": {"main": {"contrast": 300}}})
+    assert str(info.value).splitlines() == [
+        "config.toml: keypad.rows: needs 4 pins, got 2",
+        "config.toml: displays.main.contrast: runs from 0 to 255",
+        "config.toml: buzzer.pin: GPIO 18 is already used by keypad.team1",
+    ]
+
+
+@pytest.mark.parametrize("web", [{"host": "127.0.0.1"}, {"host": "::1"}, {"host": "localhost"},
+                                 {"public_url": "http://127.0.0.1:8080/"}, {"public_url": "http://localhost/"}])
+def test_25_9_doctor_warns_that_phones_cannot_open_a_loopback_address(web):
+    found = doctor.phones(parse({"web": web}))
+    assert found.status == "warn" and found.fix
+
+
+@pytest.mark.parametrize("web", [{"host": "192.168.1.20"}, {"public_url": "http://referee.local:8080/"}])
+def test_25_9_doctor_takes_an_address_phones_can_open(web):
+    assert doctor.phones(parse({"web": web})).status == "ok"
+
+
+def test_25_9_doctor_on_the_command_line_warns_of_the_default_loopback_host(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(f'database = "{tmp_path / "referee.db"}"\n[web]\nport = 18089\n')
+    done = referee("doctor", "--config", str(path))
+    [line] = [line for line in done.stdout.splitlines() if " address: " in line]
+    assert line.startswith("warn  address: phones are sent to 127.0.0.1:18089 ([web] host), which only this box")

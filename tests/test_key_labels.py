@@ -1,0 +1,117 @@
+"""Issue 25 item 4: every soft key's label fits whole on the panel.
+
+Every page the box shows (the menus, the settings, the setup forms, the help
+pages, the table tools, and a random walk of every game), in the four
+languages, is laid out as ``referee.screen.render`` draws it; a key on the
+bar whose label is cut, or a line that names a key ("A:names B:by phone") and
+is cut or left off, fails.  A passing message is left out: it goes again.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+
+import pytest
+
+from referee import i18n
+from referee.screen import Screen, layout
+from referee.testing import Table
+from test_wording import ALL, walk
+
+# "B:1m" written into a title or a line.
+HINT = re.compile(r"(?:^|\s)[A-D#*]:")
+
+
+def cut_labels(screen: Screen) -> list[str]:
+    """What a player cannot read whole of the screen's keys."""
+    at = layout(dataclasses.replace(screen, flash=""))
+    drawn = " ".join(at.keys)
+    cut = [f"{key}:{label}" for key, label in screen.keys if f"{key}:{label}" not in drawn.split(" ")
+           and f"{key}:{label}" not in drawn]
+    if screen.title and HINT.search(screen.title) and at.title != screen.title:
+        cut.append(screen.title)
+    cut += [line for line in screen.lines if HINT.search(line) and line not in at.lines]
+    return cut
+
+
+def look(t: Table, lang: str, found: dict) -> None:
+    for name, screen in t.box.shown.items():
+        for what in cut_labels(screen):
+            found.setdefault(f"{lang} {name}: {what}", screen.text)
+
+
+def pages(t: Table, lang: str, found: dict, keys: str) -> None:
+    for key in keys:
+        t.press(key)
+        look(t, lang, found)
+
+
+@pytest.mark.parametrize("lang", ALL)
+def test_25_4_every_soft_key_label_fits_whole_on_every_page(lang):
+    found: dict[str, str] = {}
+    rng = random.Random(25)
+    try:
+        with Table(seed=25, lang=lang) as t:
+            look(t, lang, found)
+            # The main menu's pages, the settings, the score log, the table
+            # tools: a countdown set, started, paused, asked to reset; the dice.
+            pages(t, lang, found, "D" "8" "*" "7" "*" "6" "B#" "A" "*" "*" "#" "D" "A" "B" "#" "C" "*" "D"
+                                  "12#" "*" "*" "*" "*")
+        for item in "12345":            # every game's setup form, its help, its names, then play
+            with Table(seed=int(item), lang=lang) as t:
+                if item == "5":
+                    t.press("D")
+                t.press(item)
+                look(t, lang, found)
+                pages(t, lang, found, "1234D" * 3 + "C" + "D" * 4 + "*" + "A" + "*")
+                t.press("#")
+                look(t, lang, found)
+                before = set(found)
+                labels: set[str] = set()
+                for _ in range(8):
+                    walk(t, rng, 20, labels)
+                    look(t, lang, found)
+                # walk() looks only between its own presses' pages: look at each one.
+                for _ in range(60):
+                    key = rng.choice([*"0123456789ABCD*#", "#", "#", "1", "2"])
+                    t.press(key)
+                    look(t, lang, found)
+                assert set(found) >= before
+    finally:
+        i18n.use("en")
+    assert sorted(found) == [], "\n\n".join(f"{k}\n{v}" for k, v in sorted(found.items()))
+
+
+@pytest.mark.parametrize("lang", ALL)
+@pytest.mark.parametrize("preset, time", [("A", "0:30"), ("B", "1:00"), ("C", "5:00")])
+def test_25_4_a_preset_key_on_a_countdown_under_way_asks_first(lang, preset, time):
+    try:
+        with Table(seed=4, lang=lang) as t:
+            t.type("6B#")                  # the table tools: 1:00, running
+            t.advance(15)
+            t.press(preset)
+            shown = t.screen("main")
+            assert shown.splitlines()[0] == f"[{i18n._('Timer {time}').format(time='0:45')}]"
+            assert i18n._("#: set to {time}").format(time=time) in shown
+            assert f"#:{i18n._('OK')} *:{i18n._('No')}" in shown
+            t.advance(5)
+            t.press("*")                    # no: it runs on
+            assert "0:40" in t.screen("main") and f"#:{i18n._('Pause')}" in t.screen("main")
+            t.press("#")                    # paused: under way still
+            t.press(preset)
+            t.press("#")                    # yes
+            assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
+            t.press(preset)                 # at rest: at once, nothing to lose
+            assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
+    finally:
+        i18n.use("en")
+
+
+def test_25_4_a_preset_key_once_time_is_up_sets_at_once():
+    with Table(seed=4) as t:
+        t.type("6A#")
+        t.advance(31)
+        assert "Time is up!" in t.screen("main")
+        t.press("C")
+        assert "5:00" in t.screen("main") and "#:Go" in t.screen("main")
