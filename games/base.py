@@ -226,7 +226,7 @@ def player_names(options: dict, low: int, high: int, default: str = "Player {n}"
     else:
         names = tuple(clean_name(n) or default.format(n=i) for i, n in enumerate(given, 1))
     if not low <= len(names) <= high:
-        raise Illegal("This game needs {low} to {high} players.", low=low, high=high)
+        raise Illegal("Players in this game: {low} to {high}.", low=low, high=high)
     if len({n.casefold() for n in names}) != len(names):
         raise Illegal("Two players have the same name.")
     return names
@@ -240,7 +240,7 @@ def clean_name(name) -> str:
         raise Illegal("A name is text.")
     name = " ".join(unicodedata.normalize("NFC", name).split())
     if len(name) > NAME_LENGTH:
-        raise Illegal("A name has at most {n} characters.", n=NAME_LENGTH)
+        raise Illegal("A name is too long (limit: {n}).", n=NAME_LENGTH)
     # Combining marks left after composing, controls, format characters
     # (zero-width, bidi overrides) and unassigned code points would draw as
     # nothing or reorder the line on the panels and the pages.

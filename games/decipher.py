@@ -233,9 +233,9 @@ def apply(state: State, event, at: float) -> State:
                 # the first YES: then it counts what is still to be placed.
                 most = PIECES - state.placed
                 if not is_whole(count) or not BONUS <= count <= most:
-                    raise Illegal("Left to place: {least} to {most} pieces.", least=BONUS, most=most)
+                    raise Illegal("Pieces left to place: {least} to {most}.", least=BONUS, most=most)
             elif not is_whole(count) or not state.length <= count <= PIECES:
-                raise Illegal("A word of {length} letters takes {length} to {pieces} pieces.",
+                raise Illegal("Word length {length}: pieces from {length} to {pieces}.",
                               length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret
         case BonusMode():

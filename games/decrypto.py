@@ -624,7 +624,7 @@ def _clue(n: int, text) -> str:
     if not text:
         raise Illegal("Clue {n} is empty.", n=n)
     if len(text) > CLUE_LENGTH:
-        raise Illegal("Clue {n} is longer than {most} characters.", n=n, most=CLUE_LENGTH)
+        raise Illegal("Clue {n} is too long (limit: {most}).", n=n, most=CLUE_LENGTH)
     if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or unicodedata.bidirectional(ch) in _BIDI_CONTROLS
            for ch in text):
         raise Illegal("Clue {n} holds a control character.", n=n)

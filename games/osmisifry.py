@@ -439,7 +439,8 @@ def _score(state: State, score: Score) -> State:
         raise Illegal("An officer cannot find more words than were drawn.")
     written = sum(p == score.agent for offer in state.offers for p, _ in offer.picks)
     if score.unused > written:
-        raise Illegal("Only {n} letters were written in {player}'s grid.", n=written, player=name)
+        # The count after a colon: no noun to agree with it in any language.
+        raise Illegal("Letters written in {player}'s grid: only {n}.", n=written, player=name)
     scores = list(state.scores)
     scores[score.agent] = score
     done = all(s is not None for s in scores)

@@ -38,7 +38,7 @@ from referee.game_clock import GameClock
 from referee.game_menu import GameMenu
 from referee.i18n import _, ngettext
 from referee.page_keeper import PageKeeper
-from referee.screen import Screen, render
+from referee.screen import Screen, render, said_shown
 from referee.session import Session
 from referee.store import Unsaved
 from referee.wifi import Network
@@ -224,6 +224,10 @@ class Box:
             except Unsaved as exc:
                 self.unsaved(exc)
         self._enter(session)
+        main = self.shown.get("main")
+        if main is not None and main.said and not said_shown(dataclasses.replace(main, flash="")):
+            # A first page with no row to spare says it over its lines, until a key.
+            self.flash(main.said, seconds=None)
 
     def _enter(self, session: Session) -> None:
         if self.store.setting("current") != session.id:
@@ -484,6 +488,14 @@ class Box:
         screens = self.flow.screens()
         if self.game_menu.mode is not None:
             screens["main"] = self.game_menu.screen()
+        elif ("main" in screens and self.session is not None and self.session.name != "tools"
+              and getattr(self.flow, "session", None) is self.session):
+            # A game's page: the line of what was last done.  The table tools
+            # show what they hold (the time, the dice): no such line there,
+            # and no hint over their first page.
+            said = self.game_menu.said()
+            if said not in screens["main"].lines:   # a page that says it already
+                screens["main"] = dataclasses.replace(screens["main"], said=said)
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:

@@ -72,9 +72,9 @@ _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
          boards={"hacker": "Hacker variant"}, deals_words=True, points=False)
 _builtin("osmisifry", "Osmišifry", seats=(2, 6))
-_builtin("octiles", "Octiles", rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
+_builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
 # [DV-11] Tournament points count across tables on a club night.
-_builtin("davinci", "Da Vinci Code", bgg_id=8946, league_points=True)
+_builtin("davinci", N_("Da Vinci Code"), bgg_id=8946, league_points=True)
 # Decipher's Polish edition is Słowotwórcy: the catalogues give that name.
 _builtin("decipher", N_("Decipher"))
 

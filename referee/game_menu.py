@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from referee.flows import actions
+from referee.flows import actions, forms
 from referee.i18n import _
 from referee.screen import Screen, wrap
 
@@ -72,6 +72,14 @@ class GameMenu:
         else:
             lines = [_("Take back the last"), _("action?")]
         return Screen(_("Undo?"), tuple(lines[:3]), keys=(("#", _("Yes")), ("*", _("No")), ("D", _("End game"))))
+
+    def said(self) -> str:
+        """The line under a game's public screen: what was last done and by
+        whom, so that a wrong key is seen and can be taken back; before the
+        first action, how to take back and reach this menu."""
+        if not self.box.session.can_undo():
+            return forms.game_menu_line()
+        return self._last_action()
 
     def _last_action(self) -> str:
         # Named anew only when the game moved (a new row): the menu

@@ -74,6 +74,10 @@ class Screen:
     # The big line at half height, so that two lines fit under it (key
     # hints a bar of 21 columns cannot hold).
     mid: bool = False
+    # What was last done in the game, and by whom ("Ania takes I"): the
+    # box sets it on the public screen, drawn on the lowest body row when
+    # the screen leaves that row free, so that a wrong key is seen.
+    said: str = ""
 
     @property
     def text(self) -> str:
@@ -83,6 +87,9 @@ class Screen:
         if self.big:
             out.append(self.big)
         out.extend(self.lines)
+        said = layout(self).said if self.said else ""
+        if said:
+            out.append(said)
         if self.picture:
             out.append(f"[{self.picture[0]}]")
         if self.qr:
@@ -90,6 +97,15 @@ class Screen:
         if self.keys:
             out.append(key_line(self.keys))
         return "\n".join(out)
+
+
+SAID = "»"   # marks the line of what was last done
+
+
+def said_shown(screen: Screen) -> bool:
+    """Whether the line of what was last done has a row of its own: one the
+    screen's lines and a passing message leave free, never one of theirs."""
+    return bool(layout(screen).said)
 
 
 def key_line(keys) -> str:
@@ -121,6 +137,7 @@ class Layout:
     message: tuple[str, ...]   # the passing message, lit
     lines: tuple[str, ...]     # the screen's own lines, as many as fit
     keys: tuple[str, ...]      # the key bar's rows
+    said: str = ""             # the line of what was last done, if it has a row
 
 
 def layout(screen: Screen) -> Layout:
@@ -151,7 +168,9 @@ def layout(screen: Screen) -> Layout:
         y += font(big_font).size + 1
     room = (H - y - 10 * len(keys)) // 10
     message, lines = body(screen, cols, room)
-    return Layout(left, cols, title, big_font, tuple(message), tuple(lines), tuple(keys))
+    said = fit(SAID + screen.said, cols) if screen.said and not screen.picture \
+        and len(screen.lines) + len(message) < room else ""
+    return Layout(left, cols, title, big_font, tuple(message), tuple(lines), tuple(keys), said)
 
 
 def fit(text: str, width: int = COLS) -> str:
@@ -205,6 +224,8 @@ def render(screen: Screen) -> Image.Image:
     for line in at.lines:
         draw.text((left, y), line, font=small, fill=1)
         y += 10
+    if at.said:   # on the lowest body row, apart from the screen's own lines
+        draw.text((left, H - 1 - 10 * len(at.keys) - 10), at.said, font=small, fill=1)
     if at.keys:
         top = H - 1 - 10 * len(at.keys)
         draw.line((left, top, W - 1, top), fill=1)

@@ -318,8 +318,8 @@ def test_holding_star_offers_to_end_the_game(table):
 
 
 def test_a_long_message_wraps_onto_two_lines():
-    image = render(Screen("T", flash="A word of 5 letters takes 5 to 48 pieces."))
-    assert "A word of 5 letters takes 5 to 48 pieces." in Screen("T", flash="A word of 5 letters takes 5 to 48 pieces.").text
+    image = render(Screen("T", flash="Word length 5: pieces from 5 to 48."))
+    assert "Word length 5: pieces from 5 to 48." in Screen("T", flash="Word length 5: pieces from 5 to 48.").text
     assert image.crop((0, 22, 128, 32)).getbbox() is not None  # the second line is drawn
 
 

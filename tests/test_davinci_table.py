@@ -19,8 +19,9 @@ def attack(t, target, hit):
 
 
 def shown(t, name="main"):
-    """A screen without the passing message over it."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+    """A screen without the passing message over it and the line of what
+    was last done (tested in test_explains.py)."""
+    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
 
 
 def lines(t, name="main"):
@@ -79,6 +80,8 @@ def test_DV3_DV9_DV10_DV11_setup_from_the_main_menu_by_keys(table):
     table.type("11" "55" "2" "33" "4")  # 4 players, P3 starts, jokers, 60 s, tournament
     assert lines(table)[1:3] == ["4 Play: 3 games", "5 Starts: P3"]
     table.press("C")
+    assert "they guess yours." in table.screen()
+    table.press("D")
     assert "Out of time: a miss." in table.screen()
     table.type("*#")
     assert lines(table) == ["[Game 1/3: take 3 each]", "Sort low to high,", "black left on a tie.",

@@ -156,7 +156,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     # Round 1: Ola makes a word of three one-piece letters.  [DC-1] A count
     # below the word's letters is refused.
     t.type("2#")
-    assert flashed(t) == ["A word of 3 letters takes 3 to 48 pieces."]
+    assert flashed(t) == ["Word length 3: pieces from 3 to 48."]
     # [DC-6] 3 pieces: bonus mode from the start, announced by the box.
     t.type("3#")
     assert flashed(t) == ["Bonus mode: 3 pieces"] and t.sounds[-1] == "warning"
@@ -212,14 +212,16 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     t.type("33")                     # the first word maker: Player 3 [DC-2]
     assert rows(t)[1:4] == ["1 Players: 4", "2 Letters: 6", "3 Starts: Player 3"]
     t.press("C")
-    assert "Player 3→4→1→2" in t.screen() and "Words of 6 letters" in t.screen()
+    assert "Player 3→4→1→2" in t.screen()
     t.press("D")                     # [DC-10] the digest's ruling, on the help's next page
     assert " ".join(rows(t)[1:4]) == "Ruling: every seeker starts each round with 3 guess tokens."
+    t.press("D")
+    assert "Words of 6 letters" in t.screen()
     t.type("*#")
     assert rows(t)[:3] == ["[Round 1/4]", "Maker: Player 3", "Word: 6 letters"]
     t.type("9#")
     # [DC-4] the seekers from the maker's left: 4, 1, 2.
-    assert rows(t)[1] == "Turn: Player 4" and rows(t)[4] == "Guess: key 1 2 4"
+    assert rows(t)[1] == "Turn: Player 4" and rows(t)[4] == "To guess, press 1/2/4"
     t.type("B")                      # 8 left
     t.type("B")                      # 7 left: the maker finds one piece too many
     # [DC-3] A correction after the first YES counts the pieces left to

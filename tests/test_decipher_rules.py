@@ -289,7 +289,7 @@ def test_DC3_the_count_may_be_corrected_until_bonus_mode():
 @pytest.mark.parametrize("count", [2, 48])
 def test_DC3_a_corrected_count_keeps_within_what_can_be_left(count):
     state = play(game(), Pieces(9), Yes())
-    with pytest.raises(Illegal, match="Left to place: 3 to 47 pieces"):
+    with pytest.raises(Illegal, match="Pieces left to place: 3 to 47"):
         play(state, Pieces(count))
 
 
@@ -301,8 +301,8 @@ def test_DC3_a_count_first_given_after_the_first_yes_takes_over_bonus_mode():
 
 
 @pytest.mark.parametrize(("events", "message"), [
-    ((Pieces(4),), "5 to 48 pieces"),
-    ((Pieces(49),), "5 to 48 pieces"),
+    ((Pieces(4),), "pieces from 5 to 48"),
+    ((Pieces(49),), "pieces from 5 to 48"),
     ((Pieces(6), BonusMode()), "announces bonus mode itself"),
     ((No(), BonusMode()), "between turns"),
     ((BonusMode(), BonusMode()), "already started"),

@@ -8,8 +8,9 @@ PANDA = ["Mirek", "Ania", "Marek"]
 
 
 def shown(t, name="main"):
-    """A screen without the passing message over it."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+    """A screen without the passing message over it and the line of what
+    was last done (tested in test_explains.py)."""
+    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
 
 
 def rows(t):
@@ -53,8 +54,10 @@ def test_DC1_DC2_setup_through_the_keys_shows_the_round_plan(table):
     table.type("22")      # 5 → 6 → 3 letters
     assert "1 Players: 4" in table.screen() and "2 Letters: 3" in table.screen()
     table.press("C")
-    assert shown(table).splitlines()[1:5] == [
-        "4 rounds, 4 players", "Makers, moving left:", "Player 1→2→3→4", "Words of 3 letters"]
+    assert shown(table).splitlines()[1:4] == ["Players: 4, rounds: 4", "Makers, moving left:", "Player 1→2→3→4"]
+    table.press("D")                  # [DC-10] the ruling, a page of its own
+    table.press("D")
+    assert shown(table).splitlines()[1] == "Words of 3 letters"
     table.press("*")
     table.press("#")
     assert shown(table).splitlines()[:3] == ["[Round 1/4]", "Maker: Player 1", "Word: 3 letters"]
@@ -140,7 +143,7 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     table.press("*")
     assert "Pieces in chamber?" in table.screen() and "12" not in table.screen("team1")
     table.type("4#")                  # too few for five letters
-    assert flashed(table) == ["A word of 5 letters takes 5 to 48 pieces."]
+    assert flashed(table) == ["Word length 5: pieces from 5 to 48."]
     assert table.sounds[-1] == "error" and "Pieces in chamber?" in table.screen()
     table.type("9#")
     assert "Pieces: set" in table.screen()
@@ -172,7 +175,7 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     table.type("B")                   # 4 left
     table.type("D1")
     table.type("2##")                 # too few: bonus mode starts at 3
-    assert flashed(table) == ["Left to place: 3 to 46 pieces."]
+    assert flashed(table) == ["Pieces left to place: 3 to 46."]
     table.type("*D1")
     table.type("3#")
     table.press("*")                  # not sure after all: the count stays
@@ -276,7 +279,7 @@ def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped(table):
     assert "Turn: Player 2" in table.screen()
     table.type("2A")
     assert flashed(table) == ["Player 2 is out"]
-    assert "Turn: Player 3" in table.screen() and "Guess: key 3 4" in table.screen()
+    assert "Turn: Player 3" in table.screen() and "To guess, press 3/4" in table.screen()
     table.press("2")
     assert flashed(table) == ["Player 2: no tokens left"] and table.sounds[-1] == "error"
     table.press("1")
@@ -324,10 +327,10 @@ def test_DC2_two_players_play_four_rounds_and_DC11_a_tie_shares_the_win(table):
     table.press("5")
     table.type("11")                  # 3 → 4 → 2 players
     table.press("C")
-    assert "4 rounds, 2 players" in table.screen() and "Player 1→2→1→2" in table.screen()
+    assert "Players: 2, rounds: 4" in table.screen() and "Player 1→2→1→2" in table.screen()
     table.type("*#")
     for number, maker in ((1, 1), (2, 2), (3, 1), (4, 2)):
-        assert f"[Round {number}/4]\nMaker: Player {maker}" in table.screen()
+        assert f"[Round {number}/4]\nMaker: Player {maker}" in shown(table)
         table.type("#D3#")            # nobody guesses: the maker 5, the seeker 3
         if number < 4:
             assert f"Player {maker} +5" in rows(table)

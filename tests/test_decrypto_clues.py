@@ -122,7 +122,7 @@ def test_clues_from_another_site_are_refused(t, forgery):
 @pytest.mark.parametrize("clues, said", [
     (("Mexico", "", "fear"), "Clue 2 is empty."),
     (("Mexico", "   ", "fear"), "Clue 2 is empty."),
-    (("Mexico", "insect", "f" * 41), "Clue 3 is longer than 40 characters."),
+    (("Mexico", "insect", "f" * 41), "Clue 3 is too long (limit: 40)."),
     (("Mex\r\nico", "insect", "fear"), "Clue 1 holds a control character."),
 ])
 def test_an_empty_or_overlong_clue_is_refused_with_a_message_on_the_page(t, clues, said):
@@ -180,7 +180,7 @@ def test_after_the_reveal_every_page_groups_the_clues_by_keyword_position(t):
     assert "Your clues by keyword" in page_text(white) and row in white
     for n, word in enumerate(state(t).keywords[WHITE], 1):   # the team's own sheet is headed by its words
         assert f'<th scope="col">{n} <span class="word">{word}</span></th>' in white
-    assert "-".join(map(str, code)) + " (Mexico, insect, fear): decoded" in page_text(game)
+    assert "\u2011".join(map(str, code)) + " (Mexico, insect, fear): decoded" in page_text(game)   # unbreakable (25.2)
 
 
 def test_the_notesheet_gathers_every_round_under_its_positions(t):

@@ -729,7 +729,7 @@ def test_typed_clues_are_trimmed_and_typing_again_replaces_them_until_read():
 @pytest.mark.parametrize("clues, said", [
     (("", "insect", "fear"), "Clue 1 is empty."),
     (("Mexico", " \u3000 ", "fear"), "Clue 2 is empty."),
-    (("Mexico", "insect", "x" * 41), "Clue 3 is longer than 40 characters."),
+    (("Mexico", "insect", "x" * 41), "Clue 3 is too long (limit: 40)."),
     (("Mex\nico", "insect", "fear"), "Clue 1 holds a control character."),
     (("Mexico", "in\tsect", "fear"), "Clue 2 holds a control character."),
     (("Mexico", "insect", "\u202eraef"), "Clue 3 holds a control character."),

@@ -50,8 +50,9 @@ def other(code: str) -> str:
 
 
 def main(t: Table) -> str:
-    """The main screen without the passing message."""
-    return "\n".join(line for line in t.screen("main").splitlines() if not line.startswith("! "))
+    """The main screen without the passing message and the line of what
+    was last done (tested in test_explains.py)."""
+    return "\n".join(line for line in t.screen("main").splitlines() if not line.startswith(("! ", "»")))
 
 
 def screens(t: Table) -> dict[str, str]:
@@ -129,13 +130,13 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     t.press("1")
     assert "1 Teams: 2 v 2" in t.screen() and "2 Keywords: English" in t.screen()
     t.press("C")
-    assert "Help 1/3" in t.screen()
+    assert "Help 1/7" in t.screen()
     t.press("D")
-    assert "Help 2/3" in t.screen()
+    assert "Help 2/7" in t.screen()
     t.press("*")
     t.press("1")                     # 3 v 2
     t.press("2")                     # Czech words
-    assert "1 Teams: 3 v 2" in t.screen() and "2 Keywords: Čeština" in t.screen()
+    assert "1 Teams: 3 v 2" in t.screen() and "2 Keywords: Czech" in t.screen()
     t.press("#")
     options = t.box.session.options
     assert set(options) <= set(decrypto.OPTIONS)
@@ -145,14 +146,15 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     for button in SEATS:
         words = [line.split(" ", 1)[1] for line in t.screen(button).splitlines()[1:5]]
         assert len(words) == 4 and set(words) <= czech
-    # [DE-11] The clue rules, a page at a time, from C during the game.
+    # [DE-11] The clue rules, then the keys (25.1), a page at a time, from C during the game.
     t.press("C")
     pages = [main(t)]
-    for _ in range(2):
+    for _ in range(6):
         t.press("D")
         pages.append(main(t))
     for line in decrypto.CLUE_RULES:
         assert sum(line in page for page in pages) == 1, line
+    assert all("Hold *: undo, menu" in page for page in pages)
     t.press("D")
     assert main(t) == pages[0]
     t.press("*")
@@ -162,7 +164,7 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
 def test_setup_defaults_to_the_box_language_and_offers_the_hacker_and_own_cards():
     with Table(seed=1, lang="pl") as t:
         t.press("1")
-        assert "2 Słowa: Polski" in t.screen()          # the box speaks Polish
+        assert "2 Słowa: polskie" in t.screen()        # the box speaks Polish
         for _ in range(9):
             t.press("1")
         t.press("2")
@@ -289,8 +291,8 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     # [DE-6] Black's interception and White's miscommunication on one code.
     assert main(t).splitlines()[:5] == [
         f"[Round 2: White {dashed(codes[WHITE])}]",
-        f"Black said {dashed(codes[WHITE])}",
-        f"White said {dashed(other(codes[WHITE]))}",
+        f"Black: {dashed(codes[WHITE])} right",
+        f"White: {dashed(other(codes[WHITE]))} wrong",
         "Black intercepts!",
         "White miscommunicates",
     ]
@@ -303,7 +305,8 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     g.guess(codes[BLACK])
     assert "No tokens." in t.screen()         # a missed interception costs nothing
     t.press("#")
-    assert "Interceptions 0:1" in t.screen() and "Miscommunications 1:0" in t.screen()
+    # Each team's tokens beside its name (25.2).
+    assert "White: int 0, mis 1" in t.screen() and "Black: int 1, mis 0" in t.screen()
     entry = t.log()[0]
     assert entry["status"] == "playing" and entry["players"] == ["White", "Black"]
     assert entry["rounds"] == [{

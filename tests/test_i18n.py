@@ -43,7 +43,7 @@ LANGS = catalogues.LANGS
 # columns with two or three others, so a translation may be no longer than
 # the English, or six letters when the English is shorter.
 KEY_LABELS = (
-    "Yes", "No", "OK", "Back", "Clear", "Help", "Next", "Score", "Swap", "QR", "Menu", "Start",
+    "Yes", "No", "OK", "Back", "Clear", "Help", "Next", "Codes", "Swap", "QR", "Menu", "Start",
     "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass", "Again",
     "Stop", "Hit", "Miss", "attack", "Table", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
     "All done", "hold", "code", "press", "done", "Next round", "Next game", "Start 5:00",
@@ -155,7 +155,8 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     assert shown(t) == ["[Jazyk: cs 2/2]", "5 Sloučit jména", "C:◄ *:Zpět"]
     assert_fits(t)
     t.press("*")
-    assert shown(t) == ["[Tabletop Referee 1/2]", "1 Decrypto", "2 Osmišifry", "3 Octiles", "4 Da Vinci Code", "D:►"]
+    # The titles of the Czech rulebooks (issue 25 item 10).
+    assert shown(t) == ["[Tabletop Referee 1/2]", "1 Decrypto", "2 Osmišifry", "3 Oktilky", "4 Da Vinciho kód", "D:►"]
     t.restart()
     t.press("D")
     assert shown(t) == ["[Tabletop Referee 2/2]", "5 Decipher", "6 Časovač a kostky", "7 Výsledky", "8 Nastavení",

@@ -18,7 +18,7 @@ def test_issue17_names_are_trimmed_composed_and_kept_in_unicode(table):
 
 
 @pytest.mark.parametrize(("names", "message"), [
-    (["Bartolomějovec", "Eva"], "A name has at most 12 characters."),
+    (["Bartolomějovec", "Eva"], "A name is too long (limit: 12)."),
     (["Eva", " eva"], "Two players have the same name."),
     (["Li 中", "Eva"], "The screens cannot show 中 in Li 中."),
     (["Eva 🎲", "Ann"], "The screens cannot show 🎲 in Eva 🎲."),
@@ -107,7 +107,7 @@ def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
     table.box.leave()
     table.press("4")
     table.type("A#")
-    assert flashed(table) == ["This game needs 2 to 4 players."]
+    assert flashed(table) == ["Players in this game: 2 to 4."]
     assert lines(table)[0] == "[Tonight's players]"
 
 

@@ -445,7 +445,7 @@ def test_OS11_OS12_rulebook_scoring_example():
     (osm.Score(0, 3, 4, 0, False), "more words than were drawn"),
     (osm.Score(0, -1, 0, 0, False), "0 or more"),
     (osm.Score(0, 3, 2, -2, False), "0 or more"),
-    (osm.Score(0, 3, 2, 32, False), "Only 31 letters"),
+    (osm.Score(0, 3, 2, 32, False), "grid: only 31"),
     (osm.Score(0, 3, 2, 1, "yes"), "yes or no"),
     (osm.Score(5, 3, 2, 1, False), "no such player"),
 ])
@@ -458,7 +458,7 @@ def test_OS11_impossible_scores_are_refused(score, message):
 def test_OS11_unused_cells_cannot_exceed_the_letters_written_after_an_early_end():
     state = finish_round(finish_round(osm.setup({"players": 2})))
     state = play(state, osm.EndCreation(), Rolled("direction", (1,)), osm.EndDecoding())
-    with pytest.raises(Illegal, match="Only 2 letters"):
+    with pytest.raises(Illegal, match="grid: only 2"):
         osm.apply(state, osm.Score(0, 0, 0, 3, False), 0)
     assert osm.points(play(state, osm.Score(0, 0, 0, 2, False)))["Player 1"]["total"] == -2
 

@@ -10,7 +10,9 @@ from referee.screen import COLS, H, W, key_line, qr_image
 # --- playing through the keys ---------------------------------------------------------
 
 def main(t):
-    return t.screen("main")
+    """The main screen without the line of what was last done (tested in
+    test_explains.py)."""
+    return "\n".join(line for line in t.screen("main").splitlines() if not line.startswith("»"))
 
 
 def unflashed(t, name="main"):
@@ -121,7 +123,10 @@ def test_OS1_rulebook_rolls_4_3_T_5_6_E_7_6_N_8_8_H_show_on_the_screen(table):
     table.start("osmisifry", players=3)
     for faces, letter in [((4, 3), "T"), ((5, 6), "E"), ((7, 6), "N"), ((8, 8), "H")]:
         roll(table, *faces)
-        assert f"Last roll {faces[0]}+{faces[1]} = {letter}" in main(table)
+        # The last roll: on its own line while the row played is rolled, on
+        # the line of what was last done while the next row is (item 25.5).
+        shown = table.screen("main")
+        assert f"Last roll {faces[0]}+{faces[1]} = {letter}" in shown or f"»roll {faces[0]}+{faces[1]} → {letter}" in shown
     assert "Row 2: _ _ _ _" in main(table)           # row 1 done, row 2 next
     assert "TENH" in table.screen("team1") and "TENH" in table.screen("team2")
 
@@ -234,8 +239,8 @@ def test_OS7_a_drawing_player_picks_last_from_what_is_left(table):
     table.start("osmisifry", players=4)
     roll_rows(table)
     assert "B:Draw" not in main(table)                 # nobody draws in round 1
-    table.type("B2")
-    assert "! Nobody can be drawing in round 1." in main(table)
+    table.type("B2")                                 # B says why at once, opening no picker (25.5)
+    assert "! Nobody draws in round 1." in main(table) and "Who is drawing?" not in main(table)
     table.type("1234")
     play_round(table, "1234")
     roll_rows(table)                                   # round 3: Player 3 starts
@@ -402,7 +407,7 @@ def test_OS11_typing_clearing_and_going_back_a_question(table):
     table.type("**")                                       # back to the found words
     table.type("4#3#")
     table.press("B")
-    assert "! Only 2 letters were written in Player 1's grid." in main(table)
+    assert "! Letters written in Player 1's grid: only 2." in main(table)
     table.type("*2#B")
     assert table.log()[0]["rounds"][0]["scores"] == {"Player 1": 6, "Player 2": 4}
 
@@ -570,6 +575,7 @@ def test_undo_of_the_start_stops_the_five_minutes(table):
     table.press("#")
     table.advance(10)
     undo(table)
+    table.advance(3)                                 # "Undone." has gone: the last action's line is back
     assert unflashed(table) == before
     table.advance(400)
     assert "timeup" not in table.sounds

@@ -126,7 +126,7 @@ def test_28_a_decisive_game_rates_each_player_by_rank(table):
         assert (got["mu"], got["sigma"]) == pytest.approx(expected[seat][0]) and got["games"] == 1
     marek = text(page(t, "/p/marek"))
     assert "Marek 1 game · 1 won · 100 %" in marek
-    assert "Best 27 · average 27 points" in marek
+    assert "Points: best 27, average 27" in marek   # the numbers after a colon: no plural to agree (25.10)
     assert f"Rating ≈ {round(expected[2][0][0])} ± 8, 1 game" in marek
     assert "Ania 1 1 0 0" in marek and "Mirek 1 1 0 0" in marek        # head to head: Marek placed better
     assert f"won · 27 · ▲ {expected[2][0][0] - 25:.1f}" in marek

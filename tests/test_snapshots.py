@@ -44,7 +44,8 @@ def whole(t: Table):
 
 def shown(t: Table) -> dict[str, str]:
     """Every screen, without the passing message over the main one."""
-    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+    # A message takes the row of the line of what was last done: both left out.
+    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
             for name in ("main", "team1", "team2")}
 
 

@@ -370,7 +370,8 @@ CLOCK = re.compile(r"\d+:\d\d")
 def normal(screen: str) -> str:
     """A screen as it must come back: without a passing message, and with a
     countdown's digits, which move on while the box is dark."""
-    return "\n".join(CLOCK.sub("m:ss", line) for line in screen.split("\n") if not line.startswith("! "))
+    return "\n".join(CLOCK.sub("m:ss", line) for line in screen.split("\n")
+                     if not line.startswith(("! ", "»")))   # a message takes the row of what was last done
 
 
 @dataclass

@@ -58,7 +58,7 @@ def test_item9_decrypto_undo_names_the_team_and_its_guess(table):
     assert declined(table) == ["Take back:", "Black: clues done?"]
     table.type(["team1", "team1"])
     table.type("124#")
-    assert declined(table) == ["Take back:", "White: 1-2-4?"]
+    assert declined(table) == ["Take back:", "White: 1-2-4 wrong?"]   # and whether it was right (25.5)
 
 
 def test_item9_octiles_undo_names_the_pass(table):

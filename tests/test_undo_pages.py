@@ -21,8 +21,9 @@ CUTS = ("no cut", "cut after the move", "cut after the undo", "cut between the u
 
 
 def shown(t: Table) -> dict[str, str]:
-    """The three screens, without a message flashed over main."""
-    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+    """The three screens, without a message flashed over main (which takes
+    the row of the line of what was last done: that line is left out too)."""
+    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
             for name in ("main", "team1", "team2")}
 
 

@@ -21,7 +21,8 @@ from referee import flows, i18n
 from referee.testing import Table
 from referee.web import history, sheets
 from test_i18n import catalogues
-from test_web import (SCRIPT, Stream, current_id, davinci_game, decipher_game, decrypto_clues, decrypto_game,
+from games import octiles
+from test_web import (SCRIPT, Stream, act, current_id, davinci_game, decipher_game, decrypto_clues, decrypto_game,
                       decrypto_guesses, form_of, octiles_turns, ok, osmisifry_game, page_text, stand_in, teams_path)
 from test_web_browser import browser, phone  # noqa: F401
 
@@ -135,8 +136,8 @@ def test_the_evening_reads_in_czech(t):
     text = page_text(ok(t, "/"))
     assert text.startswith("Dnešní večer · Tabletop Referee Dnešní večer")
     assert "Decipher Hraje se od " in text and "· Kolo 3 z 3 · slovo tvoří Cy" in text
-    assert "Decrypto Dohráno" in text and "★ Bílí 0 Černí -2" in text      # the sides as the screens name them
-    assert "Da Vinci Code Dohráno" in text and "necelá minuta" in text
+    assert "Decrypto Dohráno" in text and "★ Bílí 0 zachycení, 0 nedorozumění Černí 0 zachycení, 2 nedorozumění" in text   # the sides as the screens name them, their tokens (25.2)
+    assert "Da Vinciho kód Dohráno" in text and "necelá minuta" in text
     assert text.endswith("Obnovit Všechny večery CSV JSON")
 
 
@@ -145,8 +146,8 @@ def test_a_game_page_reads_in_czech(t):
     text = page_text(ok(t, f"/g/{ids['decrypto']}"))
     assert "← Dnešní večer" in text
     assert "★ Vítězí Bílí Soupeř měl dvě nedorozumění." in text
-    assert "Kolo 1" in text and "Bílí 3-2-1: rozšifrováno; Černí 2-3-1: nedorozumění (1-2-3)" in text
-    assert "Celkem 0 -2" in text and "Uložit do BG Stats" in text
+    assert "Kolo 1" in text and "Bílí 3‑2‑1: dešifrováno; Černí 2‑3‑1: nedorozumění (1‑2‑3)" in text
+    assert "Celkem 0 0 0 2" in text and "Uložit do BG Stats" in text      # Bílí, then Černí: Zach. Ned.
     text = page_text(ok(t, f"/g/{ids['davinci']}"))
     assert "Začíná Ann; vítězí Ann po 1 tahu; mimo hru: Bob (útok: Ann)" in text
     body = ok(t, f"/g/{ids['octiles']}")
@@ -156,13 +157,10 @@ def test_a_game_page_reads_in_czech(t):
 
 def test_a_long_sheet_says_in_czech_how_many_rows_it_leaves_out(t, monkeypatch):
     monkeypatch.setattr(sheets, "LONG_SHEET", 1)
-    t.start("decrypto")
-    for miscommunicate in ((), {1}):               # a round without points, then one with
-        decrypto_clues(t)
-        decrypto_guesses(t, miscommunicate=miscommunicate)
+    t.start("octiles", mode="dealer")
+    act(t, octiles.Pass(), octiles.Pass())         # two turns without points
     text = page_text(ok(t, f"/g/{current_id(t)}"))
-    assert "Kolo 2 0 průběžný součet Σ 0 -1 průběžný součet Σ -1" in text
-    assert "1 řádek bez bodů tu není: v CSV jsou všechny." in text
+    assert "2 řádky bez bodů tu nejsou: v CSV jsou všechny." in text
 
 
 def test_the_list_of_evenings_counts_games_the_czech_way(t):
@@ -264,7 +262,7 @@ def test_choosing_czech_under_settings_turns_the_open_pages_czech(t):
         assert lang_of(czech) == "cs" and f'data-version="{version}"' in czech
         assert page_text(czech).startswith("Dnešní večer")
         assert "Vítězí Ann" in page_text(ok(t, f"/g/{game}"))
-        assert "1 hra: Da Vinci Code" in page_text(ok(t, "/e/"))
+        assert "1 hra: Da Vinciho kód" in page_text(ok(t, "/e/"))
         choose(t, "1")                             # and back to English
         assert int(stream.message()) > int(version)
         again = ok(t, "/")

@@ -84,7 +84,7 @@ def test_issue17_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):
 @pytest.mark.parametrize(("fields", "message"), [
     ({"n1": "Ann", "n2": "ann"}, "Two players are named ann."),
     ({"n1": "Ann", "n2": "Li 中"}, "The screens cannot show 中 in Li 中."),
-    ({"n1": "Ann"}, "This game needs 2 to 4 players."),
+    ({"n1": "Ann"}, "Players in this game: 2 to 4."),
 ])
 def test_issue17_a_refused_name_comes_back_with_what_was_typed(t, fields, message):
     t.press("4")
@@ -185,7 +185,7 @@ def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_th
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert json.loads(body) == {"refused": {"n2": "The screens cannot show 中 in Li 中.",
                                             "n3": "Two players are named ann.",
-                                            "n4": "A name has at most 12 characters."}}
+                                            "n4": "A name is too long (limit: 12)."}}
     assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.naming_url()}", "*:Back"]
     assert main_lines(t, "team1") == ["[Players…]", "1 Ann"]
     assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table

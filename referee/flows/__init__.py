@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from referee import catalogue
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from referee.screen import Screen
 
 if TYPE_CHECKING:
@@ -92,6 +92,11 @@ def clock_text(seconds: float) -> str:
     """A countdown as players read it: whole seconds, rounded up, M:SS."""
     whole = max(0, math.ceil(seconds - SLACK))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def more(n: int) -> str:
+    """Winners beyond those a screen has room to name: "+2 more"."""
+    return ngettext("+{n} more", "+{n} more", n).format(n=n)
 
 
 def team_label(seat: str) -> str:

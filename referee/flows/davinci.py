@@ -27,7 +27,7 @@ from games.base import Illegal, winners
 from referee.flows import Flow, clock_text
 from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee import i18n, naming
-from referee.i18n import _
+from referee.i18n import _, ngettext
 from referee.screen import COLS, LINES, Screen, fit, key_line
 
 TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
@@ -48,8 +48,10 @@ def setup(box) -> Flow:
         Option("tournament", _("Play"), ((False, _("one game")), (True, _("3 games")))),
         seat_option("starts", _("Starts"), 4, lambda n: _("P{n}").format(n=n)),  # [DV-3]
     ]
-    help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."))
-    return Form(box, "Da Vinci Code", options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
+    help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."),
+                  _("Deal: digit starts,"), _("# when all sorted."), _("Turn: digit attacks,"),
+                  _("then A hit, B miss."), _("After a hit: A again,"), _("# stops."))
+    return Form(box, _("Da Vinci Code"), options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
 
 
 class Play(Flow):
@@ -180,7 +182,7 @@ class Play(Flow):
         if s.tournament:
             title = _("Game {g}/{n}: take {k} each").format(g=s.game, n=dv.GAMES, k=s.tiles_each)
         else:
-            title = _("Take {k} tiles each").format(k=s.tiles_each)
+            title = ngettext("Take {k} tile each", "Take {k} tiles each", s.tiles_each).format(k=s.tiles_each)
         lines = [_("Sort low to high,"), _("black left on a tie.")]
         if s.jokers:
             lines.append(_("Joker anywhere, fixed"))

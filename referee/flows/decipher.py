@@ -28,9 +28,9 @@ from __future__ import annotations
 from enum import StrEnum
 
 from games import decipher as game
-from referee.flows import Flow
-from referee.flows.forms import Form, Option, named_seats, seat_option
-from referee.i18n import N_, _
+from referee.flows import Flow, more
+from referee.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
+from referee.i18n import N_, _, ngettext
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
 # Main shows the same two dots however many digits the maker types, so that
@@ -57,12 +57,18 @@ class SetupForm(Form):
     def help(self) -> tuple[str, ...]:
         makers = round_plan(self.values)
         players = self.values["players"]
-        return (_("{rounds} rounds, {players} players").format(rounds=len(makers), players=players),
+        # [DC-10] the rulebook's ruling, said where the table can read it: a page of its own
+        ruling = wrap(ngettext("Ruling: every seeker starts each round with {n} guess token.",
+                               "Ruling: every seeker starts each round with {n} guess tokens.",
+                               game.TOKENS).format(n=game.TOKENS))
+        return (_("Players: {players}, rounds: {rounds}").format(rounds=len(makers), players=players),
                 _("Makers, moving left:"),
                 _("Player {seats}").format(seats="→".join(str(seat + 1) for seat in makers)),
-                _("Words of {n} letters").format(n=self.values["length"]),
-                # [DC-10] the rulebook's ruling, said where the table can read it
-                *wrap(_("Ruling: every seeker starts each round with {n} guess tokens.").format(n=game.TOKENS)))
+                *ruling, *("",) * (-len(ruling) % HELP_LINES),
+                ngettext("Words of {n} letter", "Words of {n} letters", self.values["length"]).format(
+                    n=self.values["length"]),
+                _("Maker: pieces, then #"), _("A: NO  B: YES"), _("Seeker's digit: guess"),
+                _("then A wrong, B right"), _("C: piece, or give up"), _("D: more, scores"))
 
 
 def round_plan(options: dict) -> list[int]:
@@ -75,6 +81,10 @@ def round_plan(options: dict) -> list[int]:
             return makers
         state = game.apply(state, game.NextRound(), 0.0)
         makers.append(state.maker)
+
+
+def points_text(n: int) -> str:
+    return ngettext("{n} point", "{n} points", n).format(n=n)
 
 
 def tokens(held: int, of: int) -> str:
@@ -249,7 +259,7 @@ class Play(Flow):
             return False
         s = self.state
         if s.phase == "play" and s.bonus and not before:
-            self.box.flash(_("Bonus mode: {n} pieces").format(n=s.bonus_left))
+            self.box.flash(ngettext("Bonus mode: {n} piece", "Bonus mode: {n} pieces", s.bonus_left).format(n=s.bonus_left))
             if s.pieces is not None:
                 self.box.sound("warning")  # [DC-6] the box announces it, not the maker
         return True
@@ -270,7 +280,7 @@ class Play(Flow):
     def _start_screen(self) -> Screen:
         s = self.state
         lines = [_("Maker: {name}").format(name=s.players[s.maker]),
-                 _("Word: {n} letters").format(n=s.length)]
+                 ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
             lines += [_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")]
             keys = (("#", _("OK")), ("*", _("Clear")))
@@ -291,7 +301,7 @@ class Play(Flow):
         counts = _("NO: {no}  Bonus: {tokens}").format(no=s.no_tokens, tokens=tokens(s.bonus_left, game.BONUS))
         if s.bonus:
             # In bonus mode the pieces left are the bonus tokens left: public.
-            pieces = _("Bonus mode: {n} left").format(n=s.bonus_left)
+            pieces = ngettext("Bonus mode: {n} left", "Bonus mode: {n} left", s.bonus_left).format(n=s.bonus_left)
         else:
             pieces = _("Pieces: set") if s.pieces is not None else _("Pieces: —")
         keys = {"place": (("A", _("NO")), ("B", _("YES"))),
@@ -305,7 +315,7 @@ class Play(Flow):
         named = _("Guess:") + "".join(f" {seat + 1} {names[seat]}" for seat in step.guessers)
         if len(named) <= COLS:
             return named
-        return _("Guess: key") + " " + " ".join(str(seat + 1) for seat in step.guessers)
+        return _("To guess, press {keys}").format(keys="/".join(str(seat + 1) for seat in step.guessers))
 
     def _more_screen(self) -> Screen:
         step = game.step(self.state)
@@ -393,16 +403,18 @@ class Play(Flow):
             return f"{fit(_(label), 12):<12}{count:>2}×{value} ={count * value:>3}"
 
         lines = tuple(row(item, label) for item, label in ITEMS)
-        return Screen(_("{name}: {points} points").format(name=name, points=table["scores"][name]), lines)
+        points = table["scores"][name]
+        return Screen(ngettext("{name}: {points} point", "{name}: {points} points", points).format(
+            name=name, points=points), lines)
 
     def _final_sheet(self) -> Screen:
         log = game.summary(self.state)
         best = log["winners"]
         # [DC-11] Beside the QR code there is room for two names; screen 2
         # names every winner.
-        names = best if len(best) <= 2 else (best[0], _("+{n} more").format(n=len(best) - 1))
+        names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
         lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *names,
-                 _("{n} points").format(n=log["totals"][best[0]]))
+                 points_text(log["totals"][best[0]]))
         return Screen(_("Game over"), lines, qr=self.box.public_url())
 
     # --- the other two screens -------------------------------------------------------
@@ -423,7 +435,9 @@ class Play(Flow):
         pieces = game.private(s, s.maker).get("pieces")
         if page == Page.CORRECT and self.confirming:
             was = _("Was {n}.").format(n=pieces) if pieces is not None else _("No count so far.")
-            return Screen(_("Correct the count?"), (_("Now: {n} left to place").format(n=self.typed), was),
+            left = int(self.typed or 0)
+            return Screen(_("Correct the count?"), (ngettext("Now: {n} left to place", "Now: {n} left to place",
+                                                             left).format(n=self.typed), was),
                           keys=(("#", _("Yes")), ("*", _("No"))))
         if page == Page.CORRECT:
             return Screen(title, (_("pieces left to place"),), big=self.typed or "_",
@@ -442,7 +456,7 @@ class Play(Flow):
             log = game.summary(s)
             best = log["winners"]
             head = _("Winner:") if len(best) == 1 else _("Winners:")
-            points = _("{n} points").format(n=log["totals"][best[0]])
+            points = points_text(log["totals"][best[0]])
             named = wrap(", ".join(best))
             if len(named) < LINES:
                 return Screen(head, (*named, points))

@@ -27,13 +27,15 @@ Writing clues: ``A`` swap a dealt keyword before round 1's first clues (the
 team's digit if both may still swap, then the keyword's position 1-4).
 
 Guessing: three digits, ``#`` to confirm, ``*`` to clear [DE-5].  A revealed
-code stays on ``main`` until ``#`` (or the next guess's first digit, or a
-team button).
+code, each guess said right or wrong, stays on ``main`` until ``#`` or the
+next guess's first digit; a team done with its clues leaves it up, unless
+that starts the other team's countdown, which then takes the screen.
 
 Tie-break: each team in turn types how many of the other team's keywords it
 guessed right, one digit and ``#`` [DE-9].
 
-In play ``C`` shows the clue rules and ``D`` the codes revealed so far; there
+In play ``C`` shows the help (the clue rules, then the keys) and ``D`` the
+codes revealed so far; there
 ``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
 the pages (result, the score log's QR code, every revealed code), ``#`` back
 to the main menu.  Undo and ending a game early are the box's own (hold
@@ -46,12 +48,20 @@ from games.base import Illegal
 from referee import i18n
 from referee.flows import Flow, clock_text, forms
 from referee.team_pages import team_url
-from referee.i18n import N_, _
+from referee.i18n import N_, _, ngettext
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
-HELP_PAGES = -(-len(d.CLUE_RULES) // LINES)
+# The keywords' language as the table's language calls it ("Slova: čeština"),
+# as Osmišifry names its letter tables.
+WORD_LANGS = {"en": N_("English"), "cs": N_("Czech"), "pl": N_("Polish"), "ru": N_("Russian")}
+# How to work the box, after the clue rules on the help pages.
+KEY_HELP = (N_("int: interceptions,"), N_("mis: miscommunication"), N_("Team button twice:"), N_("our clues are done."), N_("Hold it: see the code"),
+            N_("Guess: 3 digits, #;"), N_("* clears the digits."), N_("A: swap a keyword"),
+            N_("(before round 1)."), N_("B: phone pages (QR)"), N_("C: help  D: codes"))
+HELP = (*d.CLUE_RULES, *KEY_HELP)
+HELP_PAGES = -(-len(HELP) // forms.HELP_LINES)
 BACK, ON = "◄", "►"
 # A second short press of a team button within this many seconds says the
 # clues are written: one press alone may be a peek let go too soon.
@@ -78,14 +88,14 @@ class Setup(forms.Form):
         return tuple(map(len, self.members)) == (sizes if variant == "teams" else (1, 2))
 
     def __init__(self, box) -> None:
-        keywords = (*((("box", code), i18n.NAMES[code]) for code in d.LANGS), (("cards", None), _("own cards")))
+        keywords = (*((("box", code), _(WORD_LANGS[code])) for code in d.LANGS), (("cards", None), _("own cards")))
         options = [
             forms.Option("players", _("Teams"), tuple((v, _(label).format(*v[1] or ())) for v, label in PLAYERS)),
             forms.Option("keywords", _("Keywords"), keywords, default=d.LANGS.index(i18n.lang)),
             # [DE-4] the rules say the sand timer may be used: the table chooses
             forms.Option("timer", _("Timer"), ((True, _("30 s")), (False, _("off")))),
         ]
-        super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in d.CLUE_RULES))
+        super().__init__(box, "Decrypto", options, self._start, help_lines=tuple(_(line) for line in HELP))
 
     teams = True
 
@@ -128,11 +138,12 @@ class Setup(forms.Form):
 
 
 def help_screen(page: int) -> Screen:
-    """The clue rules [DE-11], four to a page."""
+    """The clue rules [DE-11], then the keys, three to a page."""
     page %= HELP_PAGES
-    lines = tuple(_(line) for line in d.CLUE_RULES[page * LINES:(page + 1) * LINES])
-    keys = (("D", ON), ("*", _("Back")))
-    return Screen(_("Clue rules {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
+    size = forms.HELP_LINES
+    lines = (*(_(line) for line in HELP[page * size:(page + 1) * size]), forms.game_menu_line())
+    keys = (("C", BACK), ("D", ON), ("*", _("Back")))
+    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -150,6 +161,13 @@ def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
 def reveal_key(number: int, reveal: d.Reveal) -> str:
     # A different guess after an undo is a different reveal, to be shown anew.
     return f"{number}:{reveal.team}:{reveal.intercept}:{reveal.decode}"
+
+
+def said_line(team: str, guess, right: bool) -> str:
+    """A team's guess and whether it was the code, on a line that never
+    breaks inside the code."""
+    text = _("{team}: {code} right") if right else _("{team}: {code} wrong")
+    return text.format(team=team, code=code_text(guess))
 
 
 class Play(Flow):
@@ -190,7 +208,9 @@ class Play(Flow):
         elif kind == "release":
             self.held.discard(seat)
         else:
-            self._move_on()
+            # A revealed code stays up for the table to read: a team done
+            # with its clues does not take it away (only # or a digit does,
+            # or the other team's countdown, which needs the screen).
             self._done_press(seat)
 
     def _asking(self, seat: int) -> bool:
@@ -202,7 +222,8 @@ class Play(Flow):
         """[DE-4] Done is two short presses: the first only asks."""
         s, now = self.state, self.box.clock.monotonic()
         if self.asked.pop(seat, now) > now:
-            self.box.act(d.CluesDone(seat))
+            if self.box.act(d.CluesDone(seat)) and self.box.remaining() is not None:
+                self._move_on()   # the countdown takes the screen; its line keeps the last verdict
         elif d.step(s).kind != "clues" or seat not in s.coding or s.clues_done[seat]:
             self.box.act(d.CluesDone(seat))   # the rules say why not
         else:
@@ -336,8 +357,9 @@ class Play(Flow):
         if page == "swap":
             return self._swap_screen()
         last = self._unseen()
-        if last is not None:
-            return self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Score"))))
+        counting = d.step(s).kind == "clues" and self.box.remaining() is not None
+        if last is not None and not counting:
+            return self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))))
         now = d.step(s)
         if now.kind == "clues":
             return self._clues_screen(now)
@@ -356,19 +378,27 @@ class Play(Flow):
         if left is not None:
             # [DE-4] The first team is done: the other has 30 seconds.
             late = self.name(now.waiting[0])
-            return Screen(_("{team}: finish clues!").format(team=late), big=clock_text(left),
+            done = revealed(s)
+            lines = (said_line(self.name(done[-1][1].team), done[-1][1].decode,
+                               done[-1][1].decode == done[-1][1].code),) if done else ()
+            return Screen(_("{team}: finish clues!").format(team=late), lines, big=clock_text(left), mid=True,
                           keys=(("C", _("Help")),))
         # [DE-2] The encryptor rotates through the team, round by round.
         lines = [self._encryptor_line(t) for t in s.coding]
         if s.variant == "hacker":
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]
+        elif self._swappers():
+            lines.append(_("A: swap a keyword"))   # [DE-1] before round 1's first clues only
+        elif any(s.interceptions) or any(s.miscommunications):
+            # Each team's tokens beside its name (the help says what int and mis are).
+            lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
+                                                               m=s.miscommunications[t])) for t in (0, 1)]
         else:
-            lines += [_("Interceptions {0}:{1}").format(*s.interceptions),
-                      _("Miscommunications {0}:{1}").format(*s.miscommunications)]
+            lines.append(_("No tokens yet."))
         # B (phone pages) always works; it is labelled when A is free.
         first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
-        keys = (first, ("C", _("Help")), ("D", _("Score")))
+        keys = (first, ("C", _("Help")), ("D", _("Codes")))
         return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
 
     def _encryptor_line(self, team: int) -> str:
@@ -414,8 +444,8 @@ class Play(Flow):
         team, rival = self.name(x.team), self.name(1 - x.team)
         lines = []
         if x.intercept is not None:
-            lines.append(_("{team} said {code}").format(team=rival, code=code_text(x.intercept)))
-        lines.append(_("{team} said {code}").format(team=team, code=code_text(x.decode)))
+            lines.append(said_line(rival, x.intercept, x.intercept == x.code))
+        lines.append(said_line(team, x.decode, x.decode == x.code))
         # [DE-6] Each token is said aloud, both when both happen.
         if x.intercepted:
             lines.append(_("{team} intercepts!").format(team=rival))
@@ -431,7 +461,7 @@ class Play(Flow):
     def _scores_screen(self) -> Screen:
         done = revealed(self.state)
         if not done:
-            return Screen(_("Score"), (_("No code revealed yet."),), keys=(("*", _("Back")),))
+            return Screen(_("Codes"), (_("No code revealed yet."),), keys=(("*", _("Back")),))
         keys = (("C", BACK), ("D", ON), ("*", _("Back")))
         return self._reveal_screen(*done[self.sub % len(done)], keys=keys)
 
@@ -479,7 +509,8 @@ class Play(Flow):
         elif r.reason == "miscommunications":
             lines = wrap(_("{team} miscommunicated twice.").format(team=self.name(1 - r.winners[0])))
         elif r.reason == "rounds":
-            lines = wrap(_("The Team held out for {n} rounds.").format(n=d.HACKER_LAST_ROUND))
+            lines = wrap(ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
+                                  d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND))
         else:
             lines = self._tie_lines(r)
         return Screen(title, tuple(lines), keys=keys)
@@ -495,7 +526,7 @@ class Play(Flow):
         elif r.tie == "both_interceptions":
             why = _("Tie: both at 2 interceptions.")
         else:
-            why = _("Tie after {n} rounds.").format(n=d.LAST_ROUND)
+            why = ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)
         lines = [*wrap(why), _("Score {0}:{1}.").format(*s.scores)]
         if r.reason != "score":
             lines.append(_("Keywords {0}:{1}.").format(*s.keywords_guessed))
@@ -560,7 +591,8 @@ def describe(event, before) -> str:
         case d.SwapKeyword(seat, position):
             return _("{team} swaps word {n}").format(team=team(seat), n=position)
         case d.Guess(seat, code):
-            return _("{team}: {code}").format(team=team(seat), code="-".join(map(str, code)) or "–")
+            target = d.step(before).of_team
+            return said_line(team(seat), code, target is not None and tuple(code) == tuple(before.codes[target] or ()))
         case d.KeywordsGuessed(seat, count):
-            return _("{team}: {n} keywords").format(team=team(seat), n=count)
+            return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
     return ""

@@ -23,6 +23,15 @@ from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
 
 
+# A help page has three lines of its own; the fourth says how to take back
+# a key and reach the game menu, the controls no key bar can show.
+HELP_LINES = LINES - 1
+
+
+def game_menu_line() -> str:
+    return _("Hold *: undo, menu")
+
+
 def named_seats(values: dict) -> dict:
     """Setup values with a players count turned into seat names in the box's
     language ("Hráč 1" at a Czech table), so the score log reads as the
@@ -108,7 +117,7 @@ class Form(Flow):
         if names:
             counts = self.seat_range()
             if len(names) not in counts:
-                raise Illegal("This game needs {low} to {high} players.", low=min(counts), high=max(counts))
+                raise Illegal("Players in this game: {low} to {high}.", low=min(counts), high=max(counts))
             i = [o.key for o in self.options].index("players")
             self.chosen[i] = [v for v, _l in self.options[i].choices].index(len(names))
             self._seated()
@@ -148,7 +157,7 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return (len(self.help()) + LINES - 1) // LINES
+        return -(-len(self.help()) // HELP_LINES)
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -338,7 +347,7 @@ class Form(Flow):
         return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
 
     def _help_screen(self) -> Screen:
-        first = self.help_page * LINES
+        first = self.help_page * HELP_LINES
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
@@ -346,4 +355,4 @@ class Form(Flow):
             keys.append(("D", "►"))
         keys.append(("*", _("Back")))
         title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
-        return Screen(title, tuple(self.help()[first:first + LINES]), keys=tuple(keys))
+        return Screen(title, (*self.help()[first:first + HELP_LINES], game_menu_line()), keys=tuple(keys))

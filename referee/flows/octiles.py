@@ -51,7 +51,7 @@ from referee import catalogue
 from referee.flows import Flow
 from referee.flows.forms import Form, Option
 from referee.flows.octiles_draw import space_map, tile_picture
-from referee.i18n import _
+from referee.i18n import N_, _, ngettext
 from referee.screen import Screen, fit, wrap
 
 BESIDE = 13      # text columns left of the tile picture
@@ -73,8 +73,9 @@ def setup(box) -> Form:
         Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
     ]
     help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
-                  _("Print the spaces map:"), "octiles-spaces.svg", _("in the docs folder."))
-    return _Setup(box, "Octiles", options, None, help_lines)
+                  _("Turn: space 1-17, #"), _("C: pass  D: more"), _("D then 1: the spaces"),
+                  _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"))
+    return _Setup(box, _("Octiles"), options, None, help_lines)
 
 
 def _seat_choices(players: int) -> tuple[tuple[int, str], ...]:
@@ -138,7 +139,8 @@ class _Setup(Form):
             else:
                 mine.append(circle)
         elif key == "#" and len(mine) != values["runners"]:
-            self.box.flash(_("Put {n} runners on homes.").format(n=values["runners"]))
+            self.box.flash(ngettext("Put {n} runner on homes.", "Put {n} runners on homes.",
+                                    values["runners"]).format(n=values["runners"]))
             self.box.sound("error")
         elif key == "#" and self.seat + 1 < len(self.homes):
             self.seat += 1
@@ -159,7 +161,8 @@ class _Setup(Form):
         circles = oc.BOARD.start_homes(seat)
         cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{c}" for k, c in enumerate(circles, 1)]
         lines = (" ".join(cells[:3]), " ".join(cells[3:]),
-                 _("{n} runners: digits").format(n=values["runners"]), _("put one on or off"))
+                 ngettext("{n} runner: digits", "{n} runners: digits", values["runners"]).format(n=values["runners"]),
+                 _("put one on or off"))
         players = values["players"]
         name = _(SEAT_NAMES[seat.title()]) if isinstance(players, int) else players[self.seat]
         title = _("{name}: start homes").format(name=name)
@@ -369,7 +372,7 @@ class Play(Flow):
         s = self.state
         step = oc.step(s)
         if step.kind == "shuffle":
-            waiting = Screen("Octiles", (_("Shuffling the tiles…"),))
+            waiting = Screen(_("Octiles"), (_("Shuffling the tiles…"),))
             return {"main": waiting, "team1": waiting, "team2": waiting}
         if step.kind == "over":
             side = self._final()
@@ -539,7 +542,7 @@ class Play(Flow):
             wide = max(len(name) for name, _circles in homes) + 1   # "Południe" is 8 letters
             lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
                      _("Circle C3: SW of c3"))
-            title = _("Start homes {k}/{n}").format(k=self.page + 1, n=MAP_PAGES)
+            title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
         return Screen(title, lines)
 
     def _standings(self, draft: Draft) -> Screen:

@@ -13,7 +13,7 @@ Keys
 Rolling a row        ``#`` rolls two d8 (the dice module's ROLL button too)
 Picking              ``1``…``players+1`` takes that letter for whoever's turn it is
 During creation      ``B`` then a player's digit: that player is drawing and
-                     picks last this round; ``D`` then ``#``: the table agrees
+                     picks last this round (from round 2 [OS-7]); ``D`` then ``#``: the table agrees
                      to end creation now
 Direction            ``#`` rolls the d8
 Booklets passed      ``#`` starts the officers' five minutes
@@ -36,7 +36,7 @@ from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.config import read_letter_table
-from referee.flows import Flow, clock_text
+from referee.flows import Flow, clock_text, more
 from referee.flows.forms import Form, Option, named_seats, seat_option
 from referee.i18n import _
 from referee.screen import COLS, LINES, Screen, fit, wrap
@@ -54,9 +54,19 @@ def setup(box) -> Form:
         Option("table", _("Letters"), letter_tables(box)),
         seat_option("starts", _("Starts"), 6),  # [OS-6] the first picker is the table's choice
     ]
-    help_lines = (_("#/ROLL: roll the dice"), _("1-7: pick a letter"),
-                  _("B+digit: player draws"), _("D: end creation early"))
-    return Form(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, named_seats(values)), help_lines)
+    return Setup(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, named_seats(values)), ("",))
+
+
+class Setup(Form):
+    """The setup form; its help is how to work the box, the letter keys
+    as many as the row has for the players chosen."""
+
+    def help(self) -> tuple[str, ...]:
+        last = self.values["players"] + 1   # [OS-3] a row has a letter more than the players
+        return (_("#/ROLL: roll the dice"), _("1-{last}: pick a letter").format(last=last),
+                _("B+digit: player draws"), _("D: end creation early"),
+                _("Direction: # rolls"), _("Booklets handed: #"), _("Decoding: # all done"),
+                _("Scores: digits, #;"), _("A/B: yes/no; * back"))
 
 
 def letter_tables(box) -> tuple[tuple[object, str], ...]:
@@ -153,8 +163,12 @@ class Play(Flow):
             self.box.act(osm.PickLetter(player, int(key) - 1))
         elif key == "#" and step.kind == "roll_letter":
             self.box.roll()
-        elif key == "B":
+        elif key == "B" and self.state.round > 1:
             self.mode = Ask.DRAWING
+        elif key == "B":
+            # [OS-7] nobody has drawn yet: no picker to open and then refuse.
+            self.box.flash(_("Nobody draws in round 1."))
+            self.box.sound("error")
         elif key == "D":
             self.mode = Ask.END
 
@@ -214,10 +228,17 @@ class Play(Flow):
 
     def _roll_letter(self, step: osm.Step) -> tuple[Screen, Screen]:
         s = self.state
-        row = _row(s.offers[step.row - 1], s.offer_size, " ")
-        lines = [fit(_("Row {row}: {letters}").format(row=step.row, letters=row))]
+        row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, " "))
+        if len(row) > COLS:   # seven letters after a longer word for "row": no room for the spaces
+            row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, ""))
+        lines = [fit(row)]
         last = _last_roll(s)
-        if last:
+        if step.row > s.round:
+            # The next row is rolled before this round's picks: the row they
+            # pick from stays in sight, the last roll on the line of what
+            # was last done.
+            lines.append(fit(_("Now: {letters}").format(letters=_row(s.offer, s.offer_size, " "))))
+        elif last:
             lines.append(_("Last roll {dice} = {letter}").format(dice="+".join(map(str, last[0])), letter=last[1]))
         lines.append(_("Roll 2d8: # or ROLL"))
         lines.extend(self._drawing_line())
@@ -300,7 +321,7 @@ class Play(Flow):
         page = self.page % self._pages()
         if page == 0:
             # Beside the QR code there is room for two names; the table has them all.
-            names = best if len(best) <= 2 else (best[0], _("+{n} more").format(n=len(best) - 1))
+            names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
             lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
             return Screen(_("Game over"), lines, keys=(("D", _("Table")),), qr=self.box.public_url()), side
         names = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]

@@ -7,7 +7,9 @@ which the content security policy would refuse.
 
 Lines that meet would hide one another (Player 2 under Player 3): where
 several series have the same value after a round, their points are drawn a
-few pixels apart, in series order, so every colour stays in sight.
+few pixels apart, in series order, so every colour stays in sight.  A
+series drawn ``dashed`` (a team's second line, in its colour) is also thin,
+with hollow square marks, so that over its solid twin both still show.
 
 A game may chart itself otherwise: ``chart(entry, names)`` in its web
 module (Decrypto charts each team's tokens, as players count them).
@@ -24,7 +26,7 @@ W, H = 320, 160
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 8, 20
 SERIES = 6          # colours in the stylesheet; more players reuse them
 MAX_DOTS = 30       # beyond this many rounds the dots only clutter the lines
-APART = 3.0         # pixels between equal points of different series
+APART = 4.0         # pixels between equal points of different series
 
 
 def nice_step(span: float, ticks: int = 4) -> int:
@@ -80,12 +82,19 @@ def running_totals(players: list[str], points: list[tuple], colours: list[int] |
     for i in range(stride, rounds + 1, stride):
         out.append(f'<text class="tick" x="{x(i):.1f}" y="{H - 5}" text-anchor="middle">{i}</text>')
     for k in range(len(players)):
-        colour = f"s{colours[k] % SERIES}" + (" dash" if k in dashed else "")
+        colour = f"s{colours[k] % SERIES}"
         line = " ".join(f"{x(i):.1f},{y(p[k]) + apart[i][k]:.1f}" for i, p in enumerate(points))
-        out.append(f'<polyline class="line {colour}" points="{line}"/>')
+        out.append(f'<polyline class="line {colour}{" dash thin" if k in dashed else ""}" points="{line}"/>')
         if rounds <= MAX_DOTS:
-            out.extend(f'<circle class="dot {colour}" cx="{x(i):.1f}" cy="{y(p[k]) + apart[i][k]:.1f}" r="2.5"/>'
-                       for i, p in enumerate(points) if i)
+            for i, p in enumerate(points):
+                cx, cy = x(i), y(p[k]) + apart[i][k]
+                if not i:
+                    continue
+                if k in dashed:
+                    out.append(f'<rect class="dot hollow {colour}" x="{cx - 2.5:.1f}" y="{cy - 2.5:.1f}" '
+                               f'width="5" height="5"/>')
+                else:
+                    out.append(f'<circle class="dot {colour}" cx="{cx:.1f}" cy="{cy:.1f}" r="2.5"/>')
     out.append("</svg>")
     return Markup("".join(out))
 

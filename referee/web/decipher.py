@@ -21,6 +21,6 @@ def now(v: dict) -> list[str]:
     if kind != "scored" and v["seeker"] is None:
         return []
     if kind == "scored":
-        return [_("Round {n} of {last} scored").format(n=v["round"], last=v["rounds"])]
+        return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
     return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=v["maker"])]
             + ([_("bonus mode")] if v.get("bonus_mode") else []))

@@ -75,7 +75,8 @@ def game_csv(entry: dict) -> str:
     """One game as its score sheet: a row per round, then the totals."""
     players = entry.get("players", [])
     rows = [["round", *players, "details"]]
-    rows += [[row.label, *row.scores, row.detail] for row in sheets.sheet(entry)]
+    # A spreadsheet gets plain hyphens: the pages' unbreakable ones are for the phone's line breaks.
+    rows += [[row.label, *row.scores, row.detail.replace(sheets.NB_HYPHEN, "-")] for row in sheets.sheet(entry)]
     standings = sheets.standings(entry)
     rows.append(["total", *(s.total for s in standings), sheets.verdict(entry)])
     if any(s.members for s in standings):

@@ -66,8 +66,8 @@ def add_routes(app: web.Application, site) -> None:
                 return _page(site, request, view, ledger, _("Choose two players."), 400)
             if set(ledger.games[from_key]) & set(ledger.games[into_key]):
                 return _page(site, request, view, ledger,
-                             _("{a} and {b} played in one game: they are two players.").format(
-                                 a=ledger.names[from_key], b=ledger.names[into_key]), 400)
+                             _("{name} and {other} played in one game: they are two players.").format(
+                                 name=ledger.names[from_key], other=ledger.names[into_key]), 400)
             answer = await _ask(site, "merges.merge", token=token, from_key=from_key, into_key=into_key)
         if "refused" in answer:
             return _page(site, request, view, ledger, answer["refused"], 400)

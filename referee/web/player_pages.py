@@ -70,7 +70,7 @@ def player_page(p: Player) -> dict:
     for name, g in p.games.items():
         points = ""
         if g.points:
-            points = _("Best {best} · average {average} points").format(best=number(g.best), average=number(g.average))
+            points = _("Points: best {best}, average {average}").format(best=number(g.best), average=number(g.average))
         games.append({
             "title": sheets.title(name),
             "played_text": ngettext("{n} game", "{n} games", g.played).format(n=g.played),
