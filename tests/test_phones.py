@@ -95,9 +95,9 @@ def test_25_7_the_names_page_marks_and_names_each_refused_field_then_says_it_sav
     phone.call(save({"n1": twenty_one, "n2": "Bob", "n3": "bob"}))
     phone.errors = [e for e in phone.errors if "400" not in e]      # the refusal is a 400: that is the point
     alert = phone.call(page.inner_text(".refused"))
-    assert [line for line in alert.splitlines() if line] == ["Seat 1: A name has at most 12 characters.",
+    assert [line for line in alert.splitlines() if line] == ["Seat 1: A name is too long (limit: 12).",
                                                              "Seat 3: Two players are named bob."]
-    assert fields_refused(phone, page) == {"n1": "A name has at most 12 characters.",
+    assert fields_refused(phone, page) == {"n1": "A name is too long (limit: 12).",
                                            "n3": "Two players are named bob."}
     assert phone.call(page.input_value("#n1")) == twenty_one           # kept whole, not cut to 12
     assert "[Players]" not in t.screen("team1")
@@ -125,7 +125,7 @@ def test_25_7_one_name_is_refused_as_the_page_says_it_would_be(table, at_the_tab
 
     phone.call(save())
     phone.errors = [e for e in phone.errors if "400" not in e]
-    assert phone.call(page.inner_text(".refused")) == "This game needs 2 to 4 players."
+    assert phone.call(page.inner_text(".refused")) == "Players in this game: 2 to 4."
     assert "The names set how many play: name every player, or leave every seat empty" in phone.text(page)
 
 
