@@ -129,7 +129,7 @@ class MergesMerge(msgspec.Struct, tag_field="op", tag="merges.merge"):
 
 class MergesUndo(msgspec.Struct, tag_field="op", tag="merges.undo"):
     token: Token
-    id: int
+    id: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]   # a row of the box's merges: within SQLite's INTEGER
 
 
 class Watch(msgspec.Struct, tag_field="op", tag="watch"):
