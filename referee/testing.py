@@ -245,17 +245,18 @@ class Table:
         self.box.start_game(name, options)
         self._settle()
 
-    def restart(self, meanwhile=None) -> None:
+    def restart(self, meanwhile=None, off: float = 0.0) -> None:
         """A power cut: the service dies where it stands and starts again on
         the same database; time goes on.  ``meanwhile(path)``: what happens
         to the database file while the power is off (a byte flipped on the
-        card, say)."""
+        card, say); ``off``: seconds the box stays off (the next evening is
+        a day away, with no timer of the box running meanwhile)."""
         serving = self._web is not None
         self._stop_web()
         self._stop_box()
         if meanwhile is not None:
             meanwhile(self.database)
-        self.clock = ManualClock(wall=self.clock.wall())
+        self.clock = ManualClock(wall=self.clock.wall() + off)
         self._boot()
         if serving:
             self.web_url()

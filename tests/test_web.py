@@ -461,7 +461,7 @@ def test_the_list_of_evenings_comes_a_page_at_a_time(t):
     for _ in range(history.PER_PAGE + 3):
         t.start("davinci", players=["Ann", "Bob"])
         t.box.leave()
-        t.advance(24 * 3600)
+        t.restart(off=24 * 3600)     # the box is put away until the next evening
     first = json.loads(ok(t, "/api/evenings"))
     assert len(first["evenings"]) == history.PER_PAGE
     second = json.loads(ok(t, f"/api/evenings?before={first['older']}"))
