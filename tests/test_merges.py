@@ -107,6 +107,11 @@ def test_28_a_merge_that_cannot_be_is_refused_on_the_phone():
         assert t.box.store.merges() == [Merge(1, "ania k.", "ania", t.box.store.merges()[0].at)]
         status, _h, body = post(t, path, {"undo": "7"})
         assert status == 400 and "That merge was already taken back." in text(body)
+        # What no page sends is refused, never a fault: digits int() does
+        # not read, and a row number past SQLite's INTEGER.
+        assert post(t, path, {"undo": "²"})[0] == 400
+        assert post(t, path, {"undo": "9" * 30})[0] == 404
+        assert t.box.store.merges() == [Merge(1, "ania k.", "ania", t.box.store.merges()[0].at)]
 
 
 def test_28_merges_follow_chains_and_never_make_a_cycle():

@@ -58,8 +58,9 @@ def add_routes(app: web.Application, site) -> None:
         if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
         ledger = await site.book.fresh()
-        if fields.get("undo", "").isdigit():
-            answer = await _ask(site, "merges.undo", token=token, id=int(fields["undo"]))
+        undo = fields.get("undo", "")
+        if undo.isascii() and undo.isdigit():      # "²".isdigit() too, which int() refuses
+            answer = await _ask(site, "merges.undo", token=token, id=int(undo))
         else:
             from_key, into_key = fields.get("from", ""), fields.get("into", "")
             if from_key not in ledger.names or into_key not in ledger.names:
