@@ -19,20 +19,10 @@ import types
 
 from aiohttp import web
 
-from referee import channel
 from referee.i18n import _
 from referee.web import guard, teams
+from referee.web.naming import TOKEN, ask
 from referee.web.player_stats import everyone
-
-TOKEN = r"{token:[A-Za-z2-7]{26}}"
-
-
-async def _ask(site, op: str, **fields) -> dict:
-    try:
-        return await site.box.ask(op, **fields)
-    except channel.ChannelError:
-        raise web.HTTPServiceUnavailable() from None
-
 
 async def _view(site, token: str) -> dict:
     # While the web is told of every change it knows which page is open:
@@ -40,7 +30,7 @@ async def _view(site, token: str) -> dict:
     if site.box.watching and (site.box.merges is None
                               or not hmac.compare_digest(site.box.merges.encode(), token.upper().encode())):
         raise web.HTTPNotFound()
-    answer = await _ask(site, "merges.view", token=token)
+    answer = await ask(site, "merges.view", token=token)
     if "view" not in answer:
         raise web.HTTPNotFound()
     return answer["view"]
@@ -60,7 +50,7 @@ def add_routes(app: web.Application, site) -> None:
         ledger = await site.book.fresh()
         undo = fields.get("undo", "")
         if undo.isascii() and undo.isdigit():      # "²".isdigit() too, which int() refuses
-            answer = await _ask(site, "merges.undo", token=token, id=int(undo))
+            answer = await ask(site, "merges.undo", token=token, id=int(undo))
         else:
             from_key, into_key = fields.get("from", ""), fields.get("into", "")
             if from_key not in ledger.names or into_key not in ledger.names:
@@ -69,7 +59,7 @@ def add_routes(app: web.Application, site) -> None:
                 return _page(site, request, view, ledger,
                              _("{name} and {other} played in one game: they are two players.").format(
                                  name=ledger.names[from_key], other=ledger.names[into_key]), 400)
-            answer = await _ask(site, "merges.merge", token=token, from_key=from_key, into_key=into_key)
+            answer = await ask(site, "merges.merge", token=token, from_key=from_key, into_key=into_key)
         if "refused" in answer:
             return _page(site, request, view, ledger, answer["refused"], 400)
         if not answer.get("ok"):

@@ -74,7 +74,9 @@ def _same(known: str | None, token: str) -> bool:
     return known is not None and hmac.compare_digest(known.encode(), token.upper().encode())
 
 
-async def _ask(site, op: str, **fields) -> dict:
+async def ask(site, op: str, **fields) -> dict:
+    """The box's answer to a capability page's request; 503 while the box
+    cannot be reached (the merge page asks the same way)."""
     try:
         return await site.box.ask(op, **fields)
     except channel.ChannelError:
@@ -88,7 +90,7 @@ async def _view(site, token: str) -> dict:
         raise web.HTTPServiceUnavailable() from None
     if not known:
         raise web.HTTPNotFound()
-    answer = await _ask(site, "names.view", token=token)
+    answer = await ask(site, "names.view", token=token)
     if "view" not in answer:
         raise web.HTTPNotFound()
     return answer["view"]
@@ -106,7 +108,7 @@ def add_routes(app: web.Application, site) -> None:
         fields = await guard.posted(request)
         if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
-        answer = await _ask(site, "names.submit", token=token, fields=fields)
+        answer = await ask(site, "names.submit", token=token, fields=fields)
         if "refused" in answer:
             return _page(site, request, view, refused=answer["refused"], typed=fields, status=400,
                          why=answer.get("fields", {}))
@@ -120,7 +122,7 @@ def add_routes(app: web.Application, site) -> None:
         fields = await guard.posted(request)
         if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
-        answer = await _ask(site, "names.preview", token=token, fields=fields)
+        answer = await ask(site, "names.preview", token=token, fields=fields)
         if not answer.get("ok"):
             raise web.HTTPNotFound()
         return web.json_response({"refused": answer.get("refused", {})}, headers={"Cache-Control": "no-store"})
