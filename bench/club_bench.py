@@ -21,7 +21,7 @@ import tempfile
 import time
 
 from bench.foundation import _quantile, press_timings
-from referee.scorelog import evening_start
+from referee.store.scorelog import evening_start
 from referee.testing import Table
 
 BOXES = 20

@@ -185,7 +185,7 @@ def _nice() -> None:
 
 def _an_evening(database: str) -> None:
     from bench.web_bench import _an_evening_in
-    from referee.store import Store
+    from referee.store.events import Store
     store = Store(database)
     try:
         _an_evening_in(store, time.time() - 4 * 3600)

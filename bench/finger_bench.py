@@ -26,7 +26,7 @@ import threading
 import time
 
 from hal.keys import LAYOUT, TEAMS
-from referee.box import Box
+from referee.box.coordinator import Box
 from referee.clock import RealClock
 from referee.config import parse
 

@@ -82,7 +82,7 @@ def bus_bytes() -> dict:
 READY_SCRIPT = r"""
 import asyncio, os, resource, socket, sys, tempfile, warnings
 from referee.config import parse
-from referee.service import Service
+from referee.box.service import Service
 async def main():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 
-from referee.box import Box
+from referee.box.coordinator import Box
 from referee.clock import RealClock
 from referee.config import parse
 

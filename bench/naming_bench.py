@@ -4,7 +4,7 @@ its fields a moment after each pause, and the box shows them unsaved.
 On the virtual table, Da Vinci Code's setup with its names QR code up:
 
 - **box time per preview**: ``names.preview`` answered by the box's own
-  channel handler (``box_channel.BoxChannel.answer``), in the box's loop,
+  channel handler (``referee.box.channel_end.BoxChannel.answer``), in the box's loop,
   for 1000 previews of changing names, each redrawn (the clock moved on a preview
   gap between them): the time the loop is not free for a key, on the wall
   clock and as the thread's CPU time (which other processes on a shared
@@ -52,7 +52,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 def run(n: int = PREVIEWS) -> dict:
     warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
-    from referee import channel, naming
+    from referee import channel, setup_names
     from referee.testing import Table
 
     with Table(seed=1, lang="en") as t:
@@ -72,7 +72,7 @@ def run(n: int = PREVIEWS) -> dict:
             wall, cpu = loop.run_until_complete(handled(i))
             box_ms.append(wall)
             cpu_ms.append(cpu)
-            t.advance(naming.PREVIEW_GAP)   # each one drawn: the dearest case
+            t.advance(setup_names.PREVIEW_GAP)   # each one drawn: the dearest case
         client = channel.Client(channel.socket_path(t.database))
 
         async def round_trips() -> list[float]:
@@ -97,7 +97,7 @@ def run(n: int = PREVIEWS) -> dict:
             writer.close()
 
         loop.run_until_complete(burst())
-        t.advance(naming.PREVIEW_GAP)
+        t.advance(setup_names.PREVIEW_GAP)
         burst_bytes = sum(d.bytes_sent for d in displays.values()) - sent
         shown = f"Žofie {(2 * n - 1) % 1000}" in t.screen()
     return {"n": n, "box_median_ms": round(statistics.median(box_ms), 3),

@@ -25,8 +25,8 @@ import time
 from bench.start_bench import _command, _config
 from bench.web_bench import _load
 from games import decipher
-from referee.session import Session
-from referee.store import Store
+from referee.box.session import Session
+from referee.store.events import Store
 from referee.web.players import MODEL, Ledger
 
 EVENINGS = 260

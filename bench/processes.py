@@ -7,7 +7,7 @@ at ``nice -10`` (the kernel's weight for it is 9.3 times nice 0's), and
 ``Table.box_nice`` says which it got.
 
 Keys are pressed through the box's remote hand (``[sim] control``,
-``referee.remote``): down and up on the simulated pins, through the same
+``referee.box.sim_control``): down and up on the simulated pins, through the same
 scan thread, debounce, key flows, rules and displays as a finger on the
 keypad.  Its ``took`` answer is the stopwatch: when the keypad could first
 have known the key (the debounce over) and when the displays were handed

@@ -6,7 +6,7 @@ on that database (the table tools are not a game of the score log, so the
 page lists them not; what it costs is that it reads past them).
 
 The game is the table tools with 200 000 rolls, written straight into the
-store as the box writes them, snapshots included (``referee.session``):
+store as the box writes them, snapshots included (``referee.box.session``):
 the rolls are played through the rules once to make them.  "Without
 snapshots" is the same database with them deleted: the first start after an
 update of the rules, which replays the game whole (and leaves a snapshot
@@ -30,8 +30,8 @@ import time
 import urllib.request
 
 from games import base, tools
-from referee import replay, snapshot
-from referee.store import Store
+from referee.store import replay, snapshot
+from referee.store.events import Store
 
 EVENTS = 200_000
 RUNS = 3
@@ -177,7 +177,7 @@ def rows():
     yield "start, 200 000-event game: exec → ready", f"{r['ready_s']:.2f} s", f"≤ {TARGET_S:g} s", r["ready_s"] <= TARGET_S
     yield "… the same start, new database", f"{r['empty_ready_s']:.2f} s", "reported", True
     yield "start, 200 000-event game: peak RSS", f"{r['rss_mb']:.1f} MB", f"≤ {TARGET_MB:g} MB", r["rss_mb"] <= TARGET_MB
-    # A replay from the first row streams the rows (referee.session): its
+    # A replay from the first row streams the rows (referee.box.session): its
     # memory is a start's, whatever the game's length.
     yield "… without snapshots (rules updated)", f"{r['whole_ready_s']:.2f} s", "reported", True
     yield "… without snapshots: peak RSS", f"{r['whole_rss_mb']:.1f} MB", f"≤ {TARGET_MB:g} MB", \

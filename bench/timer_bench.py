@@ -68,7 +68,7 @@ async def _countdowns(n: int, rng: random.Random, failed: list[str]) -> list[flo
     from games import tools
     from games.base import TimerExpired
     from referee.config import parse
-    from referee.service import Service
+    from referee.box.service import Service
 
     def count_failure(loop, context):
         exc = context.get("exception")

@@ -28,7 +28,7 @@ import tempfile
 import time
 
 from games import base, davinci, decipher, decrypto
-from referee.session import Session
+from referee.box.session import Session
 from referee.testing import Table
 
 CLIENTS = 50

@@ -12,7 +12,7 @@ loads a key flow, and with it the panels' drawing code.
 Per-game code lives in the game's own modules, found by convention:
 
 - rules (``games.<name>``): the ``games.base.Rules`` contract;
-- flows (``referee.flows.<name>``): ``setup(box)``, ``Play(box, session)``
+- flows (``referee.box.flows.<name>``): ``setup(box)``, ``Play(box, session)``
   and ``describe(event, before)``, the last action in a few words;
 - web (``referee.web.<name>``), all optional: ``details(i, round)`` (a score
   sheet row's label and details), ``now(view)`` (where a game in progress
@@ -60,7 +60,7 @@ def register(game: Game) -> Game:
 
 
 def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
-    return register(Game(name, title, f"games.{name}", f"referee.flows.{name}",
+    return register(Game(name, title, f"games.{name}", f"referee.box.flows.{name}",
                          f"referee.web.{name}" if web else None, **kw))
 
 

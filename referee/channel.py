@@ -6,7 +6,7 @@ store.  The web asks the box for the few things only the box may do over
 this socket, and the box tells the web when the score log changed.  The
 socket lives beside the database (``socket_path``), is made for its owner
 alone (mode 0600), and is the box's only listener (but for the simulator's
-remote hand, ``referee.remote``).
+remote hand, ``referee.box.sim_control``).
 
 Framing: one JSON object a line, UTF-8, at most ``LONGEST_LINE`` bytes.
 Every request names its ``op``; every answer is one line::
@@ -60,7 +60,7 @@ may carry many requests in turn; after ``watch`` it carries only the
 notices, and anything sent on it ends it.  One that sends nothing for
 ``IDLE_SECONDS`` (a watch apart) is closed.
 
-The box side is ``referee.box_channel`` (on ``referee.linesock``, which
+The box side is ``referee.box.channel_end`` (on ``referee.box.linesock``, which
 also shares the box's places between its clients so that no other local
 client can lock the web out); the web side is ``Client``.
 """
@@ -83,7 +83,7 @@ SOCKET_NAME = "box.sock"
 
 Token = Annotated[str, msgspec.Meta(max_length=64)]
 Field = Annotated[str, msgspec.Meta(max_length=200)]
-# A page's form: the web's own limits (referee.web.teams) are tighter.
+# A page's form: the web's own limits (referee.web.team_pages) are tighter.
 Fields = Annotated[dict[Field, Field], msgspec.Meta(max_length=64)]
 
 

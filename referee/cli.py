@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     # Each command imports what it runs only when it runs it (lazily): the
     # web never loads the box's drivers, the box never the league's.
     if args.command == "sim":
-        from referee.sim import run_sim
+        from referee.tools.sim import run_sim
         return run_sim(config, args.database, path)
     logs.to_journal_or_terminal()
     if args.command == "web":
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from gpiozero.exc import GPIOZeroError
 
-    from referee.service import serve
+    from referee.box.service import serve
     try:
         asyncio.run(serve(config))
     except GPIOZeroError as exc:
@@ -150,7 +150,7 @@ def _league_config(config, args):
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:
-    from referee import doctor
+    from referee.tools import doctor
     if boot_config:
         print("\n".join(doctor.boot_lines(config)))
         return 0

@@ -190,7 +190,7 @@ def _phone_url(url: str) -> str:
 
 class Sim(Base):
     # A Unix socket on which another process may press the simulated keys
-    # and read the screens (referee.remote); empty: none.  Only ever served
+    # and read the screens (referee.box.sim_control); empty: none.  Only ever served
     # while the keypad is simulated.
     control: str = ""
 

@@ -1,10 +1,10 @@
 """One person, one name: two names the table typed for one player merged
 into one, and taken back.
 
-The box's Settings show a QR code (``referee.flows.merging``) of a page,
+The box's Settings show a QR code (``referee.box.flows.merging``) of a page,
 ``/M/<token>``, where a phone lists the players and merges one name into
 another ("Ania K." becomes "Ania"), or takes a merge back.  As for the
-setup's names page (``referee.naming``), the address is a capability: 128
+setup's names page (``referee.setup_names``), the address is a capability: 128
 random bits made when the QR code is shown, good while it is up; leaving
 that screen, or a restart, ends it.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import hmac
 
 from games.base import Illegal, clean_name
-from referee.store import Merge
+from referee.store.events import Merge
 
 LONGEST_KEY = 200
 

@@ -35,8 +35,12 @@ import warnings
 
 import aiohttp
 
-from referee import box_channel, channel, scorelog, web
-from referee.box import Box
+from referee.box import channel_end
+
+from referee import channel, web
+
+from referee.store import scorelog
+from referee.box.coordinator import Box
 from referee.clock import ManualClock
 from referee.config import parse
 from referee.web.reader import Reader
@@ -86,7 +90,7 @@ class Table:
         self.clock = ManualClock()
         self._web: web.Server | None = None
         self._reader: Reader | None = None
-        self._channel: box_channel.BoxChannel | None = None
+        self._channel: channel_end.BoxChannel | None = None
         self._web_port = 0
         self._http: aiohttp.ClientSession | None = None
         self._boot()
@@ -99,7 +103,7 @@ class Table:
         self.box = Box(parse(self._config), self.clock, self.loop, rng=rng)
         self.box.start()
         self._channel = self.loop.run_until_complete(
-            box_channel.serve_box(self.box, channel.socket_path(self.database)))
+            channel_end.serve_box(self.box, channel.socket_path(self.database)))
         if self.box.devices.dice_module is not None:
             # The module greets the host over its pty; rolls before that
             # would come from software.

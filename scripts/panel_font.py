@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from referee.screen import FONTS, font  # noqa: E402  (the path above first)
+from referee.box.screen import FONTS, font  # noqa: E402  (the path above first)
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "referee" / "panel_font.py"
 # A code point no font has: what the font draws for a missing glyph.

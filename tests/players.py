@@ -59,7 +59,7 @@ OFFERED = re.compile(r"(?:^|\s)([0-9A-D*#](?:,[0-9])*):")
 @dataclass
 class Seen:
     """What the player looks at: the three screens and the box's ``state``
-    answer (see referee.remote), with the rules' state replayed from the
+    answer (see referee.box.sim_control), with the rules' state replayed from the
     store (``rules``)."""
     main: str
     team1: str
@@ -296,7 +296,7 @@ class Player:
 
 def _octiles_news(s: oc.State, view: dict, moment: list) -> bool:
     """Whether the box tells of an exchanged tile or a runner home and
-    waits for ``#`` (referee.flows.octiles.Play._news)."""
+    waits for ``#`` (referee.box.flows.octiles.Play._news)."""
     notice = view.get("notice")
     if not notice or notice[:2] != moment or oc.is_over(s):
         return False

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from referee.config import ConfigError, load
-from referee.screen import Screen, font, render
+from referee.box.screen import Screen, font, render
 from referee.testing import Table
 
 

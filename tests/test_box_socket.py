@@ -1,5 +1,5 @@
 """Issue 27, the box's socket (``referee.channel``, served by
-``referee.box_channel`` on ``referee.linesock``): what a local client of the
+``referee.box.channel_end`` on ``referee.box.linesock``): what a local client of the
 same user can cost a real ``referee run``, whatever it sends or withholds,
 and the made-up page addresses the web no longer hands on.  Issue 24 item 3:
 the one line server behind both of the box's sockets."""
@@ -19,7 +19,8 @@ import aiohttp
 import pytest
 
 from processes import until
-from referee import channel, linesock, remote
+from referee import channel
+from referee.box import linesock, sim_control
 from referee.testing import Table as VirtualTable
 from test_web_split import Table, start_decrypto, table  # noqa: F401  the fixture
 
@@ -285,7 +286,7 @@ def test_24_3_the_line_server_closes_idle_connections_and_keeps_listeners(tmp_pa
 def test_24_3_the_remote_hand_answers_in_its_own_words(tmp_path):
     control = tmp_path / "hand.sock"
     with VirtualTable(seed=1, lang="en") as t:
-        hand = t.loop.run_until_complete(remote.serve(t.box, str(control)))
+        hand = t.loop.run_until_complete(sim_control.serve(t.box, str(control)))
 
         async def talk():
             reader, writer = await asyncio.open_unix_connection(str(control))
@@ -305,7 +306,7 @@ def test_24_3_the_remote_hand_answers_in_its_own_words(tmp_path):
 
 
 def test_27_while_the_web_is_not_told_of_changes_a_crowd_of_addresses_shares_one_question():
-    from referee.web.naming import OpenPage
+    from referee.web.names_page import OpenPage
 
     class Restarting:
         """The box's end as the web sees it while its watch is down."""

@@ -16,7 +16,7 @@ import sqlite3
 
 import pytest
 
-from referee.card import LOG_EVERY
+from referee.box.card import LOG_EVERY
 from referee.testing import Table
 
 FULL = "Cannot save: card full"

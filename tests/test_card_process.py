@@ -351,7 +351,7 @@ def test_issue15_3_a_card_failing_with_io_errors_refuses_keys_and_loses_nothing(
     box.close()
 
 
-DOCTOR = "from referee import doctor; import sys; print(doctor.database(sys.argv[1]))"
+DOCTOR = "from referee.tools import doctor; import sys; print(doctor.database(sys.argv[1]))"
 
 
 @needs_unshare

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from referee.scorelog import evening_start
+from referee.store.scorelog import evening_start
 from referee.testing import Table
 
 HOUR = 3600.0

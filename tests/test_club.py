@@ -26,7 +26,7 @@ import pytest
 
 from processes import free_port
 from referee.club import messages
-from referee.scorelog import evening_start
+from referee.store.scorelog import evening_start
 from referee.testing import Table
 from test_web import Secrets, decrypto_clues, decrypto_guesses, public_codes, state
 
@@ -583,7 +583,7 @@ def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_i
     from referee import i18n
     from referee.club.league import League as Store
     from referee.club.league_web import LeagueSite, make_app
-    from referee.scorelog import game_entry
+    from referee.store.scorelog import game_entry
     from referee.web.players import MODEL
 
     def entries(t: Table, table: str) -> list[tuple[str, bytes]]:

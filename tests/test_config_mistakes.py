@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from referee import doctor
+from referee.tools import doctor
 from referee.config import ConfigError, parse
 
 FOUR_MISTAKES = """\

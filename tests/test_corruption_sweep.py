@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from referee.btree import varint
-from referee.card import Card
+from referee.store.sqlite_file import varint
+from referee.box.card import Card
 from referee.clock import ManualClock
 from referee.testing import Table
 

@@ -4,7 +4,7 @@ is always that player."""
 import pytest
 import zxingcpp
 
-from referee.screen import COLS, W, qr_image
+from referee.box.screen import COLS, W, qr_image
 from referee.testing import Table
 
 

@@ -14,9 +14,10 @@ from gpiozero.pins.mock import MockPin, MockPWMPin
 from hal.sim.dice_module import SimulatedDiceModule
 from hal.sim.oled import SimulatedSSD1306
 from hal.sim.pins import SimulatedPins, WiredFactory
-from referee import cli, doctor
+from referee import cli
+from referee.tools import doctor
 from referee.config import load, parse
-from referee.doctor import Machine, examine
+from referee.tools.doctor import Machine, examine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -213,7 +214,7 @@ ROUTES = ("Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tW
 
 
 def test_issue16_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns():
-    from referee import address
+    from referee.box import address
     addrs = {"eth0": ["169.254.7.1"], "tun0": ["10.8.0.2"], "wlan0": ["192.168.1.20"], "lo": ["127.0.0.1"]}
     up = set(addrs)
     # eth0 has the better metric but only a link-local address: wlan0's is used, never the VPN's.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from referee import i18n
-from referee.screen import COLS, SAID, render, said_shown
+from referee.box.screen import COLS, SAID, render, said_shown
 from referee.testing import Table
 
 LANGS = ("en", "cs", "pl", "ru")

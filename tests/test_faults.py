@@ -20,9 +20,9 @@ import time
 import pytest
 
 from referee.config import DISPLAYS
-from referee.flows import clock_text
-from referee.flows.decrypto import code_text
-from referee.screen import render
+from referee.box.flows import clock_text
+from referee.box.flows.decrypto import code_text
+from referee.box.screen import render
 from referee.testing import Table
 
 

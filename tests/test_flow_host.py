@@ -1,5 +1,5 @@
 """Issue 24, item 2: what a flow may ask of the box is one ``Protocol``
-(``referee.flows.host.Host``), the box offers all of it, and the flows ask
+(``referee.box.flows.host.Host``), the box offers all of it, and the flows ask
 for nothing else: no flow reaches into the box's fields, and none sets the
 box's flow other than through ``goto``."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import ast
 import pytest
 from pathlib import Path
 
-from referee.flows.host import Host
+from referee.box.flows.host import Host
 
 FLOWS = Path(__file__).resolve().parent.parent / "referee" / "flows"
 
@@ -51,7 +51,7 @@ def test_24_2_no_flow_sets_a_field_of_the_box():
 
 
 def test_24_2_the_box_goes_where_goto_sends_it(table):
-    from referee.flows import menu
+    from referee.box.flows import menu
     settings = menu.Settings(table.box)
     table.box.goto(settings)
     table.box.render()
@@ -67,7 +67,7 @@ def test_24_2_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text()
     flows = pathlib.Path(__file__).resolve().parent.parent / "referee" / "flows"
     for path in flows.glob("*.py"):
         assert not _re.search(r'getattr\(self, f"', path.read_text()), path.name
-    from referee.flows import decipher, octiles, osmisifry
+    from referee.box.flows import decipher, octiles, osmisifry
     for table in (decipher.Play._KEYS, decipher.Play._SCREENS):
         assert set(table) == set(decipher.Page)
     assert set(octiles.Play._ASKS) == set(octiles.Ask) - {octiles.Ask.NONE}
@@ -75,7 +75,7 @@ def test_24_2_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text()
 
 
 def test_24_2_a_saved_mode_the_flow_does_not_have_is_refused(table):
-    from referee.flows import osmisifry
+    from referee.box.flows import osmisifry
     table.start("osmisifry", players=2)
     flow = table.box.flow
     assert isinstance(flow, osmisifry.Play) and flow.mode is osmisifry.Ask.NONE

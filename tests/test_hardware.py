@@ -15,7 +15,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hal.buzzer import BAND, SOUNDS, Buzzer
 from hal.display import Display
 from hal.sim.oled import SimulatedSSD1306
-from referee import cli, doctor
+from referee import cli
+from referee.tools import doctor
 from referee.clock import ManualClock
 from referee.config import Config, ConfigError, parse
 from referee.testing import Table

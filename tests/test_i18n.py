@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from games.base import Illegal
 from referee import i18n
-from referee.screen import COLS, W, font, key_line, qr_image
+from referee.box.screen import COLS, W, font, key_line, qr_image
 from referee.testing import Table
 
 

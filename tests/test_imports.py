@@ -20,7 +20,7 @@ Issue 24, item 6: an import inside a function is an arrow all the same, only
 a later one; circles and wrong-way arrows hid there.  So the same graph is
 also drawn with every import, wherever it stands (``every=True``), and it
 too has no circle, no arrow upward through the layers (``LAYERS``), and the
-web apart from the key flows, the box's session and the panels' drawing.
+web apart from the box process (its flows, session, panels and devices).
 """
 from __future__ import annotations
 
@@ -147,22 +147,24 @@ def test_item1_layers_point_one_way():
         if (name.startswith(("games", "hal")) and target.startswith("referee"))
         or (name.startswith("games") and target.startswith("hal"))
         or (name.startswith("hal") and target.startswith("games"))
-        or (name.startswith("referee.flows") and target.startswith("referee.web")))
+        or (name.startswith("referee.box.flows") and target.startswith("referee.web")))
     assert wrong == []
 
 
 # From the bottom up: a module imports only from its own layer or below.
-# ``referee`` alone is the core both processes share (the store, the
-# catalogue, the configuration, the score log); then the key flows and the
-# web, side by side; then the processes made of them; then the tools that
-# start or check those.
+# ``referee`` itself and ``referee.store`` are the core both processes share
+# (the catalogue, the configuration, the channel's protocol, the store and
+# what is read from it); then what draws and answers: the key flows (with
+# the panels' drawing and the network they show) and the web, side by side;
+# then the processes made of them, the box and the club, and the virtual
+# table over the box; then the command line and the tools that start or
+# check those.
 LAYERS = (
     ("games", "hal"),
-    ("referee",),
-    ("referee.flows", "referee.web"),
-    ("referee.box", "referee.box_channel", "referee.game_clock", "referee.game_menu", "referee.page_keeper",
-     "referee.service", "referee.remote", "referee.sim", "referee.testing", "referee.club"),
-    ("referee.cli", "referee.doctor"),
+    ("referee", "referee.store"),
+    ("referee.box.flows", "referee.box.screen", "referee.box.wifi", "referee.box.address", "referee.web"),
+    ("referee.box", "referee.club", "referee.testing"),
+    ("referee.cli", "referee.tools"),
 )
 
 
@@ -187,9 +189,9 @@ def reach(graph: dict[str, set[str]], start) -> set[str]:
 def test_24_6_the_graph_with_every_import_sees_one_inside_a_function():
     # The check itself: the circle once hidden in forms.key is found.
     graph = import_graph(every=True)
-    assert "referee.flows.menu" in graph["referee.flows.forms"]
-    graph["referee.flows.numbered"].add("referee.flows.forms")
-    assert any({"referee.flows.forms", "referee.flows.menu", "referee.flows.numbered"} <= set(part)
+    assert "referee.box.flows.menu" in graph["referee.box.flows.forms"]
+    graph["referee.box.flows.numbered"].add("referee.box.flows.forms")
+    assert any({"referee.box.flows.forms", "referee.box.flows.menu", "referee.box.flows.numbered"} <= set(part)
                for part in circles(graph))
 
 
@@ -205,13 +207,12 @@ def test_24_6_no_arrow_upward_counting_imports_inside_functions():
     assert layer("referee.config") < layer("referee.club.messages") < layer("referee.cli")
 
 
-def test_24_6_the_web_stays_apart_from_the_flows_the_session_and_the_panels():
+def test_24_6_the_web_stays_apart_from_the_box_and_the_flows_from_the_web():
     graph = import_graph(every=True)
     web = [name for name in graph if name.startswith("referee.web")]
     reached = reach(graph, web)
-    apart = ("referee.flows", "referee.session", "referee.screen", "referee.box", "referee.devices")
-    assert sorted(name for name in reached if name.startswith(apart)) == []
-    flows = [name for name in graph if name.startswith("referee.flows")]
+    assert sorted(name for name in reached if name.startswith("referee.box")) == []
+    flows = [name for name in graph if name.startswith("referee.box.flows")]
     assert sorted(name for name in reach(graph, flows) if name.startswith("referee.web")) == []
 
 
@@ -222,7 +223,7 @@ for found in pkgutil.iter_modules(referee.web.__path__, "referee.web."):
     importlib.import_module(found.name)
 print(" ".join(sorted(name for name in sys.modules
                       if name.split(".")[0] in ("PIL", "qrcode", "gpiozero", "luma", "serial")
-                      or name.startswith(("referee.flows", "referee.session", "referee.screen")))))
+                      or name.startswith("referee.box"))))
 """
 
 
@@ -257,7 +258,7 @@ print(" ".join(failed))
 
 def test_item1_every_module_imports_alone_in_a_fresh_interpreter():
     names = sorted(modules())
-    assert "referee.flows.decrypto" in names and "hal.sim.dice_module" in names
+    assert "referee.box.flows.decrypto" in names and "hal.sim.dice_module" in names
     done = subprocess.run([sys.executable, "-c", FORK_EACH], input=" ".join(names), cwd=ROOT,
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr

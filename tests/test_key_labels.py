@@ -2,7 +2,7 @@
 
 Every page the box shows (the menus, the settings, the setup forms, the help
 pages, the table tools, and a random walk of every game), in the four
-languages, is laid out as ``referee.screen.render`` draws it; a key on the
+languages, is laid out as ``referee.box.screen.render`` draws it; a key on the
 bar whose label is cut, or a line that names a key ("A:names B:by phone") and
 is cut or left off, fails.  A passing message is left out: it goes again.
 """
@@ -15,7 +15,7 @@ import re
 import pytest
 
 from referee import i18n
-from referee.screen import Screen, layout
+from referee.box.screen import Screen, layout
 from referee.testing import Table
 from test_wording import ALL, walk
 

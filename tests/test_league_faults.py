@@ -28,7 +28,7 @@ from referee import i18n
 from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
-from referee.scorelog import evening_start
+from referee.store.scorelog import evening_start
 from test_club import CLUB, WAIT, League, Sniffer, club, table_of  # noqa: F401
 
 ROUTES = ("/", "/e/", "/api/tonight", "/api/tonight.csv", "/api/tonight.json")

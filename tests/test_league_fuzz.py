@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.club import messages
-from referee.names import check
+from referee.name_check import check
 from test_club import CLUB, WAIT, Broker, League, Sniffer, table_of
 
 pytestmark = pytest.mark.soak

@@ -12,7 +12,7 @@ from urllib.parse import quote
 import pytest
 
 from referee import merging
-from referee.store import Merge
+from referee.store.events import Merge
 from referee.testing import Table
 from test_players import page, text
 from test_web_naming import main_lines

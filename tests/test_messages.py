@@ -7,7 +7,7 @@ import re
 
 from PIL import Image, ImageDraw, ImageFont
 
-from referee.screen import H, W, font, qr_image
+from referee.box.screen import H, W, font, qr_image
 
 
 def drawn(text: str, face: ImageFont.FreeTypeFont, lit: bool) -> Image.Image:

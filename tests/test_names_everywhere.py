@@ -13,7 +13,7 @@ import pytest
 
 from games import decipher
 from referee import catalogue, i18n
-from referee.screen import LINES
+from referee.box.screen import LINES
 from referee.testing import Table
 
 NAMES = ["Ann", "Bob", "Cleo", "Dan"]

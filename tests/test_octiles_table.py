@@ -5,8 +5,8 @@ import re
 
 from games import octiles as oc
 from games.base import Shuffled
-from referee.flows.octiles_draw import tile_picture
-from referee.screen import Screen, render
+from referee.box.flows.octiles_draw import tile_picture
+from referee.box.screen import Screen, render
 
 
 class StackedDeck(random.Random):

@@ -4,7 +4,7 @@ import pytest
 
 from games import osmisifry as osm
 from games.base import Rolled
-from referee.screen import COLS, H, W, key_line, qr_image
+from referee.box.screen import COLS, H, W, key_line, qr_image
 
 
 # --- playing through the keys ---------------------------------------------------------

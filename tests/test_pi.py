@@ -28,11 +28,12 @@ from hal.buzzer import Buzzer
 from hal.display import Display
 from hal.keys import Keys
 from hal.sim.pins import SimulatedPins
-from referee import devices, doctor
+from referee.box import devices
+from referee.tools import doctor
 from referee.clock import ManualClock
 from referee.config import DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse
 from referee.notify import Watchdog, notify, watchdog_interval
-from referee.service import serve
+from referee.box.service import serve
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "referee.service"

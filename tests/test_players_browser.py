@@ -80,7 +80,7 @@ class LeagueSite:
 def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
     from referee.club import messages
     from referee.club.league import League
-    from referee.scorelog import game_entry
+    from referee.store.scorelog import game_entry
     from referee.testing import Table
     from test_club import CLUB, davinci_win
 

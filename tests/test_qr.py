@@ -10,7 +10,7 @@ import zxingcpp
 from PIL import Image, ImageFilter
 
 from referee import web
-from referee.screen import H, qr_image
+from referee.box.screen import H, qr_image
 from referee.testing import Table
 from test_web import t  # noqa: F401  (the virtual table with the games' flows stood in)
 

@@ -11,8 +11,8 @@ import sqlite3
 import tracemalloc
 
 from games import base
-from referee.session import Session
-from referee.store import UNDO, Store
+from referee.box.session import Session
+from referee.store.events import UNDO, Store
 
 ROLLS = 20_000
 

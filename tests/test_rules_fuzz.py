@@ -13,7 +13,7 @@ After every move:
 - the game's invariants hold (tokens, counts, tiles, runners, offers...);
 - the views are JSON, the score log adds up round by round to its totals,
   and the winners are players;
-- the state survives a snapshot: ``referee.snapshot``'s ``decode`` of its
+- the state survives a snapshot: ``referee.store.snapshot``'s ``decode`` of its
   ``encode`` is equal to it, at every move (so at every event of every
   game played here, to its end where the moves get there);
 - at the end, replaying the stored rows (``games.base.encode``, JSON and
@@ -46,10 +46,10 @@ from hypothesis import strategies as st
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry, tools
 from games.octiles_board import BOARD
-from referee import snapshot
+from referee.store import snapshot
 from referee.club import messages as club
-from referee.session import effective
-from referee.store import UNDO
+from referee.box.session import effective
+from referee.store.events import UNDO
 
 pytestmark = pytest.mark.soak
 
@@ -421,7 +421,7 @@ def contract(game: Fuzz, s) -> None:
 
 
 def answer(request, rng: random.Random):
-    """What the box answers a request with (referee.box.Box._answer)."""
+    """What the box answers a request with (referee.box.coordinator.Box._answer)."""
     if isinstance(request, base.Pick):
         return base.Picked(request.purpose, rng.choice(request.options))
     order = list(request.items)

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from referee import i18n
-from referee.screen import COLS
+from referee.box.screen import COLS
 from referee.testing import Table
 from referee.web import chart, sheets
 from test_web import current_id, davinci_game, decipher_game, octiles_turns, osmisifry_game, page_text, t  # noqa: F401

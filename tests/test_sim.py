@@ -5,7 +5,7 @@ import pytest
 
 from referee.clock import ManualClock
 from referee.config import parse
-from referee.sim import LEGEND, PIXELS_FIT, SOUND_SHOWN, RefereeSim, braille, half_blocks, simulated
+from referee.tools.sim import LEGEND, PIXELS_FIT, SOUND_SHOWN, RefereeSim, braille, half_blocks, simulated
 
 
 def app_for(tmp_path):

@@ -1,7 +1,7 @@
 """Issue 15 item 5: a start replays only the rows after the newest snapshot
 that holds, and gives the very game a replay from the first row gives.
 
-The states of every game survive ``referee.snapshot`` at every move of the
+The states of every game survive ``referee.store.snapshot`` at every move of the
 random play in test_rules_fuzz.py; here the snapshots are used, at the
 virtual table, with one taken every few rows (``SNAPSHOT_EVERY`` made small)
 so that a short game crosses many of them: restarts, undo across a
@@ -16,9 +16,9 @@ import sqlite3
 import pytest
 
 from games import base
-from referee import replay as replay_module
-from referee import snapshot
-from referee.session import Session, effective
+from referee.store import replay as replay_module
+from referee.store import snapshot
+from referee.box.session import Session, effective
 from referee.testing import Table
 from players import Hand
 
@@ -141,7 +141,7 @@ def test_item5_a_snapshot_that_cannot_be_read_is_passed_over_and_said_once(table
     dice_page(table, 3 * EVERY + 1)
     state = table.box.session.state
     sql(table, "UPDATE snapshots SET state = '{\"@\": \"os.system\"}'")
-    with caplog.at_level(logging.WARNING, "referee.session"):
+    with caplog.at_level(logging.WARNING, "referee.box.session"):
         table.restart()
         table.restart()
     assert table.box.session.state == state
@@ -153,7 +153,7 @@ def test_item5_snapshots_of_other_rules_are_not_used(table, caplog, monkeypatch)
     dice_page(table, 3 * EVERY + 1)
     state = table.box.session.state
     monkeypatch.setattr(snapshot, "fingerprint", lambda: "other rules")
-    with caplog.at_level(logging.WARNING, "referee.session"):
+    with caplog.at_level(logging.WARNING, "referee.box.session"):
         table.restart()
         table.restart()
     assert table.box.session.state == state

@@ -4,7 +4,7 @@ of the box: Decrypto, Osmišifry, Octiles (referee and dealer), Da Vinci
 Code (with and without the turn timer), Decipher and the table tools.
 
 The box runs on simulated devices with a real SQLite file and a remote hand
-(``referee.remote``) on a Unix socket.  (The web is a process of its own:
+(``referee.box.sim_control``) on a Unix socket.  (The web is a process of its own:
 test_web_split.py kills it and the box apart.)  A seeded player of the
 mode (``players.py``) reads the screens and the game's state and presses
 the keys a table could press: it sets the game up through the box's menus,
@@ -64,11 +64,11 @@ import pytest
 
 from processes import free_port
 from games import base
-from referee.flows.decrypto import code_text
+from referee.box.flows.decrypto import code_text
 from players import HOLD, MODES, Player, Seen
 from games.base import as_data
-from referee.session import effective
-from referee.store import UNDO
+from referee.box.session import effective
+from referee.store.events import UNDO
 from referee.testing import Table
 
 pytestmark = pytest.mark.soak
@@ -89,9 +89,9 @@ AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
 ZYGOTE = r"""
 import os, sys
-import referee.cli, referee.service, referee.flows.menu, referee.flows.tools
-import referee.flows.decrypto, referee.flows.osmisifry, referee.flows.octiles, referee.flows.davinci
-import referee.flows.decipher
+import referee.cli, referee.box.service, referee.box.flows.menu, referee.box.flows.tools
+import referee.box.flows.decrypto, referee.box.flows.osmisifry, referee.box.flows.octiles, referee.box.flows.davinci
+import referee.box.flows.decipher
 for line in sys.stdin:
     command, *args = line.rstrip("\n").split("\t")
     if command == "run":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.screen import COLS, LINES
+from referee.box.screen import COLS, LINES
 from referee.testing import Table
 
 

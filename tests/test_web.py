@@ -24,13 +24,15 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import catalogue, flows, i18n, scorelog, web
-from referee.flows import Flow
+from referee import catalogue, i18n, web
+from referee.box import flows
+from referee.store import scorelog
+from referee.box.flows import Flow
 from referee.config import parse
-from referee.screen import Screen
+from referee.box.screen import Screen
 from referee.testing import Table
 from referee.web import export
-from referee.web import chart, history, sheets, teams
+from referee.web import chart, history, sheets, team_pages
 from referee.web import decrypto as web_decrypto
 
 GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
@@ -704,7 +706,7 @@ def test_an_unknown_or_old_team_token_is_a_plain_404(t):
     old = teams_path(t, 0)
     assert t.get(old)[0] == 200
     assert t.get(old.lower())[0] == 200                     # typed by hand in lower case
-    unknown = "/T/" + teams.new_token()
+    unknown = "/T/" + team_pages.new_token()
     t.box.leave()
     t.start("decrypto")
     for path in (old, unknown):
@@ -773,7 +775,7 @@ def test_team_forms_are_length_limited_and_what_comes_back_is_escaped(t, done_bu
     headers = {"Cookie": cookie, "Origin": "null"}
     status, _, body = t.post(path, {"csrf": secret, "do": "<b>x</b>"}, headers)
     assert status == 400 and "Unknown button &lt;b&gt;x&lt;/b&gt;." in body
-    assert t.post(path, {"csrf": secret, "do": "x" * (teams.MAX_FIELD + 1)}, headers)[0] == 400
+    assert t.post(path, {"csrf": secret, "do": "x" * (team_pages.MAX_FIELD + 1)}, headers)[0] == 400
     assert t.post(path, {"csrf": secret, "do": "x" * 20_000}, headers)[0] == 413
     assert state(t).clues_done == (False, False)
 

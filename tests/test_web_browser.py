@@ -21,8 +21,8 @@ import zxingcpp
 from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
-from referee import catalogue, naming, web
-from referee.web import decrypto as web_decrypto, teams
+from referee import catalogue, setup_names, web
+from referee.web import decrypto as web_decrypto, team_pages
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
@@ -375,7 +375,7 @@ def on_the_box(t, phone, text: str, before, name: str = "main", seconds: float =
     while text not in t.screen(name):
         assert time.monotonic() < end, f"{text!r} never reached the box's {name} screen: {t.screen(name)}"
         phone.call(asyncio.sleep(0.05))              # the browser waits; the table's loop runs
-        t.advance(naming.PREVIEW_GAP)
+        t.advance(setup_names.PREVIEW_GAP)
     assert t.image(name).tobytes() != before            # drawn on the panel, not only in the mirror
     return t.image(name)
 

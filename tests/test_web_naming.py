@@ -10,7 +10,7 @@ import urllib.parse
 
 import pytest
 
-from referee import channel, naming
+from referee import channel, setup_names
 from referee.testing import Table
 
 
@@ -164,15 +164,15 @@ def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
     assert main_lines(t) == ["[Names]", "Žofie", "Игорь", f"QR {t.box.flow.naming_url()}", "*:Back"]
     assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь"]   # "…": not saved yet
     assert t.box.flow.names == []                        # shown, not taken
-    t.advance(naming.PREVIEW_GAP)
+    t.advance(setup_names.PREVIEW_GAP)
     ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})
-    t.advance(naming.PREVIEW_GAP)
+    t.advance(setup_names.PREVIEW_GAP)
     assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja"]
     assert post(t, path, {"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})[0] == 303
     assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Игорь", "3 Łucja"]
-    t.advance(naming.PREVIEW_GAP)
+    t.advance(setup_names.PREVIEW_GAP)
     ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja", "n4": "Bo"})
-    t.advance(naming.PREVIEW_GAP)
+    t.advance(setup_names.PREVIEW_GAP)
     assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja", "4 Bo"]
     t.type("*" "#" "#")                                  # started before Bo was saved: three play
     assert t.log()[0]["players"] == ["Žofie", "Игорь", "Łucja"]
@@ -251,7 +251,7 @@ def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(
     assert answers == [{"ok": True, "refused": {}}] * count      # each answered at once
     assert sum(d.bytes_sent for d in displays.values()) - sent <= 2 * 1024   # the first drawn, the rest held
     assert main_lines(t, "team1") == ["[Players…]", "1 Ann 0", "2 Bob"]
-    t.advance(naming.PREVIEW_GAP)                        # then the latest, once
+    t.advance(setup_names.PREVIEW_GAP)                        # then the latest, once
     assert main_lines(t, "team1") == ["[Players…]", f"1 Ann {count - 1}", "2 Bob"]
     t.press("*")                                         # the keys were never held up
     assert "A:names B:by phone" in t.screen()

@@ -23,11 +23,13 @@ import zxingcpp
 from PIL import Image
 
 from processes import free_port, until
-from referee import doctor, i18n, wifi
-from referee.address import Choice
+from referee.tools import doctor
+from referee import i18n
+from referee.box import wifi
+from referee.box.address import Choice
 from referee.config import parse
-from referee.doctor import Machine
-from referee.screen import W, key_line, qr_image
+from referee.tools.doctor import Machine
+from referee.box.screen import W, key_line, qr_image
 from referee.testing import Table
 
 ROOT = Path(__file__).resolve().parent.parent

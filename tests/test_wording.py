@@ -14,8 +14,8 @@ import re
 import pytest
 
 from referee import i18n
-from referee.flows import menu
-from referee.screen import COLS
+from referee.box.flows import menu
+from referee.box.screen import COLS
 from referee.testing import Table
 from test_i18n import LANGS, catalogues
 

@@ -22,6 +22,6 @@ Topics, under ``referee/<club>/<table>/``:
 ``event``         one message per stored row, with the entry after it
 
 What goes out is exactly what the public score log shows (each game's
-``summary()``, as ``referee.scorelog`` serves it to phones): never a
+``summary()``, as ``referee.store.scorelog`` serves it to phones): never a
 keyword, a code or a hidden count.
 """

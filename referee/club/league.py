@@ -34,7 +34,7 @@ from referee import catalogue
 from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
-from referee.scorelog import evening_start
+from referee.store.scorelog import evening_start
 from referee.web.players import Rater, Result, result_of
 
 LONGEST_NAME = 64         # a name a box's panels can show is far shorter

@@ -9,7 +9,7 @@ publish reaches the league's store or pages unchecked: counts and ids fit
 SQLite's signed 64-bit integers; wall-clock times lie within ``PAST``
 before now and ``FUTURE`` after (a box whose clock was never set says
 1970), a row's game clock between 0 and as much; names are
-the box's own, cleaned and refused as the box does (``referee.names``);
+the box's own, cleaned and refused as the box does (``referee.name_check``);
 table names are one topic level (``NAME``); totals are a map of the
 game's players to points within what the game can score (``POINTS``).
 """
@@ -22,7 +22,7 @@ import msgspec
 
 from games import davinci
 from games.base import NAME_LENGTH, Illegal
-from referee import catalogue, names
+from referee import catalogue, name_check
 
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
@@ -124,7 +124,7 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
     if isinstance(message, Status):
         _when("at", message.at, now)
     else:
-        # A row's ``at`` is its game's own clock (``referee.store``): from 0
+        # A row's ``at`` is its game's own clock (``referee.store.events``): from 0
         # up, or from the wall clock's value in a database older than it.
         if not 0 <= message.at <= now + FUTURE:
             raise Refused("time", f"at {message.at!r} is no game clock's")
@@ -148,7 +148,7 @@ def _check_entry(message: Entry, now: float) -> None:
         _when("ended", s.ended, now)
     for name in s.players:
         try:
-            kept = names.check(name)
+            kept = name_check.check(name)
         except Illegal as exc:
             raise Refused("name", f"player {short(name)}: {short(str(exc), 120)}") from None
         if kept != name:

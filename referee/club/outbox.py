@@ -16,9 +16,9 @@ import urllib.parse
 from dataclasses import replace
 
 from games import base
-from referee import scorelog
-from referee.replay import effective, rules
-from referee.store import UNDO, GameRow
+from referee.store import scorelog
+from referee.store.replay import effective, rules
+from referee.store.events import UNDO, GameRow
 
 CURSOR = """
 CREATE TABLE IF NOT EXISTS sent (

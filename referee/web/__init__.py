@@ -3,7 +3,7 @@ tonight's games are there, live, with no app and no account.
 
 aiohttp and Jinja2 (autoescaped) in a process of its own, ``referee web``
 (``referee.web.main``), reading the event store read-only through
-``referee.scorelog`` (``referee.web.reader``) and asking the box through
+``referee.store.scorelog`` (``referee.web.reader``) and asking the box through
 ``referee.channel``; within ``referee.web.guard``'s limits.  Public pages use only what each game's
 ``summary()`` and ``public()`` give; a team's page only its
 ``private(state, team)``, less what the team screen shows only on demand.
@@ -31,9 +31,9 @@ Routes
 
 ``serve(reader, box, host, port)`` starts it (``referee.web.main`` does,
 on ``config.web``); ``team_url(box, team)`` is the address a team's screen
-shows as a QR code (made by the box: ``referee.team_pages``).
+shows as a QR code (made by the box: ``referee.team_links``).
 """
 from referee.web.app import Server, make_app, serve
-from referee.web.teams import team_url
+from referee.web.team_pages import team_url
 
 __all__ = ["Server", "make_app", "serve", "team_url"]

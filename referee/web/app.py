@@ -27,10 +27,11 @@ from aiohttp.http_exceptions import HttpProcessingError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
-from referee import catalogue, channel, i18n, scorelog
-from referee import naming as names
+from referee import catalogue, channel, i18n
+from referee.store import scorelog
+from referee import setup_names
 from referee.i18n import N_, _
-from referee.web import chart, export, guard, history, live, merges, naming, player_pages, sheets, teams
+from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -168,12 +169,12 @@ class Site:
     def _evening(self, day: dt.date, player: str = "") -> Body:
         entries = sheets.in_play_first(self.entries(day))
         if player:
-            entries = [e for e in entries if player.casefold() in {n.casefold() for n in names.typed(e)}]
+            entries = [e for e in entries if player.casefold() in {n.casefold() for n in setup_names.typed(e)}]
         tonight = day == self.tonight()
         return self.html("evening.html", title=_("Tonight") if tonight else sheets.long_date(day),
                          date=sheets.long_date(day), day=day.isoformat(), tonight=tonight, live=tonight,
                          player=player, cards=[sheets.card(e, self.now(e)) for e in entries],
-                         players=player_pages.links(name for e in entries for name in names.typed(e)))
+                         players=player_pages.links(name for e in entries for name in setup_names.typed(e)))
 
     async def game(self, request: web.Request) -> web.Response:
         return send(request, self.cached(request, lambda: self._game(self.entry(request))))
@@ -192,7 +193,7 @@ class Site:
             tokens=sheets.token_sheet(entry) if sheets.by_tokens(entry) else None, token_rule=_(sheets.TOKEN_RULE),
             notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
             chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry),
-            players=player_pages.links(names.typed(entry)))
+            players=player_pages.links(setup_names.typed(entry)))
 
     async def evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
@@ -263,7 +264,7 @@ class Site:
     async def team_post(self, request: web.Request) -> web.Response:
         page, session = self._team(request)
         fields = await guard.posted(request)
-        if teams.forged(request, page, fields):
+        if team_pages.forged(request, page, fields):
             raise web.HTTPForbidden()
         handler = catalogue.hook(session.name, "web", "team_form")
         if handler is None:
@@ -287,14 +288,14 @@ class Site:
 
     def _team(self, request: web.Request):
         self.reader.refresh()
-        found = teams.open_page(self.reader, request.match_info["token"])
+        found = team_pages.open_page(self.reader, request.match_info["token"])
         if found is None:
             raise web.HTTPNotFound()
         return found
 
     def _team_page(self, request, page, session, refused: str = "", status: int = 200,
                    typed: dict | None = None) -> web.Response:
-        view = teams.view(session, page.team)
+        view = team_pages.view(session, page.team)
         if "teams" in view:
             view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
         names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(catalogue.get(session.name).teams)]
@@ -303,7 +304,7 @@ class Site:
                            csrf=page.csrf, action=request.path, refused=refused, typed=typed)
         response = web.Response(text=text, status=status, content_type="text/html",
                                 headers={"Cache-Control": "no-store"})
-        response.set_cookie(teams.COOKIE, page.csrf, path=request.path, samesite="Strict", httponly=True)
+        response.set_cookie(team_pages.COOKIE, page.csrf, path=request.path, samesite="Strict", httponly=True)
         response.enable_compression()
         return response
 
@@ -351,7 +352,7 @@ def make_app(reader, box) -> web.Application:
     get(f"/api/e/{DAY}.{{kind:csv|json}}", site.evening_file)
     get(f"/api/g/{GAME}", site.api_game)
     get(f"/api/g/{GAME}.csv", site.game_file)
-    naming.add_routes(app, site)
+    names_page.add_routes(app, site)
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     return app

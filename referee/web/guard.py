@@ -35,7 +35,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestPayloadError
 
-from referee.web.teams import form_fields
+from referee.web.team_pages import form_fields
 
 HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0        # to send a form's body, once its headers are in

@@ -7,7 +7,7 @@ becomes B") and takes a merge back.  The merges are the box's to keep: the
 page asks it over ``referee.channel`` (``merges.view``, ``merges.merge``,
 ``merges.undo``) and the players' ledger counts every game again once the
 store holds them.  Like the names page it works with JavaScript off and
-its forms are guarded as a team page's are (``referee.web.teams.forged``).
+its forms are guarded as a team page's are (``referee.web.team_pages.forged``).
 
 Two names that sat in one game are two people: the page does not merge
 them (the ledger would rate such a game for the first of them only).
@@ -20,8 +20,8 @@ import types
 from aiohttp import web
 
 from referee.i18n import _
-from referee.web import guard, teams
-from referee.web.naming import TOKEN, ask
+from referee.web import guard, team_pages
+from referee.web.names_page import TOKEN, ask
 from referee.web.player_stats import everyone
 
 async def _view(site, token: str) -> dict:
@@ -45,7 +45,7 @@ def add_routes(app: web.Application, site) -> None:
         token = request.match_info["token"]
         view = await _view(site, token)
         fields = await guard.posted(request)
-        if teams.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
             raise web.HTTPForbidden()
         ledger = await site.book.fresh()
         undo = fields.get("undo", "")
@@ -80,6 +80,6 @@ def _page(site, request, view: dict, ledger, refused: str = "", status: int = 20
                        csrf=view["csrf"], action=request.path, refused=refused, live=False)
     response = web.Response(text=text, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
-    response.set_cookie(teams.COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
+    response.set_cookie(team_pages.COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
     response.enable_compression()
     return response

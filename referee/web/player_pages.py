@@ -15,7 +15,7 @@ from aiohttp import web
 
 from referee import i18n
 from referee.i18n import _, ngettext
-from referee.store import Store
+from referee.store.events import Store
 from referee.web import export, history, sheets
 from referee.web.bodies import Body, attachment, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player

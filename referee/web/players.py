@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 from openskill.models import PlackettLuce
 
 from games.base import clean_name
-from referee import catalogue, merging, scorelog, snapshot
-from referee.naming import is_default
-from referee.store import Store
+from referee import catalogue, merging
+from referee.store import scorelog, snapshot
+from referee.setup_names import is_default
+from referee.store.events import Store
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ box's language.
 A *card* is one game on the evening page; a *sheet* is one game's rounds as
 the paper score sheet has them, with a line of details per round; ``now`` is
 one line saying where a game in progress stands.  Cards and sheets read a
-game's score-log entry (its rules' ``summary``, through ``referee.scorelog``)
+game's score-log entry (its rules' ``summary``, through ``referee.store.scorelog``)
 and ``now`` reads its rules' ``public`` view: nothing here ever sees a secret.
 A game's own lines (``details`` of a round, ``now``) are in its web module
 (``referee.web.<game>``, named by ``referee.catalogue``).

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from extra_tally import rules
-from referee.flows import Flow
-from referee.screen import Screen
+from referee.box.flows import Flow
+from referee.box.screen import Screen
 
 
 def setup(box) -> Flow:

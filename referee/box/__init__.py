@@ -1,0 +1,1 @@
+"""The box process: its devices, key flows and screens, on one event loop."""

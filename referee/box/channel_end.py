@@ -1,0 +1,174 @@
+"""The box's end of ``referee.channel``: the web's requests answered in the
+box's loop, and the web told of every change.
+
+Each request is decoded into its typed form (``channel.REQUESTS``) before
+any handler sees it, so a handler meets only the fields its op has, of the
+types and sizes it expects; whatever is not such a request is answered
+``{"error": …}``.  Handlers run in the box's loop, so each is short: no
+request waits on the players.
+"""
+from __future__ import annotations
+
+from games import base
+from referee import catalogue, i18n, merging, setup_names
+from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, MergesMerge,
+                             MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping,
+                             Team, Watch, line, request)
+from referee.store.events import Unsaved
+from referee.box.linesock import Connection, LineServer
+
+
+class BoxChannel:
+    def __init__(self, box, path: str) -> None:
+        self.box = box
+        self.version = 0
+        self.server = LineServer(path, self._handle, lambda why: line({"error": why}), longest=LONGEST_LINE,
+                                 most=MOST_CONNECTIONS, per_peer=PER_PROCESS, idle=IDLE_SECONDS)
+        self._listeners: set[Connection] = set()
+
+    async def start(self) -> None:
+        await self.server.start()
+        self.box.watch(self.changed)
+
+    def close(self) -> None:
+        self.server.close()
+
+    async def aclose(self) -> None:
+        await self.server.aclose()
+
+    def changed(self) -> None:
+        """Tell every watching web process that the score log moved on.
+        Never waits (see ``linesock.Connection.send``)."""
+        self.version += 1
+        notice = line({"changed": self.version, **pages(self.box)})
+        for listener in list(self._listeners):
+            if listener in self.server.connections:
+                listener.send(notice)
+            else:
+                self._listeners.discard(listener)
+
+    def answer(self, text: bytes, connection: Connection | None = None) -> dict:
+        """The answer to one request line; a watch needs its ``connection``."""
+        try:
+            asked = request(text)
+        except ValueError as exc:
+            return {"error": str(exc)}
+        if isinstance(asked, Watch):
+            if connection is None:
+                return {"error": "watch takes a connection"}
+            connection.listen()
+            self._listeners.add(connection)
+            return {"ok": True, **pages(self.box)}
+        return ANSWERS[type(asked)](self.box, asked)
+
+    def _handle(self, text: bytes, connection: Connection) -> bytes:
+        return line(self.answer(text, connection))
+
+
+def team_action(box, asked: Team) -> dict:
+    """A team page's form, as the event the web read from it: played if the
+    page belongs to the game on the box, the event to that page's team, and
+    the rules take it.  A refusal is said on the phone, not beeped at the
+    table."""
+    session = box.session
+    page = box.store.team_page_by_token(asked.token.upper())
+    if page is None or session is None or session.id != page.game:
+        return {"error": "no such page"}
+    # What a team page may play: its game's ``phone_events`` (the forms of
+    # ``referee.web.team_pages``). Anything else from the web is refused, whatever it claims.
+    if asked.event.get("type") not in catalogue.get(session.name).phone_events:
+        return {"error": "not a team page's event"}
+    try:
+        event = base.decode(asked.event, session.rules.EVENTS)
+    except (TypeError, ValueError, RecursionError):
+        return {"error": "not a team page's event"}
+    if getattr(event, "team", None) != page.team:
+        return {"error": "not this team's event"}
+    try:
+        session.rules.apply(session.state, event, box.game_time())
+    except base.Illegal as exc:
+        return {"refused": i18n.refusal(exc)}
+    return {"ok": bool(box.act(event))}
+
+
+def names_view(box, asked: NamesView) -> dict:
+    """What a setup's names page shows (``referee.setup_names.view``)."""
+    view = setup_names.view(box, asked.token)
+    if view is None:
+        return {"error": "no such page"}
+    return {"view": view}
+
+
+def names_submit(box, asked: NamesSubmit) -> dict:
+    """The names a setup's page sent (``referee.setup_names.submit``)."""
+    try:
+        setup_names.submit(box, asked.token, asked.fields)
+    except setup_names.FieldsRefused as exc:
+        return {"refused": i18n.refusal(exc),
+                "fields": {field: i18n.refusal(why) for field, why in exc.by_field.items()}}
+    except base.Illegal as exc:
+        return {"refused": i18n.refusal(exc)}
+    except LookupError:
+        return {"error": "no such page"}
+    return {"ok": True}
+
+
+def names_preview(box, asked: NamesPreview) -> dict:
+    """What a setup's page holds while it is typed (``referee.setup_names.preview``):
+    shown on the box, not saved; the names refused are answered, by field."""
+    try:
+        refused = setup_names.preview(box, asked.token, asked.fields)
+    except LookupError:
+        return {"error": "no such page"}
+    return {"ok": True, "refused": {field: i18n.refusal(exc) for field, exc in refused.items()}}
+
+
+def names_open(box, asked: NamesOpen) -> dict:
+    """Which names page is open (``referee.setup_names.open_token``): the web
+    turns every other address away itself."""
+    return {"token": setup_names.open_token(box)}
+
+
+def pages(box) -> dict:
+    """The capability pages open on the box now, for the web to turn every
+    other address away itself."""
+    return {"names": setup_names.open_token(box), "merges": merging.open_token(box)}
+
+
+def merges_view(box, asked: MergesView) -> dict:
+    """What the merge page shows (``referee.merging.view``)."""
+    view = merging.view(box, asked.token)
+    return {"error": "no such page"} if view is None else {"view": view}
+
+
+def _merging(box, act) -> dict:
+    try:
+        act()
+    except base.Illegal as exc:
+        return {"refused": i18n.refusal(exc)}
+    except LookupError:
+        return {"error": "no such page"}
+    except Unsaved as exc:
+        box.unsaved(exc)
+        return {"refused": i18n.refusal(base.Illegal("The box could not save it."))}
+    return {"ok": True}
+
+
+def merges_merge(box, asked: MergesMerge) -> dict:
+    return _merging(box, lambda: merging.merge(box, asked.token, asked.from_key, asked.into_key))
+
+
+def merges_undo(box, asked: MergesUndo) -> dict:
+    return _merging(box, lambda: merging.undo(box, asked.token, asked.id))
+
+
+ANSWERS = {Ping: lambda box, asked: {"ok": True}, Team: team_action, NamesView: names_view,
+           NamesSubmit: names_submit, NamesPreview: names_preview, NamesOpen: names_open,
+           MergesView: merges_view, MergesMerge: merges_merge, MergesUndo: merges_undo}
+
+
+async def serve_box(box, path: str) -> BoxChannel:
+    """The box's end of the channel, listening on ``path``."""
+    channel = BoxChannel(box, path)
+    await channel.start()
+    return channel

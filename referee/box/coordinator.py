@@ -1,0 +1,522 @@
+"""The box: one object on one event loop that owns everything that changes.
+
+A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
+``Box.on_key`` (a ``KeyEvent``) → the current flow (a menu, a game's key flow) → an event →
+``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
+sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
+
+Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
+rules count in the game's own clock (``game_time``, see ``referee.box.session``);
+the wall clock only labels games and events for people (``labels``).
+
+The box coordinates; three parts of it live apart: ``time``, the game clock
+and the countdown's timer (``referee.box.game_clock``); ``pages``, which page
+survives a power cut or an undo (``referee.box.page_keeper``); ``game_menu``,
+the menu held up by holding * (``referee.box.game_menu``).  What a flow may ask
+of the box is ``referee.box.flows.host.Host``.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import random
+import sqlite3
+import time
+from typing import NamedTuple
+
+from games import base, tools
+from hal.keys import TEAMS, KeyEvent
+from referee import catalogue, i18n, name_check
+from referee.store import scorelog
+from referee.box.card import Card, unreadable_text
+from referee.clock import WallLabels
+from referee.config import DISPLAYS, Config
+from referee.box.devices import build
+from referee.box.flows import menu
+from referee.box.game_clock import GameClock
+from referee.box.game_menu import GameMenu
+from referee.i18n import _, ngettext
+from referee.box.page_keeper import PageKeeper
+from referee.box.screen import Screen, render, said_shown
+from referee.box.session import Session
+from referee.store.events import Unsaved
+from referee.box.wifi import Network
+
+log = logging.getLogger(__name__)
+FLASH_SECONDS = 2.5
+VIEW_WRITE_DELAY = 0.0  # the page is written with the key that turned it (see referee.box.page_keeper)
+
+
+class Flash(NamedTuple):
+    """A message over the main screen, and the handle that takes it down
+    (None: the next key does)."""
+    text: str
+    handle: object | None
+
+
+class Box:
+    def __init__(self, config: Config, clock, loop, rng: random.Random | None = None) -> None:
+        self.config = config
+        self.clock = clock
+        self.loop = loop
+        self.rng = rng or random.SystemRandom()
+        path = config.database_path
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        except OSError:
+            pass   # the card says what is wrong when the store opens
+        self.card = Card(path, clock)
+        self.store = self.card.open()
+        self.labels = WallLabels(clock, floor=self.store.latest_label())
+        self.time = GameClock(self, self.labels, on_redate=self._tell_watchers)
+        self.pages = PageKeeper(self)
+        self.game_menu = GameMenu(self)   # held up by holding *
+        i18n.use(self.store.setting("lang", config.lang))
+        self.devices = build(config, clock, self.on_key)
+        # comitup's state and this box's address, for every QR code (referee.box.wifi)
+        self.network = Network(config.database_path, clock, self.render)
+        self.session: Session | None = None
+        self.flow = None
+        self.shown: dict[str, Screen] = {}
+        self._flash: Flash | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._rolling = False
+        self._dice_lost = False
+        self.closed = False
+        self._watchers: list = []
+        self.key_count = 0        # key events handled, for the virtual table
+        self.key_cpu = 0.0        # seconds of this thread's CPU spent handling them (bench/)
+        self.last_key: KeyEvent | None = None   # the last of them, for the remote hand's timings
+        self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
+        self.roll_count = 0       # rolls taken, likewise
+
+    # --- life ------------------------------------------------------------------
+
+    def start(self) -> None:
+        """On the loop's thread: wire the devices and show the first screen
+        (the game that was up when the power went, if any)."""
+        self.network.start()
+        self.devices.keys.start(self.loop)
+        dice = self.devices.dice
+        dice.on_button = self.on_dice_button
+        dice.on_status = self.on_dice_status
+        dice.start(self.loop)
+        for display in self.devices.displays.values():
+            display.on_change = lambda name, online: self.render()
+        self.time.check_wall(start=True)
+        self.time.watch_wall()
+        # The game on the screens when the power went, finished or not.
+        # Whatever the store holds, the box comes up: what cannot be
+        # restored is said on the screen and the journal, never fatal.
+        try:
+            self._resume()
+        except Exception as exc:   # noqa: BLE001
+            log.error("start: the game on the screens cannot be resumed (%r); back to the main menu", exc)
+            self.session = None
+            self.game_menu.close()
+            self.time.cancel()
+            self.card.notices.append(_("Could not resume the game"))
+            self.goto(menu.Main(self))
+            self.changed()
+        self.pages.resume_setup()
+        self._spawn(self._look_through())
+        if self.card.notices:   # each is in the journal too
+            self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
+
+    async def _look_through(self) -> None:
+        """After the first screen: what of the record cannot be read, said
+        on the main screen with what the start had to say."""
+        try:
+            found = await asyncio.to_thread(self.card.look_through, frozenset(catalogue.GAMES), self.store.setting("current"))
+        except sqlite3.Error as exc:   # a card read as it is, too damaged even for this look
+            log.error("start: the record cannot be looked through (%r)", exc)
+            return
+        lines = unreadable_text(found, self.store, menu.title)
+        if lines and not self.closed:
+            self.card.notices.extend(lines)
+            self.flash(" ".join(n if n.endswith(".") else n + "." for n in self.card.notices), seconds=None)
+
+    def _resume(self) -> None:
+        current = self.store.setting("current")
+        row = self.store.game(current) if isinstance(current, int) else None
+        if current is not None and row is None:
+            log.error("start: game %r cannot be read; back to the main menu", current)
+            self.card.notices.append(_("Could not resume the game"))
+        if row is None:
+            self.goto(menu.Main(self))
+            self.changed()
+            return
+        session = Session(self.store, row.id, row.name, row.options)
+        if session.lost:
+            log.error("start: game %d: %d events from number %d cannot be replayed; set aside",
+                      row.id, session.lost, session.broken_at)
+            self.card.notices.append(ngettext("{n} event could not be read", "{n} events could not be read",
+                                              session.lost).format(n=session.lost))
+            try:
+                self.store.set_aside(row.id, session.broken_at)
+            except Unsaved:
+                pass   # a read-only card: the rows stay, the game goes on from before them
+        try:
+            session.catch_up()   # a long replay is not made again at the next start
+        except Unsaved:
+            pass   # a card that refuses it: the next start replays the long way again
+        self._enter(session)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        for task in self._tasks:
+            task.cancel()
+        self.time.close()
+        self.network.close()
+        self.devices.close()
+        self.store.close()
+
+    async def idle(self) -> None:
+        """Returns once nothing the box started is still under way."""
+        quiet = 0
+        while quiet < 3:  # callbacks may queue callbacks; a few empty turns
+            await asyncio.sleep(0)
+            if self._tasks:
+                quiet = 0
+                await asyncio.wait(set(self._tasks), timeout=5)
+            else:
+                quiet += 1
+
+    # --- games -------------------------------------------------------------------
+
+    def goto(self, flow) -> None:
+        """``flow`` takes the keys and the screens from now on."""
+        self.flow = flow
+
+    @property
+    def overlay(self) -> str | None:
+        """The game menu's mode while it is up over the game: "undo" or "end"."""
+        mode = self.game_menu.mode
+        return None if mode is None else mode.value
+
+    def start_game(self, name: str, options: dict | None = None) -> None:
+        """Begin a game (or the table tools) with its setup options; this is
+        where every setup menu ends."""
+        options = dict(options or {})
+        if name in catalogue.GAMES and catalogue.GAMES[name].deals_words and options.get("keywords", "box") == "box":
+            options.setdefault("exclude", scorelog.words_dealt(self.store, self.labels.now()))
+        self.time.check_wall()
+        stamp = self.labels.stamp()
+        try:
+            options = name_check.check_players(options)
+            session = Session.new(self.store, name, options, stamp.label, stamp)
+            self.store.set_setting("current", session.id)
+        except base.Illegal as exc:
+            self.flash(i18n.refusal(exc))
+            self.sound("error")
+            return
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
+        self.saved()
+        if self.session is not None:   # the table tools' countdown, left running behind the menus
+            try:
+                self.session.apply(tools.Close(), self.game_time(), self.labels.stamp())
+                self._end_game(self.session.id)
+            except Unsaved as exc:
+                self.unsaved(exc)
+        self._enter(session)
+        main = self.shown.get("main")
+        if main is not None and main.said and not said_shown(dataclasses.replace(main, flash="")):
+            # A first page with no row to spare says it over its lines, until a key.
+            self.flash(main.said, seconds=None)
+
+    def _enter(self, session: Session) -> None:
+        if self.store.setting("current") != session.id:
+            self.store.set_setting("current", session.id)
+        self.session = session
+        self.time.set(self.time.stored(session))
+        self.pages.enter(session)
+        self.changed()
+
+    def leave(self) -> None:
+        """Back to the main menu; a game left unfinished is marked finished."""
+        try:
+            if self.session is not None and self.store.game(self.session.id).ended is None:
+                self._end_game(self.session.id)
+            self.store.set_setting("current", None)
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
+        self.saved()
+        self.session = None
+        self.time.cancel()
+        self.goto(menu.Main(self))
+        self.changed()
+
+    def act(self, event, view: dict | None = None) -> bool:
+        """Apply a player's event.  Refused: a message and a low beep.
+        With it goes the page it was keyed on (``view``, or the page before
+        the key being handled, or the page now), where an undo of it lands."""
+        if base.is_automatic(event):
+            view = None   # never taken back alone: the player's action before it is
+        elif view is None:
+            view = self.pages.keyed_on()
+        try:
+            self.time.check_wall()
+            self.session.apply(event, self.game_time(), self.labels.stamp(), view)
+        except base.Illegal as exc:
+            self.flash(i18n.refusal(exc))
+            self.sound("error")
+            return False
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return False
+        self.saved()
+        self.pages.committed()
+        self.changed()
+        return True
+
+    def undo(self) -> None:
+        """Take back the game's last action (the game menu's #)."""
+        s = self.session
+        self.time.check_wall()
+        landing = self.pages.landing(s)
+        try:
+            s.undo(self.labels.stamp(), landing)
+            self.time.set(s.clock)
+            self.time.cancel()  # the countdown the undo lands on starts over from its time
+            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+                self.store.reopen_game(s.id)  # the end was taken back
+        except Unsaved as exc:
+            self.unsaved(exc)
+            return
+        self.saved()
+        self.pages.undone(landing)
+        self.flash(_("Undone."))
+        self.changed()
+
+    def unsaved(self, exc: Unsaved) -> None:
+        """A write the card refused: the key is refused, as an illegal move is."""
+        self.flash(self.card.refused(exc))
+        self.sound("error")
+
+    def saved(self) -> None:
+        """A key's writes went through: a "Cannot save" still on the screen
+        is no longer true."""
+        said = self.card.saved()
+        if said is not None and self._flash is not None and self._flash.text == said:
+            self._unflash()
+
+    def changed(self) -> None:
+        """After any change: answer what the rules ask for, keep the timer
+        in step, close a finished game, redraw."""
+        try:
+            self._follow_rules()
+        except Unsaved as exc:
+            self.unsaved(exc)   # what the rules asked for is asked again after the next key
+        self.render()
+        self._tell_watchers()
+
+    def _follow_rules(self) -> None:
+        s = self.session
+        if s is not None:
+            while True:
+                todo = [r for r in s.rules.requests(s.state) if not isinstance(r, base.Roll)]
+                if not todo:
+                    break
+                s.apply(self._answer(todo[0]), self.game_time(), self.labels.stamp())
+            roll = self.pending_roll()
+            if roll is not None:
+                self.devices.dice.arm(roll.count, roll.sides)
+            self.time.sync(self.countdown())
+            if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
+                self._end_game(s.id)
+
+    def _end_game(self, game: int) -> None:
+        stamp = self.labels.stamp()
+        self.store.end_game(game, stamp.label, stamp)
+
+    def watch(self, fn) -> None:
+        """Call ``fn()`` after every change to a game (the web's live pages)."""
+        self._watchers.append(fn)
+
+    def _tell_watchers(self) -> None:
+        for watcher in self._watchers:
+            watcher()
+
+    def _answer(self, request):
+        if isinstance(request, base.Pick):
+            return base.Picked(request.purpose, self.rng.choice(request.options))
+        order = list(request.items)
+        self.rng.shuffle(order)
+        return base.Shuffled(request.purpose, tuple(order))
+
+    # --- dice ---------------------------------------------------------------------
+
+    def pending_roll(self) -> base.Roll | None:
+        if self.session is None:
+            return None
+        return next((r for r in self.session.rules.requests(self.session.state) if isinstance(r, base.Roll)), None)
+
+    def roll(self) -> None:
+        """Roll what the game asks for on the dice (a key was pressed)."""
+        request = self.pending_roll()
+        if request is None or self._rolling:
+            return
+        self._rolling = True
+        self._spawn(self._roll(request, self.pages.keyed_on()))
+
+    async def _roll(self, request: base.Roll, view: dict | None) -> None:
+        try:
+            result = await self.devices.dice.roll(request.count, request.sides)
+        finally:
+            self._rolling = False
+        self._rolled(request, result, view)
+
+    def on_dice_button(self, result) -> None:
+        request = self.pending_roll()
+        if request is None or len(result.values) != request.count:
+            self.flash(_("No roll needed now."))
+            self.roll_count += 1
+            return
+        self._rolled(request, result)
+
+    def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
+        self.roll_count += 1
+        rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
+        if self.pending_roll() == request and self.act(rolled, view):
+            on_roll = getattr(self.flow, "on_roll", None)
+            if on_roll:
+                on_roll()
+                self.pages.remember()
+                self.render()
+                self.pages.write()
+
+    def on_dice_status(self, status: str) -> None:
+        if status == "offline":
+            self._dice_lost = True
+            self.flash(_("Dice module offline: rolling in software"))
+        elif self._dice_lost:
+            self._dice_lost = False
+            self.flash(_("Dice module is back"))
+
+    # --- time -----------------------------------------------------------------------
+
+    def game_time(self) -> float:
+        """The game clock now: see ``referee.box.session``."""
+        return self.time.now()
+
+    def countdown(self) -> base.Countdown | None:
+        return self.session.rules.timer(self.session.state) if self.session else None
+
+    def remaining(self) -> float | None:
+        """Seconds left on the running or paused countdown, if any."""
+        cd = self.countdown()
+        return None if cd is None else cd.remaining(self.game_time())
+
+    # --- keys ---------------------------------------------------------------------------
+
+    def on_key(self, event: KeyEvent) -> None:
+        started = time.thread_time()
+        self.last_key = event
+        try:
+            self._key(event.key, event.kind)
+        finally:
+            # Counted once handled, its page on disk: a remote hand told
+            # the key was taken may cut the power (see referee.box.sim_control).
+            self.key_count += 1
+            self.key_cpu += time.thread_time() - started
+
+    def _key(self, key: str, kind: str) -> None:
+        self.time.check_wall()
+        fresh = self.card.reopen(self.store)
+        if fresh is not None:   # a card that could not be written was tried again
+            self.store = fresh
+            if self.session is not None:
+                self.session.store = fresh
+        if kind == "press" and self._flash is not None and self._flash.handle is None:
+            self._unflash()   # a message from the start stays up until a key
+        if self.game_menu.mode is not None:
+            if kind == "press":
+                self.game_menu.key(key)
+            self.render()
+            self.pages.write()
+            return
+        if key == "*" and kind == "hold":
+            # Not over the menus, where the table tools may run on behind.
+            if self.session is not None and getattr(self.flow, "session", None) is self.session:
+                self.game_menu.open()
+                self.render()
+                self.pages.write()
+            return
+        if kind == "release" and key == "*":
+            return
+        self.pages.key(key, kind)
+        self.pages.remember()
+        self.render()
+        self.pages.write()
+
+    def public_url(self) -> str:
+        """Where phones find the score log.  Upper case, because a QR code
+        holds upper-case URLs in its compact alphanumeric mode."""
+        web = self.config.web
+        if web.public_url:
+            return web.public_url.rstrip("/") + "/"
+        host = web.host if web.host not in ("0.0.0.0", "::", "") else self.network.address()
+        return f"HTTP://{host}:{web.port}/"
+
+    # --- output ----------------------------------------------------------------------------
+
+    def flash(self, text: str, seconds: float | None = FLASH_SECONDS) -> None:
+        """A one-line message over the main screen, for ``seconds`` (None:
+        until the next key)."""
+        if self._flash is not None and self._flash.handle is not None:
+            self._flash.handle.cancel()
+        self._flash = Flash(text, None if seconds is None else self.clock.call_later(seconds, self._unflash))
+        self.render()
+
+    def _unflash(self) -> None:
+        self._flash = None
+        self.render()
+
+    def sound(self, name: str) -> None:
+        if self.devices.buzzer is not None:
+            self.devices.buzzer.play(name)
+
+    def render(self) -> None:
+        if self.flow is None:
+            return
+        screens = self.flow.screens()
+        if self.game_menu.mode is not None:
+            screens["main"] = self.game_menu.screen()
+        elif ("main" in screens and self.session is not None and self.session.name != "tools"
+              and getattr(self.flow, "session", None) is self.session):
+            # A game's page: the line of what was last done.  The table tools
+            # show what they hold (the time, the dice): no such line there,
+            # and no hint over their first page.
+            said = self.game_menu.said()
+            if said not in screens["main"].lines:   # a page that says it already
+                screens["main"] = dataclasses.replace(screens["main"], said=said)
+        for name in DISPLAYS:
+            screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
+            if name == "main" and self._flash is not None:
+                screen = dataclasses.replace(screen, flash=self._flash.text)
+            self.shown[name] = screen
+            display = self.devices.displays.get(name)
+            if display is not None:
+                display.show(render(screen))
+        self.devices.keys.holds = self.holds()
+        self.drawn_at = self.clock.monotonic()
+
+    def holds(self) -> frozenset[str]:
+        """The keys a hold means something for on this page, which act when
+        let go; every other key acts as soon as it is pressed.  The team
+        buttons always (Decrypto's hold shows the code, Decipher's the
+        maker's word), ``*`` in a game, where holding it opens the game menu."""
+        in_game = self.session is not None and getattr(self.flow, "session", None) is self.session
+        return frozenset((*TEAMS, "*") if in_game and self.game_menu.mode is None else TEAMS)
+
+    def _spawn(self, coro) -> None:
+        task = self.loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)

@@ -1,0 +1,103 @@
+"""Key flows: what the keys do and what the screens say, one mode at a time.
+
+A flow has ``key(key, kind)`` and ``screens()`` (a ``Screen`` for each of
+"main", "team1", "team2" it wants to show).  A game's module here provides
+``setup(box)``, the flow of its setup menu, and ``Play(box, session)``, the
+flow while it is played.  Flows read the game's state and build its events;
+the rules decide.  What a flow may ask of the box is ``host.Host``.
+"""
+from __future__ import annotations
+
+import math
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from referee import catalogue
+from referee.i18n import _, ngettext
+from referee.box.screen import Screen
+
+if TYPE_CHECKING:
+    from referee.box.flows.host import Host
+
+
+class Flow:
+    warn_seconds = 5     # the countdown ticks aloud for its last seconds
+    remembered = ()      # attributes that survive a power cut (which page is up)
+    keyed = ()           # those of them that hold a move being keyed in (see undone)
+
+    def __init__(self, box: Host) -> None:
+        self.box = box
+
+    def view(self) -> dict:
+        return {name: getattr(self, name) for name in self.remembered}
+
+    def restore(self, view: dict) -> None:
+        """Back on a saved page.  A value of another kind than the page's own
+        (a damaged or foreign record) raises ValueError: the box then shows
+        the game's first page instead."""
+        if not isinstance(view, dict):
+            raise ValueError("a saved page is a dict")
+        for name in self.remembered:
+            if name in view:
+                value, own = view[name], getattr(self, name, None)
+                if own is not None and value is not None and _kind(value) != _kind(own):
+                    raise ValueError(f"saved {name!r} is a {type(value).__name__}, not a {type(own).__name__}")
+                if isinstance(own, Enum) and value is not None:
+                    value = type(own)(value)   # a page's mode; one it does not have is a ValueError too
+                setattr(self, name, value)
+
+    def undone(self, view: dict) -> dict:
+        """The page an undo lands on, from ``view``, the page its action was
+        keyed on; called on a new flow.  The move being keyed in there (the
+        ``keyed`` attributes: digits typed, a space or a target named) comes
+        back empty, as it is here: on the page before the move, where no
+        single key makes the move taken back again."""
+        return {**view, **{name: getattr(self, name) for name in self.keyed if name in view}}
+
+    def key(self, key: str, kind: str) -> None:
+        pass
+
+    def screens(self) -> dict[str, Screen]:
+        return {}
+
+
+def _kind(value) -> str:
+    # JSON gives back lists for tuples and may give ints for floats.
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, str):
+        return "str"     # a mode (a StrEnum) is saved as its text
+    return type(value).__name__
+
+
+def module(name: str):
+    """A game's key flows (``referee.catalogue``), None if it has none yet."""
+    game = catalogue.GAMES.get(name)
+    return catalogue.load(game.flows) if game is not None else None
+
+
+def flow_for(box, session) -> Flow:
+    return module(session.name).Play(box, session)
+
+
+# Game-clock sums leave float noise: 1.0000000002 s left reads as 0:01.
+SLACK = 1e-6
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as players read it: whole seconds, rounded up, M:SS."""
+    whole = max(0, math.ceil(seconds - SLACK))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def more(n: int) -> str:
+    """Winners beyond those a screen has room to name: "+2 more"."""
+    return ngettext("+{n} more", "+{n} more", n).format(n=n)
+
+
+def team_label(seat: str) -> str:
+    return _("Team 1") if seat == "team1" else _("Team 2")

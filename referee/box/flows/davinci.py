@@ -1,0 +1,323 @@
+"""Da Vinci Code at the table: the deal, the turns, the tournament.
+
+The tiles stay on the table; the box keeps the count and the time.  Players
+are called by the names the table gave them, or P1 to P4 in seat order, and
+a digit always means that player (the seat's digit is beside its name).
+
+Keys
+----
+Deal        a digit names who starts this game (every game of a tournament,
+            the next seat offered) [DV-3]; ``#`` everyone has taken and
+            sorted their tiles: the first turn starts.  ``*`` back to the
+            menu, before anything was played.
+Turn        a digit names the player attacked, then ``A`` hit or ``B`` miss
+            (``*`` names another).  After a hit: ``A`` attacks again (then a
+            digit; a digit alone does too), ``#`` stops.
+Game over   ``#`` deals the next game of a tournament; after the last game,
+            back to the menu.
+
+The main screen says whose turn it is and what to press, with the turn timer
+big when one is set.  Both team screens show the table: the pool, and every
+row as ``■`` hidden and ``□`` face-up tiles (``►`` marks the player on turn).
+"""
+from __future__ import annotations
+
+from games import davinci as dv
+from games.base import Illegal, winners
+from referee.box.flows import Flow, clock_text
+from referee.box.flows.forms import Form, Option, named_seats, seat_option
+from referee import i18n, setup_names
+from referee.i18n import _, ngettext
+from referee.box.screen import COLS, LINES, Screen, fit, key_line
+
+TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
+
+
+def seat_label(seat: int, players: tuple[str, ...] = ()) -> str:
+    """A seat as the screens name it: the name the table gave it, or P1…P4
+    where it kept its default (``referee.setup_names.is_default``)."""
+    name = players[seat] if seat < len(players) else ""
+    return name if name and not setup_names.is_default(name) else _("P{n}").format(n=seat + 1)
+
+
+def setup(box) -> Flow:
+    options = [
+        Option("players", _("Players"), tuple((n, str(n)) for n in (2, 3, 4))),
+        Option("rules", _("Rules"), (("basic", _("basic")), ("extended", _("jokers")))),
+        Option("turn_timer", _("Turn timer"), tuple((s, _("{s} s").format(s=s) if s else _("off")) for s in TIMERS)),
+        Option("tournament", _("Play"), ((False, _("one game")), (True, _("3 games")))),
+        seat_option("starts", _("Starts"), 4, lambda n: _("P{n}").format(n=n)),  # [DV-3]
+    ]
+    help_lines = (_("Guess the others'"), _("hidden tiles before"), _("they guess yours."), _("Out of time: a miss."),
+                  _("Deal: digit starts,"), _("# when all sorted."), _("Turn: digit attacks,"),
+                  _("then A hit, B miss."), _("After a hit: A again,"), _("# stops."))
+    return Form(box, _("Da Vinci Code"), options, lambda values: box.start_game(dv.NAME, named_seats(values)), help_lines)
+
+
+class Play(Flow):
+    remembered = ("choice", "again", "starts")
+    keyed = ("choice", "again")   # an undo lands before the target is named
+
+    def __init__(self, box, session) -> None:
+        super().__init__(box)
+        self.session = session
+        # Both belong to one moment of one turn (see _moment): a target named
+        # and waiting for hit or miss, [*moment, attacker, target]; and
+        # "again" pressed, waiting for the target, [*moment].
+        self.choice: list | None = None
+        self.again: list | None = None
+        # [DV-3] who the table says starts this deal: [game, seat].
+        self.starts: list | None = None
+
+    def _label(self, seat: int) -> str:
+        return seat_label(seat, self.state.players)
+
+    @property
+    def state(self) -> dv.State:
+        return self.session.state
+
+    def _starter(self) -> int:
+        """Who starts the deal on screen: the table's pick, or the seat the
+        rules offer."""
+        if self.starts and self.starts[0] == self.state.game:
+            return self.starts[1]
+        return self.state.starter
+
+    def _moment(self) -> list:
+        s = self.state
+        return [s.game, s.turns, s.hits]
+
+    def _chosen(self) -> tuple[int, int] | None:
+        """(attacker, target) named at this moment; a name from before an
+        undo or a time-up no longer shows."""
+        if self.choice and self.choice[:3] == self._moment():
+            return self.choice[3], self.choice[4]
+        return None
+
+    def _late(self) -> tuple[int, int] | None:
+        """(attacker, target) named in the turn the time just ran out on: a
+        hit or miss pressed for it now goes to the rules, which refuse it for
+        the next player's turn."""
+        s, choice = self.state, self.choice
+        if not (choice and s.last and s.last.how == "time"):
+            return None
+        if choice[:2] != [s.game, s.turns - 1] or choice[3] != s.last.seat:
+            return None
+        return choice[3], choice[4]
+
+    # --- keys -------------------------------------------------------------
+
+    def key(self, key: str, kind: str) -> None:
+        if kind != "press":
+            return
+        step = dv.step(self.state)
+        if step.kind == "deal":
+            if key == "#":
+                chosen = self._starter()
+                self.box.act(dv.Dealt(None if chosen == self.state.starter else chosen))
+            elif key.isdigit() and 1 <= int(key) <= len(self.state.players):
+                self.starts = [self.state.game, int(key) - 1]
+            elif key == "*" and not self.session.events:
+                self.box.leave()
+        elif step.kind in ("attack", "again"):
+            self._turn_key(key, step)
+        elif key == "#" and step.kind == "next_game":
+            self.box.act(dv.NextGame())
+        elif key == "#":
+            self.box.leave()
+
+    def _turn_key(self, key: str, step: dv.Step) -> None:
+        named = self._chosen() or self._late()
+        if key.isdigit():
+            self._name(int(key) - 1, step.seat)
+        elif key in "AB" and named:
+            attacker, target = named
+            self.choice = None
+            self.box.act(dv.Attack(target, hit=key == "A", by=attacker))
+        elif key == "A" and step.kind == "again":
+            self.again = self._moment()
+        elif key == "A" and self.state.last and self.state.last.how != "stop":
+            self._refuse(_("A miss ends the turn."))  # [DV-6] no "again" after a miss
+        elif key in "AB":
+            self._refuse(_("First pick a player."))
+        elif key == "#":
+            if self.box.act(dv.Stop()):
+                self.choice = self.again = None
+        elif key == "*":
+            if self._chosen():
+                self.choice = None
+            else:
+                self.again = None
+
+    def _name(self, target: int, attacker: int) -> None:
+        try:
+            dv.check_attack(self.state, target, by=attacker)
+        except Illegal as exc:
+            self._refuse(i18n.refusal(exc))  # the rules' own words, as the box shows a refused event
+            return
+        self.choice = [*self._moment(), attacker, target]
+        self.again = None
+
+    def _refuse(self, message: str) -> None:
+        self.box.flash(message)
+        self.box.sound("error")
+
+    # --- screens ------------------------------------------------------------
+
+    def screens(self) -> dict[str, Screen]:
+        step = dv.step(self.state)
+        if step.kind == "deal":
+            main, side = self._deal(), self._table()
+        elif step.kind in ("attack", "again"):
+            main, side = self._turn(step), self._table()
+        elif step.kind == "next_game":
+            main, side = self._standings(), self._game()
+        else:
+            main = self._over()
+            side = self._tournament() if self.state.tournament else self._game()
+        return {"main": main, "team1": side, "team2": side}
+
+    def _deal(self) -> Screen:
+        s = self.state
+        if s.tournament:
+            title = _("Game {g}/{n}: take {k} each").format(g=s.game, n=dv.GAMES, k=s.tiles_each)
+        else:
+            title = ngettext("Take {k} tile each", "Take {k} tiles each", s.tiles_each).format(k=s.tiles_each)
+        lines = [_("Sort low to high,"), _("black left on a tie.")]
+        if s.jokers:
+            lines.append(_("Joker anywhere, fixed"))
+        lines.append(_("1-{n}: who starts").format(n=len(s.players)))
+        keys = [("#", _("{p} starts").format(p=self._label(self._starter())))]
+        if not self.session.events:
+            keys.append(("*", _("Menu")))
+        return Screen(title, tuple(lines), keys=tuple(keys))
+
+    def _turn(self, step: dv.Step) -> Screen:
+        s = self.state
+        me = self._label(step.seat)
+        attack = (",".join(str(t + 1) for t in step.targets), _("attack"))
+        chosen = self._chosen()
+        if chosen:
+            them = self._label(chosen[1])
+            miss = _("Miss: show drawn tile") if s.drawn else _("Miss: show own tile")
+            return self._prompt(_("{p} attacks {t}").format(p=me, t=them),
+                                (_("Hit: {t} shows it").format(t=them), miss),
+                                (("A", _("Hit")), ("B", _("Miss")), ("*", _("Back"))))
+        if step.kind == "again" and self.again == self._moment():
+            return self._prompt(_("{p} again: whom?").format(p=me), self._rows(), (attack, ("*", _("Back"))))
+        if step.kind == "again":
+            stop = (_("#: stop; drawn tile"), _("joins your row hidden")) if s.drawn else (_("#: stop"),)
+            return self._prompt(_("{p} hit! Again?").format(p=me), (_("A: attack again"), *stop),
+                                (("A", _("Again")), ("#", _("Stop"))))
+        if s.last and s.last.how == "time":
+            title = _("Time up! {p}: draw") if s.drawn else _("Time up! {p}'s turn")
+        else:
+            title = _("{p}: draw a tile") if s.drawn else _("{p}: no tile to draw")
+        return self._prompt(title.format(p=me), self._rows(), (attack,))
+
+    def _prompt(self, title: str, lines: tuple[str, ...], keys: tuple) -> Screen:
+        left = self.box.remaining()
+        if left is None:
+            return Screen(title, lines, keys=keys)
+        # Under the big clock one line fits: the key hints take it rather
+        # than the key bar, so that a refusal, flashed over the first line,
+        # shows on the panel too.
+        return Screen(title, (key_line(keys),), big=clock_text(left))
+
+    def _table(self) -> Screen:
+        s = self.state
+        if s.tournament:
+            title = _("Pool: {n} · game {g}/{k}").format(n=s.pool, g=s.game, k=dv.GAMES)
+        else:
+            title = _("Pool: {n}").format(n=s.pool)
+        lines = self._rows()
+        if s.last and len(lines) < LINES:
+            lines += (self._last(s.last),)
+        return Screen(title, lines)
+
+    def _rows(self) -> tuple[str, ...]:
+        s = self.state
+        rows = []
+        for seat in range(len(s.players)):
+            hidden, shown = s.hidden[seat], s.revealed[seat]
+            mark = "►" if seat == s.turn else " "
+            if not hidden:
+                rows.append(" " + _("{p} out").format(p=self._label(seat)))
+                continue
+            tiles = "■" * hidden + "□" * shown
+            if len(tiles) > COLS - 4:
+                tiles = f"■{hidden} □{shown}"  # too long a row to draw: count it
+            # A named seat keeps its digit beside the name: a digit always means that player.
+            label = self._label(seat)
+            label = label if label == seat_label(seat) else f"{seat + 1} {fit(label, 8)}"
+            if len(label) + 2 + len(tiles) > COLS:
+                tiles = f"■{hidden} □{shown}"
+            rows.append(f"{mark}{label} {tiles}")
+        return tuple(rows)
+
+    def _last(self, last: dv.TurnEnd) -> str:
+        who = self._label(last.seat)
+        if last.how == "time":
+            return _("Time up: {p} missed").format(p=who)
+        if last.how == "stop":
+            return _("{p} stopped, hits: {n}").format(p=who, n=last.hits)
+        return _("{p} missed, hits: {n}").format(p=who, n=last.hits)
+
+    def _standings(self) -> Screen:
+        s = self.state
+        done = s.games[-1]
+        title = _("Game {g}/{n}: {p} wins").format(g=done.number, n=dv.GAMES, p=self._label(done.winner))
+        totals = list(dv.standings(s).values())
+        lines = tuple(_("{p} {total:>2} pts +{n}").format(p=self._label(seat), total=totals[seat], n=points)
+                      for seat, points in enumerate(done.points))
+        return Screen(title, lines, keys=(("#", _("Next game")),))
+
+    def _game(self) -> Screen:
+        s = self.state
+        done = s.games[-1]
+        title = _("{p} won, turns: {n}").format(p=self._label(done.winner), n=done.turns)
+        line = _("{p} hits: {n}, {pts} pts") if s.tournament else _("{p} hits: {n}")
+        return Screen(title, tuple(line.format(p=self._label(seat), n=hits, pts=done.points[seat])
+                                   for seat, hits in enumerate(done.hits)))
+
+    def _tournament(self) -> Screen:
+        s = self.state
+        totals = list(dv.standings(s).values())
+        lines = tuple(f"{self._label(seat)} " + "+".join(str(g.points[seat]) for g in s.games) + f" = {total}"
+                      for seat, total in enumerate(totals))
+        return Screen(_("Tournament"), lines)
+
+    def _over(self) -> Screen:
+        s = self.state
+        url = self.box.public_url()
+        keys = (("#", _("Menu")),)
+        if not s.tournament:
+            return Screen(_("{p} wins!").format(p=self._label(s.winner)), (_("Scan for"), _("scores")),
+                          keys=keys, qr=url)
+        standings = dv.standings(s)
+        best = [seat for seat, name in enumerate(s.players) if name in winners(standings)]
+        if len(best) == 1:
+            title = _("{p} wins!").format(p=self._label(best[0]))
+        elif len(best) == 2:
+            title = _("{p} win").format(p="+".join(map(self._label, best)))
+        else:
+            title = _("Shared win")
+        lines = tuple(_("{p} {n} pts").format(p=self._label(seat), n=total)
+                      for seat, total in enumerate(standings.values()))
+        return Screen(title, lines, keys=keys, qr=url)
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
+    match event:
+        case dv.Dealt():
+            return _("the deal")
+        case dv.Attack(target, hit, by):
+            who = seat_label(before.turn if by is None else by, before.players)
+            text = _("{p} hits {t}") if hit else _("{p} misses {t}")
+            return text.format(p=who, t=seat_label(target, before.players))
+        case dv.Stop():
+            return _("{p} stops").format(p=seat_label(before.turn, before.players))
+        case dv.NextGame():
+            return _("next game")
+    return ""

@@ -1,0 +1,358 @@
+"""A game's setup form: one option a line; the option's digit steps to its
+next value at once, even when it is on another page (``C``/``D`` turn
+pages), ``#`` starts the game, ``*`` goes back to the main menu.
+
+A setup form also names the seats (``referee.setup_names``): ``A`` picks from
+tonight's players (``#`` alone: the same players as the last game, and in a
+team game the same teams; picked by digits, the first half joins team 1),
+``B`` shows the QR code of a page where a phone types the names.  The names so far
+are on the team screens, and beside the QR code; while a phone types, the
+names in its fields show there too, their titles ending in "…" until they
+are saved.  Without any, the seats keep their default names.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Callable
+
+from games.base import Illegal
+from referee import i18n, setup_names
+from referee.box.flows import Flow, menu, team_label
+from referee.i18n import _
+from referee.box.screen import COLS, LINES, Screen, fit, wrap
+
+
+# A help page has three lines of its own; the fourth says how to take back
+# a key and reach the game menu, the controls no key bar can show.
+HELP_LINES = LINES - 1
+
+
+def game_menu_line() -> str:
+    return _("Hold *: undo, menu")
+
+
+def named_seats(values: dict) -> dict:
+    """Setup values with a players count turned into seat names in the box's
+    language ("Hráč 1" at a Czech table), so the score log reads as the
+    screens do."""
+    count = values.get("players")
+    if not isinstance(count, int):
+        return values
+    return {**values, "players": [_("Player {n}").format(n=n) for n in range(1, count + 1)]}
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str                                  # the option's name in setup()
+    label: str                                # shown before the value
+    choices: tuple[tuple[object, str], ...]   # (value, how it reads)
+    default: int = 0                          # index into choices
+    seat: bool = False                        # names a seat: kept below the players count
+
+
+def seat_option(key: str, label: str, seats: int, name=None) -> Option:
+    """Who starts, where the rulebook leaves it to the table: one choice per
+    seat, seat 1 first, the option's digit stepping to the next seat."""
+    name = name or (lambda n: _("Player {n}").format(n=n))
+    return Option(key, label, tuple((seat, name(seat + 1)) for seat in range(seats)), seat=True)
+
+
+class Form(Flow):
+    """A game's setup: ``start(values)`` is called with the chosen values.
+    ``C`` opens the help pages (``C``/``D`` page through them, ``*`` back)."""
+
+    teams = False        # a team game names its players team by team
+    # What survives a power cut: the choices, the page, the help page and
+    # the names taken.  The pickers of names (tonight's players, the phone's
+    # QR code) come back as the form itself.
+    remembered = ("chosen", "page", "help_page", "names", "members")
+
+    def __init__(self, box, title: str, options: list[Option], start: Callable[[dict], None],
+                 help_lines: tuple[str, ...] = ()) -> None:
+        super().__init__(box)
+        self.title, self.options, self.start = title, options, start
+        self.chosen = [o.default for o in options]
+        self.page = 0
+        self.help_lines = help_lines
+        self.help_page = None  # the help page shown, if any
+        self.game = ""         # the game's short name, set by the menu
+        self.names: list[str] = []            # typed or picked, in seat order
+        self.members: list[list[str]] = []    # a team game's, team by team
+        self.naming: str | None = None        # the phone page's token, once shown
+        self.naming_csrf = ""
+        # What the phone page's fields hold, not yet saved (``naming.preview``):
+        # names, or a team game's teams; None once saved or never typed.
+        self.preview: list | None = None
+        self.preview_drawn = float("-inf")    # when a preview was last drawn
+        self.preview_due = None               # the redraw a preview is waiting for
+        self.mode = ""         # "roster" or "phone" over the form
+        self.picked: list[int] = []           # roster entries picked, in seat order
+        self.roster_page = 0
+
+    def restore(self, view: dict) -> None:
+        super().restore(view)
+        self._fit()
+        if len(self.chosen) != len(self.options) or not all(
+                isinstance(i, int) and 0 <= i < len(o.choices) for i, o in zip(self.chosen, self.options)):
+            raise ValueError("the saved choices do not fit the form")
+
+    def _fit(self) -> None:
+        """A form whose choices depend on others sets them for the values chosen."""
+
+    # --- names ------------------------------------------------------------
+
+    def seat_range(self) -> tuple[int, ...]:
+        """The player counts the form offers."""
+        for option in self.options:
+            if option.key == "players" and all(isinstance(v, int) for v, _l in option.choices):
+                return tuple(v for v, _l in option.choices)
+        return ()
+
+    def typed_names(self):
+        return [list(team) for team in self.members] if self.teams else list(self.names)
+
+    def set_names(self, names: list[str]) -> None:
+        """Names in seat order; their count becomes the players option."""
+        if names:
+            counts = self.seat_range()
+            if len(names) not in counts:
+                raise Illegal("Players in this game: {low} to {high}.", low=min(counts), high=max(counts))
+            i = [o.key for o in self.options].index("players")
+            self.chosen[i] = [v for v, _l in self.options[i].choices].index(len(names))
+            self._seated()
+        self.names = list(names)
+
+    def set_members(self, teams: list[list[str]]) -> None:
+        """A team game overrides this to check the team sizes it offers."""
+        self.members = [list(team) for team in teams]
+
+    def seat_names(self, count: int) -> list[str]:
+        """The names the game starts with: typed ones, the rest default."""
+        return [self.names[i] if i < len(self.names) else _("Player {n}").format(n=i + 1) for i in range(count)]
+
+    def named(self, values: dict) -> dict:
+        """The chosen values with the typed names in, if any."""
+        if self.names and isinstance(values.get("players"), int):
+            return {**values, "players": self.seat_names(values["players"])}
+        return values
+
+    @property
+    def values(self) -> dict:
+        return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen)}
+
+    @property
+    def pages(self) -> int:
+        return max(1, (len(self.options) + LINES - 2) // (LINES - 1))
+
+    def shown(self, index: int) -> str:
+        """How option ``index`` reads now; a form whose option means nothing
+        with another's choice overrides it."""
+        option = self.options[index]
+        return option.choices[self.chosen[index]][1]
+
+    def help(self) -> tuple[str, ...]:
+        """The help text; a form whose help depends on the choices overrides it."""
+        return self.help_lines
+
+    @property
+    def help_pages(self) -> int:
+        return -(-len(self.help()) // HELP_LINES)
+
+    def key(self, key: str, kind: str) -> None:
+        if kind != "press":
+            return
+        if self.help_page is not None:
+            self._help_key(key)
+        elif self.mode == "roster":
+            self._roster_key(key)
+        elif self.mode == "phone":
+            if key in "*#B":
+                self.mode = ""
+        elif key == "A":
+            self.mode, self.picked, self.roster_page = "roster", [], 0
+        elif key == "B":
+            self._phone()
+        elif key.isdigit() and 1 <= int(key) <= len(self.options):
+            i = int(key) - 1
+            self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
+            self.page = i // (LINES - 1)
+            self._seated()
+        elif key == "#":
+            self.start(self.named(self.values))
+        elif key == "*":
+            self.box.goto(menu.Main(self.box))
+        elif key == "D":
+            self.page = (self.page + 1) % self.pages
+        elif key == "C" and self.help_lines:
+            self.help_page = 0
+
+    def _seated(self) -> None:
+        # Only someone at the table can start: stepping past the last player,
+        # or seating fewer players, comes back to the first seat.
+        players = self.values.get("players")
+        if not isinstance(players, int):
+            return
+        for i, option in enumerate(self.options):
+            if option.seat and option.choices[self.chosen[i]][0] >= players:
+                self.chosen[i] = 0
+
+    def _phone(self) -> None:
+        if self.naming is None:
+            self.naming, self.naming_csrf = setup_names.new_token(), secrets.token_urlsafe(16)
+            self.box.changed()   # the web hears of the page before a phone can ask for it
+        self.mode = "phone"
+
+    def naming_url(self) -> str:
+        return self.box.public_url() + "N/" + self.naming
+
+    def roster(self) -> list[str]:
+        return setup_names.roster(self.box.store, self.box.labels.now())
+
+    def _roster_key(self, key: str) -> None:
+        roster = self.roster()
+        pages = max(1, (len(roster) + LINES - 1) // LINES)
+        if key.isdigit() and key != "0" and int(key) <= min(len(roster), 9):
+            i = int(key) - 1
+            if i in self.picked:
+                self.picked.remove(i)
+            else:
+                self.picked.append(i)
+        elif key == "D":
+            self.roster_page = (self.roster_page + 1) % pages
+        elif key == "C":
+            self.roster_page = (self.roster_page - 1) % pages
+        elif key == "*":
+            self.mode = ""
+        elif key == "#":
+            now = self.box.labels.now()
+            if not self.picked and self.teams and setup_names.last_teams(self.box.store, now):
+                self._take_teams(setup_names.last_teams(self.box.store, now))   # the same teams again
+                return
+            chosen = [roster[i] for i in self.picked] or setup_names.last_players(self.box.store, now)
+            self._take(chosen)
+
+    def _take(self, chosen: list[str]) -> None:
+        # A team game seats the first half of the names picked in team 1.
+        if self.teams:
+            half = (len(chosen) + 1) // 2
+            self._take_teams([chosen[:half], chosen[half:]])
+        else:
+            self._apply(self.set_names, chosen)
+
+    def _take_teams(self, teams: list[list[str]]) -> None:
+        self._apply(self.set_members, teams)
+
+    def _apply(self, setter, chosen) -> None:
+        try:
+            setter(chosen)
+        except Illegal as exc:
+            self.box.flash(i18n.refusal(exc))
+            self.box.sound("error")
+            return
+        self.mode, self.preview = "", None
+
+    def _help_key(self, key: str) -> None:
+        if key == "D" and self.help_page + 1 < self.help_pages:
+            self.help_page += 1
+        elif key == "C" and self.help_page > 0:
+            self.help_page -= 1
+        elif key in "*#":
+            self.help_page = None
+
+    def screens(self):
+        names = self._names_screens()
+        if self.help_page is not None:
+            return {"main": self._help_screen(), **names}
+        if self.mode == "roster":
+            return {"main": self._roster_screen(), **names}
+        if self.mode == "phone":
+            return {"main": self._phone_screen(), **names}
+        per = LINES - 1
+        first = self.page * per
+        lines = [fit(f"{i} {o.label}: {self.shown(i - 1)}")
+                 for i, o in enumerate(self.options[first:first + per], first + 1)]
+        lines.append(_("A:names B:by phone"))
+        keys = [("#", _("Start"))]
+        if self.help_lines:
+            keys.append(("C", _("Help")))
+        if self.pages > 1:
+            keys.append(("D", _("More")))
+        else:
+            keys.append(("*", _("Back")))
+        title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
+        return {"main": Screen(title, tuple(lines), keys=tuple(keys)), **names}
+
+    def _shown_names(self) -> tuple[list, bool]:
+        """The names the screens show: a phone's unsaved preview if there is
+        one, else the saved ones; and whether they are unsaved."""
+        saved = self.typed_names()
+        if self.preview is None or self.preview == saved:
+            return saved, False
+        return self.preview, True
+
+    def _phone_screen(self) -> Screen:
+        """The page's QR code, and beside it the names typed so far."""
+        shown, _typing = self._shown_names()
+        given = [name for team in shown for name in team] if self.teams else shown
+        if not given:
+            lines = tuple(wrap(_("Scan to type the players' names"), 10))
+        elif len(given) <= LINES:
+            lines = tuple(given)
+        else:
+            lines = (*given[:LINES - 1], f"+{len(given) - LINES + 1}")
+        return Screen(_("Names"), lines, qr=self.naming_url(), keys=(("*", _("Back")),))
+
+    def _names_screens(self) -> dict:
+        """The names so far on the team screens, live as they are typed: a
+        team game a team a screen, others up to four seats a screen.  Names
+        a phone has not saved yet have "…" after the title."""
+        shown, typing = self._shown_names()
+        mark = "…" if typing else ""
+        if self.teams:
+            if not any(shown):
+                return {}
+            return {seat: Screen((self.team_titles[t] if self.team_titles else team_label(seat)) + mark,
+                                 tuple(fit(name) for name in shown[t][:LINES]))
+                    for t, seat in enumerate(("team1", "team2")) if t < len(shown)}
+        if not shown:
+            return {}
+        if typing:
+            seats = [fit(f"{n} {name}") for n, name in enumerate(shown, 1)]
+        else:
+            count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(shown)
+            seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
+        shown_on = {"team1": Screen(_("Players") + mark, tuple(seats[:LINES]))}
+        if len(seats) > LINES:
+            shown_on["team2"] = Screen(_("Players") + mark, tuple(seats[LINES:]))
+        return shown_on
+
+    team_titles: tuple[str, ...] = ()
+
+    def _roster_screen(self) -> Screen:
+        roster = self.roster()
+        if not roster:
+            return Screen(_("Tonight's players"), tuple(wrap(_("No names typed tonight yet."), COLS)),
+                          keys=(("*", _("Back")),))
+        first = self.roster_page * LINES
+        lines = []
+        for i, name in enumerate(roster[first:first + LINES], first):
+            mark = f"→{self.picked.index(i) + 1}" if i in self.picked else ""
+            number = str(i + 1) if i < 9 else " "
+            lines.append(fit(f"{number} {name} {mark}".rstrip()))
+        keys = [("#", _("OK") if self.picked else _("Same"))]
+        if len(roster) > LINES:
+            keys.append(("D", "►"))
+        keys.append(("*", _("Back")))
+        return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
+
+    def _help_screen(self) -> Screen:
+        first = self.help_page * HELP_LINES
+        keys = []
+        if self.help_page > 0:
+            keys.append(("C", "◄"))
+        if self.help_page + 1 < self.help_pages:
+            keys.append(("D", "►"))
+        keys.append(("*", _("Back")))
+        title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
+        return Screen(title, (*self.help()[first:first + HELP_LINES], game_menu_line()), keys=tuple(keys))

@@ -1,0 +1,193 @@
+"""The main menu, the settings, the score-log QR code, and "coming soon"."""
+from __future__ import annotations
+
+import re
+
+from referee import catalogue, i18n
+
+from referee.box import wifi
+from referee.box.flows import Flow, clock_text, flow_for, merging
+from referee.box.flows.numbered import Menu
+from referee.i18n import _
+from referee.box.screen import LINES, W, Screen, qr_image, wrap
+
+title = catalogue.title
+
+
+def Main(box) -> Menu:
+    items = [(title(g.name), lambda name=g.name: open_game(box, name)) for g in catalogue.on_menu()]
+    items += [
+        (_("Table tools"), lambda: _tools(box)),
+        (_("Score log"), lambda: box.goto(ScoreLog(box))),
+        (_("Settings"), lambda: box.goto(Settings(box))),
+    ]
+    return Menu(box, lambda: _title(box), items)
+
+
+def running_tools(box):
+    """The table tools' session when its countdown was left running behind
+    the menus, else None."""
+    s = box.session
+    return s if s is not None and s.name == "tools" and not s.rules.is_over(s.state) else None
+
+
+def _title(box) -> str:
+    tools = running_tools(box)
+    if tools is None:
+        return "Tabletop Referee"
+    if tools.state.expired:
+        return _("Time is up!")
+    cd = tools.state.countdown
+    left = clock_text(cd.remaining(box.game_time()))
+    return _("Timer {time}").format(time=left if cd.running else f"‖ {left}")
+
+
+def _tools(box) -> None:
+    """Back to the countdown left running, or the table tools anew."""
+    tools = running_tools(box)
+    if tools is not None:
+        box.goto(flow_for(box, tools))
+    else:
+        box.start_game("tools")
+
+
+def open_game(box, name: str) -> None:
+    """The game's setup form."""
+    game = catalogue.GAMES.get(name)
+    flows = catalogue.load(game.flows) if game is not None else None
+    form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
+    form.game = name
+    box.goto(form)
+
+
+class ComingSoon(Flow):
+    def __init__(self, box, title: str) -> None:
+        super().__init__(box)
+        self.title = title
+
+    def key(self, key, kind):
+        if kind == "press" and key in "*#":
+            self.box.goto(Main(self.box))
+
+    def screens(self):
+        return {"main": Screen(self.title, (_("Coming soon."),), keys=(("*", _("Back")),))}
+
+
+class ScoreLog(Flow):
+    """The QR code of tonight's score log, for every phone at the table; on a
+    club night (``[club] league_url``), B shows the league's instead.  On the
+    box's own Wi-Fi (comitup's hotspot, see ``referee.box.wifi``) B turns three
+    pages: the code that joins a phone to that Wi-Fi, the score log's, and
+    comitup's page, where a phone joins the box to the home Wi-Fi."""
+
+    page = 0
+
+    def __init__(self, box) -> None:
+        super().__init__(box)
+        self._state = box.network.state   # a new state starts again on its first page
+
+    def key(self, key, kind):
+        if kind != "press":
+            return
+        if key == "B" and len(self._pages()) > 1:
+            self.page = (self.page + 1) % len(self._pages())
+        elif key in "*#":
+            self.box.goto(Main(self.box))
+
+    def _pages(self) -> list[str]:
+        network = self.box.network
+        if network.state == "HOTSPOT":
+            own = network.hotspot is not None and fits(wifi.wifi_code(network.hotspot.name, network.hotspot.password))
+            return ["wifi", "scores", "home"] if own else ["scores", "home"]
+        return ["scores", "league"] if self.box.config.club.league_url else ["scores"]
+
+    def screens(self):
+        if self.box.network.state != self._state:
+            self._state, self.page = self.box.network.state, 0
+        pages = self._pages()
+        page = pages[self.page % len(pages)]
+        if len(pages) == 2 and "league" in pages:
+            keys = (("B", _("Scores") if page == "league" else _("League")),)
+        else:
+            keys = (("B", _("Next")),) if len(pages) > 1 else ()
+        if page == "league":
+            club = self.box.config.club.league_url
+            return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club), keys=keys, qr=club)}
+        if page == "wifi":
+            spot = self.box.network.hotspot
+            code = wifi.wifi_code(spot.name, spot.password)
+            return {"main": Screen(_("Wi-Fi"), (*broken(spot.name, code), *broken(spot.password, code)),
+                                   keys=keys, qr=code)}
+        if page == "home":
+            url = wifi.COMITUP_PAGE.upper()
+            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url),
+                                   keys=keys, qr=url)}
+        if self.box.network.state == "CONNECTING":
+            return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
+        url = self.box.public_url()
+        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, local=self._local()),
+                               keys=keys, qr=url)}
+
+    def _local(self) -> str:
+        """The name avahi gives the box, with the page's port: for phones
+        that cannot scan, when the box chose the address itself."""
+        web, network = self.box.config.web, self.box.network
+        if web.public_url or web.host not in ("0.0.0.0", "::", ""):
+            return ""
+        if network.state != "HOTSPOT" and (network.choice is None or network.choice.interface == "lo"):
+            return ""
+        return f"{wifi.local_name()}:{web.port}"
+
+
+def fits(code: str) -> bool:
+    try:
+        qr_image(code)
+    except ValueError:
+        return False
+    return True
+
+
+def broken(text: str, code: str) -> tuple[str, ...]:
+    """``text`` beside the QR code of ``code``, in pieces as wide as there
+    is room for (a Wi-Fi name or password, typed by whoever cannot scan)."""
+    width = (W - qr_image(code).width - 4) // 6
+    return tuple(text[i:i + width] for i in range(0, len(text), width)) or ("",)
+
+
+def beside(prompt: str, url: str, local: str = "") -> tuple[str, ...]:
+    """The lines beside a QR code: its address whole; under it the box's
+    ``.local`` name (``local``) where it fits whole; and the prompt above
+    them where there is room for all of it."""
+    address, said = written(url), tuple(wrap(prompt, 10))
+    width = (W - qr_image(url).width - 4) // 6
+    name = written(local, qr_image(url).width) if local else ()
+    if len(address) + len(name) > LINES or any(len(line) > width for line in name):
+        name = ()
+    lines = (*address, *name)
+    return (*said, *lines) if len(said) + len(lines) <= LINES else lines
+
+
+def written(url: str, beside: int = 0) -> tuple[str, ...]:
+    """The address beside its QR code (``beside``: its width, else the
+    address's own), whole, for whoever cannot scan: broken after a dot or
+    before the port where one line is too narrow."""
+    width = (W - (beside or qr_image(url).width) - 2) // 6
+    lines = [""]
+    for part in re.findall(r"[^.:/]+[.]?|:[^/]*|/", url.split("//")[-1]):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return tuple(lines)
+
+
+def Settings(box) -> Menu:
+    def choose(code):
+        i18n.use(code)
+        box.store.set_setting("lang", code)
+        box.goto(Settings(box))
+        box.changed()   # open phone pages turn to the new language too
+
+    items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
+    items.append((_("Merge names"), lambda: merging.open_page(box, lambda: Settings(box))))
+    return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: box.goto(Main(box)))
+

@@ -1,0 +1,601 @@
+"""Octiles at the table: the box deals the tiles, keeps the turns and passes,
+and in referee mode follows the board and checks every move.
+
+Main shows whose turn it is and the tile they play, drawn as it lies, north
+(the North seat's edge) up; the team screens show the same tile and the
+standings.  The real tiles carry no numbers, so no screen names a tile by
+its number: a tile is the one in hand or "the tile off space 9".  Spaces are
+keyed by their number 1-17, as the printed ``docs/octiles-spaces.svg``
+numbers them (the map is also under ``D``, then ``1``).  What to ask comes
+from ``octiles.step(state)``.
+
+Keys
+----
+Setup            the form's digits change an option, ``#`` starts; with 3 or
+                 4 runners in referee mode each player then says which start
+                 homes their runners stand on [OC-1]: digits 1-5 put one on
+                 or off, ``#`` accepts (the first homes are offered), ``*``
+                 goes back a player
+A turn           digits and ``#``: the space the tile went on (``*`` clears);
+                 ``C`` pass [OC-8]; ``D`` more: ``1`` the map of the spaces,
+                 ``2`` end the game, ``3`` who has finished (dealer mode:
+                 the player's digit, then ``#`` to confirm) or where the box
+                 has every runner (referee mode)
+Turning          referee mode, once the space is keyed: the picture fills the
+                 panel's height; ``A`` turns it 45° anticlockwise, ``B``
+                 clockwise, until it looks like the tile on the board; ``#``
+                 places it (the screen names the move when the placement
+                 allows only one), ``*`` back
+The move         a digit picks the runner's move when the placement offers
+                 several (one is made at once); with none, the screen says
+                 why, and ``*`` goes back to turning
+No move          ``#`` passes: the tile stays on top for the next player
+Tile set aside   after everyone passed and then nobody could move with the
+                 tile for a whole round, it goes under the deck and the next
+                 player draws [OC-8]: ``#``.  ``D``, ``2`` still ends the
+                 game for a table that wants to stop.
+Nobody can move  no other tile to draw: ``#`` passes on, ``C`` ends the game
+After a turn     an exchanged tile, or a player home, is announced: ``#``
+Game over        the finishing order and the score log's QR code; ``#`` back
+                 to the main menu
+"""
+from __future__ import annotations
+
+import dataclasses
+from enum import StrEnum
+from dataclasses import dataclass
+
+from games import octiles as oc
+from games.octiles_board import SEATS_IN_PLAY
+from referee import catalogue
+from referee.box.flows import Flow
+from referee.box.flows.forms import Form, Option
+from referee.box.flows.octiles_draw import space_map, tile_picture
+from referee.i18n import N_, _, ngettext
+from referee.box.screen import Screen, fit, wrap
+
+BESIDE = 13      # text columns left of the tile picture
+TURNING = 10     # text columns left of the full-height picture
+FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
+SPACES = len(oc.BOARD.spaces)
+# Given a count, the rules name the players after their seats.
+# The seats' names the rules give, in English; the screens translate them.
+SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
+MAP_PAGES = 3
+RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
+
+
+def setup(box) -> Form:
+    options = [
+        Option("players", _("Players"), tuple((n, str(n)) for n in SEATS_IN_PLAY)),
+        Option("runners", _("Runners"), tuple((n, str(n)) for n in (5, 4, 3))),  # [ruling] 3-5 runners
+        Option("starts", _("Starts"), _seat_choices(2)),  # [ruling] the box asks who starts
+        Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
+    ]
+    help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
+                  _("Turn: space 1-17, #"), _("C: pass  D: more"), _("D then 1: the spaces"),
+                  _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"))
+    return _Setup(box, _("Octiles"), options, None, help_lines)
+
+
+def _seat_choices(players: int) -> tuple[tuple[int, str], ...]:
+    return tuple((n, _(SEAT_NAMES[seat.title()])) for n, seat in enumerate(SEATS_IN_PLAY[players]))
+
+
+class _Setup(Form):
+    """The setup form; who starts is one of the seats the players fill.
+    With fewer than five runners in referee mode, ``#`` goes on to ask each
+    player, seat by seat, which start homes their runners stand on [OC-1]:
+    digits 1-5 put a runner on or off a home, ``#`` accepts (the first homes
+    are offered), ``*`` goes back a seat."""
+
+    homes: list | None = None   # per seat, the homes chosen so far, while asking
+    seat = 0                    # whose homes are asked
+    pending: dict = {}          # the setup values, while the homes are asked
+
+    def __init__(self, box, title, options, _start, help_lines) -> None:
+        super().__init__(box, title, options, self.begin, help_lines)
+
+    @property
+    def _seats(self) -> tuple[str, ...]:
+        players = self.pending["players"]
+        return SEATS_IN_PLAY[players if isinstance(players, int) else len(players)]
+
+    def begin(self, values: dict) -> None:
+        if values["runners"] < 5 and values["mode"] == "referee":
+            self.pending, self.seat = values, 0
+            # [OC-1] the first homes are offered: one key accepts them
+            self.homes = [list(oc.BOARD.start_homes(seat)[:values["runners"]]) for seat in self._seats]
+        else:
+            self.box.start_game(oc.NAME, values)
+
+    remembered = (*Form.remembered, "homes", "seat", "pending")
+
+    def key(self, key: str, kind: str) -> None:
+        if self.homes is not None:
+            if kind == "press":
+                self._homes_key(key)
+            return
+        super().key(key, kind)
+        self._fit()
+
+    def _fit(self) -> None:
+        i = [o.key for o in self.options].index("starts")
+        choices = _seat_choices(self.values["players"])
+        self.options[i] = dataclasses.replace(self.options[i], choices=choices)
+        if self.chosen[i] >= len(choices):
+            self.chosen[i] = 0
+
+
+    def _homes_key(self, key: str) -> None:
+        values = self.pending
+        seat = self._seats[self.seat]
+        circles = oc.BOARD.start_homes(seat)
+        mine = self.homes[self.seat]
+        if key.isdigit() and 1 <= int(key) <= len(circles):
+            circle = circles[int(key) - 1]
+            if circle in mine:
+                mine.remove(circle)
+            else:
+                mine.append(circle)
+        elif key == "#" and len(mine) != values["runners"]:
+            self.box.flash(ngettext("Put {n} runner on homes.", "Put {n} runners on homes.",
+                                    values["runners"]).format(n=values["runners"]))
+            self.box.sound("error")
+        elif key == "#" and self.seat + 1 < len(self.homes):
+            self.seat += 1
+        elif key == "#":
+            homes, self.homes = self.homes, None
+            ordered = [[c for c in oc.BOARD.start_homes(s) if c in chosen] for s, chosen in zip(self._seats, homes)]
+            self.box.start_game(oc.NAME, {**values, "homes": ordered})
+        elif key == "*" and self.seat:
+            self.seat -= 1
+        elif key == "*":
+            self.homes = None
+
+    def screens(self):
+        if self.homes is None:
+            return super().screens()
+        values = self.pending
+        seat = self._seats[self.seat]
+        circles = oc.BOARD.start_homes(seat)
+        cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{c}" for k, c in enumerate(circles, 1)]
+        lines = (" ".join(cells[:3]), " ".join(cells[3:]),
+                 ngettext("{n} runner: digits", "{n} runners: digits", values["runners"]).format(n=values["runners"]),
+                 _("put one on or off"))
+        players = values["players"]
+        name = _(SEAT_NAMES[seat.title()]) if isinstance(players, int) else players[self.seat]
+        title = _("{name}: start homes").format(name=name)
+        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))))}
+
+
+@dataclass(frozen=True)
+class Draft:
+    """The turn being keyed in: the space's digits, then the space (1-17)
+    and how far the picture is turned, then placed: the moves it offers, or
+    why it offers none."""
+    typed: str = ""
+    space: int | None = None
+    rotation: int = 0
+    placed: bool = False
+
+
+class Ask(StrEnum):
+    """A question over the turn (``Play.asking``)."""
+    NONE = ""
+    MORE = "more"           # the D menu: the space map, end the game, who has finished or where runners are
+    END = "end"             # end the game here?
+    FINISHED = "finished"   # dealer mode: which seat has finished?
+    SURE = "sure"           # ... and is that so? [OC-9]
+
+
+class Play(Flow):
+    remembered = ("draft", "notice", "asking", "page", "finisher")
+    # An undo lands before the space is keyed: never on the turning
+    # picture or the move list, where one key places the tile again.
+    keyed = ("draft", "asking", "finisher")
+
+    def __init__(self, box, session) -> None:
+        super().__init__(box)
+        self.session = session
+        # Both belong to one moment of the game (see _moment), so that an
+        # undo drops them: the Draft as a dict under "at", and the moment
+        # right after the flow's last accepted event with that event's name.
+        self.draft: dict | None = None
+        self.notice: list | None = None
+        self.asking = Ask.NONE   # a question over the turn (see Ask)
+        self.page = None     # the page of the space map shown, if any, or RUNNERS
+        self.finisher = None  # dealer mode: the seat asked about as finished
+
+    @property
+    def state(self) -> oc.State:
+        return self.session.state
+
+    def _moment(self) -> list:
+        s = self.state
+        return [len(s.turns), len(s.finishers)]
+
+    def _draft(self) -> Draft:
+        if self.draft and self.draft["at"] == self._moment():
+            return Draft(**{k: v for k, v in self.draft.items() if k != "at"})
+        return Draft()
+
+    def _keep(self, draft: Draft) -> None:
+        self.draft = {"at": self._moment(), **dataclasses.asdict(draft)}
+
+    def _name(self, seat: int) -> str:
+        name = self.state.names[seat]
+        return _(SEAT_NAMES[name]) if name in SEAT_NAMES else name
+
+    def _moves(self, draft: Draft) -> tuple[oc.Move, ...]:
+        return oc.moves_at(self.state, oc.space_name(draft.space), draft.rotation)
+
+    # --- keys -------------------------------------------------------------------
+
+    def key(self, key: str, kind: str) -> None:
+        if kind != "press":
+            return
+        step = oc.step(self.state)
+        if self.page is not None:
+            self._map_key(key)
+        elif step.kind == "over":
+            if key in ("#", "*"):
+                self.box.leave()
+        elif self.asking:
+            self._ask_key(key)
+        elif self._news():
+            if key == "#":
+                self.notice = None
+            elif key == "C" and self._news()[1] is not None:
+                self.notice, self.asking = None, Ask.END
+            elif key == "D":
+                self.asking = Ask.MORE
+        elif step.kind == "play":
+            self._turn_key(key, step)
+        elif key in ("#", "C") and step.kind == "no_move":
+            self._act(oc.Pass())  # [OC-8] no move: the tile goes on to the next player
+        elif key == "#" and step.kind == "stuck":
+            self._act(oc.Pass())
+        elif key == "C" and step.kind == "stuck":
+            self.asking = Ask.END
+        elif key == "D":
+            self.asking = Ask.MORE
+
+    def _turn_key(self, key: str, step: oc.Step) -> None:
+        draft = self._draft()
+        if draft.space is None:
+            self._space_key(key, draft)
+        elif not draft.placed:
+            if key in ("A", "B"):
+                # A turns anticlockwise, B clockwise: the rules turn clockwise.
+                self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
+            elif key == "#":
+                moves = self._moves(draft)
+                if len(moves) == 1:
+                    self._act(oc.Play(*moves[0]))
+                else:
+                    self._keep(dataclasses.replace(draft, placed=True))
+            elif key == "*":
+                self._keep(Draft())
+        else:
+            moves = self._moves(draft)
+            if key.isdigit() and 1 <= int(key) <= len(moves):
+                self._act(oc.Play(*moves[int(key) - 1]))
+            elif key == "*" or (key == "#" and not moves):
+                self._keep(dataclasses.replace(draft, placed=False))
+
+    def _space_key(self, key: str, draft: Draft) -> None:
+        if key.isdigit() and len(draft.typed) < len(str(SPACES)):
+            self._keep(Draft(typed=draft.typed + key))
+        elif key == "#" and not draft.typed:
+            self._refuse(_("Key the space first: 1-{n}.").format(n=SPACES))
+        elif key == "#":
+            number = int(draft.typed)
+            if not 1 <= number <= SPACES:
+                self._keep(Draft())
+                self._refuse(_("The spaces are 1 to {n}.").format(n=SPACES))
+            elif self.state.mode == "dealer":
+                self._act(oc.Played(oc.space_name(number)))
+            else:
+                self._keep(Draft(space=number))
+        elif key == "*":
+            self._keep(Draft())
+        elif key == "C":
+            self._act(oc.Pass())  # [OC-8] the rules refuse it once everyone passed and a move is possible
+        elif key == "D":
+            self.asking = Ask.MORE
+
+    def _ask_key(self, key: str) -> None:
+        s = self.state
+        if key == "*":
+            self.asking = Ask.FINISHED if self.asking == Ask.SURE else Ask.NONE
+        elif self.asking == Ask.MORE:
+            if key == "1":
+                self.asking, self.page = Ask.NONE, 0
+            elif key == "2":
+                self.asking = Ask.END
+            elif key == "3" and s.mode == "dealer":
+                self.asking = Ask.FINISHED
+            elif key == "3":
+                self.asking, self.page = Ask.NONE, RUNNERS
+        elif self.asking == Ask.END and key == "#":
+            self.asking = Ask.NONE
+            self._act(oc.Stop())
+        elif self.asking == Ask.FINISHED and key.isdigit() and 1 <= int(key) <= len(s.names):
+            # [OC-9] a finish is asked again before the box records it
+            self.asking, self.finisher = Ask.SURE, int(key) - 1
+        elif self.asking == Ask.SURE and key == "#":
+            if self._act(oc.Finished(self.finisher)):
+                self.asking, self.finisher = Ask.NONE, None
+            else:
+                self.asking = Ask.FINISHED
+
+    def _map_key(self, key: str) -> None:
+        if self.page == RUNNERS:
+            if key in ("#", "*", "D"):
+                self.page = None
+        elif key == "D":
+            self.page = (self.page + 1) % MAP_PAGES
+        elif key == "C":
+            self.page = (self.page - 1) % MAP_PAGES
+        elif key in ("#", "*"):
+            self.page = None
+
+    def _act(self, event) -> bool:
+        done = self.box.act(event)
+        if done:
+            self.notice = [*self._moment(), type(event).__name__]
+        return done
+
+    def _refuse(self, message: str) -> None:
+        self.box.flash(message)
+        self.box.sound("error")
+
+    def _news(self) -> tuple[oc.Turn | None, int | None] | None:
+        """What the flow's last event did that the table must hear before
+        going on: the turn that exchanged a tile, and the seat that came home;
+        None when there is nothing to tell (or it was told)."""
+        s = self.state
+        if not self.notice or self.notice[:2] != self._moment() or oc.is_over(s):
+            return None
+        event = self.notice[2]
+        last = s.turns[-1] if s.turns else None
+        if event == "Pass" and last.set_aside:
+            return (last, None)   # [OC-8] the tile nobody could use goes under
+        exchanged = last if event in ("Play", "Played") and last.action == "exchanged" else None
+        home = s.finishers[-1] if event == "Finished" or (event == "Play" and last.finished) else None
+        return (exchanged, home) if exchanged or home is not None else None
+
+    # --- screens ------------------------------------------------------------------
+
+    def screens(self) -> dict[str, Screen]:
+        s = self.state
+        step = oc.step(s)
+        if step.kind == "shuffle":
+            waiting = Screen(_("Octiles"), (_("Shuffling the tiles…"),))
+            return {"main": waiting, "team1": waiting, "team2": waiting}
+        if step.kind == "over":
+            side = self._final()
+            return {"main": self._over(), "team1": side, "team2": side}
+        draft = self._draft()
+        side = self._standings(draft)
+        if self.page is not None:
+            main = self._map()
+        elif self.asking:
+            main = self._ASKS[self.asking](self)
+        elif self._news():
+            main = self._told(*self._news())
+        else:
+            main = self._STEPS[step.kind](self, step, draft)
+        return {"main": main, "team1": side, "team2": side}
+
+    def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "",
+                     typing: int | None = None) -> Screen:
+        # The tiles carry no numbers: the picture shows which one it is.
+        title = title or _("{name} to play").format(name=self._name(step.seat))
+        return Screen(title, tuple(fit(line, BESIDE) for line in lines if line), keys=tuple(keys),
+                      picture=tile_picture(step.tile, rotation), typing=typing)
+
+    def _play(self, step: oc.Step, draft: Draft) -> Screen:
+        if draft.space is None:
+            return self._key_space(step, draft)
+        if not draft.placed:
+            return self._turning(step, draft)
+        moves = self._moves(draft)
+        return self._choose(step, draft, moves) if moves else self._why(draft)
+
+    def _key_space(self, step: oc.Step, draft: Draft) -> Screen:
+        s = self.state
+        lines = [_("Space: {typed}_").format(typed=draft.typed), _("1-{n}, then #").format(n=SPACES)]
+        # [OC-8] everyone passed: who can move must.  In dealer mode only the
+        # players know whether they can, so the pass stays on offer.
+        forced = step.must_move and s.mode == "referee"
+        if forced:
+            lines += [_("All passed:"), _("you must move")]
+        elif step.must_move:
+            lines += [_("All passed:"), _("move if able")]
+        else:
+            # [OC-3] on a full board the tile comes off the board, not the deck
+            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
+                      _("Round {n}").format(n=s.round)]
+        if draft.typed:
+            keys = [("#", _("OK")), ("*", _("Clear"))]
+        elif forced:
+            keys = [("#", _("OK")), ("D", _("More"))]
+        else:
+            keys = [("#", _("OK")), ("C", _("Pass")), ("D", _("More"))]
+        return self._tile_screen(step, lines, keys, typing=0)
+
+    def _turning(self, step: oc.Step, draft: Draft) -> Screen:
+        """The tile picture at the panel's full height, so that crossing
+        paths stay apart; the words in the ten columns beside it."""
+        space = oc.space_name(draft.space)
+        lying = oc.exchange(self.state, space)
+        moves = self._moves(draft)
+        if len(moves) == 1:
+            # the only move this placement allows: what # does
+            then = f"#:{moves[0].from_circle}→{moves[0].to_circle}"
+        else:
+            then = _("#: moves") if moves else _("#: no move")
+        lines = [self._name(step.seat), _("Space {n}").format(n=draft.space), _("A◄ ►B turn"), then,
+                 _("Swaps tile") if lying else "",   # [OC-2] a tile lies there
+                 _("Top: North")]                   # the board's edge the picture has up
+        return Screen("", tuple(fit(line, TURNING) for line in lines), invert_title=False,
+                      picture=tile_picture(step.tile, draft.rotation, FULL_CENTRE, FULL_APOTHEM))
+
+    def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
+        cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
+        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
+        title = _("{name}: which move?").format(name=self._name(step.seat))
+        return Screen(title, lines, keys=(("*", _("Back")),))
+
+    def _why(self, draft: Draft) -> Screen:
+        why = oc.no_move(self.state, oc.space_name(draft.space), draft.rotation)
+        reason = _(why.reason)
+        if why.to_circle:
+            reason = f"{why.from_circle}→{why.to_circle}: {reason}"
+        elif why.from_circle:
+            reason = _("From {circle}:").format(circle=why.from_circle) + " " + reason
+        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),))
+
+    def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
+        lines = (_("No move with"), _("this tile."), _("#: pass it on"))
+        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+
+    def _stuck(self, step: oc.Step, draft: Draft) -> Screen:
+        lines = (_("Nobody can"), _("move with it."), _("#: pass on"), _("C: end game"))
+        return self._tile_screen(step, lines, (("#", _("Pass")), ("C", _("End")), ("D", _("More"))))
+
+    def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
+        s = self.state
+        lines = []
+        if exchanged and exchanged.set_aside:
+            # [OC-8] [ruling] a tile nobody could use for a whole round
+            lines = (_("Nobody could move"), _("with it: put it at"), _("the bottom of the deck."),
+                     _("{name} draws.").format(name=self._name(s.turn)))
+            return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
+        if exchanged:
+            number = oc.space_number(exchanged.space)
+            # The tiles carry no numbers: it is the tile that lay on the space.
+            title = _("Tile off space {n}").format(n=number)
+            if s.hand_from == "board":
+                # [OC-3] full board: the next player plays the removed tile
+                lines.append(_("{name} plays it next.").format(name=self._name(s.turn)))
+            else:
+                lines += [_("Put it at the bottom"), _("of the deck.")]  # [OC-2]
+        if home is not None:
+            place = s.finishers.index(home) + 1
+            # [OC-9] the first home wins; the others may play on for places
+            done = _("{name} wins!") if place == 1 else _("Place {n}: {name}")
+            lines.append(done.format(name=self._name(home), n=place))
+            lines.append(_("The others play on."))
+            if not exchanged:
+                title = lines.pop(0)
+        keys = [("#", _("OK"))]
+        if home is not None:
+            keys.append(("C", _("End")))
+        return Screen(title, tuple(lines), keys=tuple(keys))
+
+    def _ask_more(self) -> Screen:
+        lines = [_("1 Map of the spaces"), _("2 End the game")]
+        if self.state.mode == "dealer":
+            lines.append(_("3 Who has finished?"))
+        else:
+            lines.append(_("3 Where runners are"))
+        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+
+    def _ask_end(self) -> Screen:
+        s = self.state
+        lines = (_("Places so far stay."),) if s.finishers else (_("Nobody wins."),)
+        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))))
+
+    def _ask_finished(self) -> Screen:
+        s = self.state
+        cells = [fit(f"{seat + 1} {self._name(seat)}", 10).ljust(10) for seat in s.active]
+        lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
+        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),))
+
+    def _ask_sure(self) -> Screen:
+        lines = (_("All runners in their"), _("goal homes?"))
+        return Screen(_("{name} finished?").format(name=self._name(self.finisher)), lines,
+                      keys=(("#", _("Yes")), ("*", _("No"))))
+
+    def _runners(self) -> Screen:
+        """Where the box has every runner: to check against the table."""
+        s = self.state
+        lines = []
+        for seat, name in enumerate(s.names):
+            mine = [c for c, who in s.board.pieces().items() if who == s.seats[seat]]
+            lines.append(f"{fit(self._name(seat), 6):<6} {' '.join(sorted(mine))}")
+        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),))
+
+    def _map(self) -> Screen:
+        if self.page == RUNNERS:
+            return self._runners()
+        title = _("Spaces {k}/{n} D:more").format(k=self.page + 1, n=MAP_PAGES)
+        if self.page == 0:
+            lines = space_map(oc.space_number)
+        elif self.page == 1:
+            lines = space_map(str)
+        else:
+            homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
+            wide = max(len(name) for name, _circles in homes) + 1   # "Południe" is 8 letters
+            lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
+                     _("Circle C3: SW of c3"))
+            title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
+        return Screen(title, lines)
+
+    def _standings(self, draft: Draft) -> Screen:
+        s = self.state
+        lines = [self._standing(seat) for seat in range(len(s.names))]
+        title = _("{name} to play").format(name=self._name(s.turn))
+        return Screen(title, tuple(fit(line, BESIDE) for line in lines),
+                      picture=tile_picture(s.hand, draft.rotation))
+
+    def _standing(self, seat: int) -> str:
+        s = self.state
+        mark = "►" if seat == s.turn and not oc.is_over(s) else " "
+        if seat in s.finishers:
+            return f"{mark}{self._name(seat)} #{s.finishers.index(seat) + 1}"
+        if s.mode == "referee":
+            return f"{mark}{self._name(seat)} {s.board.home(s.seats[seat])}/{s.board.runners_per_player}"
+        return f"{mark}{self._name(seat)}"
+
+    def _over(self) -> Screen:
+        s = self.state
+        if s.finishers:
+            title = _("{name} won!").format(name=self._name(s.finishers[0]))  # [OC-9]
+            lines = tuple(f"{place} {self._name(seat)}" for place, seat in enumerate(s.finishers, 1))
+        else:
+            title, lines = _("Game over"), (_("No winner"),)
+        # Beside the QR code ten columns are left: the team screens show the
+        # whole order.
+        return Screen(title, (*lines[:2], _("Scan for"), _("scores")), keys=(("#", _("Menu")),),
+                      qr=self.box.public_url())
+
+    def _final(self) -> Screen:
+        s = self.state
+        lines = tuple(self._standing(seat).strip() for seat in range(len(s.names)))
+        return Screen(_("Finishing order"), lines)
+
+    # What main shows: for a question over the turn, and for each kind of
+    # turn the rules' step names, in one place.
+    _ASKS = {Ask.MORE: _ask_more, Ask.END: _ask_end, Ask.FINISHED: _ask_finished, Ask.SURE: _ask_sure}
+    _STEPS = {"play": _play, "no_move": _no_move, "stuck": _stuck}
+
+
+def describe(event, before) -> str:
+    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
+    def name(seat: int) -> str:
+        given = before.names[seat]
+        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
+    match event:
+        case oc.Play(space) | oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Pass():
+            return _("{name} passes").format(name=name(before.turn))
+        case oc.Finished(seat):
+            return _("{name} finished").format(name=name(seat))
+        case oc.Stop():
+            return _("stopping the game")
+    return ""

@@ -1,0 +1,160 @@
+"""The box's sense of time: the game clock, the countdown's ticks and
+expiry, the checkpoint a power cut resumes from, and the re-dating of this
+boot's labels once the wall clock steps.
+
+The rules count in the game's own clock (see ``referee.box.session``): it runs
+on the monotonic clock from the moment it was last set, to the row a game
+was resumed or undone to.  The wall clock only labels rows for people
+(``WallLabels``); NTP may step it by hours after boot, and then the labels
+this boot wrote are re-dated so that the evening still reads in order.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+from games import base
+from referee.clock import STEP_SECONDS, WallLabels
+from referee.box.flows import SLACK
+
+log = logging.getLogger(__name__)
+# How often an idle box looks whether the wall clock has stepped (NTP).
+WALL_CHECK_SECONDS = 10.0
+
+
+class Mark(NamedTuple):
+    """The game clock as last set: ``at`` game seconds at monotonic ``mono``."""
+    at: float
+    mono: float
+
+
+@dataclass
+class Running:
+    """The countdown the box is timing: ``deadline`` on the game clock, the
+    handle of its expiry and of the next redraw of its seconds."""
+    name: str
+    deadline: float
+    expiry: object
+    tick: object | None = None
+
+    def cancel(self) -> None:
+        for handle in (self.expiry, self.tick):
+            if handle is not None:
+                handle.cancel()
+
+
+def _moved(mark, labels: WallLabels) -> bool:
+    """The labels of this boot were written with another offset."""
+    return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
+
+
+class GameClock:
+    """Time for one box.  ``box`` is read for its store (which a card
+    reopened replaces), its session and flow, and told of ticks and
+    expiries; ``on_redate`` runs once labels were re-dated."""
+
+    def __init__(self, box, labels: WallLabels, on_redate: Callable[[], None]) -> None:
+        self.box = box
+        self.clock = box.clock
+        self.labels = labels
+        self._on_redate = on_redate
+        self._mark = Mark(0.0, self.clock.monotonic())
+        self._running: Running | None = None
+        self._wall_check = None
+
+    # --- the game clock -------------------------------------------------------
+
+    def now(self) -> float:
+        """The game clock now: see ``referee.box.session``."""
+        return self._mark.at + (self.clock.monotonic() - self._mark.mono)
+
+    def set(self, at: float) -> None:
+        self._mark = Mark(at, self.clock.monotonic())
+
+    def stored(self, session) -> float:
+        """Where a resumed game's clock stands: its last row's clock, or the
+        checkpoint a running countdown wrote after it (one written before a
+        later row or an undo is stale)."""
+        mark = self.box.store.setting("clock") or {}
+        if (mark.get("game") == session.id and mark.get("seq") == self.box.store.last_seq(session.id)
+                and mark.get("at", 0) > session.clock):
+            return mark["at"]
+        return session.clock
+
+    def _checkpoint(self) -> None:
+        # At each tick, when the whole second shown has just changed: after a
+        # power cut the countdown comes back on the second that was shown.
+        store, game = self.box.store, self.box.session.id
+        store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self.now()})
+
+    # --- the countdown --------------------------------------------------------
+
+    def sync(self, cd: base.Countdown | None) -> None:
+        """Time the running countdown ``cd`` (None: none runs)."""
+        key = (cd.name, cd.deadline()) if cd is not None and cd.running else None
+        if self._running is not None and (self._running.name, self._running.deadline) == key:
+            return
+        self.cancel()
+        if key is None:
+            return
+        expiry = self.clock.call_later(cd.deadline() - self.now(), self._expire, cd.name)
+        self._running = Running(cd.name, cd.deadline(), expiry)
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        # Redraw each time the whole seconds shown change (``clock_text``
+        # rounds up, ignoring float noise below SLACK).
+        left = self._running.deadline - self.now()
+        whole = math.ceil(left - SLACK)
+        self._running.tick = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
+
+    def _tick(self) -> None:
+        if self._running is None:
+            return
+        box = self.box
+        left = self._running.deadline - self.now()
+        if 0.5 < left <= getattr(box.flow, "warn_seconds", 5) + 0.5:
+            box.sound("tick")
+        self._checkpoint()
+        box.render()
+        if left > 1.0:
+            self._schedule_tick()
+
+    def _expire(self, name: str) -> None:
+        self.cancel()
+        if self.box.act(base.TimerExpired(name)):
+            self.box.sound("timeup")
+
+    def cancel(self) -> None:
+        """Stop timing the countdown (it is timed anew by the next ``sync``)."""
+        if self._running is not None:
+            self._running.cancel()
+            self._running = None
+
+    # --- the wall clock ---------------------------------------------------------
+
+    def check_wall(self, start: bool = False) -> None:
+        """Re-date this boot's labels once the wall clock has stepped (NTP
+        at boot); at start, also when it stepped while the box was down."""
+        store, labels = self.box.store, self.labels
+        mark = [labels.boot, labels.offset]
+        if start and store.setting("wall") is None:
+            store.set_setting("wall", mark)   # a new database: nothing to re-date
+        elif labels.check() or start and _moved(store.setting("wall"), labels):
+            log.info("wall clock set: the labels of this boot are re-dated")
+            mark = [labels.boot, labels.offset]
+            store.redate(*mark)
+            store.set_setting("wall", mark)
+            self._on_redate()
+
+    def watch_wall(self) -> None:
+        """Check the wall clock now and every ``WALL_CHECK_SECONDS``."""
+        self.check_wall()
+        self._wall_check = self.clock.call_later(WALL_CHECK_SECONDS, self.watch_wall)
+
+    def close(self) -> None:
+        if self._wall_check is not None:
+            self._wall_check.cancel()
+        self.cancel()

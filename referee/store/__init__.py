@@ -1,0 +1,1 @@
+"""The event store and what is read from it, shared by the box and the web."""

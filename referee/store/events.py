@@ -1,0 +1,630 @@
+"""The event store: every game of every evening as an append-only list of
+events in SQLite.
+
+WAL journal with ``synchronous=FULL``: when ``append`` returns, the event is
+on disk and survives a power cut, and only then does the screen change.  The
+score log, undo and resuming after a power cut are all derived from these
+rows; beside them only settings and the addresses of the teams' web pages
+are kept.  Undo is a row too (``{"type": "Undo"}``): it takes back the last
+player action (see ``games.base.AUTOMATIC``).
+
+Two kinds of time are kept.  ``events.at`` is the game's own clock (see
+``referee.box.session``): what the rules count turn timers in, stepped by no
+wall clock.  ``games.started``/``ended`` and ``events.wall`` are wall-clock
+labels for people; beside each label the boot and the monotonic second it
+was taken in, so that ``redate`` can correct a boot's labels once NTP has
+stepped the clock.  Databases from before these columns are brought up to
+date on open (``_migrate``): their ``at`` was the wall clock, which as a
+game clock simply goes on from where it was.
+
+What can go wrong with the card is sorted here, once: a write the card
+refuses (full, read-only, an I/O error) raises ``Unsaved`` and changes
+nothing, so the box can refuse the key; a damaged file raises ``Damaged``
+when it is opened (see ``referee.store.salvage``); a row that cannot be read is
+passed over (a game's events stop before it) rather than failing the caller.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import sqlite3
+import urllib.parse
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from referee.store import sqlite_file
+from referee.clock import Stamp
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL,
+    options  TEXT NOT NULL,
+    started  REAL NOT NULL,
+    ended    REAL,
+    boot     TEXT,             -- started was labelled in this boot,
+    mono     REAL,             -- at this monotonic second
+    end_boot TEXT,
+    end_mono REAL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game     INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    at       REAL NOT NULL,    -- game clock
+    data     TEXT NOT NULL,
+    wall     REAL,             -- wall-clock label
+    boot     TEXT,
+    mono     REAL,
+    view     TEXT,             -- the page the box showed before the key (see Store.append)
+    PRIMARY KEY (game, seq)
+);
+CREATE INDEX IF NOT EXISTS events_boot ON events(boot);
+CREATE INDEX IF NOT EXISTS games_boot ON games(boot);
+CREATE TABLE IF NOT EXISTS settings (
+    key      TEXT PRIMARY KEY,
+    value    TEXT NOT NULL
+);
+-- A game's state after row ``seq``, so that a start replays only the rows
+-- after it (see referee.box.session).  ``depth``: events in effect at ``seq``
+-- (undo rows taken back); ``at``: the game clock there; ``rules``: the
+-- fingerprint of the rules that made ``state`` (referee.store.snapshot).
+CREATE TABLE IF NOT EXISTS snapshots (
+    game     INTEGER NOT NULL REFERENCES games(id),
+    seq      INTEGER NOT NULL,
+    depth    INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    rules    TEXT NOT NULL,
+    state    TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS team_pages (
+    token    TEXT PRIMARY KEY,
+    game     INTEGER NOT NULL REFERENCES games(id),
+    team     INTEGER NOT NULL,
+    csrf     TEXT NOT NULL,
+    UNIQUE (game, team)
+);
+-- One person, one name: ``from_key`` (a player, as ``referee.web.players.key``
+-- spells one) is counted as ``into_key`` from now on, until ``undone``.
+-- Written by the box only, when the table's merge page asks (referee.merging).
+-- The id comes last: a repair that reads rows off damaged pages tells the
+-- tables' rows apart by their shape, and a games row starts with its id.
+CREATE TABLE IF NOT EXISTS merges (
+    from_key TEXT NOT NULL,
+    into_key TEXT NOT NULL,
+    at       REAL NOT NULL,
+    undone   REAL,             -- when it was taken back; NULL while it holds
+    id       INTEGER PRIMARY KEY
+);
+"""
+UNDO = {"type": "Undo"}
+
+# Columns added since the first schema: (table, column, type).
+ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_boot", "TEXT"),
+         ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
+         ("events", "mono", "REAL"), ("events", "view", "TEXT"))
+
+
+# Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
+_READONLY, _CORRUPT, _NOTADB = 8, 11, 26
+_UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
+
+
+class Damaged(Exception):
+    """The database file is damaged: it must be set aside and salvaged.
+    ``log``: the write-ahead log as it was found, when it is the damaged
+    part (SQLite deletes the file when it closes the database)."""
+
+    def __init__(self, message: str, log: bytes = b"") -> None:
+        super().__init__(message)
+        self.log = log
+
+
+class Unsaved(Exception):
+    """A write the card refused; nothing of it was stored.  ``reason`` is
+    ``"full"``, ``"read-only"``, ``"damaged"`` or ``"error"`` (I/O)."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def unsaved(exc: sqlite3.Error) -> Unsaved | None:
+    """What a failed write means for the table, if it is the card's fault."""
+    reason = _UNSAVED.get(_code(exc))
+    return Unsaved(reason, str(exc)) if reason else None
+
+
+def _versions_flipped(path: str) -> bool:
+    """The header's format numbers (bytes 18 and 19: 1 legacy, 2 WAL) are
+    not SQLite's: a newer write format makes SQLite open the file read-only,
+    and a flipped bit there must be mended (``referee.store.salvage``), not taken
+    for a read-only card."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return len(head) == 20 and not (head[18] in (1, 2) and head[19] in (1, 2))
+
+
+def _writes(method):
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+    return write
+
+
+def _json(data: bytes | str | None):
+    """A stored JSON text, or None if the bytes do not hold one."""
+    try:
+        return json.loads(data)
+    except (TypeError, ValueError):   # bad UTF-8 is a ValueError too
+        return None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    name: str
+    options: dict
+    started: float
+    ended: float | None
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """See ``Store.unreadable``: ids of games lost whole, and the rows each
+    other game has lost (game id -> count)."""
+    games: tuple[int, ...] = ()
+    rows: dict[int, int] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's state after row ``seq`` (see referee.box.session): ``depth``
+    events in effect, the game clock at ``at``, ``state`` encoded by the
+    rules named ``rules`` (referee.store.snapshot)."""
+    seq: int
+    depth: int
+    at: float
+    rules: str
+    state: str | None = None
+
+
+class LastRow(NamedTuple):
+    """A game's last row: its number, and its event (or ``UNDO``) as data."""
+    seq: int
+    data: dict | None
+
+
+@dataclass(frozen=True)
+class TeamPage:
+    """A team's web page for one game: ``token`` is its address (a secret,
+    see ``referee.web.team_pages``), ``csrf`` guards its forms."""
+    token: str
+    game: int
+    team: int
+    csrf: str
+
+
+@dataclass(frozen=True)
+class Merge:
+    """The player ``from_key`` counted as ``into_key``, since ``at``."""
+    id: int
+    from_key: str
+    into_key: str
+    at: float
+
+
+class Store:
+    def __init__(self, path: str, check: bool = True) -> None:
+        self.path = path
+        self.read_only = False
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._check_log()
+            self._migrate()
+            self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            # SQLite opens a file it may not write (a read-only mount, which
+            # stops root too) read-only without a word, and the first key
+            # would be the first to know: a write to the header finds out now.
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            self._db.execute(f"PRAGMA user_version = {int(version)}")
+            # A flipped byte is found here, at start, not in the middle of a game.
+            if check and self._db.execute("PRAGMA quick_check(1)").fetchone()[0] != "ok":
+                raise Damaged(f"{path}: quick_check failed")
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)) \
+                    or _undecodable(exc):
+                raise Damaged(f"{path}: {exc}") from exc
+            refused = unsaved(exc)
+            if refused is None:
+                raise
+            raise refused from exc
+        except Damaged:
+            self._close_quietly()
+            raise
+        except UnicodeDecodeError as exc:
+            # SQLite quoting damaged bytes in its message (a mangled schema)
+            self._close_quietly()
+            raise Damaged(f"{path}: {exc.object[:80]!r}") from exc
+
+    def _check_log(self) -> None:
+        # Before anything is written: the first write would restart the log
+        # over the frames a damaged one hides (see sqlite_file.log_cut_short).
+        busy, used, _done = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if busy or used < 0:
+            return
+        try:
+            with open(self.path + "-wal", "rb") as f:
+                log = f.read()
+        except OSError:
+            return
+        if sqlite_file.log_cut_short(log, used):
+            raise Damaged(f"{self.path}-wal: committed frames after a damaged one", log)
+
+    @classmethod
+    def reading(cls, path: str) -> Store:
+        """The database as it is, where it cannot be written (a read-only or
+        full card): every write raises ``Unsaved``; if even reading fails, an
+        empty evening."""
+        store = cls.__new__(cls)
+        store.path = path
+        store.read_only = True
+        for uri in (f"file:{path}?mode=ro", f"file:{path}?immutable=1", "file::memory:"):
+            try:
+                db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                if uri.endswith(":memory:"):
+                    db.executescript(SCHEMA)
+                db.execute("PRAGMA query_only=ON")
+                for table in ("games", "events", "settings", "team_pages"):
+                    db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchall()
+            except sqlite3.Error:
+                continue
+            store._db = db
+            return store
+        raise AssertionError("an in-memory database always opens")
+
+    def _close_quietly(self) -> None:
+        try:
+            self._db.close()
+        except (AttributeError, sqlite3.Error):
+            pass
+
+    def _migrate(self) -> None:
+        # Columns added since the first schema are added here; tables added
+        # since (snapshots) come from SCHEMA, which only makes what is missing.
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "events" not in tables:
+            return  # a new database: SCHEMA makes it whole
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            for table, column, kind in ADDED:
+                have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+                    if (table, column) == ("events", "wall"):
+                        self._db.execute("UPDATE events SET wall = at")  # it was the wall clock
+
+    @classmethod
+    def reader(cls, path: str) -> Store:
+        """A read-only view of the store at ``path`` (the web's): WAL lets it
+        read while the box writes, and it can never write itself."""
+        store = cls.__new__(cls)
+        store.path = path
+        store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,
+                                    check_same_thread=False)
+        return store
+
+    def data_version(self) -> int:
+        """A number that changes whenever another connection committed."""
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- games ----------------------------------------------------------------
+
+    @_writes
+    def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
+        """``at``: the wall-clock label; ``stamp`` where it came from."""
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
+        cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
+                               (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
+        return cur.lastrowid
+
+    @_writes
+    def end_game(self, game: int, at: float, stamp: Stamp | None = None) -> None:
+        boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
+        self._db.execute("UPDATE games SET ended = ?, end_boot = ?, end_mono = ? WHERE id = ?",
+                         (at, boot, mono, game))
+
+    @_writes
+    def reopen_game(self, game: int) -> None:
+        self._db.execute("UPDATE games SET ended = NULL WHERE id = ?", (game,))
+
+    def game(self, game: int) -> GameRow | None:
+        """The game, or None if there is none (or its row cannot be read)."""
+        row = self._db.execute(f"SELECT {_GAME} FROM games WHERE id = ?", (game,)).fetchone()
+        return _game(row) if row else None
+
+    def games(self, since: float = 0.0, limit: int = 1000, before: int | None = None,
+              playing: bool = False) -> list[GameRow]:
+        """Games started at ``since`` or later, newest first; ``playing``:
+        and every game not ended yet, whenever it started."""
+        rows = self._db.execute(
+            f"SELECT {_GAME} FROM games WHERE (started >= ? OR (? AND ended IS NULL)) "
+            "AND id < ? ORDER BY id DESC LIMIT ?", (since, playing, before or 2**62, limit)).fetchall()
+        return [g for g in map(_game, rows) if g is not None]
+
+    def unreadable(self, known: frozenset[str], skip: int | None = None) -> Unreadable:
+        """What of the record cannot be read though SQLite opens it (a byte
+        flipped inside a row, which no check of the file's structure sees):
+        games whose own row is not one, and for every other game but
+        ``skip`` (the one the box resumes, which says so itself), how many
+        rows from its first unreadable one on (``events`` stops there)."""
+        games = {row[0]: _game(row) for row in self._db.execute(f"SELECT {_GAME} FROM games")}
+        lost_games = sorted(id_ for id_, row in games.items() if row is None or row.name not in known)
+        # SQLite's json_valid finds most damage in C; bytes that are not
+        # UTF-8 pass it, so the text is decoded here too (no JSON parsing).
+        cut: dict[int, int] = {}
+        for game, seq, blob, valid in self._db.execute(
+                "SELECT game, seq, CAST(data AS BLOB), "
+                "CASE WHEN json_valid(data) THEN json_type(data, '$.type') = 'text' ELSE 0 END "
+                "FROM events ORDER BY game, seq"):
+            if game in cut or game == skip or game in lost_games:
+                continue
+            try:
+                ok = bool(valid) and isinstance(blob, bytes) and bool(blob.decode())
+            except UnicodeDecodeError:
+                ok = False
+            if not ok:
+                cut[game] = seq
+        lost_rows = {game: self.count_rows(game, seq) for game, seq in cut.items()}
+        return Unreadable(tuple(lost_games), lost_rows)
+
+    def ended_games(self) -> dict[int, float]:
+        """Every game that has ended (the table tools are no game), with
+        the label of its end: id -> ended."""
+        return {game: ended for game, ended in self._db.execute(
+            "SELECT id, ended FROM games WHERE ended IS NOT NULL AND name != 'tools'")
+            if isinstance(ended, (int, float))}
+
+    def latest_label(self) -> float:
+        """The newest wall-clock label of any game."""
+        row = self._db.execute("SELECT MAX(started), MAX(ended) FROM games").fetchone()
+        return max(row[0] or 0.0, row[1] or 0.0)
+
+    def redate(self, boot: str, offset: float) -> None:
+        """The wall clock stepped: every label taken in ``boot`` becomes its
+        monotonic second plus the new ``offset``."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE games SET started = mono + ? WHERE boot = ?", (offset, boot))
+            self._db.execute("UPDATE games SET ended = end_mono + ? WHERE end_boot = ?", (offset, boot))
+            self._db.execute("UPDATE events SET wall = mono + ? WHERE boot = ?", (offset, boot))
+
+
+    # --- events -----------------------------------------------------------------
+
+    @_writes
+    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None, view: dict | None = None,
+               snapshot: Snapshot | None = None) -> int:
+        """``at``: the game clock; ``stamp``: the wall-clock label; ``view``:
+        the page an undo of this row lands on (a player's action: the page
+        it was keyed on; an undo row: the page it landed on), kept in the
+        same transaction so that a power cut cannot part them; likewise
+        ``snapshot``: the game's state after this row."""
+        wall, boot, mono = stamp or (None, None, None)
+        page = None if view is None else json.dumps(view, ensure_ascii=False)
+        with self._db:  # one transaction: committed (and synced) on return
+            self._db.execute("BEGIN IMMEDIATE")
+            seq = self.last_seq(game) + 1
+            self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono, view) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (game, seq, at, json.dumps(data, ensure_ascii=False), wall, boot, mono, page))
+            if snapshot is not None:
+                self._insert_snapshot(game, dataclasses.replace(snapshot, seq=seq, at=at))
+        return seq
+
+    def view(self, game: int, seq: int) -> dict | None:
+        """The page stored with a row (see ``append``), or None: none was
+        stored (an automatic event, a database from before pages were kept,
+        a salvaged game) or it cannot be read."""
+        try:
+            row = self._db.execute("SELECT CAST(view AS BLOB) FROM events WHERE game = ? AND seq = ?",
+                                   (game, seq)).fetchone()
+        except sqlite3.Error:   # a read-only old database without the column
+            return None
+        view = _json(row[0]) if row else None
+        return view if isinstance(view, dict) else None
+
+    def last_row(self, game: int) -> LastRow | None:
+        """The game's last row, if it has any."""
+        row = self._db.execute("SELECT seq, CAST(data AS BLOB) FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1",
+                               (game,)).fetchone()
+        return LastRow(row[0], _json(row[1])) if row else None
+
+    def last_seq(self, game: int) -> int:
+        return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
+
+    def count_rows(self, game: int, since: int) -> int:
+        """How many rows of a game have ``seq`` >= ``since``."""
+        return self._db.execute("SELECT COUNT(*) FROM events WHERE game = ? AND seq >= ?", (game, since)).fetchone()[0]
+
+    def events(self, game: int) -> list[tuple[dict, float]]:
+        """Every row of a game, undo rows included, in order, up to the
+        first that cannot be read."""
+        kept = []
+        for _seq, data, at in self.rows(game):
+            if data is None:
+                break
+            kept.append((data, at))
+        return kept
+
+    def rows(self, game: int, after: int = 0) -> list[tuple[int, dict | None, float]]:
+        """The rows of a game after row ``after`` as ``(seq, data, at)``;
+        ``data`` is None where the stored bytes are not an event (a damaged
+        row)."""
+        return list(self.stream(game, after))
+
+    def stream(self, game: int, after: int = 0, before: int | None = None):
+        """``rows``, one at a time (a long game is never all in memory),
+        up to row ``before`` if given."""
+        rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? AND seq > ? "
+                                "AND seq < ? ORDER BY seq", (game, after, 2**62 if before is None else before))
+        for seq, blob, at in rows:
+            data = _json(blob)
+            ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
+            yield seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0
+
+    def kinds(self, game: int, after: int = 0, before: int | None = None):
+        """The rows as ``stream`` gives them, with only the event's type
+        (None where ``stream`` finds no event), read by SQLite's JSON
+        functions without decoding the event: ``(seq, type, at)``."""
+        rows = self._db.execute(
+            "SELECT seq, CASE WHEN json_valid(data) THEN CASE WHEN typeof(at) IN ('integer', 'real') "
+            "AND json_type(data) = 'object' AND json_type(data, '$.type') = 'text' "
+            "THEN CAST(json_extract(data, '$.type') AS BLOB) END END, at "
+            "FROM events WHERE game = ? AND seq > ? AND seq < ? ORDER BY seq",
+            (game, after, 2**62 if before is None else before))
+        for seq, kind, at in rows:
+            try:   # SQLite's JSON lets bytes that are not UTF-8 pass
+                yield seq, None if kind is None else kind.decode(), at
+            except UnicodeDecodeError:
+                yield seq, None, at
+
+    @_writes
+    def set_aside(self, game: int, seq: int) -> int:
+        """Moves a game's rows from ``seq`` on out of its events (into
+        ``set_aside``, kept for whoever wants to look), so that the game
+        goes on from the last row that could be replayed.  Returns how many."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("CREATE TABLE IF NOT EXISTS set_aside (game INTEGER, seq INTEGER, at, data BLOB)")
+            self._db.execute("INSERT INTO set_aside SELECT game, seq, at, CAST(data AS BLOB) FROM events "
+                             "WHERE game = ? AND seq >= ?", (game, seq))
+            self._db.execute("DELETE FROM snapshots WHERE game = ? AND seq >= ?", (game, seq))   # they cover those rows
+            return self._db.execute("DELETE FROM events WHERE game = ? AND seq >= ?", (game, seq)).rowcount
+
+    # --- snapshots ---------------------------------------------------------------
+
+    def snapshots(self, game: int, rules: str, limit: int) -> list[Snapshot]:
+        """The newest ``limit`` snapshots of a game made by ``rules``,
+        newest first, without their state (see ``snapshot_state``)."""
+        try:
+            found = self._db.execute("SELECT seq, depth, at FROM snapshots WHERE game = ? AND rules = ? "
+                                     "ORDER BY seq DESC LIMIT ?", (game, rules, limit)).fetchall()
+        except sqlite3.OperationalError:
+            return []   # a database read as it is, from before snapshots
+        return [Snapshot(seq, depth, at, rules) for seq, depth, at in found
+                if all(isinstance(v, (int, float)) for v in (seq, depth, at))]
+
+    def has_snapshots(self, game: int) -> bool:
+        """Whether a game has snapshots at all, whatever rules made them."""
+        try:
+            return self._db.execute("SELECT 1 FROM snapshots WHERE game = ? LIMIT 1", (game,)).fetchone() is not None
+        except sqlite3.OperationalError:
+            return False
+
+    def snapshot_state(self, game: int, seq: int) -> bytes | None:
+        row = self._db.execute("SELECT CAST(state AS BLOB) FROM snapshots WHERE game = ? AND seq = ?",
+                               (game, seq)).fetchone()
+        return row[0] if row else None
+
+    @_writes
+    def add_snapshot(self, game: int, snapshot: Snapshot) -> None:
+        self._insert_snapshot(game, snapshot)
+
+    def _insert_snapshot(self, game: int, s: Snapshot) -> None:
+        self._db.execute("INSERT OR REPLACE INTO snapshots (game, seq, depth, at, rules, state) "
+                         "VALUES (?, ?, ?, ?, ?, ?)", (game, s.seq, s.depth, s.at, s.rules, s.state))
+
+    # --- settings ----------------------------------------------------------------
+
+    def setting(self, key: str, default=None):
+        row = self._db.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
+        value = _json(row[0]) if row else None
+        return default if value is None else value
+
+    @_writes
+    def set_setting(self, key: str, value) -> None:
+        self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
+                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    # --- team pages ------------------------------------------------------------------
+
+    def team_page(self, game: int, team: int) -> TeamPage | None:
+        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE game = ? AND team = ?",
+                               (game, team)).fetchone()
+        return TeamPage(*row) if row else None
+
+    def team_page_by_token(self, token: str) -> TeamPage | None:
+        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE token = ?",
+                               (token,)).fetchone()
+        return TeamPage(*row) if row else None
+
+    @_writes
+    def add_team_page(self, page: TeamPage) -> None:
+        self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
+                         (page.token, page.game, page.team, page.csrf))
+
+    # --- merges of two names into one ---------------------------------------------------
+
+    def merges(self) -> list[Merge]:
+        """The merges in effect, oldest first (none where an older database,
+        read before the box made the table, has none)."""
+        try:
+            rows = self._db.execute("SELECT id, from_key, into_key, at FROM merges WHERE undone IS NULL "
+                                    "ORDER BY id").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [Merge(*row) for row in rows if isinstance(row[1], str) and isinstance(row[2], str)]
+
+    @_writes
+    def add_merge(self, from_key: str, into_key: str, at: float) -> int:
+        return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",
+                                (from_key, into_key, at)).lastrowid
+
+    @_writes
+    def undo_merge(self, merge: int, at: float) -> bool:
+        """Takes a merge back; False if it is not in effect."""
+        return self._db.execute("UPDATE merges SET undone = ? WHERE id = ? AND undone IS NULL",
+                                (at, merge)).rowcount == 1
+
+
+_GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
+
+
+def _undecodable(exc: sqlite3.Error) -> bool:
+    """Python's sqlite3, not SQLite, refusing text that is not UTF-8: a byte
+    flipped in the schema's CREATE text (read by ``PRAGMA table_info``).
+    That error carries no SQLite code, only this message."""
+    return isinstance(exc, sqlite3.OperationalError) and str(exc).startswith("Could not decode to UTF-8")
+
+
+def _game(row) -> GameRow | None:
+    try:
+        name = row[1].decode()
+    except (AttributeError, UnicodeDecodeError):
+        return None
+    options = _json(row[2])
+    if not isinstance(options, dict) or not isinstance(row[3], (int, float)):
+        return None
+    return GameRow(row[0], name, options, row[3], row[4] if isinstance(row[4], (int, float)) else None)

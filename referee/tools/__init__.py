@@ -1,0 +1,1 @@
+"""Tools beside the processes: the terminal simulator and the doctor."""

@@ -1,0 +1,182 @@
+"""The setup's names page: the players type their names on a phone.
+
+``/N/<token>`` is the capability a setup form shows as a QR code (see
+``referee.setup_names``): it opens only while that form is on the box, and is a
+plain 404 before and after, like an address that never existed.  The page
+lists a field a seat (a team game: a list a team), with an "up" button a
+name to reorder and, in a team game, a button to move a name to the other
+team; tonight's names are offered as suggestions.  It works with JavaScript
+off.  The setup is on the box, not in the store: the page asks the box what
+to show and hands it what was typed over ``referee.channel`` (ops
+``names.view`` and ``names.submit``, where ``referee.setup_names`` answers), and
+its forms are guarded like a team page's (``referee.web.team_pages.forged``).
+Only the page open now is handed on: the box names it with every change it
+tells the web of (``referee.channel``'s watch), so that an address made up
+by a guest costs the box nothing (``OpenPage``).
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import types
+
+from aiohttp import web
+
+from games.base import NAME_LENGTH
+from referee import channel, setup_names
+from referee.i18n import _
+from referee.web import guard, team_pages
+
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+COOKIE = team_pages.COOKIE
+ASK_GAP = 0.2   # seconds between two questions to the box about which page is open
+
+
+class OpenPage:
+    """Which names page the box has open.  While the web is told of every
+    change, it knows: any other address is refused here.  Only while it is
+    not (the box restarting) is the box asked (op ``names.open``), one
+    question at a time, ``ASK_GAP`` apart, shared by every request waiting
+    for it: the address itself never goes to the box."""
+
+    def __init__(self, box) -> None:
+        self.box = box
+        self.token: str | None = None
+        self.asked = 0
+        self._last = -ASK_GAP
+        self._asking: asyncio.Future | None = None
+
+    async def is_open(self, token: str) -> bool:
+        if self.box.watching:
+            return _same(self.box.names, token)
+        if _same(self.token, token):
+            return True
+        if self._asking is None:
+            self._asking = asyncio.ensure_future(self._ask())
+        await asyncio.shield(self._asking)
+        return _same(self.token, token)
+
+    async def _ask(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            wait = self._last + ASK_GAP - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.asked += 1
+            token = (await self.box.ask("names.open")).get("token")
+            self.token = token if isinstance(token, str) else None
+        finally:
+            self._last = loop.time()
+            self._asking = None
+
+
+def _same(known: str | None, token: str) -> bool:
+    return known is not None and hmac.compare_digest(known.encode(), token.upper().encode())
+
+
+async def ask(site, op: str, **fields) -> dict:
+    """The box's answer to a capability page's request; 503 while the box
+    cannot be reached (the merge page asks the same way)."""
+    try:
+        return await site.box.ask(op, **fields)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+
+
+async def _view(site, token: str) -> dict:
+    try:
+        known = await site.names.is_open(token)
+    except channel.ChannelError:
+        raise web.HTTPServiceUnavailable() from None
+    if not known:
+        raise web.HTTPNotFound()
+    answer = await ask(site, "names.view", token=token)
+    if "view" not in answer:
+        raise web.HTTPNotFound()
+    return answer["view"]
+
+
+def add_routes(app: web.Application, site) -> None:
+    site.names = OpenPage(site.box)
+
+    async def page(request: web.Request) -> web.Response:
+        return _page(site, request, await _view(site, request.match_info["token"]))
+
+    async def post(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = await _view(site, token)
+        fields = await guard.posted(request)
+        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        answer = await ask(site, "names.submit", token=token, fields=fields)
+        if "refused" in answer:
+            return _page(site, request, view, refused=answer["refused"], typed=fields, status=400,
+                         why=answer.get("fields", {}))
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
+        raise web.HTTPSeeOther(request.path)
+
+    async def preview(request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        view = await _view(site, token)
+        fields = await guard.posted(request)
+        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+            raise web.HTTPForbidden()
+        answer = await ask(site, "names.preview", token=token, fields=fields)
+        if not answer.get("ok"):
+            raise web.HTTPNotFound()
+        return web.json_response({"refused": answer.get("refused", {})}, headers={"Cache-Control": "no-store"})
+
+    for prefix in ("/N/", "/n/"):
+        app.router.add_get(prefix + TOKEN, page)
+        app.router.add_post(prefix + TOKEN, post)
+        app.router.add_post(prefix + TOKEN + "/preview", preview)
+
+
+def _seat(view: dict, titles: list[str], field: str) -> str:
+    """A field's seat as the page labels it: "Seat 2", or "Black, seat 2"."""
+    team, _sep, n = field.rpartition("n")
+    seat = _("Seat {n}").format(n=n)
+    if team and view["teams"]:
+        return f"{titles[int(team[1:]) - 1]}, {seat[:1].lower()}{seat[1:]}"
+    return seat
+
+
+def _rows(view: dict, typed: dict | None) -> list[dict]:
+    """The lists of fields: one for seats, or one a team; a refused post
+    keeps what was typed."""
+    seats = view["seats"]
+    most = max(seats) if seats else setup_names.MAX_SEATS
+    if view["teams"]:
+        given = view["names"] or [[], []]
+        lists = [(f"t{t + 1}n", given[t] if t < len(given) else [], 4) for t in (0, 1)]
+    else:
+        lists = [("n", view["names"], most)]
+    rows = []
+    for prefix, names, size in lists:
+        values = [(typed or {}).get(f"{prefix}{i}", names[i - 1] if i <= len(names) else "")
+                  for i in range(1, size + 1)]
+        rows.append({"prefix": prefix, "values": values})
+    return rows
+
+
+def _page(site, request, view: dict, refused: str = "", typed: dict | None = None,
+          status: int = 200, why: dict | None = None) -> web.Response:
+    titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
+    rows = _rows(view, typed)
+    why = why or {}
+    # The alert names each refused field as its label does ("Seat 2: …"),
+    # the field itself marked, its reason under it.
+    if why:
+        refused = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
+    elif refused:
+        refused = [refused]
+    text = site.render("naming.html", title=view["title"], view=view, rows=rows, why=why,
+                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused or [],
+                       saved=not refused and any(view["names"]), live=False, most=setup_names.MAX_SEATS,
+                       length=NAME_LENGTH, scripts=("naming.js",))
+    response = web.Response(text=text, status=status, content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+    response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)
+    response.enable_compression()
+    return response

@@ -1,0 +1,74 @@
+"""The teams' own pages: what a team's private screen may show, on the
+players' phones, behind an address only that team is given.
+
+The address is a capability, ``/T/<token>``, made by the box
+(``referee.team_links``, outside the web so that the key flows need not
+import it).  It opens the team's page only while its game is the one on the
+box; before and after, it is a plain 404 like an address that never existed.
+
+The page shows the game's ``private(state, team)`` less what the team's
+screen shows only on demand.  A game adds its part of the page as the
+template ``team-<game>.html`` and, for forms, ``team_form(state, team,
+form)`` in its web module (``referee.catalogue``): it gets the game's state,
+the team and the form (a dict of short strings) and returns the event to
+play; ``games.base.Illegal`` refuses, with a sentence shown on the page.
+Forms are guarded against requests from other sites three ways: a per-page
+secret in a hidden field, the Origin and Sec-Fetch-Site headers, and a
+SameSite=Strict cookie holding the same secret.
+"""
+from __future__ import annotations
+
+import hmac
+
+from referee import catalogue
+from referee.store.replay import Replay
+from referee.store.events import TeamPage
+from referee.team_links import new_token, team_url  # noqa: F401  the web's names for them
+
+MAX_FIELDS = 20
+MAX_FIELD = 200       # characters in one form field
+COOKIE = "csrf"
+
+def open_page(box, token: str) -> tuple[TeamPage, Replay] | None:
+    """The page and the game behind ``token``, if its game is on the box."""
+    page = box.store.team_page_by_token(token.upper())
+    session = box.session
+    if page is None or session is None or session.id != page.game or not catalogue.get(session.name).teams:
+        return None
+    return page, session
+
+
+def view(session: Replay, team: int) -> dict:
+    shown = session.rules.private(session.state, team)
+    hidden = catalogue.get(session.name).withheld
+    return {key: value for key, value in shown.items() if key not in hidden}
+
+
+def form_fields(form) -> dict[str, str] | None:
+    """The form as short strings, or None if it is not one a page sends."""
+    if len(form) > MAX_FIELDS:
+        return None
+    fields = {}
+    for key, value in form.items():
+        if not isinstance(value, str) or len(value) > MAX_FIELD or len(key) > MAX_FIELD:
+            return None
+        fields[key] = value
+    return fields
+
+
+def _same(given: str, secret: str) -> bool:
+    return hmac.compare_digest(given.encode(), secret.encode())
+
+
+def forged(request, page: TeamPage, fields: dict[str, str]) -> bool:
+    """Whether a form post did not come from the team's page itself."""
+    if not (_same(fields.get(COOKIE, ""), page.csrf) and _same(request.cookies.get(COOKIE, ""), page.csrf)):
+        return True
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return True
+    # Under "Referrer-Policy: no-referrer" browsers send "Origin: null" with
+    # a form; the SameSite cookie above vouches for those.
+    own = f"{request.scheme}://{request.host}"
+    origin = request.headers.get("Origin", "null")
+    referer = request.headers.get("Referer", own + "/")
+    return origin not in ("null", own) or not referer.startswith(own + "/")
