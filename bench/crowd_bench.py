@@ -3,7 +3,7 @@
 systemd units run them (``bench.processes``), an evening of five games in
 the score log, the table tools on the box's screens.
 
-Keys are pressed through the box's remote hand, onto the simulated pins the
+Keys are pressed through the box's control socket, onto the simulated pins the
 keypad is scanned from, one ``D`` (which flips the tools between two pages)
 every 20 ms after the last one's frame.  Key → frame is the time from the
 moment the keypad could first have known a press (its release debounced)
@@ -25,7 +25,7 @@ CPU time is read per thread (``/proc/PID/task/TID/schedstat``), which the
 machine's other load does not change, and nothing is subtracted from it,
 so no figure can come out below zero:
 
-- **per key, with the remote hand**: every thread of the box process over
+- **per key, with the control socket**: every thread of the box process over
   the presses, divided by the keys: the key's handling and pictures, the
   scan thread, the hand's own share (reading its socket, polling every
   2 ms until the box has taken the key, answering), which a finger does
@@ -213,7 +213,7 @@ def rows():
     a, tick, idle = r["alone"], r["tick"], r["quiet"]
     key_share = PI_SLOWER * a["cpu_per_key_ms"] * KEYS_PER_SECOND / 1000
     tick_share = PI_SLOWER * tick["cpu_per_tick_ms"] / 1000
-    yield ("box CPU per key press, with the remote hand", f"{a['cpu_per_key_ms']:.2f} ms", "reported", True)
+    yield ("box CPU per key press, with the control socket", f"{a['cpu_per_key_ms']:.2f} ms", "reported", True)
     yield (f"  on a Pi Zero 2 W, {KEYS_PER_SECOND} keys/s", f"{key_share:.1%} of a core", "×8, reported", True)
     yield ("box CPU per key press, the box's own (no hand)", f"{a['cpu_box_per_key_ms']:.2f} ms", "reported",
            True)

@@ -22,7 +22,6 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 
 from hal.keys import LAYOUT, TEAMS

@@ -73,7 +73,7 @@ def run(evenings: int = EVENINGS) -> dict:
         database = os.path.join(folder, "referee.db")
         build(database, evenings)
         ledger = Ledger.beside(database)
-        store = Store.reader(database)
+        store = Store.open_read_only(database)
         began = time.perf_counter()
         ledger.update(store)
         first = time.perf_counter() - began
@@ -82,7 +82,7 @@ def run(evenings: int = EVENINGS) -> dict:
         writer = Store(database)
         play(writer, random.Random(1), time.time())
         writer.close()
-        store = Store.reader(database)
+        store = Store.open_read_only(database)
         began = time.process_time()
         made = ledger.update(store)
         update_ms = (time.process_time() - began) * 1000
@@ -95,7 +95,7 @@ def run(evenings: int = EVENINGS) -> dict:
         writer = Store(database)
         writer.add_merge("bartek", "ania", time.time())     # as the box writes it for the merge page
         writer.close()
-        store = Store.reader(database)
+        store = Store.open_read_only(database)
         began = time.process_time()
         ledger.update(store)
         merge_s = time.process_time() - began

@@ -6,7 +6,7 @@ times a default service's weight; here, where the bench may, the box runs
 at ``nice -10`` (the kernel's weight for it is 9.3 times nice 0's), and
 ``Table.box_nice`` says which it got.
 
-Keys are pressed through the box's remote hand (``[sim] control``,
+Keys are pressed through the box's control socket (``[sim] control``,
 ``referee.box.sim_control``): down and up on the simulated pins, through the same
 scan thread, debounce, key flows, rules and displays as a finger on the
 keypad.  Its ``took`` answer is the stopwatch: when the keypad could first
@@ -38,7 +38,7 @@ LOST_AFTER = 1.0     # a key whose frame has not come by then is lost
 
 
 class Hand:
-    """A client of the box's remote hand."""
+    """A client of the box's control socket."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._reader, self._writer = reader, writer

@@ -2,7 +2,7 @@
 showing the new state.  A real ``referee run`` on simulated devices, its
 files where ``systemd/comitup-setup.sh`` puts them (under a temporary
 root), the callback run as comitup runs it, the screen read through the
-box's remote hand every 20 ms.
+box's control socket every 20 ms.
 
     python -m bench.wifi_bench       (or through ``make bench``)
 """

@@ -6,7 +6,7 @@ store.  The web asks the box for the few things only the box may do over
 this socket, and the box tells the web when the score log changed.  The
 socket lives beside the database (``socket_path``), is made for its owner
 alone (mode 0600), and is the box's only listener (but for the simulator's
-remote hand, ``referee.box.sim_control``).
+control socket, ``referee.box.sim_control``).
 
 Framing: one JSON object a line, UTF-8, at most ``LONGEST_LINE`` bytes.
 Every request names its ``op``; every answer is one line::

@@ -9,7 +9,7 @@ last shutdown and NTP steps the wall clock by hours once the network is up.
 written before such a step can be re-dated after it (``WallLabels``).
 
 ``step_wall`` moves the wall clock as NTP would: the manual clock's own, and
-the real clock's offset that the remote hand (``referee.box.sim_control``) can move,
+the real clock's offset that the control socket (``referee.box.sim_control``) can move,
 so that a running service can be shown a clock step without touching the
 machine's clock.
 """

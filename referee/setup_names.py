@@ -27,7 +27,6 @@ import re
 from games.base import Illegal
 from referee import catalogue, i18n, name_check
 from referee.store import scorelog
-from referee.team_links import new_token  # noqa: F401  the same 128-bit base32 tokens
 
 # Names the rules give, which nobody typed: not offered as tonight's players.
 RULE_NAMES = frozenset(name for game in catalogue.GAMES.values() for name in game.rule_names)

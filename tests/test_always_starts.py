@@ -1,7 +1,7 @@
 """Issue 15: the box always starts.
 
 A real ``referee run`` (started as the power-cut soak starts it, driven by
-the remote hand ``referee.box.sim_control``) is killed with SIGKILL on every kind of
+the control socket ``referee.box.sim_control``) is killed with SIGKILL on every kind of
 page of every mode, and between some of the kills the database is damaged
 from outside the way a card or a bug could leave it.  After each start the
 box must be up: it answers, shows a screen, takes a key, and says on the

@@ -16,7 +16,6 @@ see, or that Python's sqlite3 reports without an SQLite error code.
 from __future__ import annotations
 
 import re
-import shutil
 import sqlite3
 from pathlib import Path
 

@@ -1,7 +1,7 @@
 """Issue 15 item 3 against a real ``referee run``: a card that is full, a
 card mounted read-only, a card that fails with an I/O error.
 
-Each box is the console script, driven through its remote hand; what it has
+Each box is the console script, driven through its control socket; what it has
 acknowledged is read from its database from outside after every key.  The
 faults are the operating system's own:
 
@@ -108,7 +108,7 @@ class Mounts:
 
 class RealBox:
     """``referee run`` as another process: started (inside ``mounts`` if
-    given), pressed through its remote hand, read from outside, killed."""
+    given), pressed through its control socket, read from outside, killed."""
 
     def __init__(self, folder, card, mounts: Mounts | None = None) -> None:
         self.folder, self.mounts = folder, mounts
@@ -150,7 +150,7 @@ class RealBox:
                 sock.close()
                 return None
             return sock
-        self._sock = until(connected, what="the box's remote hand")
+        self._sock = until(connected, what="the box's control socket")
         self._file = self._sock.makefile("rw", encoding="utf-8")
         assert self.ask("ready") == "ok"
 

@@ -1,5 +1,5 @@
 """Issue 15 item 4 against a running ``referee run``: the wall clock steps
-under it (the remote hand's ``clock`` command moves the box's wall clock as
+under it (the control socket's ``clock`` command moves the box's wall clock as
 NTP moves a Pi's at boot, without touching this machine's), and no
 countdown, pause, turn or date shows it.
 
@@ -30,7 +30,7 @@ HOUR = 3600.0
 
 
 class Box:
-    """``referee run`` as another process, driven through its remote hand."""
+    """``referee run`` as another process, driven through its control socket."""
 
     def __init__(self, folder) -> None:
         self.control = str(folder / "control.sock")

@@ -23,7 +23,7 @@ def start(folder, tmp) -> subprocess.Popen:
     finally:
         log.close()
     give_up = time.monotonic() + START_SECONDS
-    while True:   # the box is up once its remote hand answers "ready"
+    while True:   # the box is up once its control socket answers "ready"
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             try:
                 sock.connect(str(folder / "control.sock"))

@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 
 from games import decrypto
-from referee import web
+from referee import team_links
 from test_web_browser import axe, at_the_table, browser, path_of, serious_findings  # noqa: F401
 
 pytestmark = pytest.mark.browser
@@ -46,7 +46,7 @@ def test_25_7_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table
     t, phone = table, at_the_table
     long_keywords(t)
     for team in (0, 1):
-        page = phone.open(path_of(web.team_url(t.box, team)), dark=dark, width=width)
+        page = phone.open(path_of(team_links.team_url(t.box, team)), dark=dark, width=width)
         lines = phone.call(page.evaluate("""() => [...document.querySelectorAll('.keywords .word')].map(w => {
             const box = w.closest('li').getBoundingClientRect(), word = w.getBoundingClientRect();
             return [w.textContent, w.getClientRects().length, word.right <= box.right - 4, word.left >= box.left];

@@ -9,7 +9,7 @@ import qrcode
 import zxingcpp
 from PIL import Image, ImageFilter
 
-from referee import web
+from referee import team_links
 from referee.box.screen import H, qr_image
 from referee.testing import Table
 from test_web import t  # noqa: F401  (the virtual table with the games' flows stood in)
@@ -74,7 +74,7 @@ def test_upper_case_keeps_the_code_small():
 
 def test_a_team_page_address_is_upper_case_and_fits_version_3(t):  # noqa: F811
     t.start("decrypto")
-    url = web.team_url(t.box, 0)
+    url = team_links.team_url(t.box, 0)
     assert re.fullmatch(r"HTTP://127\.0\.0\.1:8080/T/[A-Z2-7]{26}", url)
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M)
     code.add_data(LONGEST_IPV4 + url[len("HTTP://127.0.0.1:8080"):])

@@ -48,7 +48,7 @@ from games import base, davinci, decipher, decrypto, octiles, osmisifry, tools
 from games.octiles_board import BOARD
 from referee.store import snapshot
 from referee.club import messages as club
-from referee.box.session import effective
+from referee.store.replay import effective
 from referee.store.events import UNDO
 
 pytestmark = pytest.mark.soak

@@ -16,9 +16,10 @@ import sqlite3
 import pytest
 
 from games import base
+from referee.box.session import Session
 from referee.store import replay as replay_module
 from referee.store import snapshot
-from referee.box.session import Session, effective
+from referee.store.replay import effective
 from referee.testing import Table
 from players import Hand
 

@@ -3,7 +3,7 @@ SIGKILL at random moments, again and again, on one database, in every mode
 of the box: Decrypto, Osmišifry, Octiles (referee and dealer), Da Vinci
 Code (with and without the turn timer), Decipher and the table tools.
 
-The box runs on simulated devices with a real SQLite file and a remote hand
+The box runs on simulated devices with a real SQLite file and a control socket
 (``referee.box.sim_control``) on a Unix socket.  (The web is a process of its own:
 test_web_split.py kills it and the box apart.)  A seeded player of the
 mode (``players.py``) reads the screens and the game's state and presses
@@ -67,7 +67,7 @@ from games import base
 from referee.box.flows.decrypto import code_text
 from players import HOLD, MODES, Player, Seen
 from games.base import as_data
-from referee.box.session import effective
+from referee.store.replay import effective
 from referee.store.events import UNDO
 from referee.testing import Table
 
@@ -187,7 +187,7 @@ class Machine:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # --- the remote hand --------------------------------------------------------
+    # --- the control socket --------------------------------------------------------
 
     def connect(self) -> None:
         """Waits for the control socket; a stale one from the last life

@@ -24,14 +24,12 @@ import aiohttp
 import pytest
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
-from referee import catalogue, i18n, web
+from referee import catalogue, i18n, team_links
 from referee.box import flows
 from referee.store import scorelog
 from referee.box.flows import Flow
-from referee.config import parse
 from referee.box.screen import Screen
 from referee.testing import Table
-from referee.web import export
 from referee.web import chart, history, sheets, team_pages
 from referee.web import decrypto as web_decrypto
 
@@ -639,7 +637,7 @@ def test_a_failure_inside_is_a_plain_500_and_goes_to_the_log(t, monkeypatch, cap
 # --- team pages -----------------------------------------------------------------------------------
 
 def teams_path(t: Table, team: int) -> str:
-    return urllib.parse.urlsplit(web.team_url(t.box, team)).path
+    return urllib.parse.urlsplit(team_links.team_url(t.box, team)).path
 
 
 def form_of(t: Table, path: str) -> tuple[str, str]:
@@ -650,27 +648,27 @@ def form_of(t: Table, path: str) -> tuple[str, str]:
 
 def test_team_url_is_a_new_128_bit_capability_for_every_game(t):
     t.start("decrypto")
-    url = web.team_url(t.box, 0)
+    url = team_links.team_url(t.box, 0)
     assert re.fullmatch(r"HTTP://127\.0\.0\.1:8080/T/[A-Z2-7]{26}", url)   # 26 base32 letters: 130 bits
-    assert web.team_url(t.box, 0) == url                    # the same for the whole game
-    assert web.team_url(t.box, 1) != url
+    assert team_links.team_url(t.box, 0) == url                    # the same for the whole game
+    assert team_links.team_url(t.box, 1) != url
     t.restart()                                             # a power cut keeps it
-    assert web.team_url(t.box, 0) == url
+    assert team_links.team_url(t.box, 0) == url
     t.box.leave()
     t.start("decrypto")
-    assert web.team_url(t.box, 0) != url
+    assert team_links.team_url(t.box, 0) != url
 
 
 def test_only_team_games_have_team_pages(t):
     with pytest.raises(ValueError):
-        web.team_url(t.box, 0)                              # nothing is played
+        team_links.team_url(t.box, 0)                              # nothing is played
     t.start("decipher", players=2)
     with pytest.raises(ValueError):
-        web.team_url(t.box, 0)
+        team_links.team_url(t.box, 0)
     t.box.leave()
     t.start("decrypto")
     with pytest.raises(ValueError):
-        web.team_url(t.box, 2)
+        team_links.team_url(t.box, 2)
 
 
 def test_DE3_team_page_shows_its_own_keywords_and_revealed_codes_never_the_code_in_play(t):
@@ -706,7 +704,7 @@ def test_an_unknown_or_old_team_token_is_a_plain_404(t):
     old = teams_path(t, 0)
     assert t.get(old)[0] == 200
     assert t.get(old.lower())[0] == 200                     # typed by hand in lower case
-    unknown = "/T/" + team_pages.new_token()
+    unknown = "/T/" + team_links.new_token()
     t.box.leave()
     t.start("decrypto")
     for path in (old, unknown):
@@ -870,7 +868,7 @@ def tokens_of_the_evening(t: Table, secrets: Secrets) -> None:
     pages opened: its keywords and team tokens stay secret all evening."""
     t.start("decrypto")
     for team in (0, 1):
-        token = web.team_url(t.box, team).rsplit("/", 1)[1]
+        token = team_links.team_url(t.box, team).rsplit("/", 1)[1]
         secrets.patterns.add(token)
         assert t.get(f"/T/{token}")[0] == 200
     secrets.decrypto(state(t))

@@ -21,7 +21,7 @@ import zxingcpp
 from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
-from referee import catalogue, setup_names, web
+from referee import catalogue, setup_names, team_links
 from referee.web import decrypto as web_decrypto, team_pages
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
@@ -208,7 +208,7 @@ def test_a_team_page_on_a_phone_shows_its_keywords_and_takes_its_own_form(t, pho
     t.start("decrypto")
     decrypto_clues(t)
     decrypto_guesses(t)
-    path = path_of(web.team_url(t.box, 0))
+    path = path_of(team_links.team_url(t.box, 0))
     page = phone.open(path)
     text = phone.text(page)
     for word in state(t).keywords[0]:
@@ -239,7 +239,7 @@ def test_a_form_on_another_site_cannot_post_to_a_team_page(t, phone, monkeypatch
     monkeypatch.setitem(catalogue.GAMES, "decrypto", dataclasses.replace(catalogue.get("decrypto"),
                                                                    phone_events=frozenset({"CluesDone"})))
     t.start("decrypto")
-    url = t.web_url().rstrip("/") + path_of(web.team_url(t.box, 0))
+    url = t.web_url().rstrip("/") + path_of(team_links.team_url(t.box, 0))
     phone.open(path_of(url))                        # the team's cookie is in this browser
     secret = t.box.store.team_page(t.box.session.id, 0).csrf
     # Some other page, even one that knew the address and the form secret.
@@ -267,8 +267,8 @@ def at_the_table(table, browser):
 def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at_the_table):
     t, phone = table, at_the_table
     t.start("decrypto")
-    white = phone.open(path_of(web.team_url(t.box, 0)))
-    black = phone.open(path_of(web.team_url(t.box, 1)))
+    white = phone.open(path_of(team_links.team_url(t.box, 0)))
+    black = phone.open(path_of(team_links.team_url(t.box, 1)))
     phone.call(black.wait_for_selector(".live:not([hidden])", timeout=5000))
     clues = ("Mexico", "insect", "fear")
 

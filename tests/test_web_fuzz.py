@@ -42,7 +42,7 @@ from aiohttp.web_protocol import RequestPayloadError
 from yarl import URL
 
 from games import decrypto
-from referee import web
+from referee import team_links, web
 from referee.testing import Table
 
 pytestmark = pytest.mark.soak
@@ -91,7 +91,7 @@ class Secrets:
 
 
 def page_token(t: Table, team: int) -> str:
-    return web.team_url(t.box, team).rsplit("/", 1)[1]
+    return team_links.team_url(t.box, team).rsplit("/", 1)[1]
 
 
 def learn(t: Table, secrets: Secrets) -> None:

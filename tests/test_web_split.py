@@ -1,7 +1,7 @@
 """Issue 16: the table never waits for the phones.  A real ``referee run``
 (the box) and a real ``referee web`` (the pages) on simulated devices, one
 database, talked to as players and phones would: keys through the box's
-remote hand (``referee.box.sim_control``), pages over HTTP on loopback.
+control socket (``referee.box.sim_control``), pages over HTTP on loopback.
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class Table:
         return self._hand.readline().strip()
 
     def press(self, *keys: str) -> list[str]:
-        """Each key pressed by the remote hand: "ok" once the box took it."""
+        """Each key pressed by the control socket: "ok" once the box took it."""
         return [self.ask(f"press {key}") for key in keys]
 
     def screen(self, name: str = "main") -> str:

@@ -251,7 +251,7 @@ def as_comitup_calls(script: str, state: str) -> int:
 
 class Box:
     """``referee run`` on simulated devices, its screens read through the
-    remote hand, its files where the installer puts them under ``root``."""
+    control socket, its files where the installer puts them under ``root``."""
 
     def __init__(self, root: Path, lang: str) -> None:
         import socket

@@ -93,7 +93,7 @@ class Card:
         a row damaged in place costs its game, or the rest of its moves, on
         every page.  It reads every row of the record, so it runs on a
         thread of its own with a reading connection of its own."""
-        store = Store.reader(self.path)
+        store = Store.open_read_only(self.path)
         try:
             found = store.unreadable(known, skip=current)
         finally:
@@ -107,7 +107,7 @@ class Card:
         log.error("database %s cannot be written (%s): nothing will be saved until it can", self.path, detail)
         self._logged_at = self.clock.monotonic()   # said: the keys it refuses are counted for a minute
         self.notices.append(refusal(reason))
-        return Store.reading(self.path)
+        return Store.unwritable(self.path)
 
     def reopen(self, store: Store) -> Store | None:
         """A store in place of a read-only one (which it closes): writable
@@ -126,7 +126,7 @@ class Card:
         try:
             fresh = Store(self.path)
         except Exception:   # noqa: BLE001  still not writable (or damaged): read again
-            return Store.reading(self.path)
+            return Store.unwritable(self.path)
         log.warning("database %s can be written again", self.path)
         return fresh   # the fault is over once a write goes through (``saved``)
 

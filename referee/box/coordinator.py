@@ -88,7 +88,7 @@ class Box:
         self._watchers: list = []
         self.key_count = 0        # key events handled, for the virtual table
         self.key_cpu = 0.0        # seconds of this thread's CPU spent handling them (bench/)
-        self.last_key: KeyEvent | None = None   # the last of them, for the remote hand's timings
+        self.last_key: KeyEvent | None = None   # the last of them, for the control socket's timings
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.roll_count = 0       # rolls taken, likewise
 
@@ -422,7 +422,7 @@ class Box:
         try:
             self._key(event.key, event.kind)
         finally:
-            # Counted once handled, its page on disk: a remote hand told
+            # Counted once handled, its page on disk: a control socket's client told
             # the key was taken may cut the power (see referee.box.sim_control).
             self.key_count += 1
             self.key_cpu += time.thread_time() - started

@@ -1,5 +1,5 @@
 """A line server on a Unix socket: the box's two listeners share it (the
-web's channel, ``referee.box.channel_end``, and the remote hand,
+web's channel, ``referee.box.channel_end``, and the control socket,
 ``referee.box.sim_control``).
 
 What one local client can cost the box, whatever it sends or withholds:

@@ -38,7 +38,7 @@ class Service:
         self.clock = clock
         self.box: Box | None = None
         self.channel = None  # referee.box.channel_end.BoxChannel, the web's way to the box
-        self.remote = None   # referee.box.sim_control.Remote, with [sim] control
+        self.sim_control = None   # referee.box.sim_control.SimControl, with [sim] control
 
     def start_box(self) -> Box:
         """The box itself: store, devices, first screens.  From here on the
@@ -52,7 +52,7 @@ class Service:
     async def start(self) -> Box:
         self.start_box()
         self.channel = await self._serve_channel()
-        self.remote = await self._serve_remote()
+        self.sim_control = await self._serve_sim_control()
         log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
         return self.box
 
@@ -65,13 +65,13 @@ class Service:
             log.error("channel: cannot listen on %s: %s (the web cannot reach the box)", path, exc.strerror or exc)
             return None
 
-    async def _serve_remote(self):
+    async def _serve_sim_control(self):
         from referee.box import sim_control   # lazy: a box with real keys never serves the simulator's control
         path = self.config.sim.control
         if not path:
             return None
         if self.config.keypad.driver != "sim":
-            log.warning("sim.control: the keypad is real, so no remote hand is served")
+            log.warning("sim.control: the keypad is real, so no control socket is served")
             return None
         try:
             return await sim_control.serve(self.box, path)
@@ -86,7 +86,7 @@ class Service:
         self.stop()
 
     def stop(self) -> None:
-        for name in ("remote", "channel"):
+        for name in ("sim_control", "channel"):
             server = getattr(self, name)
             if server is not None:
                 server.close()

@@ -15,7 +15,7 @@ import dataclasses
 from games import base
 from referee.store import replay, snapshot
 from referee.clock import Stamp
-from referee.store.replay import Replay, effective, rules  # noqa: F401  the box's names for them
+from referee.store.replay import Replay, rules
 from referee.store.events import UNDO, Snapshot, Store
 
 

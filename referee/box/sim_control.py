@@ -1,4 +1,5 @@
-"""A remote hand at the simulated table: a line protocol on a Unix socket.
+"""The simulator's control socket, ``[sim] control``: a hand at the table from
+another process, one line a command, on a Unix socket.
 
 With ``[sim] control = "/some/path"`` and a simulated keypad, the service
 listens on that socket in its own loop, so that another process can press
@@ -73,7 +74,7 @@ MOST_CONNECTIONS = 8
 IDLE_SECONDS = 600.0
 
 
-class Remote:
+class SimControl:
     """The control socket of one box; ``serve`` makes and starts it."""
 
     def __init__(self, box, path: str) -> None:
@@ -84,7 +85,7 @@ class Remote:
 
     async def start(self) -> None:
         await self.server.start()
-        log.info("remote hand listening on %s", self.path)
+        log.info("sim control listening on %s", self.path)
 
     def close(self) -> None:
         self.server.close()
@@ -178,8 +179,8 @@ class Remote:
 
 
 
-async def serve(box, path: str) -> Remote:
-    """Start the remote hand for ``box`` on the Unix socket ``path``."""
-    remote = Remote(box, path)
-    await remote.start()
-    return remote
+async def serve(box, path: str) -> SimControl:
+    """Start the control socket for ``box`` on the Unix socket ``path``."""
+    control = SimControl(box, path)
+    await control.start()
+    return control

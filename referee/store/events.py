@@ -280,7 +280,7 @@ class Store:
             raise Damaged(f"{self.path}-wal: committed frames after a damaged one", log)
 
     @classmethod
-    def reading(cls, path: str) -> Store:
+    def unwritable(cls, path: str) -> Store:
         """The database as it is, where it cannot be written (a read-only or
         full card): every write raises ``Unsaved``; if even reading fails, an
         empty evening."""
@@ -323,9 +323,10 @@ class Store:
                         self._db.execute("UPDATE events SET wall = at")  # it was the wall clock
 
     @classmethod
-    def reader(cls, path: str) -> Store:
+    def open_read_only(cls, path: str) -> Store:
         """A read-only view of the store at ``path`` (the web's): WAL lets it
-        read while the box writes, and it can never write itself."""
+        read while the box writes, and it can never write itself (unlike
+        ``unwritable``, the box's own fallback on a card it cannot write)."""
         store = cls.__new__(cls)
         store.path = path
         store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,

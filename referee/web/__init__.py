@@ -29,11 +29,11 @@ Routes
 ``/api/g/<id>``             one game's score-log entry as JSON; ``.csv``: its sheet
 ``/api/p/<player>.csv|.json`` a player's games as a file
 
-``serve(reader, box, host, port)`` starts it (``referee.web.main`` does,
-on ``config.web``); ``team_url(box, team)`` is the address a team's screen
-shows as a QR code (made by the box: ``referee.team_links``).
+``serve(reader, client, host, port)`` starts it (``referee.web.main`` does,
+on ``config.web``).  The address a team's screen shows as a QR code is made
+by the box (``referee.team_links``); the page behind it is
+``referee.web.team_pages``.
 """
 from referee.web.app import Server, make_app, serve
-from referee.web.team_pages import team_url
 
-__all__ = ["Server", "make_app", "serve", "team_url"]
+__all__ = ["Server", "make_app", "serve"]

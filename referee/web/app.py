@@ -75,9 +75,9 @@ def environment(static: dict[str, Body], *packages: str) -> Environment:
 class Site:
     """The pages of one box."""
 
-    def __init__(self, reader, box) -> None:
+    def __init__(self, reader, client: channel.Client) -> None:
         self.reader = reader    # the store, read-only (referee.web.reader)
-        self.box = box          # the box's end of the channel (referee.channel.Client)
+        self.channel = client    # the box's end of the channel
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
@@ -276,7 +276,7 @@ class Site:
         # The box's rules judge it; a refusal comes back as their sentence
         # (and the table hears no error beep for a phone's slip).
         try:
-            answer = await self.box.ask("team", token=page.token, event=base.encode(event))
+            answer = await self.channel.ask("team", token=page.token, event=base.encode(event))
         except channel.ChannelError as exc:
             log.warning("web: a team page's form could not reach the box: %s", exc)
             raise web.HTTPServiceUnavailable() from None
@@ -314,8 +314,8 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(reader, box) -> web.Application:
-    site = Site(reader, box)
+def make_app(reader, client: channel.Client) -> web.Application:
+    site = Site(reader, client)
 
     @web.middleware
     async def plain_errors(request: web.Request, handler):
@@ -362,9 +362,9 @@ class Server:
     """The web app listening on a TCP port, within ``referee.web.guard``'s
     limits, told of changes by the box."""
 
-    def __init__(self, reader, box: channel.Client) -> None:
-        self.app = make_app(reader, box)
-        self.box = box
+    def __init__(self, reader, client: channel.Client) -> None:
+        self.app = make_app(reader, client)
+        self.channel = client
         # No access log: a team page's address in it would be a key left lying about.
         self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
                                     **guard.HANDLER_ARGS)
@@ -384,7 +384,7 @@ class Server:
         self.guard = listening.guard
         self.host, self.port = host, listening.port
         hub = self.site.hub
-        self._watch = asyncio.get_running_loop().create_task(self.box.watch(hub.changed, hub.changed))
+        self._watch = asyncio.get_running_loop().create_task(self.channel.watch(hub.changed, hub.changed))
 
     @property
     def url(self) -> str:
@@ -413,10 +413,10 @@ class _QuietBadRequests(logging.Filter):
 logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 
-async def serve(reader, box: channel.Client, host: str, port: int) -> Server:
+async def serve(reader, client: channel.Client, host: str, port: int) -> Server:
     """Start the web app on ``host``:``port`` (0: any free port), reading
     the store through ``reader`` and asking the box through ``box``."""
-    server = Server(reader, box)
+    server = Server(reader, client)
     try:
         await server.start(host, port)
     except BaseException:

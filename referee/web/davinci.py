@@ -3,7 +3,6 @@ where the tournament in progress stands."""
 from __future__ import annotations
 
 from referee.i18n import _, ngettext
-from referee.web import sheets
 
 
 def details(i: int, r: dict) -> tuple[str, str]:

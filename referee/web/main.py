@@ -24,9 +24,9 @@ WAIT_SECONDS = 0.2   # between looks for the box
 BOX_SECONDS = 10.0   # how long to wait for the box before serving its database without it
 
 
-async def _box_answers(box: channel.Client) -> bool:
+async def _box_answers(client: channel.Client) -> bool:
     try:
-        return (await box.ask("ping")).get("ok") is True
+        return (await client.ask("ping")).get("ok") is True
     except channel.ChannelError:
         return False
 
@@ -38,12 +38,12 @@ async def run(config: Config) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     database = config.database_path
-    box = channel.Client(channel.socket_path(database))
+    client = channel.Client(channel.socket_path(database))
     # The store is opened once the box has made it: once it answers, or,
     # with no box, once the file has been there a while (a box that died
     # in its start must not find the web holding a half-made database).
     waited = 0.0
-    while not (os.path.exists(database) and (waited >= BOX_SECONDS or await _box_answers(box))):
+    while not (os.path.exists(database) and (waited >= BOX_SECONDS or await _box_answers(client))):
         if waited == 0.0:
             log.info("waiting for the box and %s", database)
         try:
@@ -52,7 +52,7 @@ async def run(config: Config) -> None:
         except TimeoutError:
             waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    server = await serve(reader, box, config.web.host, config.web.port)
+    server = await serve(reader, client, config.web.host, config.web.port)
     log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
     try:
         await serve_until_stopped(reader.clock, stop, f"serving on port {server.port}")

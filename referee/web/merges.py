@@ -27,8 +27,8 @@ from referee.web.player_stats import everyone
 async def _view(site, token: str) -> dict:
     # While the web is told of every change it knows which page is open:
     # a made-up address costs the box nothing.
-    if site.box.watching and (site.box.merges is None
-                              or not hmac.compare_digest(site.box.merges.encode(), token.upper().encode())):
+    if site.channel.watching and (site.channel.merges is None
+                              or not hmac.compare_digest(site.channel.merges.encode(), token.upper().encode())):
         raise web.HTTPNotFound()
     answer = await ask(site, "merges.view", token=token)
     if "view" not in answer:

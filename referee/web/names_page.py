@@ -39,16 +39,16 @@ class OpenPage:
     question at a time, ``ASK_GAP`` apart, shared by every request waiting
     for it: the address itself never goes to the box."""
 
-    def __init__(self, box) -> None:
-        self.box = box
+    def __init__(self, client: channel.Client) -> None:
+        self.channel = client
         self.token: str | None = None
         self.asked = 0
         self._last = -ASK_GAP
         self._asking: asyncio.Future | None = None
 
     async def is_open(self, token: str) -> bool:
-        if self.box.watching:
-            return _same(self.box.names, token)
+        if self.channel.watching:
+            return _same(self.channel.names, token)
         if _same(self.token, token):
             return True
         if self._asking is None:
@@ -63,7 +63,7 @@ class OpenPage:
             if wait > 0:
                 await asyncio.sleep(wait)
             self.asked += 1
-            token = (await self.box.ask("names.open")).get("token")
+            token = (await self.channel.ask("names.open")).get("token")
             self.token = token if isinstance(token, str) else None
         finally:
             self._last = loop.time()
@@ -78,7 +78,7 @@ async def ask(site, op: str, **fields) -> dict:
     """The box's answer to a capability page's request; 503 while the box
     cannot be reached (the merge page asks the same way)."""
     try:
-        return await site.box.ask(op, **fields)
+        return await site.channel.ask(op, **fields)
     except channel.ChannelError:
         raise web.HTTPServiceUnavailable() from None
 
@@ -97,7 +97,7 @@ async def _view(site, token: str) -> dict:
 
 
 def add_routes(app: web.Application, site) -> None:
-    site.names = OpenPage(site.box)
+    site.names = OpenPage(site.channel)
 
     async def page(request: web.Request) -> web.Response:
         return _page(site, request, await _view(site, request.match_info["token"]))

@@ -165,7 +165,7 @@ class Book:
         return self.ledger
 
     def _update(self) -> None:
-        store = Store.reader(self.reader.database)
+        store = Store.open_read_only(self.reader.database)
         try:
             self.ledger.update(store)
         finally:

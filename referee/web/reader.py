@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 class Reader:
     def __init__(self, database: str, clock, lang: str = "en") -> None:
         self.database = database
-        self.store = Store.reader(database)
+        self.store = Store.open_read_only(database)
         self._file = _identity(database)
         self.clock = clock
         self._lang = lang
@@ -74,7 +74,7 @@ class Reader:
         if now is None or now == self._file:
             return   # unchanged, or the new file is not there yet
         try:
-            fresh = Store.reader(self.database)
+            fresh = Store.open_read_only(self.database)
             fresh.data_version()
         except sqlite3.Error:
             return   # being made: the next look takes it

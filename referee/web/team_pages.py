@@ -23,16 +23,15 @@ import hmac
 from referee import catalogue
 from referee.store.replay import Replay
 from referee.store.events import TeamPage
-from referee.team_links import new_token, team_url  # noqa: F401  the web's names for them
 
 MAX_FIELDS = 20
 MAX_FIELD = 200       # characters in one form field
 COOKIE = "csrf"
 
-def open_page(box, token: str) -> tuple[TeamPage, Replay] | None:
+def open_page(reader, token: str) -> tuple[TeamPage, Replay] | None:
     """The page and the game behind ``token``, if its game is on the box."""
-    page = box.store.team_page_by_token(token.upper())
-    session = box.session
+    page = reader.store.team_page_by_token(token.upper())
+    session = reader.session
     if page is None or session is None or session.id != page.game or not catalogue.get(session.name).teams:
         return None
     return page, session

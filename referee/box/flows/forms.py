@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from games.base import Illegal
-from referee import i18n, setup_names
+from referee import i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, team_label
 from referee.i18n import _
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
@@ -199,7 +199,7 @@ class Form(Flow):
 
     def _phone(self) -> None:
         if self.naming is None:
-            self.naming, self.naming_csrf = setup_names.new_token(), secrets.token_urlsafe(16)
+            self.naming, self.naming_csrf = team_links.new_token(), secrets.token_urlsafe(16)
             self.box.changed()   # the web hears of the page before a phone can ask for it
         self.mode = "phone"
 
