@@ -1,1 +1,3 @@
-"""Tools beside the processes: the terminal simulator and the doctor."""
+"""Tools beside the processes: ``sim`` (``referee sim``, the whole box in a
+terminal) and ``doctor`` (``referee doctor``, is this box built and set up
+right?).  The virtual table for tests is ``referee.testing``."""
