@@ -83,7 +83,7 @@ def form_for(box, token: str):
     """The setup form the page ``token`` belongs to, while it is on screen."""
     form = box.flow
     token = token.upper()
-    mine = getattr(form, "naming", None)
+    mine = getattr(form, "names_token", None)
     if mine is None or not hmac.compare_digest(mine.encode(), token.encode()):
         return None
     return form
@@ -91,7 +91,7 @@ def form_for(box, token: str):
 
 def open_token(box) -> str | None:
     """The token of the names page open now, if a setup form has shown one."""
-    return getattr(box.flow, "naming", None)
+    return getattr(box.flow, "names_token", None)
 
 
 def view(box, token: str) -> dict | None:
@@ -102,7 +102,7 @@ def view(box, token: str) -> dict | None:
     return {"game": form.game, "title": form.title, "teams": form.teams,
             "team_titles": tuple(form.team_titles),
             "seats": form.seat_range(), "names": form.typed_names(),
-            "roster": roster(box.store, box.labels.now()), "csrf": form.naming_csrf}
+            "roster": roster(box.store, box.labels.now()), "csrf": form.names_csrf}
 
 
 class FieldsRefused(Illegal):

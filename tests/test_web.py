@@ -941,7 +941,7 @@ def test_nothing_secret_in_anything_public_naming(t):
     form.game = "decrypto"
     t.box.goto(form)
     t.press("B")
-    path = urllib.parse.urlsplit(form.naming_url()).path
+    path = urllib.parse.urlsplit(form.names_url()).path
     page = ok(t, path)
     assert secrets.found_in(page, set()) == []
     naming_token = path.rsplit("/", 1)[1]

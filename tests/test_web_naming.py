@@ -161,7 +161,7 @@ def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
     path = names_path(t)
     answer = ask(t, "names.preview", token=token_of(path), fields={"n1": " Žofie ", "n2": "Игорь"})
     assert answer == {"ok": True, "refused": {}}
-    assert main_lines(t) == ["[Names]", "Žofie", "Игорь", f"QR {t.box.flow.naming_url()}", "*:Back"]
+    assert main_lines(t) == ["[Names]", "Žofie", "Игорь", f"QR {t.box.flow.names_url()}", "*:Back"]
     assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь"]   # "…": not saved yet
     assert t.box.flow.names == []                        # shown, not taken
     t.advance(setup_names.PREVIEW_GAP)
@@ -186,7 +186,7 @@ def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_th
     assert json.loads(body) == {"refused": {"n2": "The screens cannot show 中 in Li 中.",
                                             "n3": "Two players are named ann.",
                                             "n4": "A name is too long (limit: 12)."}}
-    assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.naming_url()}", "*:Back"]
+    assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.names_url()}", "*:Back"]
     assert main_lines(t, "team1") == ["[Players…]", "1 Ann"]
     assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table
 

@@ -171,10 +171,10 @@ def _page(site, request, view: dict, refused: str = "", typed: dict | None = Non
         refused = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
     elif refused:
         refused = [refused]
-    text = site.render("naming.html", title=view["title"], view=view, rows=rows, why=why,
+    text = site.render("names.html", title=view["title"], view=view, rows=rows, why=why,
                        team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused or [],
                        saved=not refused and any(view["names"]), live=False, most=setup_names.MAX_SEATS,
-                       length=NAME_LENGTH, scripts=("naming.js",))
+                       length=NAME_LENGTH, scripts=("names.js",))
     response = web.Response(text=text, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})
     response.set_cookie(COOKIE, view["csrf"], path=request.path, samesite="Strict", httponly=True)

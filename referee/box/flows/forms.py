@@ -79,9 +79,9 @@ class Form(Flow):
         self.game = ""         # the game's short name, set by the menu
         self.names: list[str] = []            # typed or picked, in seat order
         self.members: list[list[str]] = []    # a team game's, team by team
-        self.naming: str | None = None        # the phone page's token, once shown
-        self.naming_csrf = ""
-        # What the phone page's fields hold, not yet saved (``naming.preview``):
+        self.names_token: str | None = None   # the names page's token, once shown
+        self.names_csrf = ""
+        # What the phone page's fields hold, not yet saved (``setup_names.preview``):
         # names, or a team game's teams; None once saved or never typed.
         self.preview: list | None = None
         self.preview_drawn = float("-inf")    # when a preview was last drawn
@@ -198,13 +198,13 @@ class Form(Flow):
                 self.chosen[i] = 0
 
     def _phone(self) -> None:
-        if self.naming is None:
-            self.naming, self.naming_csrf = team_links.new_token(), secrets.token_urlsafe(16)
+        if self.names_token is None:
+            self.names_token, self.names_csrf = team_links.new_token(), secrets.token_urlsafe(16)
             self.box.changed()   # the web hears of the page before a phone can ask for it
         self.mode = "phone"
 
-    def naming_url(self) -> str:
-        return self.box.public_url() + "N/" + self.naming
+    def names_url(self) -> str:
+        return self.box.public_url() + "N/" + self.names_token
 
     def roster(self) -> list[str]:
         return setup_names.roster(self.box.store, self.box.labels.now())
@@ -301,7 +301,7 @@ class Form(Flow):
             lines = tuple(given)
         else:
             lines = (*given[:LINES - 1], f"+{len(given) - LINES + 1}")
-        return Screen(_("Names"), lines, qr=self.naming_url(), keys=(("*", _("Back")),))
+        return Screen(_("Names"), lines, qr=self.names_url(), keys=(("*", _("Back")),))
 
     def _names_screens(self) -> dict:
         """The names so far on the team screens, live as they are typed: a
