@@ -15,20 +15,19 @@ them (the ledger would rate such a game for the first of them only).
 from __future__ import annotations
 
 import hmac
-import types
 
 from aiohttp import web
 
 from referee.i18n import _
-from referee.web import guard, team_pages
-from referee.web.names_page import TOKEN, ask
+from referee.web import team_pages
+from referee.web.names_page import TOKEN, ask, posted
 from referee.web.player_stats import everyone
 
 async def _view(site, token: str) -> dict:
     # While the web is told of every change it knows which page is open:
     # a made-up address costs the box nothing.
     if site.channel.watching and (site.channel.merges is None
-                              or not hmac.compare_digest(site.channel.merges.encode(), token.upper().encode())):
+                                  or not hmac.compare_digest(site.channel.merges.encode(), token.upper().encode())):
         raise web.HTTPNotFound()
     answer = await ask(site, "merges.view", token=token)
     if "view" not in answer:
@@ -44,9 +43,7 @@ def add_routes(app: web.Application, site) -> None:
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
         view = await _view(site, token)
-        fields = await guard.posted(request)
-        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
-            raise web.HTTPForbidden()
+        fields = await posted(request, view)
         ledger = await site.book.fresh()
         undo = fields.get("undo", "")
         if undo.isascii() and undo.isdigit():      # "²".isdigit() too, which int() refuses

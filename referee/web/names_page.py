@@ -83,6 +83,15 @@ async def ask(site, op: str, **fields) -> dict:
         raise web.HTTPServiceUnavailable() from None
 
 
+async def posted(request: web.Request, view: dict) -> dict:
+    """The fields a capability page's form sent, once the page's secret in
+    them is checked (the merge page checks its own the same way)."""
+    fields = await guard.posted(request)
+    if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+        raise web.HTTPForbidden()
+    return fields
+
+
 async def _view(site, token: str) -> dict:
     try:
         known = await site.names.is_open(token)
@@ -105,9 +114,7 @@ def add_routes(app: web.Application, site) -> None:
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
         view = await _view(site, token)
-        fields = await guard.posted(request)
-        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
-            raise web.HTTPForbidden()
+        fields = await posted(request, view)
         answer = await ask(site, "names.submit", token=token, fields=fields)
         if "refused" in answer:
             return _page(site, request, view, refused=answer["refused"], typed=fields, status=400,
@@ -119,9 +126,7 @@ def add_routes(app: web.Application, site) -> None:
     async def preview(request: web.Request) -> web.Response:
         token = request.match_info["token"]
         view = await _view(site, token)
-        fields = await guard.posted(request)
-        if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
-            raise web.HTTPForbidden()
+        fields = await posted(request, view)
         answer = await ask(site, "names.preview", token=token, fields=fields)
         if not answer.get("ok"):
             raise web.HTTPNotFound()
