@@ -30,9 +30,10 @@ class Play(Flow):
         self.session = session
         self.page = "timer"
         self.typed = ""
-        # The question up: False, True ("reset the countdown?") or the
-        # preset key ("A") that would replace the countdown under way.
-        self.asking: bool | str = False
+        # The question up, one kind of value so that a power cut keeps it:
+        # "" none, "*" "reset the countdown?", or the preset key ("A") that
+        # would replace the countdown under way.
+        self.asking = ""
 
     def restore(self, view: dict) -> None:
         if "page" not in view:
@@ -40,7 +41,12 @@ class Play(Flow):
             # and the box comes back on the main menu, as without it.
             self.box.goto(menu.Main(self.box))
             return
+        if isinstance(view.get("asking"), bool):
+            # Saved before the question was one kind: True was the reset.
+            view = {**view, "asking": "*" if view["asking"] else ""}
         super().restore(view)
+        if self.asking not in ("", "*", "A", "B", "C"):
+            raise ValueError(f"no question {self.asking!r} on the timer")
 
     @property
     def state(self) -> tools.State:
@@ -70,7 +76,7 @@ class Play(Flow):
         elif key == "*" and self.state.expired:
             act(tools.ResetTimer())     # time is up: nothing left to lose
         elif key == "*" and (cd.running or cd.left != cd.seconds):
-            self.asking = True
+            self.asking = "*"
         elif key == "*":
             act(tools.Close())
             self.box.leave()
@@ -82,22 +88,22 @@ class Play(Flow):
             self.page = "dice"
 
     def _ask_key(self, key: str) -> None:
-        if isinstance(self.asking, str):
+        if self.asking in tuple("ABC"):
             if key == "#":
                 self.box.act(tools.SetTimer(tools.PRESETS["ABC".index(self.asking)]))
             if key in ("#", "*"):
-                self.asking = False
+                self.asking = ""
             return
         if key == "#":
-            self.asking = False
+            self.asking = ""
             self.box.act(tools.ResetTimer())
         elif key == "D":
             # The tools stay the box's session: its clock keeps the countdown
             # running and ticking, and the menu shows its time.
-            self.asking = False
+            self.asking = ""
             self.box.goto(menu.Main(self.box))
         elif key == "*":
-            self.asking = False
+            self.asking = ""
 
     def _dice_key(self, key: str) -> None:
         s = self.state
@@ -139,7 +145,7 @@ class Play(Flow):
 
     def _ask_screen(self) -> Screen:
         cd = self.state.countdown
-        if isinstance(self.asking, str):
+        if self.asking in tuple("ABC"):
             seconds = tools.PRESETS["ABC".index(self.asking)]
             return Screen(_("Timer {time}").format(time=self._left()),
                           (_("#: set to {time}").format(time=clock_text(seconds)),),
