@@ -415,7 +415,7 @@ logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 async def serve(reader, client: channel.Client, host: str, port: int) -> Server:
     """Start the web app on ``host``:``port`` (0: any free port), reading
-    the store through ``reader`` and asking the box through ``box``."""
+    the store through ``reader`` and asking the box through ``client``."""
     server = Server(reader, client)
     try:
         await server.start(host, port)
