@@ -1,8 +1,9 @@
 """``make bench``: every benchmark, one table, bench/results.json.
 
 Each row states its target (from the issues) and whether it holds on this
-machine.  Rows whose module is missing are reported as such, not skipped
-silently.
+machine.  Rows whose module is missing, or that raises, are reported as
+such (a row that does not hold), not skipped silently, and the others are
+still measured.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import os
 import platform
 import sys
 import time
+import traceback
 import warnings
 
 warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
@@ -43,7 +45,11 @@ def rows():
         except ModuleNotFoundError as exc:
             yield name, f"missing ({exc.name})", "", False
             continue
-        yield from module.rows()
+        try:
+            yield from module.rows()
+        except Exception as exc:   # noqa: BLE001  one bench that breaks is a row that fails, not the end of the table
+            traceback.print_exc()
+            yield name, f"failed ({type(exc).__name__})", "runs", False
 
 
 def main() -> int:

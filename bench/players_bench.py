@@ -27,7 +27,7 @@ from bench.web_bench import _load
 from games import decipher
 from referee.box.session import Session
 from referee.store.events import Store
-from referee.web.players import MODEL, Ledger
+from referee.web.players import Ledger, model
 
 EVENINGS = 260
 GAMES = 6
@@ -86,10 +86,10 @@ def run(evenings: int = EVENINGS) -> dict:
         began = time.process_time()
         made = ledger.update(store)
         update_ms = (time.process_time() - began) * 1000
-        teams = [[MODEL.rating()] for _ in range(4)]
+        teams = [[model().rating()] for _ in range(4)]
         began = time.process_time()
         for _ in range(100):
-            MODEL.rate(teams, ranks=[1, 2, 2, 4])     # the rating update alone
+            model().rate(teams, ranks=[1, 2, 2, 4])     # the rating update alone
         rate_ms = (time.process_time() - began) * 10
         store.close()
         writer = Store(database)

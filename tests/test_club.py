@@ -547,7 +547,7 @@ def league_player(league: League, who: str) -> dict | None:
 
 
 def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
-    from referee.web.players import MODEL
+    from referee.web.players import model
     broker, league, box = club
     north, south = box("north", 1), box("south", 2)
     north.table.start("davinci", players=["Ann", "<b>Bob</b>"])
@@ -555,8 +555,8 @@ def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
     south.table.start("davinci", players=["ann", "Cid"])
     davinci_win(south.table)
     league.until(lambda: (league_player(league, "ann") or {}).get("played") == 2, "Ann's two tables")
-    first = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
-    second = MODEL.rate([[first[0][0]], [MODEL.rating()]], ranks=[1, 2])
+    first = model().rate([[model().rating()], [model().rating()]], ranks=[1, 2])
+    second = model().rate([[first[0][0]], [model().rating()]], ranks=[1, 2])
     ann = league_player(league, "ann")
     assert ann["games"]["davinci"]["rating"]["mu"] == pytest.approx(second[0][0].mu)
     assert ann["games"]["davinci"]["rating"]["games"] == 2
@@ -584,7 +584,7 @@ def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_i
     from referee.club.league import League as Store
     from referee.club.league_web import LeagueSite, make_app
     from referee.store.scorelog import game_entry
-    from referee.web.players import MODEL
+    from referee.web.players import model
 
     def entries(t: Table, table: str) -> list[tuple[str, bytes]]:
         store = t.box.store
@@ -603,8 +603,8 @@ def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_i
         league = Store(path)
         for topic, payload in entries(late, "south") + entries(early, "north"):   # the earlier game last
             assert league.take(topic, payload) == "taken"
-        first = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])      # Ann beats Bob
-        second = MODEL.rate([[first[1][0]], [first[0][0]]], ranks=[1, 2])          # then Bob beats Ann
+        first = model().rate([[model().rating()], [model().rating()]], ranks=[1, 2])      # Ann beats Bob
+        second = model().rate([[first[1][0]], [first[0][0]]], ranks=[1, 2])          # then Bob beats Ann
         assert league.players.ratings[("davinci", "bob")].mu == pytest.approx(second[0][0].mu)
         league.close()
         league = Store(path)                         # a restart: the results are in the league's file

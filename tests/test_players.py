@@ -19,7 +19,7 @@ import pytest
 
 import test_decrypto_table as de
 from referee.testing import Table
-from referee.web.players import MODEL
+from referee.web.players import model
 
 PANDA = ["Mirek", "Ania", "Marek"]    # as tests/test_decipher_table.py plays them
 
@@ -54,7 +54,7 @@ def by_hand(teams: list[list[tuple[float, float]]], ranks: list[int],
 
 
 def library(teams, ranks):
-    rated = MODEL.rate([[MODEL.rating(mu=mu, sigma=s) for mu, s in team] for team in teams], ranks=ranks)
+    rated = model().rate([[model().rating(mu=mu, sigma=s) for mu, s in team] for team in teams], ranks=ranks)
     return [[(p.mu, p.sigma) for p in team] for team in rated]
 
 

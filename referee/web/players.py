@@ -28,9 +28,8 @@ import json
 import logging
 import os
 import sqlite3
+import functools
 from dataclasses import dataclass, field
-
-from openskill.models import PlackettLuce
 
 from games.base import clean_name
 from referee import catalogue, merging
@@ -42,7 +41,17 @@ log = logging.getLogger(__name__)
 
 FILE = "players.db"
 LAST = 10                     # results listed on a player's page
-MODEL = PlackettLuce()
+# A new player's rating: OpenSkill's own defaults, given to the model here.
+MU, SIGMA = 25.0, 25.0 / 3
+
+
+@functools.cache
+def model():
+    """OpenSkill's Plackett-Luce model.  Loaded when the first result is
+    rated: about 3 MB that a web with no game ended yet, and the virtual
+    table's tests of the box, need not hold."""
+    from openskill.models import PlackettLuce
+    return PlackettLuce(mu=MU, sigma=SIGMA)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -131,8 +140,8 @@ def _ranks(sides: list[tuple], order: list[str]) -> list[int]:
 
 @dataclass
 class Rating:
-    mu: float = MODEL.mu
-    sigma: float = MODEL.sigma
+    mu: float = MU
+    sigma: float = SIGMA
     games: int = 0
 
 
@@ -179,9 +188,9 @@ class Rater:
                 sides.append((side.rank, players))
         if len(sides) < 2:
             return []
-        teams = [[MODEL.rating(mu=now.mu, sigma=now.sigma)
+        teams = [[model().rating(mu=now.mu, sigma=now.sigma)
                   for now in (self.ratings.get((result.name, p), Rating()) for p in players)] for _r, players in sides]
-        rated = MODEL.rate(teams, ranks=[rank for rank, _p in sides])
+        rated = model().rate(teams, ranks=[rank for rank, _p in sides])
         made = []
         for (_rank, players), team in zip(sides, rated):
             for player, rating in zip(players, team):
