@@ -5,17 +5,28 @@ import argparse
 import logging
 import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
 from referee import config as configuration
 from referee import logs
 
 
 def _version() -> str:
+    # Looked up only for --version: importlib.metadata brings email, zipfile
+    # and csv with it, 2.5 MB that no process of the box needs to run.
+    from importlib.metadata import PackageNotFoundError, version
     try:
         return version("tabletop-referee")
     except PackageNotFoundError:
         return "unknown"
+
+
+class _Version(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        sys.stdout.write(f"{parser.prog} {_version()}\n")
+        parser.exit()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -23,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
         prog="referee",
         description="Tabletop Referee: a game-night box that referees Decrypto, Osmišifry, "
                     "Octiles, Da Vinci Code and Decipher.")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sim = sub.add_parser("sim", help="the box in this terminal, on simulated devices")
     sim.add_argument("--config", metavar="FILE", help="a configuration file (default: all devices simulated)")

@@ -96,3 +96,14 @@ def test_25_9_doctor_on_the_command_line_warns_of_the_default_loopback_host(tmp_
     done = referee("doctor", "--config", str(path))
     [line] = [line for line in done.stdout.splitlines() if " address: " in line]
     assert line.startswith("warn  address: phones are sent to 127.0.0.1:18089 ([web] host), which only this box")
+
+
+def test_the_version_is_told_on_stdout_and_looked_up_only_when_asked():
+    from importlib.metadata import version
+    done = referee("--version")
+    assert done.returncode == 0 and done.stdout == f"referee {version('tabletop-referee')}\n"
+    # Every other command builds the same parser without reading the
+    # package's metadata (importlib.metadata and what it loads, for one line).
+    built = subprocess.run([sys.executable, "-c", "import sys; from referee import cli; cli.parser(); "
+                            "print('importlib.metadata' in sys.modules)"], capture_output=True, text=True, timeout=60)
+    assert built.stdout.split() == ["False"], built.stderr

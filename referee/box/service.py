@@ -66,13 +66,13 @@ class Service:
             return None
 
     async def _serve_sim_control(self):
-        from referee.box import sim_control   # lazy: a box with real keys never serves the simulator's control
         path = self.config.sim.control
         if not path:
             return None
         if self.config.keypad.driver != "sim":
             log.warning("sim.control: the keypad is real, so no control socket is served")
             return None
+        from referee.box import sim_control   # lazy: a box without [sim] control never loads it
         try:
             return await sim_control.serve(self.box, path)
         except OSError as exc:
