@@ -81,8 +81,8 @@ def bus_bytes() -> dict:
 # process's own start time in /proc is only good to the second).
 READY_SCRIPT = r"""
 import asyncio, os, resource, socket, sys, tempfile, warnings
-from referee.config import parse
 from referee.box.service import Service
+from referee.config import parse
 async def main():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

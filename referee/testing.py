@@ -35,14 +35,12 @@ import warnings
 
 import aiohttp
 
-from referee.box import channel_end
-
 from referee import channel, web
-
-from referee.store import scorelog
+from referee.box import channel_end
 from referee.box.coordinator import Box
 from referee.clock import ManualClock
 from referee.config import parse
+from referee.store import scorelog
 from referee.web.reader import Reader
 
 PRESS_SECONDS = 0.05

@@ -6,8 +6,8 @@ import re
 import pytest
 from PIL import Image, ImageDraw
 
-from referee.config import ConfigError, load
 from referee.box.screen import Screen, font, render
+from referee.config import ConfigError, load
 from referee.testing import Table
 
 

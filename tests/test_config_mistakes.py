@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from referee.tools import doctor
 from referee.config import ConfigError, parse
+from referee.tools import doctor
 
 FOUR_MISTAKES = """\
 lang = "en"

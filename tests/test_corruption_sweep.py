@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from referee.store.sqlite_file import varint
 from referee.box.card import Card
 from referee.clock import ManualClock
+from referee.store.sqlite_file import varint
 from referee.testing import Table
 
 FLIP = 0x5A

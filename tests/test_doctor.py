@@ -15,8 +15,8 @@ from hal.sim.dice_module import SimulatedDiceModule
 from hal.sim.oled import SimulatedSSD1306
 from hal.sim.pins import SimulatedPins, WiredFactory
 from referee import cli
-from referee.tools import doctor
 from referee.config import load, parse
+from referee.tools import doctor
 from referee.tools.doctor import Machine, examine
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -19,10 +19,10 @@ import time
 
 import pytest
 
-from referee.config import DISPLAYS
 from referee.box.flows import clock_text
 from referee.box.flows.decrypto import code_text
 from referee.box.screen import render
+from referee.config import DISPLAYS
 from referee.testing import Table
 
 

@@ -16,10 +16,10 @@ from hal.buzzer import BAND, SOUNDS, Buzzer
 from hal.display import Display
 from hal.sim.oled import SimulatedSSD1306
 from referee import cli
-from referee.tools import doctor
 from referee.clock import ManualClock
 from referee.config import Config, ConfigError, parse
 from referee.testing import Table
+from referee.tools import doctor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

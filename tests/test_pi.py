@@ -29,11 +29,11 @@ from hal.display import Display
 from hal.keys import Keys
 from hal.sim.pins import SimulatedPins
 from referee.box import devices
-from referee.tools import doctor
+from referee.box.service import serve
 from referee.clock import ManualClock
 from referee.config import DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse
 from referee.notify import Watchdog, notify, watchdog_interval
-from referee.box.service import serve
+from referee.tools import doctor
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "referee.service"

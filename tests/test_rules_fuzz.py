@@ -46,10 +46,10 @@ from hypothesis import strategies as st
 
 from games import base, davinci, decipher, decrypto, octiles, osmisifry, tools
 from games.octiles_board import BOARD
-from referee.store import snapshot
 from referee.club import messages as club
-from referee.store.replay import effective
+from referee.store import snapshot
 from referee.store.events import UNDO
+from referee.store.replay import effective
 
 pytestmark = pytest.mark.soak
 

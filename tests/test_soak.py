@@ -67,8 +67,8 @@ from games import base
 from referee.box.flows.decrypto import code_text
 from players import HOLD, MODES, Player, Seen
 from games.base import as_data
-from referee.store.replay import effective
 from referee.store.events import UNDO
+from referee.store.replay import effective
 from referee.testing import Table
 
 pytestmark = pytest.mark.soak
@@ -89,9 +89,9 @@ AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
 ZYGOTE = r"""
 import os, sys
-import referee.cli, referee.box.service, referee.box.flows.menu, referee.box.flows.tools
-import referee.box.flows.decrypto, referee.box.flows.osmisifry, referee.box.flows.octiles, referee.box.flows.davinci
 import referee.box.flows.decipher
+import referee.box.flows.decrypto, referee.box.flows.osmisifry, referee.box.flows.octiles, referee.box.flows.davinci
+import referee.cli, referee.box.service, referee.box.flows.menu, referee.box.flows.tools
 for line in sys.stdin:
     command, *args = line.rstrip("\n").split("\t")
     if command == "run":

@@ -26,9 +26,9 @@ import pytest
 from games import base, davinci, decipher, decrypto, octiles, osmisifry
 from referee import catalogue, i18n, team_links
 from referee.box import flows
-from referee.store import scorelog
 from referee.box.flows import Flow
 from referee.box.screen import Screen
+from referee.store import scorelog
 from referee.testing import Table
 from referee.web import chart, history, sheets, team_pages
 from referee.web import decrypto as web_decrypto

@@ -17,9 +17,8 @@ import re
 
 import pytest
 
-from referee.box import flows
-
 from referee import i18n
+from referee.box import flows
 from referee.testing import Table
 from referee.web import history, sheets
 from test_i18n import catalogues

@@ -23,14 +23,14 @@ import zxingcpp
 from PIL import Image
 
 from processes import free_port, until
-from referee.tools import doctor
 from referee import i18n
 from referee.box import wifi
 from referee.box.address import Choice
-from referee.config import parse
-from referee.tools.doctor import Machine
 from referee.box.screen import W, key_line, qr_image
+from referee.config import parse
 from referee.testing import Table
+from referee.tools import doctor
+from referee.tools.doctor import Machine
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = ROOT / "systemd" / "comitup-setup.sh"

@@ -18,8 +18,8 @@ import logging
 import sqlite3
 import time
 
-from referee.store import salvage
 from referee.i18n import _, ngettext
+from referee.store import salvage
 from referee.store.events import Store, Unreadable, Unsaved
 
 log = logging.getLogger("referee.store")

@@ -14,8 +14,8 @@ from referee import catalogue, i18n, merging, setup_names
 from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, MergesMerge,
                              MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping,
                              Team, Watch, line, request)
-from referee.store.events import Unsaved
 from referee.box.linesock import Connection, LineServer
+from referee.store.events import Unsaved
 
 
 class BoxChannel:

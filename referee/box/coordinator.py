@@ -29,20 +29,20 @@ from typing import NamedTuple
 from games import base, tools
 from hal.keys import TEAMS, KeyEvent
 from referee import catalogue, i18n, name_check
-from referee.store import scorelog
 from referee.box.card import Card, unreadable_text
-from referee.clock import WallLabels
-from referee.config import DISPLAYS, Config
 from referee.box.devices import build
 from referee.box.flows import menu
 from referee.box.game_clock import GameClock
 from referee.box.game_menu import GameMenu
-from referee.i18n import _, ngettext
 from referee.box.page_keeper import PageKeeper
 from referee.box.screen import Screen, render, said_shown
 from referee.box.session import Session
-from referee.store.events import Unsaved
 from referee.box.wifi import Network
+from referee.clock import WallLabels
+from referee.config import DISPLAYS, Config
+from referee.i18n import _, ngettext
+from referee.store import scorelog
+from referee.store.events import Unsaved
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from games import base
-from referee.clock import STEP_SECONDS, WallLabels
 from referee.box.flows import SLACK
+from referee.clock import STEP_SECONDS, WallLabels
 
 log = logging.getLogger(__name__)
 # How often an idle box looks whether the wall clock has stepped (NTP).

@@ -7,8 +7,8 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from referee.box.flows import actions, forms
-from referee.i18n import _
 from referee.box.screen import Screen, wrap
+from referee.i18n import _
 
 
 class Mode(StrEnum):

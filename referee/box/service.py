@@ -15,11 +15,10 @@ import logging
 import signal
 import warnings
 
-from referee.box import channel_end
-
 from referee import channel
-from referee.box.coordinator import Box
+from referee.box import channel_end
 from referee.box.card import trouble
+from referee.box.coordinator import Box
 from referee.clock import RealClock
 from referee.config import Config
 from referee.notify import notify, serve_until_stopped

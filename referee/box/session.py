@@ -13,10 +13,10 @@ from __future__ import annotations
 import dataclasses
 
 from games import base
-from referee.store import replay, snapshot
 from referee.clock import Stamp
-from referee.store.replay import Replay, rules
+from referee.store import replay, snapshot
 from referee.store.events import UNDO, Snapshot, Store
+from referee.store.replay import Replay, rules
 
 
 class Session(Replay):

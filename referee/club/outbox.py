@@ -17,8 +17,8 @@ from dataclasses import replace
 
 from games import base
 from referee.store import scorelog
-from referee.store.replay import effective, rules
 from referee.store.events import UNDO, GameRow
+from referee.store.replay import effective, rules
 
 CURSOR = """
 CREATE TABLE IF NOT EXISTS sent (

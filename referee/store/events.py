@@ -33,8 +33,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.store import sqlite_file
 from referee.clock import Stamp
+from referee.store import sqlite_file
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -11,8 +11,8 @@ from __future__ import annotations
 import datetime as dt
 
 from referee import catalogue
-from referee.store.replay import Replay
 from referee.store.events import GameRow, Store
+from referee.store.replay import Replay
 
 EVENING_STARTS = 6  # o'clock
 

@@ -30,8 +30,8 @@ import importlib
 import json
 import os
 
-import games
 from games import base
+import games
 
 FORMAT = "1"
 

@@ -32,8 +32,8 @@ from textual.events import MouseDown, MouseUp
 from textual.widgets import Button, Static
 
 from hal.keys import LAYOUT
-from referee.config import Config
 from referee.box.service import Service
+from referee.config import Config
 
 PRESS = 0.08   # seconds a typed key stays down
 GAP = 0.05     # seconds between two typed keys: longer than the debounce and a scan

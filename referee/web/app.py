@@ -28,9 +28,9 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
 from referee import catalogue, channel, i18n
-from referee.store import scorelog
 from referee import setup_names
 from referee.i18n import N_, _
+from referee.store import scorelog
 from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
 from referee.web.bodies import TYPES, Body, attachment, send
 

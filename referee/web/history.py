@@ -12,8 +12,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from referee import catalogue
-from referee.store.scorelog import EVENING_STARTS, evening_start
 from referee.store.events import GameRow, Store
+from referee.store.scorelog import EVENING_STARTS, evening_start
 
 PER_PAGE = 20       # evenings on one page of the history
 MOST_GAMES = 500    # more games than any evening holds

@@ -24,17 +24,17 @@ Hacker against the Team).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import logging
 import os
 import sqlite3
-import functools
 from dataclasses import dataclass, field
 
 from games.base import clean_name
 from referee import catalogue, merging
-from referee.store import scorelog, snapshot
 from referee.setup_names import is_default
+from referee.store import scorelog, snapshot
 from referee.store.events import Store
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ import os
 import sqlite3
 
 from referee import i18n
-from referee.store.replay import Replay
 from referee.store.events import Store
+from referee.store.replay import Replay
 
 log = logging.getLogger(__name__)
 

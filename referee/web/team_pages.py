@@ -21,8 +21,8 @@ from __future__ import annotations
 import hmac
 
 from referee import catalogue
-from referee.store.replay import Replay
 from referee.store.events import TeamPage
+from referee.store.replay import Replay
 
 MAX_FIELDS = 20
 MAX_FIELD = 200       # characters in one form field

@@ -13,8 +13,8 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from referee import catalogue
-from referee.i18n import _, ngettext
 from referee.box.screen import Screen
+from referee.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from referee.box.flows.host import Host

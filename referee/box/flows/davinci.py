@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from games import davinci as dv
 from games.base import Illegal, winners
+from referee import i18n, setup_names
 from referee.box.flows import Flow, clock_text
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
-from referee import i18n, setup_names
-from referee.i18n import _, ngettext
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
+from referee.i18n import _, ngettext
 
 TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
 

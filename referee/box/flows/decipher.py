@@ -30,8 +30,8 @@ from enum import StrEnum
 from games import decipher as game
 from referee.box.flows import Flow, more
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
-from referee.i18n import N_, _, ngettext
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.i18n import N_, _, ngettext
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].

@@ -47,9 +47,9 @@ from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
 from referee.box.flows import Flow, clock_text, forms
-from referee.team_links import team_url
-from referee.i18n import N_, _, ngettext
 from referee.box.screen import COLS, Screen, fit, wrap
+from referee.i18n import N_, _, ngettext
+from referee.team_links import team_url
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.

@@ -19,8 +19,8 @@ from typing import Callable
 from games.base import Illegal
 from referee import i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, team_label
-from referee.i18n import _
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.i18n import _
 
 
 # A help page has three lines of its own; the fourth says how to take back

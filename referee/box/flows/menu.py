@@ -4,12 +4,11 @@ from __future__ import annotations
 import re
 
 from referee import catalogue, i18n
-
 from referee.box import wifi
 from referee.box.flows import Flow, clock_text, flow_for, merging
 from referee.box.flows.numbered import Menu
-from referee.i18n import _
 from referee.box.screen import LINES, W, Screen, qr_image, wrap
+from referee.i18n import _
 
 title = catalogue.title
 

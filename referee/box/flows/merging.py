@@ -6,8 +6,8 @@ from __future__ import annotations
 import secrets
 
 from referee.box.flows import Flow
-from referee.i18n import _
 from referee.box.screen import Screen, wrap
+from referee.i18n import _
 from referee.team_links import new_token
 
 

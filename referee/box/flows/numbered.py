@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Callable
 
 from referee.box.flows import Flow
-from referee.i18n import _
 from referee.box.screen import LINES, Screen
+from referee.i18n import _
 
 
 class Menu(Flow):

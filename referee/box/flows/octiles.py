@@ -51,8 +51,8 @@ from referee import catalogue
 from referee.box.flows import Flow
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
-from referee.i18n import _, ngettext
 from referee.box.screen import Screen, fit, wrap
+from referee.i18n import _, ngettext
 
 BESIDE = 13      # text columns left of the tile picture
 TURNING = 10     # text columns left of the full-height picture

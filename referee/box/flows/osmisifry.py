@@ -35,11 +35,11 @@ import os
 from enum import StrEnum
 
 from games import osmisifry as osm
-from referee.config import read_letter_table
 from referee.box.flows import Flow, clock_text, more
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
-from referee.i18n import _
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.config import read_letter_table
+from referee.i18n import _
 
 CREATION = ("roll_letter", "pick")
 COUNTS = 3              # questions answered with a number, before the yes/no

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from games import tools
 from referee.box.flows import Flow, clock_text, menu
-from referee.i18n import _
 from referee.box.screen import Screen, wrap
+from referee.i18n import _
 
 SIDES = (4, 6, 8, 10, 12, 20)
 
