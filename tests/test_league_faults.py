@@ -134,7 +134,7 @@ def test_27_every_real_game_entry_is_taken():
     assert [(e["game"], e["status"]) for e in entries] == [("decrypto", "playing"), ("davinci", "finished")]
     for e in entries:
         sent = message(now, game=e["id"], seq=3, entry_of=e)
-        assert isinstance(messages.decode(topic_of("north"), json.dumps(sent).encode(), now), messages.Entry)
+        assert isinstance(messages.decode(topic_of("north"), json.dumps(sent).encode(), now), messages.Kept)
 
 
 # --- a real league on a real broker -----------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_27_the_csv_is_the_boxs_kind_and_names_stay_text(club):
     sniffer = Sniffer(broker)
     now = time.time()
     names = ["=HYPERLINK()", "+1", "@SUM(A1)", "-2"]
-    sniffer.publish(topic_of("north"), json.dumps(message(now, players=names, winners=["+1"], totals={
+    sniffer.publish(topic_of("north"), json.dumps(message(now, players=names, winners=["+1"], starter="+1", totals={
         "=HYPERLINK()": 4, "+1": 9, "@SUM(A1)": 0, "-2": 1})).encode())
     league.until(lambda: league.api()["games"], "the game")
     status, sheet = league.get("/api/tonight.csv")

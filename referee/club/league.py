@@ -16,19 +16,29 @@ spaces single, case ignored), so that a name meeting across tables is one
 player.  The results are kept in the league's file (``results``); the
 ratings are counted from them in the order the games ended, once at start
 and then game by game.
+
+What is stored is what the door let in (``referee.club.messages``): each
+game's entry as the typed structure that decoded it, never the JSON as it
+came.  Nothing stored is trusted either: at start every game row is read
+again as a message arriving then would be, one that no longer passes is
+set aside (kept in ``set_aside``, with a log line), and the results are
+worked out again from the games kept.  What the league holds in memory (the
+players and their ratings) changes only once its database has the change:
+a write that fails, or a rating that refuses a result, leaves it as it was.
 """
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import datetime as dt
-import json
 import logging
 import re
 import sqlite3
 import time
 
 import aiomqtt
+import msgspec
 
 from referee import catalogue
 from referee.club import messages as m
@@ -37,9 +47,8 @@ from referee.config import Config
 from referee.store.scorelog import evening_start
 from referee.web.players import Rater, Result, result_of
 
-LONGEST_NAME = 64         # a name a box's panels can show is far shorter
-
 log = logging.getLogger("referee.league")
+SAID = 3       # stored rows set aside that the log line names; the rest it counts
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -70,6 +79,15 @@ CREATE TABLE IF NOT EXISTS arrivals (
     at      REAL NOT NULL,
     PRIMARY KEY (tbl, game, seq)
 );
+CREATE TABLE IF NOT EXISTS set_aside (   -- stored rows today's checks refuse, kept for whoever looks
+    tbl     ANY,
+    game    ANY,
+    seq     ANY,
+    started ANY,
+    entry   ANY,
+    why     TEXT NOT NULL,
+    at      REAL NOT NULL                -- when the league set it aside
+);
 """
 
 
@@ -88,13 +106,10 @@ class League:
         self.connected = False    # to the broker, now
         self.restarts = 0         # of the listener, after a fault it did not expect
         self._tonight = (None, 0)  # (evening, messages refused or failed in it)
-        self._forget_refused()
+        self._set_aside()
         self.players = Rater()
         self.tables_of: dict[int, str] = {}       # result -> the table it was played at
-        for rid, tbl, text in self._db.execute("SELECT id, tbl, result FROM results"):
-            self.players.results[rid] = Result.from_json(text)
-            self.tables_of[rid] = tbl
-        self._recount()
+        self._rebuild()
 
     def close(self) -> None:
         self._db.close()
@@ -129,24 +144,72 @@ class League:
                 "refused": refused if evening == evening_start(self.clock()) else 0,
                 "since_start": dict(self.counts)}
 
-    def _forget_refused(self) -> None:
-        """Rows stored by an older league that today's checks refuse (a
-        start time no date has, an entry without its id) would fail every
-        page: they are dropped, each with a log line."""
-        for tbl, game, seq, started, entry in self._db.execute(
-                "SELECT tbl, game, seq, started, entry FROM games").fetchall():
-            try:
-                payload = m.encode(m.Entry(v=m.VERSION, kind="game", id=f"{tbl}:{game}:{seq}", table=tbl, game=game,
-                                           seq=seq, at=started, entry=json.loads(entry)))
-                m.decode(m.topic("club", str(tbl), "game"), payload, self.clock())
-            except Exception as exc:
-                log.warning("league: dropped stored game %r of table %r: %s", game, m.short(tbl), exc)
-                with self._db:
-                    self._db.execute("DELETE FROM games WHERE tbl = ? AND game = ?", (tbl, game))
-        bad = [name for (name,) in self._db.execute("SELECT name FROM tables")
-               if not isinstance(name, str) or not re.match(m.NAME, name)]
+    def _set_aside(self) -> None:
+        """Every stored game read again as if it arrived now: one that today's
+        checks refuse (stored by an older league, or damaged) would fail
+        every page, and is moved to ``set_aside``, said in one log line for
+        them all; one kept as it came is rewritten as its typed entry.
+        Tables whose names no box may have are dropped."""
+        now = self.clock()
+        refused = []
         with self._db:
+            self._db.execute("BEGIN")
+            for rowid, tbl, game, seq, started, text in self._db.execute(
+                    "SELECT rowid, tbl, game, seq, started, entry FROM games").fetchall():
+                try:
+                    if not isinstance(tbl, str) or not re.match(m.NAME, tbl) or type(seq) is not int:
+                        raise m.Refused("shape", "its table or row is not one a box has")
+                    entry = m.stored(text, game, now)
+                except m.Refused as exc:
+                    refused.append(f"game {m.short(game)} of table {m.short(tbl)}: {exc}")
+                    self._db.execute("INSERT INTO set_aside VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     (tbl, game, seq, started, text, str(exc), now))
+                    self._db.execute("DELETE FROM games WHERE rowid = ?", (rowid,))
+                    continue
+                typed = _text(entry)
+                if typed != text or started != entry.started:
+                    self._db.execute("UPDATE games SET entry = ?, started = ? WHERE rowid = ?",
+                                     (typed, entry.started, rowid))
+            bad = [name for (name,) in self._db.execute("SELECT name FROM tables")
+                   if not isinstance(name, str) or not re.match(m.NAME, name)]
             self._db.executemany("DELETE FROM tables WHERE name = ?", [(name,) for name in bad])
+        if refused:
+            log.warning("league: set aside %d stored games that today's checks refuse (kept in set_aside): %s%s",
+                        len(refused), "; ".join(refused[:SAID]), "; …" if len(refused) > SAID else "")
+
+    def _rebuild(self) -> None:
+        """The results worked out again from the games kept, the stored ones
+        corrected where they differ (a result is derived data: never
+        trusted); then the ratings counted from them."""
+        results: dict[int, Result] = {}
+        tables_of: dict[int, str] = {}
+        changed = 0
+        with self._db:
+            self._db.execute("BEGIN")
+            stored = {(tbl, game): (rid, text) for rid, tbl, game, text in
+                      self._db.execute("SELECT id, tbl, game, result FROM results").fetchall()}
+            for tbl, game, text in self._db.execute("SELECT tbl, game, entry FROM games").fetchall():
+                result = _result_of(_decode(text))
+                rid, was = stored.pop((tbl, game), (None, None))
+                if result is None:
+                    if rid is not None:
+                        self._db.execute("DELETE FROM results WHERE id = ?", (rid,))
+                        changed += 1
+                    continue
+                if rid is None:
+                    rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
+                                           (tbl, game)).lastrowid
+                result = dataclasses.replace(result, game=rid)
+                if was != result.to_json():
+                    self._db.execute("UPDATE results SET result = ? WHERE id = ?", (result.to_json(), rid))
+                    changed += 1
+                results[rid], tables_of[rid] = result, tbl
+            for rid, _text in stored.values():      # results of no game kept
+                self._db.execute("DELETE FROM results WHERE id = ?", (rid,))
+                changed += 1
+        if changed:
+            log.warning("league: %d results worked out again from the games kept", changed)
+        self.players, self.tables_of = _counted(results), tables_of
 
     def link(self, connected: bool) -> None:
         if connected != self.connected:
@@ -163,7 +226,7 @@ class League:
                              "seen = excluded.seen", (s.table, int(s.online), s.game, s.at))
         return "taken"
 
-    def _entry(self, e: m.Entry) -> str:
+    def _entry(self, e: m.Kept) -> str:
         with self._db:
             self._db.execute("BEGIN")   # all of it or, should a step fail, nothing
             row = self._db.execute("SELECT seq FROM games WHERE tbl = ? AND game = ?", (e.table, e.game)).fetchone()
@@ -171,29 +234,38 @@ class League:
                 return "duplicate"
             self._db.execute("INSERT INTO games (tbl, game, seq, started, entry) VALUES (?, ?, ?, ?, ?) "
                              "ON CONFLICT(tbl, game) DO UPDATE SET seq = excluded.seq, entry = excluded.entry",
-                             (e.table, e.game, e.seq, e.entry["started"], json.dumps(e.entry, ensure_ascii=False)))
+                             (e.table, e.game, e.seq, e.entry.started, _text(e.entry)))
             if e.kind == "event":
                 self._db.execute("INSERT OR IGNORE INTO arrivals (tbl, game, seq, at) VALUES (?, ?, ?, ?)",
                                  (e.table, e.game, e.seq, e.at))
             self._db.execute("INSERT OR IGNORE INTO tables (name, online, game, seen) VALUES (?, 1, ?, ?)",
                              (e.table, e.game, e.at))
-            self._result(e)
+            rated = self._result(e)
+        # Committed: only now does what the pages show change.
+        if rated is not None:
+            self.players, self.tables_of = rated
         return "taken"
 
-    def _result(self, e: m.Entry) -> None:
-        """The game's result as it stands now, kept and rated: a game that
-        ended after every one rated is one rating update, any other change
-        (a game taken back, one that reached the league late) counts the
-        ratings again from the first game."""
+    def _result(self, e: m.Kept) -> tuple[Rater, dict[int, str]] | None:
+        """Stores the game's result as it stands now, and returns the players
+        and tables rated with it (None: no change), for ``_entry`` to take
+        once stored.  A game that ended after every one rated is one rating
+        update, any other change (a game taken back, one that reached the
+        league late) counts the ratings again from the first game.  Either is
+        worked out on a copy: a rating that fails leaves the league's own
+        as they were (and the store's: the transaction is undone)."""
         result = _result_of(e.entry)
         row = self._db.execute("SELECT id, result FROM results WHERE tbl = ? AND game = ?",
                                (e.table, e.game)).fetchone()
+        results = dict(self.players.results)
+        tables_of = dict(self.tables_of)
         if result is None:
-            if row is not None:
-                self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
-                self.players.results.pop(row[0], None)
-                self._recount()
-            return
+            if row is None:
+                return None
+            self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
+            results.pop(row[0], None)
+            tables_of.pop(row[0], None)
+            return _counted(results, self.players.aliases), tables_of
         if row is None:
             rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
                                    (e.table, e.game)).lastrowid
@@ -201,20 +273,18 @@ class League:
             rid = row[0]
         result = dataclasses.replace(result, game=rid)
         if row is not None and row[1] == result.to_json():
-            return
+            return None
         self._db.execute("UPDATE results SET result = ? WHERE id = ?", (result.to_json(), rid))
-        last = max(((r.ended, r.game) for r in self.players.results.values()), default=(0.0, 0))
-        self.players.results[rid] = result
-        self.tables_of[rid] = e.table
+        tables_of[rid] = e.table
+        last = max(((r.ended, r.game) for r in results.values()), default=(0.0, 0))
         if row is None and (result.ended, rid) > last:
-            self.players.rate(result)
-            self.players.learn(result)
-        else:
-            self._recount()
-
-    def _recount(self) -> None:
-        self.players.rate_all()
-        self.players.learn_all()
+            players = _copy(self.players)
+            players.results[rid] = result
+            players.rate(result)
+            players.learn(result)
+            return players, tables_of
+        results[rid] = result
+        return _counted(results, self.players.aliases), tables_of
 
     # --- what the pages show ---------------------------------------------------------
 
@@ -223,9 +293,18 @@ class League:
         rows = self._db.execute("SELECT tbl, seq, entry FROM games WHERE started >= ? AND started < ? "
                                 "ORDER BY started DESC", (since, until or 2**62)).fetchall()
         if until is None:
-            rows += [r for r in self._db.execute("SELECT tbl, seq, entry FROM games WHERE started < ?", (since,))
-                     if json.loads(r[2]).get("status") == "playing"]
-        return [{"table": tbl, "seq": seq, **json.loads(entry)} for tbl, seq, entry in rows]
+            rows += self._db.execute("SELECT tbl, seq, entry FROM games WHERE started < ? AND CASE "
+                                     "WHEN json_valid(entry) THEN json_extract(entry, '$.status') END = 'playing'",
+                                     (since,)).fetchall()
+        games = []
+        for tbl, seq, text in rows:
+            entry = _decode(text)
+            if entry is None:     # changed under the league since it started: left out, said once a minute
+                self.faults("stored", "league: a stored game of table %s cannot be read; it is left out",
+                            m.short(tbl))
+                continue
+            games.append({"table": tbl, "seq": seq, **msgspec.to_builtins(entry)})
+        return games
 
     def tables(self, tonight: list[dict]) -> list[dict]:
         games = {(g["table"], g["id"]): g for g in tonight}
@@ -260,19 +339,38 @@ class League:
                                                      (table,))]
 
 
-def _result_of(entry: dict) -> Result | None:
-    """A game's result once it has ended, or None.  What a box publishes is
-    not trusted: an entry whose names are not short strings has none."""
-    if not isinstance(entry.get("ended"), (int, float)) or isinstance(entry.get("ended"), bool):
-        return None
+def _text(entry: m.Summary) -> str:
+    """An entry as the league stores it: the typed structure's JSON."""
+    return m.encode(entry).decode()
+
+
+def _decode(text) -> m.Summary | None:
+    """A stored entry, or None if it is not one (the store is read, never trusted)."""
     try:
-        result = result_of(entry)
-    except (TypeError, ValueError, KeyError, AttributeError):
+        return msgspec.json.decode(text, type=m.Summary)
+    except (msgspec.DecodeError, TypeError, RecursionError):
         return None
-    names = [name for side in result.sides for name in side.players]
-    if not all(isinstance(n, str) and 0 < len(n) <= LONGEST_NAME for n in names) or len(names) > 32:
+
+
+def _result_of(entry: m.Summary | None) -> Result | None:
+    """A game's result once it has ended, or None."""
+    if entry is None or entry.ended is None:
         return None
-    return result
+    return result_of(msgspec.to_builtins(entry))
+
+
+def _counted(results: dict[int, Result], aliases: dict[str, str] | None = None) -> Rater:
+    """Players and ratings counted from ``results``, in the order the games ended."""
+    players = Rater(aliases=dict(aliases or {}), results=results)
+    players.rate_all()
+    players.learn_all()
+    return players
+
+
+def _copy(players: Rater) -> Rater:
+    """A copy to rate one more result on; the results themselves (frozen)
+    are shared, not copied."""
+    return copy.deepcopy(players, {id(r): r for r in players.results.values()})
 
 
 def leaders(entry: dict) -> list[str]:

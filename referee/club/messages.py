@@ -9,9 +9,13 @@ publish reaches the league's store or pages unchecked: counts and ids fit
 SQLite's signed 64-bit integers; wall-clock times lie within ``PAST``
 before now and ``FUTURE`` after (a box whose clock was never set says
 1970), a row's game clock between 0 and as much; names are
-the box's own, cleaned and refused as the box does (``referee.name_check``);
-table names are one topic level (``NAME``); totals are a map of the
-game's players to points within what the game can score (``POINTS``).
+the box's own, cleaned and refused as the box does (``referee.name_check``),
+the players' and Decrypto's members' alike, and every other field that
+names someone (winners, totals, the starter, the finishing order, the
+rounds' scores, the members' teams) names one of the game's players; table names are one topic level
+(``NAME``); totals are a map of the game's players to points within what
+the game can score (``POINTS``).  A row's entry is taken as the typed
+``Summary``, its defaults filled, and that is what the league keeps.
 """
 from __future__ import annotations
 
@@ -65,18 +69,45 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     entry: dict
 
 
+class Round(msgspec.Struct):
+    """A round (or turn) as the league keeps it: its points by player.  What
+    else a game's rounds say stays in the box's own score log."""
+    scores: Annotated[dict[Player, Points], msgspec.Meta(max_length=PLAYERS)] = {}
+
+
+Names = Annotated[list[Player], msgspec.Meta(max_length=PLAYERS)]
+
+
 class Summary(msgspec.Struct):
-    """The part of an entry the league reads; the rest is each game's own
-    and is kept as it came (the page shows only these fields)."""
+    """What the league keeps of a game's score-log entry: every field its
+    pages show and its ratings read, each typed and bounded, a missing one
+    given its default.  The league stores this, never the JSON as it came
+    (a field a box leaves out would otherwise fail every page that reads
+    it); the rest of an entry (clues, notes, the letter table...) stays on
+    the box."""
     id: Count
-    game: str
+    game: Annotated[str, msgspec.Meta(max_length=32)]
     started: float
     status: Literal["playing", "finished", "abandoned"]
-    players: Annotated[list[Player], msgspec.Meta(max_length=PLAYERS)]
+    players: Names
     ended: float | None = None
-    winners: Annotated[list[Player], msgspec.Meta(max_length=PLAYERS)] = []
+    starter: Player | None = None
+    winners: Names = []
     totals: Annotated[dict[Player, Points], msgspec.Meta(max_length=PLAYERS)] = {}
-    rounds: Annotated[list, msgspec.Meta(max_length=ROUNDS)] = []
+    rounds: Annotated[list[Round], msgspec.Meta(max_length=ROUNDS)] = []
+    # Decrypto's players are its teams; these are the people in each, the names it rates.
+    members: Annotated[dict[Player, Names], msgspec.Meta(max_length=PLAYERS)] = {}
+    finishing_order: Names = []      # Octiles: who came home first, second...
+
+
+class Kept(msgspec.Struct):
+    """An ``Entry`` as the league takes it: its entry checked and typed."""
+    kind: Literal["game", "event"]
+    table: str
+    game: int
+    seq: int
+    at: float
+    entry: Summary
 
 
 class Refused(ValueError):
@@ -99,8 +130,9 @@ def encode(message: Status | Entry) -> bytes:
     return msgspec.json.encode(message)
 
 
-def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status | Entry:
-    """The message on ``topic_name``, or ``Refused``."""
+def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status | Kept:
+    """The message on ``topic_name``, or ``Refused``: a status as it came, a
+    row with its entry typed and checked (``Kept``)."""
     if len(payload) > MAX_BYTES:
         raise Refused("size", f"{len(payload)} bytes is over the limit of {MAX_BYTES}")
     try:
@@ -123,46 +155,83 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
     now = time.time() if now is None else now
     if isinstance(message, Status):
         _when("at", message.at, now)
-    else:
-        # A row's ``at`` is its game's own clock (``referee.store.events``): from 0
-        # up, or from the wall clock's value in a database older than it.
-        if not 0 <= message.at <= now + FUTURE:
-            raise Refused("time", f"at {message.at!r} is no game clock's")
-        if message.id != f"{message.table}:{message.game}:{message.seq}":
-            raise Refused("table", f"id {short(message.id)} does not name its table, game and row")
-        _check_entry(message, now)
-    return message
-
-
-def _check_entry(message: Entry, now: float) -> None:
+        return message
+    # A row's ``at`` is its game's own clock (``referee.store.events``): from 0
+    # up, or from the wall clock's value in a database older than it.
+    if not 0 <= message.at <= now + FUTURE:
+        raise Refused("time", f"at {message.at!r} is no game clock's")
+    if message.id != f"{message.table}:{message.game}:{message.seq}":
+        raise Refused("table", f"id {short(message.id)} does not name its table, game and row")
     try:
-        s = msgspec.convert(message.entry, Summary)
+        entry = msgspec.convert(message.entry, Summary)
     except msgspec.ValidationError as exc:
         raise Refused("shape", f"wrong entry: {exc}") from None
-    if s.id != message.game:
-        raise Refused("shape", f"wrong entry: game {s.id} published as game {message.game}")
+    check(entry, message.game, now)
+    return Kept(message.kind, message.table, message.game, message.seq, message.at, entry)
+
+
+def stored(text: str | bytes, game: int, now: float) -> Summary:
+    """An entry the league stored, read as one arriving now is: a row that
+    no longer passes (written by an older league, or damaged) is ``Refused``."""
+    try:
+        entry = _stored.decode(text)
+    except msgspec.ValidationError as exc:
+        raise Refused("shape", f"wrong entry: {exc}") from None
+    except (msgspec.DecodeError, RecursionError, TypeError) as exc:
+        raise Refused("json", f"not JSON: {exc}") from None
+    check(entry, game, now)
+    return entry
+
+
+_stored = msgspec.json.Decoder(Summary)
+
+
+def check(s: Summary, game: int, now: float) -> None:
+    """``Refused`` unless the entry is one a box makes: its game, its times,
+    and every name in it as the box keeps names, each where it belongs."""
+    if s.id != game:
+        raise Refused("shape", f"wrong entry: game {s.id} published as game {game}")
     if s.game not in catalogue.GAMES:
         raise Refused("shape", f"wrong entry: no game called {short(s.game)}")
     _when("started", s.started, now)
     if s.ended is not None:
         _when("ended", s.ended, now)
     for name in s.players:
-        try:
-            kept = name_check.check(name)
-        except Illegal as exc:
-            raise Refused("name", f"player {short(name)}: {short(str(exc), 120)}") from None
-        if kept != name:
-            raise Refused("name", f"player {short(name)} is not as a box keeps it ({kept!r})")
+        _named("player", name)
     if len(set(s.players)) != len(s.players):
         raise Refused("name", "a player is named twice")
-    if not set(s.winners) <= set(s.players):
+    players = set(s.players)
+    if not set(s.winners) <= players:
         raise Refused("shape", "wrong entry: a winner who is not a player")
-    if s.totals and set(s.totals) != set(s.players):
+    if s.totals and set(s.totals) != players:
         raise Refused("shape", "wrong entry: totals are not the players'")
+    if s.starter is not None and s.starter not in players:
+        raise Refused("shape", "wrong entry: a starter who is not a player")
+    if not set(s.finishing_order) <= players or len(set(s.finishing_order)) != len(s.finishing_order):
+        raise Refused("shape", "wrong entry: a finishing order not of the players, once each")
+    if any(not set(r.scores) <= players for r in s.rounds):
+        raise Refused("shape", "wrong entry: a round scores someone who is not a player")
+    if not set(s.members) <= players:
+        raise Refused("shape", "wrong entry: members of a team that is not a player")
+    members = [name for team in s.members.values() for name in team]
+    for name in members:
+        _named("member", name)
+    if len({name.casefold() for name in members}) != len(members):    # as games.decrypto refuses them
+        raise Refused("name", "a member is named twice")
     lowest, highest = POINTS.get(s.game, OTHER_POINTS)
     odd = next((p for p in s.totals.values() if not lowest <= p <= highest), None)
     if odd is not None:
         raise Refused("points", f"a total of {odd} is outside {s.game}'s {lowest}…{highest}")
+
+
+def _named(what: str, name: str) -> None:
+    """``Refused`` unless ``name`` is a name as a box keeps it (``referee.name_check``)."""
+    try:
+        kept = name_check.check(name)
+    except Illegal as exc:
+        raise Refused("name", f"{what} {short(name)}: {short(str(exc), 120)}") from None
+    if kept != name:
+        raise Refused("name", f"{what} {short(name)} is not as a box keeps it ({kept!r})")
 
 
 def _when(field: str, at: float, now: float) -> None:
