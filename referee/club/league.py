@@ -257,11 +257,11 @@ class League:
         result = _result_of(e.entry)
         row = self._db.execute("SELECT id, result FROM results WHERE tbl = ? AND game = ?",
                                (e.table, e.game)).fetchone()
+        if result is None and row is None:     # a game in play: most messages
+            return None
         results = dict(self.players.results)
         tables_of = dict(self.tables_of)
         if result is None:
-            if row is None:
-                return None
             self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
             results.pop(row[0], None)
             tables_of.pop(row[0], None)
