@@ -21,6 +21,7 @@ import logging
 import os
 import re
 import socket
+import stat
 import tomllib
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ COMITUP_PAGE = f"http://{HOTSPOT_ADDRESS}/"
 COMITUP_DATA = "/var/lib/comitup/comitup.json"   # its persistent number, the <nnn> of ap_name
 STATE_FILE = "wifi"
 HOTSPOT_FILE = "hotspot.toml"
+STATE_BYTES = 64       # "CONNECTING" and a newline; anything longer is not comitup's
+HOTSPOT_BYTES = 4096    # a name and a password of at most 63 characters, and comments
 CHECK_SECONDS = 1.0     # the state file: a change is on the screens within 2 s
 ADDRESS_SECONDS = 5.0   # the address, for a DHCP lease renewed with another one
 
@@ -62,18 +65,46 @@ def beside(database_path: str, name: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(database_path)), name)
 
 
+class Unfit(OSError):
+    """A file that is there but cannot be what the box expects at its path."""
+
+
+def read_small(path: str, most: int) -> tuple[bytes, os.stat_result]:
+    """A small regular file's bytes and its status, read without ever
+    waiting: whatever stands at ``path`` (a FIFO with no writer, a link to
+    /dev/zero, a file grown huge) must not hold up the box's event loop,
+    which reads these files between keys.  A FIFO or device, or a file
+    longer than ``most`` bytes, raises ``Unfit`` (an OSError)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise Unfit("not a regular file")
+        data = os.read(fd, most + 1)
+    finally:
+        os.close(fd)
+    if len(data) > most:
+        raise Unfit(f"longer than {most} bytes")
+    return data, st
+
+
 def read_state(path: str) -> str | None:
     """comitup's last state, as its callback wrote it; None: no word from
     comitup since this boot (not installed, or not yet started: what it
-    said before the last boot is another evening's)."""
+    said before the last boot is another evening's), or a file that is not
+    comitup's (said in the log: the box looks again only once the file
+    changes)."""
     import psutil
     try:
-        with open(path, encoding="ascii", errors="replace") as f:
-            if os.fstat(f.fileno()).st_mtime < psutil.boot_time():
-                return None
-            word = f.read(64).strip()
+        data, st = read_small(path, STATE_BYTES)
+    except Unfit as exc:
+        log.warning("wifi: %s is %s: comitup's state is not read from it", path, exc)
+        return None
     except OSError:
         return None
+    if st.st_mtime < psutil.boot_time():
+        return None
+    word = data.decode("ascii", errors="replace").strip()
     return word if word in STATES else None
 
 
@@ -90,10 +121,9 @@ def read_hotspot(path: str) -> Hotspot | None:
     """The hotspot's name and password from ``hotspot.toml``; None when
     there is none or it cannot be read."""
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
+        raw = tomllib.loads(read_small(path, HOTSPOT_BYTES)[0].decode("utf-8"))
         name, password = str(raw["name"]), str(raw["password"])
-    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError) as exc:
         if not isinstance(exc, FileNotFoundError):
             log.warning("wifi: cannot read %s: %s", path, exc)
         return None
@@ -101,8 +131,7 @@ def read_hotspot(path: str) -> Hotspot | None:
     if "<n" in name:
         data = str(raw.get("comitup", COMITUP_DATA))
         try:
-            with open(data, encoding="utf-8") as f:
-                number = str(json.load(f)["id"])
+            number = str(json.loads(read_small(data, HOTSPOT_BYTES)[0])["id"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("wifi: comitup's number is not in %s (%s): the hotspot's name is not known", data, exc)
             return None
