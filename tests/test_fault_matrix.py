@@ -1,0 +1,326 @@
+"""Issue 33 item 1: every file beside the box's database, every fault a card
+or a hand can leave at its path, on real processes.
+
+The box (``referee run``) and the web (``referee web``) run as the console
+script on a data folder that is a small tmpfs of its own, in a private
+mount namespace (``test_card_process.Mounts``), so that the card can be
+filled and a file mounted read-only as on a Pi.  One box serves every case
+of a file; the web is started again for each case of ``players.db``, since
+its faults matter where the web first looks at it.
+
+Each case asserts what players would notice: the process stays up and keeps
+serving (keys are taken, pages answer 200), nothing the box recorded is
+lost, ``players.db`` (derived from the box's record) is set aside and
+counted again from it with one log line, and the fault is said once, in
+words, never as a traceback.
+
+The folder's files are listed at the end: a file the matrix does not know
+fails it, so that a new one joins the matrix.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+import pytest
+
+from processes import free_port, until
+from referee.testing import Table
+from test_card_process import Mounts, RealBox
+from test_club import davinci_win
+
+# Every file the box, the web, the club's publisher and comitup's callback
+# keep beside the box's database, and who writes it.
+KNOWN = {
+    "referee.db": "the box: the record of every game",
+    "referee.db-wal": "the box: its write-ahead log",
+    "referee.db-shm": "the box: the log's index",
+    "referee.db.damaged-*": "the box: a damaged record set aside",
+    "box.sock": "the box: the web's channel",
+    "players.db": "the web: results and ratings, counted from the record",
+    "players.db-wal": "the web: its write-ahead log",
+    "players.db-shm": "the web: the log's index",
+    "players.db.damaged-*": "the web: a damaged players.db set aside",
+    "wifi": "comitup's callback: the Wi-Fi's state",
+    "hotspot.toml": "the installer: the hotspot's name and password",
+    "club.db": "referee club: what the broker has acknowledged",
+    "club.db-wal": "referee club: its write-ahead log",
+    "club.db-shm": "referee club: the log's index",
+}
+CARD_MB = 16
+needs_mounts = pytest.mark.skipif(shutil.which("unshare") is None or shutil.which("nsenter") is None,
+                                  reason="util-linux unshare/nsenter are needed for a card of its own")
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory):
+    """The box's database after one finished game of Ann and Bob, with
+    Cid and Dan one key from the end of theirs."""
+    folder = tmp_path_factory.mktemp("evening")
+    with Table(seed=1) as t:
+        t.start("davinci", players=["Ann", "Bob"])
+        davinci_win(t)
+        t.press("#")
+        t.start("davinci", players=["Cid", "Dan"])
+        t.press("#")
+        for _ in range(3):
+            t.type("2A")
+        t.press("2")
+        t.box.close()
+        outside = sqlite3.connect(t.database)
+        outside.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        outside.close()
+        shutil.copyfile(t.database, folder / "referee.db")
+    return folder / "referee.db"
+
+
+class Card:
+    """The data folder on a tmpfs of ``CARD_MB`` in a private namespace,
+    a box on it, and a web started and stopped at will."""
+
+    def __init__(self, folder, evening) -> None:
+        self.mounts = Mounts()
+        self.folder = folder
+        self.path = folder / "card"
+        self.path.mkdir()
+        self.mounts.run("mount", "-t", "tmpfs", "-o", f"size={CARD_MB}m,mode=0755", "card", str(self.path))
+        self.root = f"{self.mounts.root}{self.path}"     # the card as the test sees it
+        shutil.copyfile(evening, f"{self.root}/referee.db")
+        self.box = RealBox(folder, self.path, self.mounts)
+        self.box.start()
+        self.box._sock.settimeout(15)                       # a frozen box fails the case, not the run
+        with open(self.box.config) as f:
+            self.port = int(f.read().split("port = ")[1].split()[0])
+        self.web: subprocess.Popen | None = None
+        self.web_log = folder / "web.log"
+
+    def at(self, name: str) -> str:
+        return f"{self.root}/{name}"
+
+    def start_web(self) -> None:
+        script = os.path.join(os.path.dirname(sys.executable), "referee")
+        command = [script] if os.path.exists(script) else [sys.executable, "-m", "referee.cli"]
+        with open(self.web_log, "a") as log:
+            self.web = subprocess.Popen([*self.mounts.enter, *command, "web", "--config", self.box.config],
+                                        stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        until(lambda: self.web.poll() is None and self.get("/api/evening")[0] == 200, 30, "the web's start")
+
+    def stop_web(self) -> None:
+        if self.web is not None:
+            self.web.terminate()
+            self.web.wait(10)
+            self.web = None
+
+    def get(self, path: str) -> tuple[int | None, str]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=15) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+        except OSError:
+            return None, ""
+
+    def said(self, log: str) -> list[str]:
+        with open(log) as f:
+            return f.read().splitlines()
+
+    def fill(self) -> None:
+        """Whatever else is on the card takes the rest of it."""
+        with open(self.at("filler"), "wb", buffering=0) as f:
+            try:
+                while True:
+                    f.write(bytes(65536))
+            except OSError:
+                pass
+
+    def unfill(self) -> None:
+        os.unlink(self.at("filler"))
+
+    def close(self) -> None:
+        self.stop_web()
+        self.box.close()
+        self.mounts.close()
+
+
+@pytest.fixture(scope="module")
+def card(tmp_path_factory, evening):
+    if shutil.which("unshare") is None or shutil.which("nsenter") is None:
+        pytest.skip("util-linux unshare/nsenter are needed for a card of its own")
+    c = Card(tmp_path_factory.mktemp("matrix"), evening)
+    yield c
+    c.close()
+
+
+def players(card: Card) -> list[str]:
+    status, text = card.get("/api/p/ann.json")
+    assert status == 200, (status, text[-2000:])
+    ann = json.loads(text)
+    status, page = card.get("/p/")
+    assert status == 200, (status, page[-2000:])
+    assert card.get("/p/bob")[0] == 200
+    return sorted({a["name"] for a in ann["against"]} | {ann["name"]})
+
+
+def records(card: Card) -> list:
+    return card.box.rows()
+
+
+# --- players.db: the web's own, derived from the record ------------------------------------------
+
+def flip(where: str):
+    def damage(path: str, good: bytes) -> None:
+        at = {"start": 0, "middle": len(good) // 2, "end": len(good) - 64}[where]
+        with open(path, "wb") as f:
+            f.write(good[:at] + bytes(b ^ 0x5A for b in good[at:at + 32]) + good[at + 32:])
+    return damage
+
+
+def fifo(path: str, good: bytes = b"") -> None:
+    os.mkfifo(path)
+
+
+def folder(path: str, good: bytes = b"") -> None:
+    os.mkdir(path)
+    with open(os.path.join(path, "x"), "w") as f:
+        f.write("x")
+
+
+def link_to(target: str):
+    def make(path: str, good: bytes = b"") -> None:
+        os.symlink(target, path)
+    return make
+
+
+def link_to_fifo(path: str, good: bytes = b"") -> None:
+    os.mkfifo(path + ".pipe")
+    os.symlink(os.path.basename(path) + ".pipe", path)
+
+
+def huge(path: str, good: bytes = b"") -> None:
+    with open(path, "wb") as f:
+        f.truncate(2 * 1024**3)     # sparse: the card's room is not taken
+
+
+def empty(path: str, good: bytes = b"") -> None:
+    open(path, "wb").close()
+
+
+# fault -> (what is done to players.db before the web starts, whether it is set aside)
+PLAYERS = {
+    "missing": (None, False),
+    "empty": (empty, False),
+    "damaged_start": (flip("start"), True),
+    "damaged_middle": (flip("middle"), None),     # None: set aside if SQLite notices, else read as it is
+    "damaged_end": (flip("end"), None),
+    "folder": (folder, True),
+    "fifo": (fifo, True),
+    "link_to_dev_zero": (link_to("/dev/zero"), True),
+    "link_to_fifo": (link_to_fifo, True),
+    "huge": (huge, True),
+}
+
+
+def settled(card: Card) -> list[str]:
+    """A healthy players.db, written by a web that has counted the evening."""
+    card.stop_web()
+    card.start_web()
+    names = players(card)
+    card.stop_web()
+    return names
+
+
+def set_aside_lines(card: Card) -> list[str]:
+    return [line for line in card.said(card.web_log) if "players" in line and ("set aside" in line
+                                                                                 or "cannot be written" in line)]
+
+
+@needs_mounts
+@pytest.mark.parametrize("fault", PLAYERS)
+def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(card, fault):
+    before = records(card)
+    expected = settled(card)
+    assert expected == ["Ann", "Bob"]
+    make, aside = PLAYERS[fault]
+    with open(card.at("players.db"), "rb") as f:
+        good = f.read()
+    for suffix in ("-wal", "-shm"):
+        if os.path.lexists(card.at("players.db" + suffix)):
+            os.unlink(card.at("players.db" + suffix))
+    os.unlink(card.at("players.db"))
+    if make is not None:
+        make(card.at("players.db"), good)
+    lines = len(set_aside_lines(card))
+    for _ in range(2):          # and again after a restart
+        card.start_web()
+        assert players(card) == expected
+        assert card.get("/p/ann")[0] == 200 and card.get("/api/p/bob.csv")[0] == 200
+        card.stop_web()
+    said = set_aside_lines(card)[lines:]
+    if aside is True:
+        assert len(said) == 1 and "set aside as players.db.damaged-" in said[0], said
+    elif aside is False:
+        assert said == []
+    else:
+        assert len(said) <= 1, said
+    assert not any("Traceback" in line for line in card.said(card.web_log))
+    assert os.path.isfile(card.at("players.db")) and not os.path.islink(card.at("players.db"))
+    assert records(card) == before
+
+
+@needs_mounts
+def test_33_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_written_once_there_is_room(card):
+    expected = settled(card)
+    for name in os.listdir(card.root):
+        if name.startswith("players.db"):
+            shutil.rmtree(card.at(name)) if os.path.isdir(card.at(name)) else os.unlink(card.at(name))
+    lines = len(set_aside_lines(card))
+    card.fill()
+    try:
+        card.start_web()
+        for _ in range(3):
+            assert players(card) == expected
+        said = set_aside_lines(card)[lines:]
+        assert len(said) == 1 and "cannot be written (full)" in said[0], said
+    finally:
+        card.unfill()
+    until(lambda: players(card) == expected and "players: players.db is written again" in card.said(card.web_log)[-1],
+          15, "players.db written once there is room")
+    card.stop_web()
+    assert os.path.getsize(card.at("players.db")) > 0
+    assert not any("Traceback" in line for line in card.said(card.web_log))
+
+
+@needs_mounts
+def test_33_players_db_on_a_card_filled_before_a_game_is_counted_keeps_the_pages_and_catches_up(card):
+    """Mid-write: the web has a players.db; a game ends; the card is full
+    when the web counts it."""
+    expected = settled(card)
+    card.start_web()
+    assert players(card) == expected
+    lines = len(set_aside_lines(card))
+    before = records(card)
+    assert card.box.press("A")                     # Cid's last hit: the game ends
+    ended = records(card)
+    assert len(ended) == len(before) + 1
+    card.fill()
+    try:
+        status, text = card.get("/api/p/cid.json")
+        assert status == 200 and json.loads(text)["won"] == 1, text
+        assert players(card) == expected
+        said = set_aside_lines(card)[lines:]
+        assert len(said) == 1 and "cannot be written (full)" in said[0], said
+    finally:
+        card.unfill()
+    until(lambda: card.get("/p/cid")[0] == 200 and
+          "players: players.db is written again" in card.said(card.web_log)[-1], 15, "players.db written again")
+    card.stop_web()
+    assert card.mounts.query(str(card.path / "players.db"), "SELECT COUNT(*) FROM results") == [(2,)]
+    assert records(card) == ended
+    assert not any("Traceback" in line for line in card.said(card.web_log))
