@@ -77,11 +77,11 @@ def set_aside(path: str, now: float) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     aside = f"{path}.damaged-{stamp}"
     n = 1
-    while os.path.exists(aside):
+    while os.path.lexists(aside):
         n += 1
         aside = f"{path}.damaged-{stamp}-{n}"
     for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
+        if os.path.lexists(path + suffix):     # a link is moved, not what it points at
             os.replace(path + suffix, aside + suffix)
     return aside
 

@@ -241,7 +241,8 @@ class Rater:
 # fault: the file is kept and written again once the card lets it.
 _CARD = {3: "no permission", 5: "busy", 6: "locked", 7: "out of memory", 8: "read-only", 10: "I/O error",
          13: "full", 14: "cannot open"}
-RETRY_SECONDS = 5.0   # between tries to write players.db again, while it cannot be
+SAID = {"counted": True}   # see referee.logs
+RETRY_SECONDS = 2.0   # between tries to write players.db again, while it cannot be
 
 
 @dataclass
@@ -362,13 +363,16 @@ class Ledger(Rater):
             aside = set_aside(self.path, time.time())
         except OSError as exc:
             raise OSError(exc.errno, f"{why}, and it cannot be set aside: {exc.strerror}") from None
+        # One line a file set aside, or a change of the card's state: each is
+        # said (the journal's flood guard would hold back a second within
+        # the minute, though it is another file).
         log.warning("players: %s: set aside as %s; the players' pages are counted again from the score log",
-                    why, os.path.basename(aside))
+                    why, os.path.basename(aside), extra=SAID)
 
     def _cannot_write(self, exc: BaseException) -> None:
         if not self.unsaved:
             log.warning("players: %s cannot be written (%s): the players' pages are counted in memory "
-                        "until it can be", FILE, _said(exc))
+                        "until it can be", FILE, _said(exc), extra=SAID)
         self.unsaved = True
 
     def _forget(self) -> None:
@@ -399,7 +403,7 @@ class Ledger(Rater):
                 log.warning("players: %s cannot be written again: %s", FILE, _said(exc))
             return
         self.unsaved = False
-        log.info("players: %s is written again", FILE)
+        log.info("players: %s is written again", FILE, extra=SAID)
 
     def _save_all(self) -> None:
         with self._db:
