@@ -202,8 +202,11 @@ def link_to(target: str):
 
 
 def link_to_fifo(path: str, good: bytes = b"") -> None:
-    os.mkfifo(path + ".pipe")
-    os.symlink(os.path.basename(path) + ".pipe", path)
+    # The FIFO beside the data folder, not in it (where it is a file of its own).
+    pipe = os.path.join(os.path.dirname(os.path.dirname(path)), f"{os.path.basename(path)}-{os.getpid()}.pipe")
+    if not os.path.exists(pipe):
+        os.mkfifo(pipe)
+    os.symlink(pipe, path)
 
 
 def huge(path: str, good: bytes = b"") -> None:
@@ -360,3 +363,120 @@ def test_33_players_db_read_only_counts_in_memory_says_so_once_and_is_written_on
           "players: players.db is written again" in card.said(card.web_log)[-1], 15, "players.db written once writable")
     assert card.mounts.query(str(db), "SELECT value != 'older rules' FROM meta WHERE key = 'rules'") == [(1,)]
     no_traceback(card.said(card.web_log))
+
+
+# --- the Wi-Fi's state and the hotspot: read by the box's event loop every second --------------
+
+HOTSPOT = 'name = "refbox"\npassword = "k7mq2xv9ab"\n'
+
+
+def damaged_bytes(where: str):
+    def damage(path: str, good: bytes) -> None:
+        at = {"start": 0, "middle": len(good) // 2, "end": len(good) - 2}[where]
+        with open(path, "wb") as f:
+            f.write(good[:at] + bytes(b ^ 0xA5 for b in good[at:at + 2]) + good[at + 2:])
+    return damage
+
+
+# fault -> (what stands at the file's path, whether make test runs it: the rest under make soak)
+SMALL = {
+    "missing": (None, False),
+    "empty": (empty, False),
+    "damaged_start": (damaged_bytes("start"), False),
+    "damaged_middle": (damaged_bytes("middle"), False),
+    "damaged_end": (damaged_bytes("end"), False),
+    "folder": (folder, False),
+    "fifo": (fifo, True),
+    "link_to_dev_zero": (link_to("/dev/zero"), True),
+    "link_to_fifo": (link_to_fifo, False),
+    "huge": (huge, False),
+}
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    """A box on the score log's screen, which shows the Wi-Fi's state."""
+    folder = tmp_path_factory.mktemp("wifi")
+    data = folder / "data"
+    data.mkdir()
+    b = RealBox(folder, data)
+    b.data = data
+    b.start()
+    b._sock.settimeout(15)               # a frozen loop fails the case
+    assert b.press("7").startswith("[Scores")
+    yield b
+    b.close()
+
+
+def comitup_says(box: RealBox, state: str) -> None:
+    path = box.data / "wifi"
+    if os.path.lexists(path) and not os.path.isfile(path) or os.path.islink(path):
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+    path.write_text(state + "\n")
+
+
+def clear(path) -> None:
+    if os.path.lexists(path):
+        shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
+
+
+def screens_while(box: RealBox, done, what: str) -> str:
+    """The score log's screen, asked for until ``done(screen)``: every ask
+    is answered within the socket's timeout, or the box's loop is stuck."""
+    return until(lambda: (lambda s: s if done(s) else None)(box.screen()), 10, what)
+
+
+@pytest.mark.parametrize("name", ["wifi", "hotspot.toml"])
+@pytest.mark.parametrize("fault", SMALL)
+def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault, soak):
+    make, fast = SMALL[fault]
+    if not (fast or soak):
+        pytest.skip("a slow case: make soak runs it")
+    comitup_says(box, "CONNECTED")       # the hotspot is read as comitup opens it
+    screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+    clear(box.data / "hotspot.toml")
+    (box.data / "hotspot.toml").write_text(HOTSPOT)
+    comitup_says(box, "HOTSPOT")
+    screens_while(box, lambda s: s.startswith("[Wi-Fi") and "refbox" in s, "the hotspot's page")
+    path = box.data / name
+    good = path.read_bytes()
+    lines = len(box.journal().splitlines())
+    if name == "wifi":
+        clear(path)
+        if make is not None:
+            make(str(path), good)
+        # No word from comitup: the score log alone, no hotspot's pages.
+        screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "the state read")
+    else:
+        comitup_says(box, "CONNECTED")
+        screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+        clear(path)
+        if make is not None:
+            make(str(path), good)
+        comitup_says(box, "HOTSPOT")
+        # The hotspot's pages (comitup's page next), without the Wi-Fi's
+        # code: its name is not known.
+        screens_while(box, lambda s: s.startswith("[Scores") and "B:" in s, "the hotspot without its name")
+    said = [line for line in box.journal().splitlines()[lines:] if name in line]
+    assert len(said) <= 1, said
+    if fault in ("fifo", "link_to_fifo", "link_to_dev_zero", "huge") and said:
+        assert "not a regular file" in said[0] or "longer than" in said[0], said
+    assert not any("Traceback" in line for line in box.journal().splitlines()), box.journal()[-3000:]
+    clear(path)
+    assert box.process.poll() is None
+
+
+# --- the folder's files: each one in the matrix ---------------------------------------------------
+
+@needs_mounts
+def test_33_every_file_in_the_data_folder_is_one_the_matrix_knows(card, box):
+    """Each file the processes leave beside the box's database is one the
+    matrix above puts at fault; a new one must join it (and KNOWN)."""
+    assert players(card) == card.expected
+    comitup_says(box, "CONNECTED")
+    (box.data / "hotspot.toml").write_text(HOTSPOT)
+    screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+    found = sorted(set(os.listdir(card.root)) | set(os.listdir(box.data)))
+    unknown = [name for name in found if not any(fnmatch.fnmatchcase(name, known) for known in KNOWN)]
+    assert unknown == [], f"files the fault matrix does not know: {unknown}"
+    assert {"referee.db", "players.db", "box.sock", "wifi", "hotspot.toml"} <= set(found)
