@@ -43,6 +43,9 @@ KNOWN = {
     "referee.db-wal": "the box: its write-ahead log",
     "referee.db-shm": "the box: the log's index",
     "referee.db.damaged-*": "the box: a damaged record set aside",
+    "referee.db-wal.damaged-*": "the box: a log that was no file, set aside",
+    "referee.db-shm.damaged-*": "the box: an index that was no file, set aside",
+    ".salvage-*": "the box: a damaged record's scratch copy, while it is read",
     "box.sock": "the box: the web's channel",
     "players.db": "the web: results and ratings, counted from the record",
     "players.db-wal": "the web: its write-ahead log",
@@ -464,6 +467,78 @@ def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault, soak):
     assert not any("Traceback" in line for line in box.journal().splitlines()), box.journal()[-3000:]
     clear(path)
     assert box.process.poll() is None
+
+
+# --- the box's record: referee.db, its log and its index, at the box's start ----------------------
+
+# (file, fault) -> what the main screen says once started ("" nothing), whether the record is kept
+RECORD = {
+    ("referee.db", "missing"): ("", False),
+    ("referee.db", "empty"): ("", False),
+    ("referee.db", "damaged_start"): ("Database repaired", True),
+    ("referee.db", "folder"): ("Database repaired", False),
+    ("referee.db", "fifo"): ("Database repaired", False),
+    ("referee.db", "link_to_dev_zero"): ("Database repaired", False),
+    ("referee.db", "link_to_fifo"): ("Database repaired", False),
+    ("referee.db", "huge"): ("Database repaired", False),
+    ("referee.db-wal", "damaged_start"): ("", True),
+    ("referee.db-wal", "folder"): ("", True),
+    ("referee.db-wal", "fifo"): ("", True),
+    ("referee.db-wal", "link_to_dev_zero"): ("", True),
+    ("referee.db-wal", "huge"): ("Database repaired", True),
+    ("referee.db-shm", "fifo"): ("", True),
+    ("referee.db-shm", "link_to_dev_zero"): ("", True),
+}
+FAST_RECORD = {("referee.db", "fifo"), ("referee.db", "folder"), ("referee.db-wal", "fifo")}
+MAKERS = {**{fault: make for fault, (make, _aside) in PLAYERS.items()}}
+
+
+@pytest.fixture(scope="module")
+def recorded(evening) -> list:
+    con = sqlite3.connect(f"file:{evening}?mode=ro", uri=True)
+    try:
+        return con.execute("SELECT game, seq, data FROM events ORDER BY game, seq").fetchall()
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("name, fault", RECORD, ids=[f"{n}-{f}" for n, f in RECORD])
+def test_33_the_boxs_record_at_fault_at_start_the_box_starts_says_so_and_saves_the_next_key(
+        tmp_path, evening, recorded, name, fault, soak):
+    if (name, fault) not in FAST_RECORD and not soak:
+        pytest.skip("a slow case: make soak runs it")
+    said, kept = RECORD[(name, fault)]
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copyfile(evening, data / "referee.db")
+    path = data / name
+    good = path.read_bytes() if path.exists() else b"\0" * 4096
+    if path.exists():
+        path.unlink()
+    if MAKERS[fault] is not None:
+        MAKERS[fault](str(path), good)
+    box = RealBox(tmp_path, data)
+    box.start()
+    box._sock.settimeout(15)
+    screen = box.screen()
+    # Back in Cid's game where the record is kept; else on the main menu.
+    assert screen.startswith("[Cid attacks Dan" if kept else "[Tabletop Referee"), screen
+    if said:
+        assert said in screen, screen
+    else:
+        assert "!" not in screen, screen
+    rows = box.rows()
+    if kept:
+        assert rows == recorded
+    if kept:
+        box.press("A")                       # Cid's last hit
+    else:
+        assert box.press("6").startswith("[Timer") and box.press("D").startswith("[Dice")
+        box.press("#")
+    assert len(box.rows()) == len(rows) + 1
+    errors = [line for line in box.journal().splitlines() if line.startswith("ERROR")]
+    assert len(errors) <= 2, errors          # what was found, and what was saved of it
+    box.close()                              # no traceback
 
 
 # --- the folder's files: each one in the matrix ---------------------------------------------------
