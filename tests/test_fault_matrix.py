@@ -541,6 +541,46 @@ def test_33_the_boxs_record_at_fault_at_start_the_box_starts_says_so_and_saves_t
     box.close()                              # no traceback
 
 
+# --- config.toml: read once at every start ------------------------------------------------------
+
+# fault -> what the one line says (exit code 2: the start stops, as for any mistake), or None: valid
+CONFIG = {
+    "missing": "no such file",
+    "empty": None,
+    "damaged_start": "not valid TOML",
+    "damaged_middle": "not",
+    "damaged_end": "not",
+    "folder": "not a regular file",
+    "fifo": "not a regular file",
+    "link_to_dev_zero": "not a regular file",
+    "link_to_fifo": "not a regular file",
+    "huge": "longer than",
+}
+FAST_CONFIG = {"fifo", "link_to_dev_zero", "folder", "damaged_start"}
+
+
+@pytest.mark.parametrize("fault", CONFIG)
+def test_33_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_path, fault, soak):
+    if fault not in FAST_CONFIG and not soak:
+        pytest.skip("a slow case: make soak runs it")
+    folder_ = tmp_path / "etc"
+    folder_.mkdir()
+    path = folder_ / "config.toml"
+    good = f'database = "{tmp_path / "referee.db"}"\nlang = "cs"\n[web]\nport = 8080\n'.encode()
+    if PLAYERS[fault][0] is not None:
+        PLAYERS[fault][0](str(path), good)
+    command = "check-config" if CONFIG[fault] is None else "run"
+    script = os.path.join(os.path.dirname(sys.executable), "referee")
+    args = [script, command, str(path)] if command == "check-config" else [script, "run", "--config", str(path)]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    if CONFIG[fault] is None:
+        assert done.returncode == 0, done.stderr
+        return
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and CONFIG[fault] in lines[0], done.stderr
+    assert "config.toml" in lines[0] and not (tmp_path / "referee.db").exists()
+
+
 # --- the folder's files: each one in the matrix ---------------------------------------------------
 
 @needs_mounts

@@ -21,11 +21,11 @@ import logging
 import os
 import re
 import socket
-import stat
 import tomllib
 from dataclasses import dataclass
 
 from referee.box import address
+from referee.files import Unfit, read_small
 
 log = logging.getLogger(__name__)
 
@@ -63,29 +63,6 @@ class Hotspot:
 
 def beside(database_path: str, name: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(database_path)), name)
-
-
-class Unfit(OSError):
-    """A file that is there but cannot be what the box expects at its path."""
-
-
-def read_small(path: str, most: int) -> tuple[bytes, os.stat_result]:
-    """A small regular file's bytes and its status, read without ever
-    waiting: whatever stands at ``path`` (a FIFO with no writer, a link to
-    /dev/zero, a file grown huge) must not hold up the box's event loop,
-    which reads these files between keys.  A FIFO or device, or a file
-    longer than ``most`` bytes, raises ``Unfit`` (an OSError)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise Unfit("not a regular file")
-        data = os.read(fd, most + 1)
-    finally:
-        os.close(fd)
-    if len(data) > most:
-        raise Unfit(f"longer than {most} bytes")
-    return data, st
 
 
 def read_state(path: str) -> str | None:
