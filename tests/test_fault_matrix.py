@@ -581,6 +581,95 @@ def test_33_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_p
     assert "config.toml" in lines[0] and not (tmp_path / "referee.db").exists()
 
 
+# --- the league's store and a box's club outbox: kept by their processes, begun again ------------
+
+DERIVED_FAULTS = ("missing", "empty", "damaged_start", "damaged_middle", "damaged_end", "folder", "fifo",
+                  "link_to_dev_zero", "link_to_fifo", "huge")
+FAST_DERIVED = {"damaged_start", "fifo"}
+REFEREE = os.path.join(os.path.dirname(sys.executable), "referee")
+
+
+def made_by(tmp_path, fault: str, name: str, make_good) -> str:
+    """The file at fault, in a folder of its own; returns its path."""
+    folder_ = tmp_path / "data"
+    folder_.mkdir()
+    path = str(folder_ / name)
+    make_good(path)
+    sqlite3.connect(path).execute("PRAGMA wal_checkpoint(TRUNCATE)").close()
+    with open(path, "rb") as f:
+        good = f.read()
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.lexists(path + suffix):
+            os.unlink(path + suffix)
+    if PLAYERS[fault][0] is not None:
+        PLAYERS[fault][0](path, good)
+    return path
+
+
+def set_aside_once(log: str, name: str, fault: str) -> None:
+    said = [line for line in log.splitlines() if "set aside as " + name in line]
+    if fault in ("damaged_middle", "damaged_end"):    # bytes SQLite may never read: then nothing to say
+        assert len(said) <= 1, log
+    else:
+        assert len(said) == (0 if fault in ("missing", "empty") else 1), log
+    assert "Traceback" not in log, log
+
+
+@pytest.mark.parametrize("fault", DERIVED_FAULTS)
+def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path, fault, soak):
+    if fault not in FAST_DERIVED and not soak:
+        pytest.skip("a slow case: make soak runs it")
+    from referee.club.league import League
+    path = made_by(tmp_path, fault, "league.db", lambda p: League(p).close())
+    port = free_port()
+    log = tmp_path / "league.log"
+    with open(log, "w") as out:
+        league = subprocess.Popen([REFEREE, "league", "--broker", f"mqtt://127.0.0.1:{free_port()}", "--database",
+                                   path, "--listen", f"127.0.0.1:{port}"], stdout=out, stderr=out,
+                                  stdin=subprocess.DEVNULL)
+    try:
+        def page():
+            assert league.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tonight", timeout=10) as r:
+                    return r.status == 200 and json.loads(r.read())
+            except OSError:
+                return None
+        assert until(page, 30, "the league's page")["games"] == []
+        assert urllib.request.urlopen(f"http://127.0.0.1:{port}/p/", timeout=10).status == 200
+    finally:
+        league.terminate()
+        league.wait(10)
+    set_aside_once(log.read_text(), "league.db.damaged-", fault)
+    assert os.path.isfile(path)
+
+
+@pytest.mark.parametrize("fault", DERIVED_FAULTS)
+def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(tmp_path, fault, evening, soak):
+    if fault not in FAST_DERIVED and not soak:
+        pytest.skip("a slow case: make soak runs it")
+    from referee.club.outbox import Outbox
+    path = made_by(tmp_path, fault, "club.db", lambda p: Outbox(str(evening), p).close())
+    data = os.path.dirname(path)
+    shutil.copyfile(evening, os.path.join(data, "referee.db"))
+    config = tmp_path / "config.toml"
+    config.write_text(f'database = "{data}/referee.db"\n[club]\nbroker = "mqtt://127.0.0.1:{free_port()}"\n'
+                      f'table = "north"\n')
+    log = tmp_path / "club.log"
+    with open(log, "w") as out:
+        club = subprocess.Popen([REFEREE, "club", "--config", str(config)], stdout=out, stderr=out,
+                                stdin=subprocess.DEVNULL)
+    try:
+        # Up, and trying the broker: the outbox is open.
+        until(lambda: club.poll() is None and "broker" in log.read_text(), 30, "the publisher at the broker")
+        assert club.poll() is None, log.read_text()
+    finally:
+        club.terminate()
+        club.wait(10)
+    set_aside_once(log.read_text(), "club.db.damaged-", fault)
+    assert os.path.isfile(path)
+
+
 # --- the folder's files: each one in the matrix ---------------------------------------------------
 
 @needs_mounts

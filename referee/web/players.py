@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from games.base import clean_name
 from referee import catalogue, merging
+from referee.files import CARD, card_fault
 from referee.setup_names import is_default
 from referee.store import scorelog, snapshot
 from referee.store.events import Store
@@ -237,10 +238,6 @@ class Rater:
             self.rate(result)
 
 
-# SQLite's primary result codes that say the card, not the file, is at
-# fault: the file is kept and written again once the card lets it.
-_CARD = {3: "no permission", 5: "busy", 6: "locked", 7: "out of memory", 8: "read-only", 10: "I/O error",
-         13: "full", 14: "cannot open"}
 SAID = {"counted": True}   # see referee.logs
 RETRY_SECONDS = 2.0   # between tries to write players.db again, while it cannot be
 
@@ -299,7 +296,7 @@ class Ledger(Rater):
         except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
             self.close()
             self._forget()
-            if _card_fault(exc):
+            if card_fault(exc):
                 self._cannot_write(exc)
                 return
             self._set_aside(_said(exc))
@@ -391,7 +388,7 @@ class Ledger(Rater):
             try:
                 self._save_all()
             except sqlite3.DatabaseError as exc:
-                if _card_fault(exc):
+                if card_fault(exc):
                     raise
                 self.close()
                 self._set_aside(_said(exc))
@@ -399,7 +396,7 @@ class Ledger(Rater):
                 self._save_all()
         except (sqlite3.Error, OSError) as exc:
             self.close()
-            if not _card_fault(exc):
+            if not card_fault(exc):
                 log.warning("players: %s cannot be written again: %s", FILE, _said(exc))
             return
         self.unsaved = False
@@ -472,7 +469,7 @@ class Ledger(Rater):
                 self._write(gone, made, rated if in_order else None)
             except sqlite3.Error as exc:
                 self.close()
-                if not _card_fault(exc):
+                if not card_fault(exc):
                     try:
                         self._set_aside(_said(exc))
                     except OSError:
@@ -510,16 +507,9 @@ class Ledger(Rater):
         self.learn_all()
 
 
-def _card_fault(exc: BaseException) -> bool:
-    """A fault of the card (full, read-only, failing), not of the file."""
-    if isinstance(exc, sqlite3.Error):
-        return (getattr(exc, "sqlite_errorcode", 0) & 0xFF) in _CARD
-    return isinstance(exc, OSError)
-
-
 def _said(exc: BaseException) -> str:
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-        return _CARD.get(code) or str(exc)
+        return CARD.get(code) or str(exc)
     return f"{type(exc).__name__}: {exc}"
 
