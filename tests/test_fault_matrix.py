@@ -14,6 +14,18 @@ lost, ``players.db`` (derived from the box's record) is set aside and
 counted again from it with one log line, and the fault is said once, in
 words, never as a traceback.
 
+The files: the box's record (``referee.db``, its log and index, with the
+snapshots inside it), ``players.db``, the Wi-Fi's state and
+``hotspot.toml``, ``config.toml``, the league's store and a box's club
+outbox (``club.db``).  The faults: missing, empty, damaged bytes at the
+start, middle and end, a folder, a FIFO, a link to /dev/zero or to a FIFO,
+huge, and for ``players.db``, which the web writes, a read-only file and a
+card full at the first look or mid-write.  A file that is only read
+(the Wi-Fi's, ``config.toml``) or written whole at a start (the league's,
+the outbox) is not put on a full or read-only card here: the box's record
+is, in test_card_process.py.  ``make test`` runs the cases that found
+faults, ``make soak`` every case.
+
 The folder's files are listed at the end: a file the matrix does not know
 fails it, so that a new one joins the matrix.
 """
@@ -58,6 +70,8 @@ KNOWN = {
     "club.db-shm": "referee club: the log's index",
 }
 CARD_MB = 16
+# make test runs the cases that found faults, make soak (-m soak --soak) every case.
+pytestmark = pytest.mark.soak
 needs_mounts = pytest.mark.skipif(shutil.which("unshare") is None or shutil.which("nsenter") is None,
                                   reason="util-linux unshare/nsenter are needed for a card of its own")
 
