@@ -349,16 +349,25 @@ class Config(Base):
         return os.path.join(data, "tabletop-referee", "referee.db")
 
 
+MOST_BYTES = 1 << 20    # a configuration is a few hundred bytes; letter tables are files of their own
+
+
 def load(path: str | None) -> Config:
     """The configuration in ``path`` (None: all defaults)."""
     if path is None:
         return Config()
+    from referee.files import Unfit, read_small
     name = os.path.basename(path)
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
+        raw = tomllib.loads(read_small(path, MOST_BYTES)[0].decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    except Unfit as exc:   # a FIFO would hold the start for good, /dev/zero fill the memory
+        raise ConfigError(f"{path}: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{name}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     _beside(raw, os.path.dirname(os.path.abspath(path)))

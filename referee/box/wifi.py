@@ -25,6 +25,7 @@ import tomllib
 from dataclasses import dataclass
 
 from referee.box import address
+from referee.files import Unfit, read_small
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,8 @@ COMITUP_PAGE = f"http://{HOTSPOT_ADDRESS}/"
 COMITUP_DATA = "/var/lib/comitup/comitup.json"   # its persistent number, the <nnn> of ap_name
 STATE_FILE = "wifi"
 HOTSPOT_FILE = "hotspot.toml"
+STATE_BYTES = 64       # "CONNECTING" and a newline; anything longer is not comitup's
+HOTSPOT_BYTES = 4096    # a name and a password of at most 63 characters, and comments
 CHECK_SECONDS = 1.0     # the state file: a change is on the screens within 2 s
 ADDRESS_SECONDS = 5.0   # the address, for a DHCP lease renewed with another one
 
@@ -65,15 +68,20 @@ def beside(database_path: str, name: str) -> str:
 def read_state(path: str) -> str | None:
     """comitup's last state, as its callback wrote it; None: no word from
     comitup since this boot (not installed, or not yet started: what it
-    said before the last boot is another evening's)."""
+    said before the last boot is another evening's), or a file that is not
+    comitup's (said in the log: the box looks again only once the file
+    changes)."""
     import psutil
     try:
-        with open(path, encoding="ascii", errors="replace") as f:
-            if os.fstat(f.fileno()).st_mtime < psutil.boot_time():
-                return None
-            word = f.read(64).strip()
+        data, st = read_small(path, STATE_BYTES)
+    except Unfit as exc:
+        log.warning("wifi: %s is %s: comitup's state is not read from it", path, exc)
+        return None
     except OSError:
         return None
+    if st.st_mtime < psutil.boot_time():
+        return None
+    word = data.decode("ascii", errors="replace").strip()
     return word if word in STATES else None
 
 
@@ -90,10 +98,9 @@ def read_hotspot(path: str) -> Hotspot | None:
     """The hotspot's name and password from ``hotspot.toml``; None when
     there is none or it cannot be read."""
     try:
-        with open(path, "rb") as f:
-            raw = tomllib.load(f)
+        raw = tomllib.loads(read_small(path, HOTSPOT_BYTES)[0].decode("utf-8"))
         name, password = str(raw["name"]), str(raw["password"])
-    except (OSError, tomllib.TOMLDecodeError, KeyError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError) as exc:
         if not isinstance(exc, FileNotFoundError):
             log.warning("wifi: cannot read %s: %s", path, exc)
         return None
@@ -101,8 +108,7 @@ def read_hotspot(path: str) -> Hotspot | None:
     if "<n" in name:
         data = str(raw.get("comitup", COMITUP_DATA))
         try:
-            with open(data, encoding="utf-8") as f:
-                number = str(json.load(f)["id"])
+            number = str(json.loads(read_small(data, HOTSPOT_BYTES)[0])["id"])
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("wifi: comitup's number is not in %s (%s): the hotspot's name is not known", data, exc)
             return None

@@ -195,8 +195,10 @@ async def serve(config, database: str, host: str, port: int) -> None:
     import logging
     import signal
 
+    from referee.files import opened
     i18n.use(config.lang)
-    league = League(database)
+    league = opened(database, League, logging.getLogger("referee.league"),
+                    "a new one is begun, and the boxes' retained messages fill it again")
     site = LeagueSite(league)
     app = make_app(site)
     # Within the box's web limits, and aiohttp's own error answers with the headers too.

@@ -10,12 +10,14 @@ the last row the broker acknowledged, and whether the game had ended then
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import urllib.parse
 from dataclasses import replace
 
 from games import base
+from referee.files import opened
 from referee.store import scorelog
 from referee.store.events import UNDO, GameRow
 from referee.store.replay import effective, rules
@@ -33,9 +35,8 @@ class Outbox:
     def __init__(self, store_path: str, cursor_path: str | None = None) -> None:
         self.store_path = store_path
         cursor_path = cursor_path or os.path.join(os.path.dirname(os.path.abspath(store_path)), "club.db")
-        self._cursor = sqlite3.connect(cursor_path, isolation_level=None)
-        self._cursor.execute("PRAGMA journal_mode=WAL")
-        self._cursor.executescript(CURSOR)
+        self._cursor = opened(cursor_path, _cursor, logging.getLogger("referee.club"),
+                              "every game is sent again (the league takes each row once)")
         self._db: sqlite3.Connection | None = None
         self._inode = None
         self._version = None
@@ -107,6 +108,18 @@ class Outbox:
         self._cursor.execute("INSERT INTO sent (game, seq, ended) VALUES (?, ?, ?) "
                              "ON CONFLICT(game) DO UPDATE SET seq = excluded.seq, ended = excluded.ended",
                              (game, seq, int(ended)))
+
+
+def _cursor(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(CURSOR)
+        db.execute("SELECT game, seq, ended FROM sent LIMIT 1").fetchall()
+    except BaseException:
+        db.close()
+        raise
+    return db
 
 
 def _replayed(row: GameRow, rows, after: int):

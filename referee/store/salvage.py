@@ -33,6 +33,7 @@ import logging
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import time
 
@@ -59,11 +60,47 @@ class Report:
     lost_events: int = 0   # events of saved games that could not be read or replayed
 
 
+def unfit(path: str) -> str:
+    """What stands at ``path`` when it is there but is no file SQLite can
+    use: a folder, a FIFO (SQLite's own read of it would wait for good), a
+    device such as /dev/zero, or a link to one; "" otherwise."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a link to nothing" if os.path.islink(path) else ""
+    if stat.S_ISREG(mode):
+        return ""
+    kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device"
+    return f"a link to {kind}" if os.path.islink(path) else kind
+
+
+def _set_aside_unfit(path: str, now: float) -> Report | None:
+    """Sets aside whatever at the database's path is no file (see ``unfit``):
+    the database with its log, or its log or index alone; a report of an
+    empty salvage when the database itself went."""
+    report = None
+    for suffix in ("", "-wal", "-shm"):
+        kind = unfit(path + suffix)
+        if not kind:
+            continue
+        if suffix:
+            aside = f"{path}{suffix}.damaged-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}"
+            os.replace(path + suffix, aside)
+        else:
+            aside = set_aside(path, now)
+            report = Report(aside)
+        log.error("database: %s%s is %s, not a file: set aside as %s", path, suffix, kind, aside)
+        if not suffix:
+            break
+    return report
+
+
 def open_store(path: str, now: float) -> tuple[Store, Report | None]:
     """The store at ``path``; if the file is damaged, a new one holding
     what could be saved of it, and a report of what was lost."""
+    report = _set_aside_unfit(path, now)
     try:
-        return Store(path), None
+        return Store(path), report
     except Damaged as exc:
         log.error("database damaged (%s): setting it aside and saving what can be read", exc)
         kept = exc.log
@@ -77,11 +114,11 @@ def set_aside(path: str, now: float) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
     aside = f"{path}.damaged-{stamp}"
     n = 1
-    while os.path.exists(aside):
+    while os.path.lexists(aside):
         n += 1
         aside = f"{path}.damaged-{stamp}-{n}"
     for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(path + suffix):
+        if os.path.lexists(path + suffix):     # a link is moved, not what it points at
             os.replace(path + suffix, aside + suffix)
     return aside
 

@@ -154,11 +154,11 @@ class Book:
 
     async def fresh(self) -> Ledger:
         self.reader.refresh()
-        if self._seen == self.reader.version:
+        if self._seen == self.reader.version and not self.ledger.stale(self.reader.clock.monotonic()):
             return self.ledger
         async with self._lock:
             self.reader.refresh()
-            if self._seen != self.reader.version:
+            if self._seen != self.reader.version or self.ledger.stale(self.reader.clock.monotonic()):
                 seen = self.reader.version
                 await asyncio.to_thread(self._update)
                 self._seen = seen
@@ -167,7 +167,7 @@ class Book:
     def _update(self) -> None:
         store = Store.open_read_only(self.reader.database)
         try:
-            self.ledger.update(store)
+            self.ledger.update(store, self.reader.clock.monotonic())
         finally:
             store.close()
 

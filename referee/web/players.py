@@ -29,10 +29,13 @@ import json
 import logging
 import os
 import sqlite3
+import stat
+import time
 from dataclasses import dataclass, field
 
 from games.base import clean_name
 from referee import catalogue, merging
+from referee.files import CARD, card_fault
 from referee.setup_names import is_default
 from referee.store import scorelog, snapshot
 from referee.store.events import Store
@@ -100,7 +103,11 @@ class Result:
     def from_json(cls, text: str) -> Result:
         data = json.loads(text)
         data["sides"] = tuple(Side(tuple(s["players"]), s["rank"], s["score"], s["won"]) for s in data["sides"])
-        return cls(**data)
+        made = cls(**data)
+        if not (isinstance(made.game, int) and isinstance(made.name, str) and isinstance(made.ended, (int, float))
+                and all(isinstance(p, str) for side in made.sides for p in side.players)):
+            raise ValueError(f"result {text[:40]!r} is not a result")
+        return made
 
 
 def result_of(entry: dict) -> Result:
@@ -231,21 +238,81 @@ class Rater:
             self.rate(result)
 
 
+SAID = {"counted": True}   # see referee.logs
+RETRY_SECONDS = 2.0   # between tries to write players.db again, while it cannot be
+
+
 @dataclass
 class Ledger(Rater):
     """The results and ratings of every counted game, kept up to date with
-    the box's store (``update``) and in ``players.db``."""
+    the box's store (``update``) and in ``players.db``.
+
+    ``players.db`` is derived from the box's store and nothing else, so no
+    fault of it may cost a page: whatever is found at its path that is not
+    a database this code reads (damaged bytes, a FIFO, a link, a folder)
+    is set aside as ``players.db.damaged-<time>`` with one log line and
+    the results are counted again from the store; a card that cannot take
+    the writes (full, read-only) leaves the ledger counting in memory,
+    said once, and players.db is written whole again once it can be."""
     path: str = ""
     _db: sqlite3.Connection | None = None
+    _opened: bool = False
+    _file: tuple | None = None            # players.db's (device, inode) as opened
+    _rows: dict = field(default_factory=dict)     # (game, player) -> (mu, sigma): the ratings table's rows
+    unsaved: bool = False                 # the ledger is ahead of players.db, which could not be written
+    _tried: float | None = None           # when players.db was last tried again (the caller's clock)
 
     @classmethod
     def beside(cls, database: str) -> Ledger:
         return cls(path=os.path.join(os.path.dirname(os.path.abspath(database)), FILE))
 
+    def put(self, result: Result, player: str, mu: float, sigma: float) -> None:
+        super().put(result, player, mu, sigma)
+        self._rows[(result.game, player)] = (mu, sigma)
+
+    def rate_all(self) -> None:
+        self._rows.clear()
+        super().rate_all()
+
+    def stale(self, now: float) -> bool:
+        """Whether players.db wants another look though the store has not
+        changed: it could not be written and may be now, or it was
+        replaced or removed under the web."""
+        if self.unsaved:
+            return self._tried is None or now - self._tried >= RETRY_SECONDS
+        return self._db is not None and self._identity() != self._file
+
     def open(self) -> None:
+        """Takes in what players.db holds, or sets it aside (see the class)."""
+        self.close()
+        self._forget()
+        self._opened = True
+        try:
+            unfit = self._unfit()
+            if unfit:
+                self._set_aside(unfit)
+            self._connect()
+            self._load()
+        except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
+            self.close()
+            self._forget()
+            if card_fault(exc):
+                self._cannot_write(exc)
+                return
+            self._set_aside(_said(exc))
+            try:
+                self._connect()
+            except (sqlite3.Error, OSError) as again:
+                self.close()
+                self._cannot_write(again)
+
+    def _connect(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._file = self._identity()
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+
+    def _load(self) -> None:
         made_by = self._db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
         if made_by is None or made_by[0] != snapshot.fingerprint():
             # Results are the rules' summaries: other rules, other results.
@@ -257,10 +324,96 @@ class Ledger(Rater):
         # The merges the stored ratings were counted with.
         counted_with = self._db.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
         self.aliases = json.loads(counted_with[0]) if counted_with else {}
+        if not (isinstance(self.aliases, dict) and all(isinstance(v, str) for v in self.aliases.values())):
+            raise ValueError("the merges it was counted with are not merges")
         for _game, text in self._db.execute("SELECT game, result FROM results"):
             result = Result.from_json(text)
             self.results[result.game] = result
         self._load_ratings()
+
+    def _identity(self) -> tuple | None:
+        try:
+            st = os.lstat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _unfit(self) -> str:
+        """Why what stands at players.db (or its -wal, -shm) cannot be
+        opened as a database without risk (a FIFO or a link to one would
+        hold the opening thread for good, a link to /dev/zero reads as
+        endless zeros); "" when nothing there, or regular files."""
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                mode = os.lstat(self.path + suffix).st_mode
+            except FileNotFoundError:
+                continue
+            if not stat.S_ISREG(mode):
+                kind = ("a folder" if stat.S_ISDIR(mode) else "a link" if stat.S_ISLNK(mode) else
+                        "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file")
+                return f"{FILE}{suffix} is {kind}"
+        return ""
+
+    def _set_aside(self, why: str) -> None:
+        from referee.store.salvage import set_aside
+        try:
+            aside = set_aside(self.path, time.time())
+        except OSError as exc:
+            raise OSError(exc.errno, f"{why}, and it cannot be set aside: {exc.strerror}") from None
+        # One line a file set aside, or a change of the card's state: each is
+        # said (the journal's flood guard would hold back a second within
+        # the minute, though it is another file).
+        log.warning("players: %s: set aside as %s; the players' pages are counted again from the score log",
+                    why, os.path.basename(aside), extra=SAID)
+
+    def _cannot_write(self, exc: BaseException) -> None:
+        if not self.unsaved:
+            log.warning("players: %s cannot be written (%s): the players' pages are counted in memory "
+                        "until it can be", FILE, _said(exc), extra=SAID)
+        self.unsaved = True
+
+    def _forget(self) -> None:
+        for kept in (self.aliases, self.results, self.ratings, self.moves, self.names, self.games, self.spelled,
+                     self._rows):
+            kept.clear()
+
+    def _write_again(self, now: float | None) -> None:
+        """players.db written whole from the ledger, once the card lets it."""
+        self._tried = now
+        try:
+            unfit = self._unfit()
+            if unfit:
+                self._set_aside(unfit)
+            self._connect()
+            try:
+                self._save_all()
+            except sqlite3.DatabaseError as exc:
+                if card_fault(exc):
+                    raise
+                self.close()
+                self._set_aside(_said(exc))
+                self._connect()
+                self._save_all()
+        except (sqlite3.Error, OSError) as exc:
+            self.close()
+            if not card_fault(exc):
+                log.warning("players: %s cannot be written again: %s", FILE, _said(exc))
+            return
+        self.unsaved = False
+        log.info("players: %s is written again", FILE, extra=SAID)
+
+    def _save_all(self) -> None:
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM results")
+            self._db.execute("DELETE FROM ratings")
+            self._db.executemany("INSERT INTO results VALUES (?, ?, ?)",
+                                 [(r.game, r.ended, r.to_json()) for r in self.results.values()])
+            self._db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?)",
+                                 [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()])
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (snapshot.fingerprint(),))
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
+                             (json.dumps(self.aliases, ensure_ascii=False),))
 
     def close(self) -> None:
         if self._db is not None:
@@ -269,11 +422,15 @@ class Ledger(Rater):
 
     # --- keeping up with the box --------------------------------------------------
 
-    def update(self, store: Store) -> int:
+    def update(self, store: Store, now: float | None = None) -> int:
         """Takes in the games that ended (or changed) since the last look,
-        and the merges as they are now; returns how many results were made."""
-        if self._db is None:
-            self.open()
+        and the merges as they are now; returns how many results were made.
+        The ledger in memory changes first: players.db follows it, or is
+        written whole again later (``now``: the caller's clock, for that)."""
+        if not self._opened or (self._db is not None and self._identity() != self._file):
+            self.open()    # the first look, or players.db replaced or removed under the web
+        elif self.unsaved and (now is None or self.stale(now)):
+            self._write_again(now)
         ended = store.ended_games()
         aliases = merging.aliases(store.merges())
         known = {g: r.ended for g, r in self.results.items()}
@@ -294,37 +451,48 @@ class Ledger(Rater):
         # Merges made or taken back: every game is counted again, as if the
         # names had always been one player (or always two).
         in_order = not gone and aliases == self.aliases and all((r.ended, r.game) > last for r in made)
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            for game in gone:
-                self.results.pop(game, None)
-                self._db.execute("DELETE FROM results WHERE game = ?", (game,))
-            for result in made:
-                self.results[result.game] = result
-                self._db.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
-                                 (result.game, result.ended, result.to_json()))
-            if in_order:
-                for result in made:
-                    self._store(result, self.rate(result))
-            else:
-                self.aliases = aliases
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
-                                 (json.dumps(aliases, ensure_ascii=False),))
-                self._db.execute("DELETE FROM ratings")
-                self.ratings.clear()
-                self.moves.clear()
-                for result in self.ordered():
-                    self._store(result, self.rate(result))
+        for game in gone:
+            self.results.pop(game, None)
+        for result in made:
+            self.results[result.game] = result
         if in_order:
+            rated = [(result, self.rate(result)) for result in made]
             for result in made:
                 self.learn(result)
         else:
+            self.aliases = aliases
+            self.rate_all()
             self.learn_all()
+
+        if self._db is not None:
+            try:
+                self._write(gone, made, rated if in_order else None)
+            except sqlite3.Error as exc:
+                self.close()
+                if not card_fault(exc):
+                    try:
+                        self._set_aside(_said(exc))
+                    except OSError:
+                        pass
+                self._cannot_write(exc)
         return len(made)
 
-    def _store(self, result: Result, made: list[tuple[str, float, float]]) -> None:
-        self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
-                             [(result.game, player, mu, sigma) for player, mu, sigma in made])
+    def _write(self, gone: list[int], made: list[Result], rated: list | None) -> None:
+        """players.db brought level with the ledger: the results that went
+        and came, and the ratings they made (``rated``), or all of them."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("DELETE FROM results WHERE game = ?", [(game,) for game in gone])
+            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
+                                 [(r.game, r.ended, r.to_json()) for r in made])
+            if rated is None:
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
+                                 (json.dumps(self.aliases, ensure_ascii=False),))
+                self._db.execute("DELETE FROM ratings")
+                rows = [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()]
+            else:
+                rows = [(result.game, player, mu, sigma) for result, ratings in rated for player, mu, sigma in ratings]
+            self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)", rows)
 
     def _load_ratings(self) -> None:
         by_game = {r.game: r for r in self.results.values()}
@@ -332,6 +500,16 @@ class Ledger(Rater):
         for game, player, mu, sigma in sorted(rows, key=lambda row: (by_game[row[0]].ended, row[0])
                                               if row[0] in by_game else (0.0, row[0])):
             result = by_game.get(game)
+            if not (isinstance(player, str) and all(isinstance(v, (int, float)) for v in (mu, sigma))):
+                raise ValueError(f"a rating of game {game} is not a rating")
             if result is not None:
                 self.put(result, player, mu, sigma)
         self.learn_all()
+
+
+def _said(exc: BaseException) -> str:
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        return CARD.get(code) or str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
