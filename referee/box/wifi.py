@@ -129,6 +129,7 @@ class Network:
         self.choice: address.Choice | None = None
         self._seen = None      # the state file's (inode, size, mtime) when last read
         self._looked = None    # when the address was last looked up (clock.monotonic)
+        self._failing = False  # the last look-up failed (said once, until one works again)
         self._handle = None
 
     def start(self) -> None:
@@ -181,8 +182,28 @@ class Network:
 
     def _refresh_address(self) -> bool:
         before = self.choice
-        self.choice = self.look()
         self._looked = self.clock.monotonic()
-        if before is not None and self.choice.address != before.address:
-            log.info("wifi: the address is now %s (%s)", self.choice.address, self.choice.interface)
-        return before is not None and self.choice != before
+        try:
+            found = self.look()
+        except Exception as exc:   # noqa: BLE001  a system that refuses the query: keep the last good address
+            self._look_failed(exc)
+            return False
+        self.choice = found
+        if self._failing:
+            self._failing = False
+            log.info("wifi: the address can be looked up again: %s (%s)", found.address, found.interface)
+        elif before is not None and found.address != before.address:
+            log.info("wifi: the address is now %s (%s)", found.address, found.interface)
+        return before is not None and found != before
+
+    def _look_failed(self, exc: Exception) -> None:
+        """One line when look-ups start failing, not a traceback at every
+        look (an ARM root under emulation refuses psutil's interface query
+        each time); phones are sent to the last address found, or, with
+        none yet, to this machine alone, as with no network."""
+        if self.choice is None:
+            self.choice = address.Choice("127.0.0.1", "lo", f"the address cannot be looked up: {exc}")
+        if not self._failing:
+            self._failing = True
+            log.warning("wifi: cannot look up the address (%s: %s); phones are sent to %s until it can",
+                        type(exc).__name__, exc, self.choice.address)
