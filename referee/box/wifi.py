@@ -37,6 +37,7 @@ COMITUP_PAGE = f"http://{HOTSPOT_ADDRESS}/"
 COMITUP_DATA = "/var/lib/comitup/comitup.json"   # its persistent number, the <nnn> of ap_name
 STATE_FILE = "wifi"
 HOTSPOT_FILE = "hotspot.toml"
+BOOT_TIME = "/proc/stat"
 CHECK_SECONDS = 1.0     # the state file: a change is on the screens within 2 s
 ADDRESS_SECONDS = 5.0   # the address, for a DHCP lease renewed with another one
 
@@ -62,14 +63,24 @@ def beside(database_path: str, name: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(database_path)), name)
 
 
+def boot_time() -> float:
+    """When this machine last booted (seconds since the epoch): the
+    kernel's ``btime`` in /proc/stat, where psutil reads it too; read here
+    so that the box need not hold psutil (about 1 MB) for one number."""
+    with open(BOOT_TIME, encoding="ascii") as f:
+        for line in f:
+            if line.startswith("btime "):
+                return float(line.split()[1])
+    raise OSError(f"no btime in {BOOT_TIME}")
+
+
 def read_state(path: str) -> str | None:
     """comitup's last state, as its callback wrote it; None: no word from
     comitup since this boot (not installed, or not yet started: what it
     said before the last boot is another evening's)."""
-    import psutil
     try:
         with open(path, encoding="ascii", errors="replace") as f:
-            if os.fstat(f.fileno()).st_mtime < psutil.boot_time():
+            if os.fstat(f.fileno()).st_mtime < boot_time():
                 return None
             word = f.read(64).strip()
     except OSError:
@@ -175,7 +186,10 @@ class Network:
                 self.hotspot = read_hotspot(self.hotspot_path) if state == "HOTSPOT" else None
                 self._looked = None   # the address changes with the network
                 changed = True
-        due = self._looked is None or self.clock.monotonic() - self._looked >= ADDRESS_SECONDS - 1e-6
+        # Only once a screen has shown the address (``address()``): a box
+        # whose page is at a configured host never looks, nor loads psutil.
+        due = self.choice is not None and (
+            self._looked is None or self.clock.monotonic() - self._looked >= ADDRESS_SECONDS - 1e-6)
         if due and self._refresh_address():
             changed = True
         return changed
