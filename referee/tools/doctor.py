@@ -275,14 +275,14 @@ def buttons(teams: dict[str, int], factory=None) -> Finding:
     return _on_pins("team buttons", check)
 
 
-def buzzer(pin: int, band=None, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+def buzzer(pin: int, band, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
     """One beep in the middle of the buzzer's band, where it is loudest."""
     from gpiozero import TonalBuzzer
     from gpiozero.tones import Tone
-    from hal.buzzer import BAND, frequency
+    from hal.buzzer import frequency
 
     def check(stack: ExitStack) -> Finding:
-        hz = frequency(0.5, band or BAND)
+        hz = frequency(0.5, band)
         device = stack.enter_context(TonalBuzzer(pin, mid_tone=Tone.from_frequency(hz), pin_factory=factory))
         device.play(Tone.from_frequency(hz))
         wait(BEEP)
