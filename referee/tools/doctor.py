@@ -489,7 +489,12 @@ def phones(config: Config, choice=None, state: str | None = None) -> Finding:
         return Finding("ok", "address", f"phones are sent to {wifi.HOTSPOT_ADDRESS}:{web.port} "
                        f"(the box's own Wi-Fi, comitup's hotspot){local}")
     from referee.box import address
-    choice = choice or address.this_box()
+    try:
+        choice = choice or address.this_box()
+    except OSError as exc:   # a system that refuses the interface query: the box falls back, as said here
+        return Finding("warn", "address", f"the address cannot be looked up ({exc}): phones are sent to "
+                       "the last address the box found, or to 127.0.0.1 if it found none",
+                       "set [web] public_url to the address phones reach this box at")
     if choice.interface == "lo":
         return Finding("warn", "address", f"phones are sent to {choice.address}: {choice.why}",
                        "join the box to the table's Wi-Fi (on comitup's page, hardware/BUILD.md "
