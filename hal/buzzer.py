@@ -3,7 +3,8 @@
 A 12 mm magnetic buzzer is loud only near its resonance (the box's part is
 rated at 2400 Hz, hardware/BOM.md); an octave below it is a whisper.  So a
 sound is not written in notes but in places within the buzzer's band
-(``band``, from its datasheet): 0 is the band's low edge, 1 its high edge,
+(``band``, from its datasheet; the configuration's ``[buzzer] band``, which
+referee/config.py checks): 0 is the band's low edge, 1 its high edge,
 spaced evenly in pitch.  Whatever band a box's buzzer has, every sound stays
 inside it, and the sounds keep their shapes (rising, falling, high, low).
 
@@ -13,10 +14,6 @@ None a rest; a new sound cuts the one playing.
 from __future__ import annotations
 
 import math
-
-# Hz: 400 either side of the part's rated 2400, the spread 12 mm magnetic
-# buzzers' datasheets give for their resonance (2300 ± 300 to 2400 ± 400).
-BAND = (2000, 2800)
 
 SOUNDS = {
     "key": ((0.5, 0.01),),
@@ -28,39 +25,26 @@ SOUNDS = {
 }
 
 
-def frequency(place: float, band: tuple[float, float] = BAND) -> float:
+def frequency(place: float, band: tuple[float, float]) -> float:
     """Hz of a place in the band (0: its low edge, 1: its high edge)."""
     low, high = band
     return low * (high / low) ** place
 
 
-def check_band(band) -> str | None:
-    """What is wrong with a band, or None."""
-    low, high = band
-    if not 100 <= low < high <= 10000:
-        return f"needs a low and a high frequency in Hz, low < high, within 100-10000, not {list(band)}"
-    if high > 4 * low:
-        # TonalBuzzer reaches an octave either side of its middle tone.
-        return f"{low}-{high} Hz is wider than two octaves, which a TonalBuzzer cannot span"
-    return None
-
-
 class Buzzer:
-    def __init__(self, pin: int, clock, band: tuple[float, float] = BAND, pin_factory=None) -> None:
-        problem = check_band(band)
-        if problem:
-            raise ValueError(f"buzzer band {problem}")
+    """``band`` and ``octaves``: the configuration's, which checked that the
+    band fits within ``octaves`` either side of its middle tone."""
+
+    def __init__(self, pin: int, clock, band: tuple[float, float], octaves: int, pin_factory=None) -> None:
         self.clock = clock
         self.band = tuple(band)
-        # Lazy: gpiozero only where a buzzer is driven.  The configuration
-        # reads BAND and check_band in every process, the web's included,
-        # which has no GPIO and need not hold gpiozero in memory.
+        # Lazy: gpiozero only where a buzzer is driven (the doctor imports
+        # this module to find a beep's frequency).
         from gpiozero import TonalBuzzer
         from gpiozero.tones import Tone
         self._tone = Tone.from_frequency
-        # Its range, middle tone +- one octave, holds the whole band.
         middle = Tone.from_frequency(math.sqrt(band[0] * band[1]))
-        self._device = TonalBuzzer(pin, mid_tone=middle, octaves=1, pin_factory=pin_factory)
+        self._device = TonalBuzzer(pin, mid_tone=middle, octaves=octaves, pin_factory=pin_factory)
         self._step = None
         self.played: list[tuple[float, str]] = []  # (monotonic second, sound)
 

@@ -14,10 +14,6 @@ from typing import Callable
 
 MAX_DICE = 4
 SIDES = range(2, 21)
-# Where the module is looked for: any Pico running MicroPython, by its
-# /dev/serial/by-id name.  Here, not beside the serial driver, so that
-# reading a configuration loads neither pyserial nor asyncio.
-DEFAULT_PORT = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """The dice module on USB serial: the host's side of firmware/PROTOCOL.md.
 
-``SerialDice(port=DEFAULT_PORT, *, timeout=1.5, poll=0.5, clock=time.monotonic)``
+``SerialDice(port, *, timeout=1.5, poll=0.5, clock=time.monotonic)``
 
 ``port``     the module's path, best its /dev/serial/by-id entry, which stays
              the same whichever USB socket it is in.  May be a glob (the
-             default matches any Pico running MicroPython, first in sorted
-             order) or any pyserial URL such as ``loop://``.
+             configuration's default, ``[dice] port``, matches any Pico
+             running MicroPython; the first in sorted order is taken) or
+             any pyserial URL such as ``loop://``.
 ``timeout``  seconds a roll waits for the module before it is rolled in
              software instead.
 ``poll``     seconds between looks for the port while it is missing.
@@ -45,7 +46,7 @@ import time
 import serial
 
 from firmware import protocol
-from hal.dice import DEFAULT_PORT, Dice, DiceRoll, SoftwareDice, check
+from hal.dice import Dice, DiceRoll, SoftwareDice, check
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,7 @@ _LOST = object()  # inbox item: the port failed and is closed
 class SerialDice(Dice):
     status = "offline"
 
-    def __init__(self, port: str | os.PathLike = DEFAULT_PORT, *, timeout: float = 1.5, poll: float = 0.5,
+    def __init__(self, port: str | os.PathLike, *, timeout: float = 1.5, poll: float = 0.5,
                  clock=time.monotonic) -> None:
         super().__init__()
         self.clock = clock

@@ -23,20 +23,31 @@ from urllib.parse import urlsplit
 import msgspec
 
 from games import osmisifry as _osmisifry
-from hal import buzzer as _buzzer
-from hal.dice import DEFAULT_PORT
 
 DEFAULT_PATH = "/etc/referee/config.toml"
 
 
 def _pinmap() -> dict:
-    with resources.files("hal").joinpath("pinmap.toml").open("rb") as f:
+    with resources.files("referee").joinpath("pinmap.toml").open("rb") as f:
         return tomllib.load(f)
 
 
-# How the box is wired (hal/pinmap.toml): the source of every default pin,
+# How the box is wired (referee/pinmap.toml): the source of every default pin,
 # bus and address below, of the build guide's table and of the wiring diagram.
+# The devices' facts the configuration checks are here, not in hal/, whose
+# drivers are given them: every process reads a configuration, the web's
+# too, and none but the box's needs a device.
 PINMAP = _pinmap()
+# Hz: 400 either side of the buzzer's rated 2400 (hardware/BOM.md), the
+# spread 12 mm magnetic buzzers' datasheets give for their resonance
+# (2300 +- 300 to 2400 +- 400); every sound is played inside it.
+BUZZER_BAND = (2000, 2800)
+# The buzzer's driver asks gpiozero's TonalBuzzer for this many octaves
+# either side of the band's middle tone: the widest band it can play.
+BUZZER_OCTAVES = 1
+# Where the dice module is looked for: any Pico running MicroPython, by
+# its /dev/serial/by-id name.
+DICE_PORT = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
 _SPI = PINMAP["spi"]
 # The Pi's SPI buses a panel may use, by number: their pins, and the line
 # /boot/firmware/config.txt needs for them (n: how many chip selects).
@@ -55,6 +66,16 @@ def _bad(key: str, message: str) -> ValueError:
 def _gpio(pin: int, key: str) -> None:
     if not 2 <= pin <= 27:
         raise _bad(key, f"GPIO {pin} does not exist (BCM 2-27)")
+
+
+def check_band(band) -> str | None:
+    """What is wrong with a buzzer's band, or None."""
+    low, high = band
+    if not 100 <= low < high <= 10000:
+        return f"needs a low and a high frequency in Hz, low < high, within 100-10000, not {list(band)}"
+    if high > low * 4 ** BUZZER_OCTAVES:
+        return f"{low}-{high} Hz is wider than {2 * BUZZER_OCTAVES} octaves, which the buzzer's TonalBuzzer cannot span"
+    return None
 
 
 class Base(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -82,13 +103,12 @@ class Keypad(Base):
 class Buzzer(Base):
     driver: Literal["sim", "gpio", "none"] = "sim"
     pin: int = PINMAP["buzzer"]["pin"]
-    # Hz: where the buzzer is loud, from its datasheet (resonance +- tolerance);
-    # every sound is played inside it.
-    band: tuple[int, int] = _buzzer.BAND
+    # Hz: where the buzzer is loud, from its datasheet (resonance +- tolerance).
+    band: tuple[int, int] = BUZZER_BAND
 
     def __post_init__(self):
         _gpio(self.pin, "pin")
-        problem = _buzzer.check_band(self.band)
+        problem = check_band(self.band)
         if problem:
             raise _bad("band", problem)
 
@@ -149,7 +169,7 @@ class Displays(Base):
 
 class Dice(Base):
     driver: Literal["sim", "serial", "software"] = "sim"
-    port: str = DEFAULT_PORT  # any Pico running MicroPython, by its /dev/serial/by-id name
+    port: str = DICE_PORT
 
 
 class Web(Base):

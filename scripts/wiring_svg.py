@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Draws the box's wiring from hal/pinmap.toml, so the pictures cannot drift
+"""Draws the box's wiring from referee/pinmap.toml, so the pictures cannot drift
 from the pins the software uses.
 
     python scripts/wiring_svg.py           write hardware/wiring.svg and the
@@ -18,10 +18,10 @@ import tomllib
 from html import escape
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PINMAP = ROOT / "hal" / "pinmap.toml"
+PINMAP = ROOT / "referee" / "pinmap.toml"
 SVG = ROOT / "hardware" / "wiring.svg"
 BUILD = ROOT / "hardware" / "BUILD.md"
-TABLE_START = "<!-- pin table: written by scripts/wiring_svg.py from hal/pinmap.toml -->"
+TABLE_START = "<!-- pin table: written by scripts/wiring_svg.py from referee/pinmap.toml -->"
 TABLE_END = "<!-- end of pin table -->"
 
 # The 40-pin header of every Pi since the B+: physical pin -> what is on it
@@ -34,7 +34,7 @@ HEADER = (
 )
 PIN_OF = {gpio: i + 1 for i, gpio in enumerate(HEADER) if isinstance(gpio, int)}
 
-# What the unused pins are kept for (see hal/pinmap.toml).
+# What the unused pins are kept for (see referee/pinmap.toml).
 KEPT = {0: "HAT ID EEPROM", 1: "HAT ID EEPROM", 14: "UART TX", 15: "UART RX",
         7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
 
@@ -109,7 +109,7 @@ def svg(pinmap: dict) -> str:
            '<text x="20" y="32" font-size="20" font-weight="bold">Tabletop Referee: wiring</text>',
            '<text x="20" y="54" fill="#495057">The Pi\'s 40-pin header seen from above, pin 1 at the top left. '
            'GPIO numbers are BCM numbers.</text>',
-           '<text x="20" y="72" fill="#495057">Drawn by scripts/wiring_svg.py from hal/pinmap.toml: '
+           '<text x="20" y="72" fill="#495057">Drawn by scripts/wiring_svg.py from referee/pinmap.toml: '
            'change the pins there, not here.</text>',
            f'<rect x="{mid - 34}" y="{top - 16}" width="68" height="{20 * pitch + 6}" rx="6" fill="#343a40"/>']
     for pin in range(1, 41):

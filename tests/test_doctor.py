@@ -2,6 +2,7 @@
 simulated parts and on the Pi's configuration with mock pins."""
 from __future__ import annotations
 
+import errno
 import os
 import pathlib
 import shutil
@@ -230,6 +231,19 @@ def test_issue16_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns
                                                   ".local names")
     alone = doctor.phones(box, address.choose("", {"lo": ["127.0.0.1"]}, {"lo"}))
     assert alone.status == "warn" and "public_url" in alone.fix
+
+
+def test_33_5_an_interface_query_the_system_refuses_is_a_warning_not_a_traceback(monkeypatch, tmp_path):
+    import psutil
+
+    def refused():
+        raise OSError(errno.ENOSYS, "Function not implemented (ioctl SIOCETHTOOL)")
+    monkeypatch.setattr(psutil, "net_if_stats", refused)    # as an ARM root under emulation answers
+    config = parse({"database": str(tmp_path / "referee.db"), "web": {"host": "0.0.0.0", "port": 8080}})
+    found = check(examine(config, Machine(wait=lambda s: None)), "address")
+    assert found.status == "warn" and "public_url" in found.fix
+    assert found.detail.startswith("the address cannot be looked up ([Errno 38] Function not implemented "
+                                   "(ioctl SIOCETHTOOL)): phones are sent to the last address the box found")
 
 
 def test_a_busy_web_port_fails(tmp_path):

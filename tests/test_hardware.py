@@ -12,12 +12,12 @@ from PIL import Image, ImageDraw
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hal.buzzer import BAND, SOUNDS, Buzzer
+from hal.buzzer import SOUNDS, Buzzer
 from hal.display import Display
 from hal.sim.oled import SimulatedSSD1306
 from referee import cli
 from referee.clock import ManualClock
-from referee.config import Config, ConfigError, parse
+from referee.config import BUZZER_BAND, BUZZER_OCTAVES, Config, ConfigError, parse
 from referee.testing import Table
 from referee.tools import doctor
 
@@ -182,7 +182,7 @@ def _heard(band, name):
     """(frequency, seconds) of each step of a sound as the PWM pin plays it."""
     factory = MockFactory(pin_class=MockPWMPin)
     clock = ManualClock()
-    buzzer = Buzzer(18, clock, band, pin_factory=factory)
+    buzzer = Buzzer(18, clock, band, BUZZER_OCTAVES, pin_factory=factory)
     pin = factory.pin(18)
     buzzer.play(name)
     steps = []
@@ -195,7 +195,7 @@ def _heard(band, name):
     return steps
 
 
-@pytest.mark.parametrize("band", [BAND, (2300, 2700), (1800, 3200)])
+@pytest.mark.parametrize("band", [BUZZER_BAND, (2300, 2700), (1800, 3200)])
 @pytest.mark.parametrize("name", sorted(SOUNDS))
 def test_item3_every_sound_stays_inside_the_buzzers_band(band, name):
     steps = _heard(band, name)
@@ -205,12 +205,12 @@ def test_item3_every_sound_stays_inside_the_buzzers_band(band, name):
 
 def test_item3_the_default_band_is_the_datasheets_resonance_and_the_sounds_keep_their_shapes():
     assert Config().buzzer.band == (2000, 2800)  # the part's rated 2400 Hz, +- 400 (hardware/BOM.md)
-    timeup = [hz for hz, _ in _heard(BAND, "timeup") if hz]
+    timeup = [hz for hz, _ in _heard(BUZZER_BAND, "timeup") if hz]
     assert timeup[0] == timeup[1] > timeup[2]            # two beeps, then lower and long
-    done = [hz for hz, _ in _heard(BAND, "done") if hz]
+    done = [hz for hz, _ in _heard(BUZZER_BAND, "done") if hz]
     assert done[0] < done[1]                             # rising: "done"
-    assert max(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) > 2600
-    assert min(hz for name in SOUNDS for hz, _ in _heard(BAND, name) if hz) == pytest.approx(2000)
+    assert max(hz for name in SOUNDS for hz, _ in _heard(BUZZER_BAND, name) if hz) > 2600
+    assert min(hz for name in SOUNDS for hz, _ in _heard(BUZZER_BAND, name) if hz) == pytest.approx(2000)
 
 
 def test_item3_the_box_plays_with_the_configured_band():
@@ -222,7 +222,7 @@ def test_item3_the_box_plays_with_the_configured_band():
 
 @pytest.mark.parametrize("band, message", [
     ([2800, 2000], "buzzer.band: needs a low and a high frequency in Hz, low < high, within 100-10000, not [2800, 2000]"),
-    ([500, 2500], "buzzer.band: 500-2500 Hz is wider than two octaves, which a TonalBuzzer cannot span"),
+    ([500, 2500], "buzzer.band: 500-2500 Hz is wider than 2 octaves, which the buzzer's TonalBuzzer cannot span"),
 ])
 def test_item3_a_band_a_tonal_buzzer_cannot_play_is_refused(band, message):
     assert _refused({"buzzer": {"band": band}}) == f"config.toml: {message}"

@@ -31,7 +31,7 @@ from hal.sim.pins import SimulatedPins
 from referee.box import devices
 from referee.box.service import serve
 from referee.clock import ManualClock
-from referee.config import DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse
+from referee.config import BUZZER_OCTAVES, DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse
 from referee.notify import Watchdog, notify, watchdog_interval
 from referee.tools import doctor
 
@@ -328,7 +328,7 @@ def test_the_buzzer_plays_its_tones_on_the_pi_configs_pin():
     c = pi_config()
     factory = MockFactory(pin_class=MockPWMPin)
     clock = ManualClock()
-    buzzer = Buzzer(c.buzzer.pin, clock, c.buzzer.band, pin_factory=factory)
+    buzzer = Buzzer(c.buzzer.pin, clock, c.buzzer.band, BUZZER_OCTAVES, pin_factory=factory)
     pin = factory.pin(c.buzzer.pin)
     buzzer.play("error")  # the band's low edge
     assert pin.frequency == pytest.approx(c.buzzer.band[0]) and pin.state > 0
@@ -617,7 +617,7 @@ def test_the_install_scripts_stop_at_the_first_error():
 def test_the_installer_ships_the_pin_map_with_the_package():
     with open(ROOT / "pyproject.toml", "rb") as f:
         data = tomllib.load(f)["tool"]["setuptools"]["package-data"]
-    assert "pinmap.toml" in data["hal"]
+    assert "pinmap.toml" in data["referee"]
 
 
 # --- the drawings ---------------------------------------------------------------------

@@ -8,15 +8,19 @@ temporary root, the callback run as comitup runs it, a real ``referee run``.
 from __future__ import annotations
 
 import configparser
+import errno
 import ipaddress
 import json
+import logging
 import os
 import pwd
 import re
+import socket
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import zxingcpp
@@ -24,7 +28,7 @@ from PIL import Image
 
 from processes import free_port, until
 from referee import i18n
-from referee.box import wifi
+from referee.box import address, wifi
 from referee.box.address import Choice
 from referee.box.screen import W, key_line, qr_image
 from referee.config import parse
@@ -157,6 +161,79 @@ def test_26_every_qr_code_follows_a_changed_address():
         say(Path(t.database).parent, "HOTSPOT")          # and onto the box's own Wi-Fi
         t.advance(wifi.CHECK_SECONDS)
         assert all(scanned(t.image(team))[0].startswith("HTTP://10.41.0.1:8080/T/") for team in ("team1", "team2"))
+
+
+class Interfaces:
+    """What psutil tells of the interfaces, planted: wlan0 at ``wlan0``
+    behind the default route, or, with ``refused`` set, the error an ARM
+    root under emulation answers psutil's interface query with."""
+
+    def __init__(self, monkeypatch, tmp_path: Path) -> None:
+        import psutil
+        routes = tmp_path / "route"
+        routes.write_text("Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\n"
+                          "wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\n")
+        monkeypatch.setattr(address, "ROUTES", str(routes))
+        monkeypatch.setattr(psutil, "net_if_addrs", self.addrs)
+        monkeypatch.setattr(psutil, "net_if_stats", self.stats)
+        self.wlan0 = "192.168.1.20"
+        self.refused = False
+
+    def addrs(self):
+        found = {"lo": "127.0.0.1", "wlan0": self.wlan0}
+        return {name: [SimpleNamespace(family=socket.AF_INET, address=ip)] for name, ip in found.items()}
+
+    def stats(self):
+        if self.refused:
+            raise OSError(errno.ENOSYS, "Function not implemented (ioctl SIOCETHTOOL)")
+        return {name: SimpleNamespace(isup=True) for name in ("lo", "wlan0")}
+
+
+def said(caplog) -> list[tuple[str, str]]:
+    """What the box logged of the network: (level, message); no traceback."""
+    found = [r for r in caplog.records if r.name == wifi.__name__]
+    assert [r.exc_info for r in found] == [None] * len(found)
+    return [(r.levelname, r.getMessage()) for r in found]
+
+
+def test_33_5_a_refused_address_look_up_is_one_line_and_the_qr_code_keeps_the_last_address(
+        monkeypatch, tmp_path, caplog):
+    caplog.set_level(logging.INFO, wifi.__name__)
+    system = Interfaces(monkeypatch, tmp_path)
+    with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
+        t.press("7")                                    # the score log's QR code
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.20:8080/"]
+        system.refused = True
+        t.advance(60.0)                                 # a dozen looks, all refused
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.20:8080/"]
+        assert said(caplog) == [("WARNING", "wifi: cannot look up the address (OSError: [Errno 38] Function not "
+                                 "implemented (ioctl SIOCETHTOOL)); phones are sent to 192.168.1.20 until it can")]
+        system.refused, system.wlan0 = False, "192.168.1.57"   # answered again, on a new lease
+        t.advance(wifi.ADDRESS_SECONDS)
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.57:8080/"]
+        system.refused = True
+        t.advance(60.0)
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.57:8080/"]
+        assert [line for _, line in said(caplog)[1:]] == [
+            "wifi: the address can be looked up again: 192.168.1.57 (wlan0)",
+            "wifi: cannot look up the address (OSError: [Errno 38] Function not implemented (ioctl SIOCETHTOOL)); "
+            "phones are sent to 192.168.1.57 until it can"]
+
+
+def test_33_5_refused_from_the_start_the_box_shows_this_machine_as_with_no_network(monkeypatch, tmp_path, caplog):
+    caplog.set_level(logging.INFO, wifi.__name__)
+    system = Interfaces(monkeypatch, tmp_path)
+    system.refused = True
+    with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
+        t.advance(30.0)
+        t.press("7")
+        t.advance(30.0)
+        assert scanned(t.image("main")) == ["HTTP://127.0.0.1:8080/"]
+        assert len(said(caplog)) == 1
+        system.refused = False
+        t.advance(wifi.ADDRESS_SECONDS)
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.20:8080/"]
+        assert said(caplog)[1:] == [("INFO", "wifi: the address can be looked up again: 192.168.1.20 (wlan0)")]
 
 
 def test_26_the_local_name_is_written_under_the_address_where_it_fits_whole(monkeypatch):

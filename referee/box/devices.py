@@ -13,7 +13,7 @@ from hal.buzzer import Buzzer
 from hal.dice import Dice, SoftwareDice
 from hal.display import Display
 from hal.keys import Keys
-from referee.config import DISPLAYS, Config
+from referee.config import BUZZER_OCTAVES, DISPLAYS, Config
 
 
 @dataclass
@@ -48,7 +48,7 @@ def build(config: Config, clock, on_key) -> Devices:
     keys = Keys(kp.rows, kp.cols, teams, clock, on_key, pin_factory=factory)
     buzzer = None
     if config.buzzer.driver != "none":
-        buzzer = Buzzer(config.buzzer.pin, clock, config.buzzer.band,
+        buzzer = Buzzer(config.buzzer.pin, clock, config.buzzer.band, BUZZER_OCTAVES,
                         pin_factory=pins.factory if config.buzzer.driver == "sim" else None)
     panels: dict = {}
     displays = {}

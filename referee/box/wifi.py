@@ -40,6 +40,7 @@ STATE_FILE = "wifi"
 HOTSPOT_FILE = "hotspot.toml"
 STATE_BYTES = 64       # "CONNECTING" and a newline; anything longer is not comitup's
 HOTSPOT_BYTES = 4096    # a name and a password of at most 63 characters, and comments
+BOOT_TIME = "/proc/stat"
 CHECK_SECONDS = 1.0     # the state file: a change is on the screens within 2 s
 ADDRESS_SECONDS = 5.0   # the address, for a DHCP lease renewed with another one
 
@@ -65,13 +66,23 @@ def beside(database_path: str, name: str) -> str:
     return os.path.join(os.path.dirname(os.path.abspath(database_path)), name)
 
 
+def boot_time() -> float:
+    """When this machine last booted (seconds since the epoch): the
+    kernel's ``btime`` in /proc/stat, where psutil reads it too; read here
+    so that the box need not hold psutil (about 1 MB) for one number."""
+    with open(BOOT_TIME, encoding="ascii") as f:
+        for line in f:
+            if line.startswith("btime "):
+                return float(line.split()[1])
+    raise OSError(f"no btime in {BOOT_TIME}")
+
+
 def read_state(path: str) -> str | None:
     """comitup's last state, as its callback wrote it; None: no word from
     comitup since this boot (not installed, or not yet started: what it
     said before the last boot is another evening's), or a file that is not
     comitup's (said in the log: the box looks again only once the file
     changes)."""
-    import psutil
     try:
         data, st = read_small(path, STATE_BYTES)
     except Unfit as exc:
@@ -79,7 +90,7 @@ def read_state(path: str) -> str | None:
         return None
     except OSError:
         return None
-    if st.st_mtime < psutil.boot_time():
+    if st.st_mtime < boot_time():
         return None
     word = data.decode("ascii", errors="replace").strip()
     return word if word in STATES else None
@@ -135,6 +146,7 @@ class Network:
         self.choice: address.Choice | None = None
         self._seen = None      # the state file's (inode, size, mtime) when last read
         self._looked = None    # when the address was last looked up (clock.monotonic)
+        self._failing = False  # the last look-up failed (said once, until one works again)
         self._handle = None
 
     def start(self) -> None:
@@ -180,15 +192,38 @@ class Network:
                 self.hotspot = read_hotspot(self.hotspot_path) if state == "HOTSPOT" else None
                 self._looked = None   # the address changes with the network
                 changed = True
-        due = self._looked is None or self.clock.monotonic() - self._looked >= ADDRESS_SECONDS - 1e-6
+        # Only once a screen has shown the address (``address()``): a box
+        # whose page is at a configured host never looks, nor loads psutil.
+        due = self.choice is not None and (
+            self._looked is None or self.clock.monotonic() - self._looked >= ADDRESS_SECONDS - 1e-6)
         if due and self._refresh_address():
             changed = True
         return changed
 
     def _refresh_address(self) -> bool:
         before = self.choice
-        self.choice = self.look()
         self._looked = self.clock.monotonic()
-        if before is not None and self.choice.address != before.address:
-            log.info("wifi: the address is now %s (%s)", self.choice.address, self.choice.interface)
-        return before is not None and self.choice != before
+        try:
+            found = self.look()
+        except Exception as exc:   # noqa: BLE001  a system that refuses the query: keep the last good address
+            self._look_failed(exc)
+            return False
+        self.choice = found
+        if self._failing:
+            self._failing = False
+            log.info("wifi: the address can be looked up again: %s (%s)", found.address, found.interface)
+        elif before is not None and found.address != before.address:
+            log.info("wifi: the address is now %s (%s)", found.address, found.interface)
+        return before is not None and found != before
+
+    def _look_failed(self, exc: Exception) -> None:
+        """One line when look-ups start failing, not a traceback at every
+        look (an ARM root under emulation refuses psutil's interface query
+        each time); phones are sent to the last address found, or, with
+        none yet, to this machine alone, as with no network."""
+        if self.choice is None:
+            self.choice = address.Choice("127.0.0.1", "lo", f"the address cannot be looked up: {exc}")
+        if not self._failing:
+            self._failing = True
+            log.warning("wifi: cannot look up the address (%s: %s); phones are sent to %s until it can",
+                        type(exc).__name__, exc, self.choice.address)

@@ -275,14 +275,14 @@ def buttons(teams: dict[str, int], factory=None) -> Finding:
     return _on_pins("team buttons", check)
 
 
-def buzzer(pin: int, band=None, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
+def buzzer(pin: int, band, factory=None, wait: Callable[[float], None] = time.sleep) -> Finding:
     """One beep in the middle of the buzzer's band, where it is loudest."""
     from gpiozero import TonalBuzzer
     from gpiozero.tones import Tone
-    from hal.buzzer import BAND, frequency
+    from hal.buzzer import frequency
 
     def check(stack: ExitStack) -> Finding:
-        hz = frequency(0.5, band or BAND)
+        hz = frequency(0.5, band)
         device = stack.enter_context(TonalBuzzer(pin, mid_tone=Tone.from_frequency(hz), pin_factory=factory))
         device.play(Tone.from_frequency(hz))
         wait(BEEP)
@@ -489,7 +489,12 @@ def phones(config: Config, choice=None, state: str | None = None) -> Finding:
         return Finding("ok", "address", f"phones are sent to {wifi.HOTSPOT_ADDRESS}:{web.port} "
                        f"(the box's own Wi-Fi, comitup's hotspot){local}")
     from referee.box import address
-    choice = choice or address.this_box()
+    try:
+        choice = choice or address.this_box()
+    except OSError as exc:   # a system that refuses the interface query: the box falls back, as said here
+        return Finding("warn", "address", f"the address cannot be looked up ({exc}): phones are sent to "
+                       "the last address the box found, or to 127.0.0.1 if it found none",
+                       "set [web] public_url to the address phones reach this box at")
     if choice.interface == "lo":
         return Finding("warn", "address", f"phones are sent to {choice.address}: {choice.why}",
                        "join the box to the table's Wi-Fi (on comitup's page, hardware/BUILD.md "
