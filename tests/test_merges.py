@@ -79,8 +79,8 @@ def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
         assert t.box.store.merges()[0].from_key == "ania k."
         for name in ("Ania", "Mirek", "Marek"):
             assert rating(t, name) == rating(one, name)    # as if she had always typed one name
-        assert t.get("/p/ania%20k.")[:2][0] == 303 and t.get("/p/ania%20k.")[1]["Location"] == "/p/ania"
-        ania = text(page(t, "/p/ania"))
+        assert t.get("/p/ania%20k.")[:2][0] == 303 and t.get("/p/ania%20k.")[1]["Location"] == "/p/@ania"
+        ania = text(page(t, "/p/@ania"))
         assert "Ania 3 games · 0 won" in ania and "Also played as: ania k." in ania
         assert "Ania K." not in text(page(t, "/p/"))
         listed = text(t.get(path)[2])
@@ -89,7 +89,7 @@ def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
         assert post(t, path, {"undo": str(merge.id)})[0] == 303
         assert t.box.store.merges() == []
         assert rating(t, "Ania K.")["games"] == 2 and rating(t, "Ania")["games"] == 1
-        assert "Also played as" not in text(page(t, "/p/ania"))
+        assert "Also played as" not in text(page(t, "/p/@ania"))
 
 
 def test_28_a_merge_that_cannot_be_is_refused_on_the_phone():

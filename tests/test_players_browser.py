@@ -39,7 +39,7 @@ def test_28_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_tabl
     assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
     assert "Ania K. → Ania" in phone.text(page)
     ania = phone.open("/p/ania%20k.")                 # the old name's page leads to the player's
-    assert phone.call(ania.evaluate("location.pathname")) == "/p/ania"
+    assert phone.call(ania.evaluate("location.pathname")) == "/p/@ania"
     assert "Also played as: Ania K." in phone.call(ania.inner_text("header"))
     assert serious_findings(phone, ania, axe) == []
 
@@ -110,3 +110,22 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
         browser.end_test()
         site.close()
         league.close()
+
+
+def test_33_4_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
+    t, phone = table, at_the_table
+    marek_wins_against(t, [".", "..", "Marek"])
+    for name in (".", ".."):
+        page = phone.open("/")
+
+        async def follow(page=page, name=name):
+            async with page.expect_navigation():
+                await page.get_by_role("link", name=name, exact=True).click()
+
+        phone.call(follow())
+        assert phone.call(page.inner_text("h1")) == name          # the player's page, not tonight's or all players'
+        assert phone.call(page.evaluate("location.pathname")) == "/p/@" + name
+    marek = phone.open("/p/MAREK")                                # a link from before, typed in capitals
+    assert phone.call(marek.evaluate("location.pathname")) == "/p/@marek"
+    assert phone.call(marek.inner_text("h1")) == "Marek"
+    assert serious_findings(phone, marek, axe) == []

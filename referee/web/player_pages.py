@@ -1,6 +1,16 @@
 """The players' pages in words: a ``player_stats.Player`` as the templates
 ``player.html`` and ``players.html`` show it, and as files (CSV and JSON).
 
+A player's page is ``/p/@<key>``: the key as the box compares names
+(``players.key``), percent-encoded, behind an ``@``.  A bare key would be a
+path segment like any other until a player is named ``.`` or ``..``, which
+every browser resolves away (to ``/p/`` or ``/``), "%2E" included; behind
+the ``@`` no segment is a dot segment.  Any other spelling of a player's
+address (another case or spacing, a name merged into the player, the bare
+``/p/<key>`` of older pages and bookmarks) leads to it (``wanted``).  The
+files keep ``/api/p/<key>.<kind>``: the suffix already keeps those from
+being dot segments.
+
 A rating is said as OpenSkill keeps it, a mean and how unsure it is, in
 numbers a player can hold in mind: "≈ 27 ± 4, 12 games" (one standard
 deviation, rounded).  Its move after a game is the mean's ("▲ 1.3").
@@ -13,6 +23,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from games.base import Illegal
 from referee import i18n
 from referee.i18n import _, ngettext
 from referee.store.events import Store
@@ -22,9 +33,12 @@ from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 
 
+MARK = "@"
+
+
 def href(name: str) -> str:
     """A player's page, by the name as the box compares names."""
-    return "/p/" + quote(key(name), safe="")
+    return "/p/" + MARK + quote(key(name), safe="")
 
 
 def links(names) -> list[tuple[str, str]]:
@@ -37,6 +51,32 @@ def links(names) -> list[tuple[str, str]]:
 
 def api(name: str) -> str:
     return "/api/p/" + quote(key(name), safe="")
+
+
+def wanted(rater, request: web.Request) -> str:
+    """The player a page's (or with ``kind``, a file's) address names, as
+    ``rater`` counts players: its key, when the address is the player's own.
+    Another address of the player is redirected there: for good when it is
+    the same name spelled otherwise (or the older bare form), "see other"
+    when it is a name merged into the player (a merge can be taken back).
+    An address that names no player is 404."""
+    who, kind = request.match_info["who"], request.match_info.get("kind")
+    # A bare "/p/@bob" from before the mark is Bob's page unless "bob" is a player.
+    for typed in (who.removeprefix(MARK), who) if not kind and who.startswith(MARK) else (who,):
+        try:
+            name = key(typed)
+        except Illegal:
+            continue
+        player = rater.aliases.get(name, name)
+        if player in rater.names:
+            break
+    else:
+        raise web.HTTPNotFound()
+    own = player if kind else MARK + player
+    if who == own:
+        return player
+    address = f"/api/p/{quote(player, safe='')}.{kind}" if kind else href(player)
+    raise (web.HTTPSeeOther if name != player else web.HTTPMovedPermanently)(address)
 
 
 def percent(share: float) -> str:
@@ -175,7 +215,7 @@ class Book:
         self.ledger.close()
 
 
-WHO = r"{who:[^/]{1,200}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
 
 
 def add_routes(app, site) -> None:
@@ -191,18 +231,8 @@ def add_routes(app, site) -> None:
             query="by"))
 
     async def one(request) -> str:
-        """The player asked for, once the ledger is up to date.  A name
-        merged into another leads to that player's page."""
-        ledger = await book.fresh()
-        who = request.match_info["who"]
-        final = ledger.aliases.get(who)
-        if final is not None and final in ledger.names:
-            kind = request.match_info.get("kind")
-            prefix = "/api/p/" if kind else "/p/"
-            raise web.HTTPSeeOther(prefix + quote(final, safe="") + (f".{kind}" if kind else ""))
-        if who not in ledger.names:
-            raise web.HTTPNotFound()
-        return who
+        """The player asked for, once the ledger is up to date (``wanted``)."""
+        return wanted(await book.fresh(), request)
 
     async def player_html(request):
         who = await one(request)
