@@ -19,7 +19,8 @@ read here from its data files:
 The files are read rather than the package's modules imported: those load
 ``urllib.request`` (7 MB the box has no other use for) and keep every
 character's name in memory.  Both are read on first use and kept only for
-the characters the panels can draw, the only ones a name can hold.
+the characters the panels can draw, the only ones a name can hold (about
+3 MB of the web's memory once a name is compared).
 """
 from __future__ import annotations
 
@@ -36,8 +37,14 @@ NO_SCRIPT = frozenset({"COMMON", "INHERITED", "Unknown"})
 MARKS = "\u200e\u200f"   # the data wraps right-to-left characters in direction marks
 
 
-def _load(name: str):
-    return json.loads((resources.files(DATA) / name).read_bytes())
+def _load(name: str, object_hook=None):
+    return json.loads((resources.files(DATA) / name).read_bytes(), object_hook=object_hook)
+
+
+def _alike(entry: dict):
+    """A look-alike as the data has it, ``{"c": text, "n": its name}``, as
+    its text alone: the names are never needed, and dropped as they are read."""
+    return entry["c"].strip(MARKS) if entry.keys() == {"c", "n"} else entry
 
 
 @functools.cache
@@ -79,11 +86,11 @@ def _stand_ins() -> dict[str, str]:
             node = parent[node]
         return node
 
-    for char, alike in _load("confusables.json").items():
+    for char, alike in _load("confusables.json", _alike).items():
         if len(char) != 1 or not drawable(char):
             continue
         for other in alike:
-            a, b = root(char), root(other["c"].strip(MARKS))
+            a, b = root(char), root(other)
             if a != b:
                 parent[max(a, b)] = min(a, b)
     groups: dict[str, list[str]] = {}
