@@ -270,3 +270,14 @@ def test_33_4_any_spelling_of_a_players_address_leads_to_the_players_page(table)
         assert (status, headers["Location"]) == (301, "/p/@marek"), asked
     assert (t.get("/api/p/MAREK.json")[0], t.get("/api/p/MAREK.json")[1]["Location"]) == (301, "/api/p/marek.json")
     assert t.get("/p/@nobody")[0] == 404 and t.get("/p/NOBODY")[0] == 404
+
+
+def test_33_4_a_players_page_names_the_players_whose_names_look_the_same(table):
+    from test_merges import marek_wins_against
+    t = table
+    marek_wins_against(t, ["0la", "Ola", "Marek"])        # a zero and an O: two players, one look
+    said = "Not to be confused with another player whose name looks the same:"
+    ola, zero = page(t, "/p/@ola"), page(t, "/p/@0la")
+    assert f"{said} 0la" in text(ola) and 'href="/p/@0la">0la</a>' in ola
+    assert f"{said} Ola" in text(zero) and 'href="/p/@ola">Ola</a>' in zero
+    assert said not in text(page(t, "/p/@marek"))

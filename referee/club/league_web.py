@@ -28,7 +28,7 @@ from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
-from referee.web.player_pages import WHO, href, player_json, player_page, players_page, wanted
+from referee.web.player_pages import WHO, href, look_alikes, player_json, player_page, players_page, wanted
 from referee.web.player_stats import ORDERS, everyone, player
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
@@ -110,7 +110,7 @@ class LeagueSite:
         who = self._who(request)
 
         def make():
-            page = player_page(player(self.league.players, who))
+            page = player_page(player(self.league.players, who), look_alikes(self.league.players, who))
             for last in page["last"]:
                 last["table"] = self.league.tables_of.get(last["game"], "")
             return self._page("league-player.html", live=False, **page)

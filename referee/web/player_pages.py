@@ -26,6 +26,7 @@ from aiohttp import web
 from games.base import Illegal
 from referee import i18n
 from referee.i18n import _, ngettext
+from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, sheets
 from referee.web.bodies import Body, attachment, send
@@ -105,7 +106,17 @@ def place_text(p: Played) -> str:
     return _("{place}. of {count}").format(place=p.side.rank, count=p.of)
 
 
-def player_page(p: Player) -> dict:
+def look_alikes(rater, who: str) -> list[dict]:
+    """The other players whose names look just like ``who``'s ("0la" and
+    "Ola", or a Cyrillic "Аnia" from before the box refused two alphabets
+    in a name), each with its page: the page says so, or nothing on it
+    would tell them apart."""
+    mine = rater.names[who]
+    return [{"name": name, "href": "/p/" + MARK + quote(other, safe="")}
+            for other, name in sorted(rater.names.items()) if other != who and look_alike(mine, [name])]
+
+
+def player_page(p: Player, alike: list[dict] = ()) -> dict:
     games = []
     for name, g in p.games.items():
         points = ""
@@ -137,7 +148,7 @@ def player_page(p: Player) -> dict:
     return {"title": p.name, "p": p, "rate": percent(p.rate), "merged": merged, "games": games, "streak": streak, "last": last,
             "against": [{"name": a.name, "href": href(a.name), "games": a.games, "ahead": a.ahead,
                          "behind": a.behind, "level": a.level} for a in p.against],
-            "left_out": left_out, "api": api(p.name)}
+            "left_out": left_out, "api": api(p.name), "alike": list(alike)}
 
 
 def players_page(players: list[Player], order: str, counted: int) -> dict:
@@ -237,7 +248,7 @@ def add_routes(app, site) -> None:
     async def player_html(request):
         who = await one(request)
         return send(request, site.cached(request, lambda: site.html(
-            "player.html", live=False, **player_page(player(book.ledger, who)))))
+            "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)))))
 
     async def player_file(request):
         who = await one(request)
