@@ -281,3 +281,12 @@ def test_33_4_a_players_page_names_the_players_whose_names_look_the_same(table):
     assert f"{said} 0la" in text(ola) and 'href="/p/@0la">0la</a>' in ola
     assert f"{said} Ola" in text(zero) and 'href="/p/@ola">Ola</a>' in zero
     assert said not in text(page(t, "/p/@marek"))
+
+
+def test_33_4_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
+    from test_merges import marek_wins_against
+    t = table
+    marek_wins_against(t, ["İpek", "Ola", "Marek"])      # "İ" casefolds to "i" and a combining dot
+    [link] = re.findall(r'href="([^"]*)">İpek</a>', page(t, "/"))
+    assert re.search(r"<h1>(.*?)</h1>", page(t, link))[1] == "İpek"
+    assert t.get("/p/İPEK")[1]["Location"] == link

@@ -64,20 +64,25 @@ def wanted(rater, request: web.Request) -> str:
     who, kind = request.match_info["who"], request.match_info.get("kind")
     # A bare "/p/@bob" from before the mark is Bob's page unless "bob" is a player.
     for typed in (who.removeprefix(MARK), who) if not kind and who.startswith(MARK) else (who,):
-        try:
-            name = key(typed)
-        except Illegal:
-            continue
+        # A key as it is (casefolding may leave what a typed name cannot
+        # hold: "İ" becomes "i" and a combining dot), or a name to make one of.
+        name = typed if typed in rater.names or typed in rater.aliases else _key(typed)
         player = rater.aliases.get(name, name)
         if player in rater.names:
             break
     else:
         raise web.HTTPNotFound()
-    own = player if kind else MARK + player
-    if who == own:
+    if who == (player if kind else MARK + player):
         return player
-    address = f"/api/p/{quote(player, safe='')}.{kind}" if kind else href(player)
+    address = f"/api/p/{quote(player, safe='')}.{kind}" if kind else f"/p/{MARK}{quote(player, safe='')}"
     raise (web.HTTPSeeOther if name != player else web.HTTPMovedPermanently)(address)
+
+
+def _key(name: str) -> str | None:
+    try:
+        return key(name)
+    except Illegal:
+        return None
 
 
 def percent(share: float) -> str:
