@@ -28,6 +28,7 @@ other's, cannot join two people.
 from __future__ import annotations
 
 import hmac
+import unicodedata
 
 from games.base import Illegal, clean_name
 from referee.store.events import Merge
@@ -59,7 +60,7 @@ def check(merges: list[Merge], from_key: str, into_key: str, seated=()) -> None:
     """Whether ``from_key`` may become ``into_key``; ``Illegal`` says why not.
     ``seated``: every game's names as ``(game, name)`` (``Store.seated``)."""
     for player in (from_key, into_key):
-        if not player or len(player) > LONGEST_KEY or _key(player) != player:
+        if not _is_key(player):
             raise Illegal("No such player.")
     now = aliases(merges)
     into_end = now.get(into_key, into_key)
@@ -78,6 +79,15 @@ def check(merges: list[Merge], from_key: str, into_key: str, seated=()) -> None:
             if len(met[game]) == 2:
                 raise Illegal("{name} and {other} played in one game: they are two players.",
                               name=met[game][from_key], other=met[game][into_end])
+
+
+def _is_key(text: str) -> bool:
+    """Whether ``text`` is a player as the ledger spells one: what a name
+    becomes composed, spaced and casefolded, where casefolding may add a
+    combining mark no typed name holds ("İpek" becomes "i" and a dot above,
+    then "pek")."""
+    bare = "".join(c for c in text if not unicodedata.combining(c))
+    return 0 < len(text) <= LONGEST_KEY and text.casefold() == text and bool(bare) and _key(bare) == bare
 
 
 def _key(name: str) -> str | None:
