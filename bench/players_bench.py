@@ -108,7 +108,7 @@ def run(evenings: int = EVENINGS) -> dict:
         child = subprocess.Popen(_command("web", "--config", config), stdin=subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            url = f"http://127.0.0.1:{port}/p/ania"
+            url = f"http://127.0.0.1:{port}/p/@ania"      # the page's own address, not a redirect to it
             load = asyncio.run(_ready_then_load(url))
         finally:
             child.send_signal(signal.SIGTERM)

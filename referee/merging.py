@@ -18,11 +18,17 @@ the store and counts every game again with them (``aliases``).
 A player is a key as the web's ledger spells it (``referee.web.players.key``:
 the name composed, spaces single, case folded).  Each key is merged into at
 most one other, and never into one merged into it, however far along: the
-merges form chains that end, and ``aliases`` follows each to its end.
+merges form chains that end, and ``aliases`` follows each to its end.  Two
+names that sat in one game are two people, never merged.  The box checks all
+of it where it writes, in the write's own transaction (``Store.add_merge``):
+the web's page checks it first only to say why in the players' names, and
+two pages posting at once, each checked against the merges before the
+other's, cannot join two people.
 """
 from __future__ import annotations
 
 import hmac
+import unicodedata
 
 from games.base import Illegal, clean_name
 from referee.store.events import Merge
@@ -50,16 +56,45 @@ def _end(into: dict[str, str], player: str) -> str:
     return player
 
 
-def check(merges: list[Merge], from_key: str, into_key: str) -> None:
-    """Whether ``from_key`` may become ``into_key``; ``Illegal`` says why not."""
+def check(merges: list[Merge], from_key: str, into_key: str, seated=()) -> None:
+    """Whether ``from_key`` may become ``into_key``; ``Illegal`` says why not.
+    ``seated``: every game's names as ``(game, name)`` (``Store.seated``)."""
     for player in (from_key, into_key):
-        if not player or len(player) > LONGEST_KEY or clean_name(player).casefold() != player:
+        if not _is_key(player):
             raise Illegal("No such player.")
     now = aliases(merges)
-    if from_key == into_key or now.get(into_key, into_key) == from_key:
+    into_end = now.get(into_key, into_key)
+    if from_key == into_key or into_end == from_key:
         raise Illegal("A name cannot be merged into itself.")
     if from_key in now:
         raise Illegal("That name is already merged into another.")
+    # Both players as they are counted now, each with every name merged
+    # into it: one game with a name of each makes them two people.
+    met: dict[int, dict[str, str]] = {}
+    for game, name in seated:
+        player = _key(name)
+        player = now.get(player, player)
+        if player in (from_key, into_end):
+            met.setdefault(game, {}).setdefault(player, name)
+            if len(met[game]) == 2:
+                raise Illegal("{name} and {other} played in one game: they are two players.",
+                              name=met[game][from_key], other=met[game][into_end])
+
+
+def _is_key(text: str) -> bool:
+    """Whether ``text`` is a player as the ledger spells one: what a name
+    becomes composed, spaced and casefolded, where casefolding may add a
+    combining mark no typed name holds ("İpek" becomes "i" and a dot above,
+    then "pek")."""
+    bare = "".join(c for c in text if not unicodedata.combining(c))
+    return 0 < len(text) <= LONGEST_KEY and text.casefold() == text and bool(bare) and _key(bare) == bare
+
+
+def _key(name: str) -> str | None:
+    try:
+        return clean_name(name).casefold()
+    except Illegal:
+        return None
 
 
 # --- the page, while its QR code is up -----------------------------------------------------
@@ -92,8 +127,8 @@ def merge(box, token: str, from_key: str, into_key: str) -> None:
     cannot be; ``store.Unsaved`` if the card refused it."""
     if page_for(box, token) is None:
         raise LookupError(token)
-    check(box.store.merges(), from_key, into_key)
-    box.store.add_merge(from_key, into_key, box.labels.now())
+    box.store.add_merge(from_key, into_key, box.labels.now(),
+                        check=lambda store: check(store.merges(), from_key, into_key, store.seated()))
     box.changed()
 
 

@@ -1,14 +1,19 @@
-"""Players' names as the box takes them: clean, short, unique, drawable.
+"""Players' names as the box takes them: clean, short, unique, drawable,
+of one script.
 
 The rules clean a name (``games.base.clean_name``); only the box knows its
 panels, so the box refuses a name its text font has no glyph for, before a
 game starts with a name that would show as boxes on every screen.  The
 font's coverage is data (``referee.panel_font``), so that the web, which
-answers a phone typing names, checks them without the font and PIL.
+answers a phone typing names, checks them without the font and PIL.  A
+name whose letters are of two scripts ("Аnia", a Cyrillic А before Latin
+letters) looks like another name and is none: it is refused, the two
+letters named (``referee.look_alike``).
 """
 from __future__ import annotations
 
 from games.base import Illegal, clean_name
+from referee.look_alike import scripts
 from referee.panel_font import drawable
 
 
@@ -23,6 +28,10 @@ def check(name) -> str:
     char = undrawable(name)
     if char is not None:
         raise Illegal("The screens cannot show {char} in {name}.", char=char, name=name)
+    mixed = list(scripts(name).values())
+    if len(mixed) > 1:
+        raise Illegal("{name} mixes two alphabets ({one} and {other}): type it in one.",
+                      name=name, one=mixed[0], other=mixed[1])
     return name
 
 

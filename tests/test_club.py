@@ -561,7 +561,7 @@ def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
     assert ann["games"]["davinci"]["rating"]["mu"] == pytest.approx(second[0][0].mu)
     assert ann["games"]["davinci"]["rating"]["games"] == 2
     assert {a["name"] for a in ann["against"]} == {"<b>Bob</b>", "Cid"}
-    status, page = league.get("/p/ann")
+    status, page = league.get("/p/@ann")
     assert status == 200
     assert "north" in page.decode() and "south" in page.decode()
     assert "&lt;b&gt;Bob&lt;/b&gt;" in page.decode() and "<b>Bob" not in page.decode()
@@ -569,7 +569,7 @@ def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
     assert status == 200 and everyone.decode().count('href="/p/') >= 3
     assert league.get("/p/nobody")[0] == 404 and league.get("/p/?by=nonsense")[0] == 400
     status, evening = league.get(f"/e/{day_of(north.table)}")
-    assert b'href="/p/ann">Ann<' in evening and b'href="/p/cid">Cid<' in evening   # the standings lead there
+    assert b'href="/p/@ann">Ann<' in evening and b'href="/p/@cid">Cid<' in evening   # the standings lead there
 
 
 def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_language(tmp_path):
@@ -614,7 +614,7 @@ def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_i
             i18n.use("cs")
             server = TestServer(make_app(LeagueSite(league)))
             async with TestClient(server) as client:
-                answer = await client.get("/p/ann")
+                answer = await client.get("/p/@ann")
                 return answer.status, answer.headers, await answer.text()
         try:
             status, headers, page = asyncio.run(pages())

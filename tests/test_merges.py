@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from referee import merging
+from referee import channel, merging
 from referee.store.events import Merge
 from referee.testing import Table
 from test_players import page, text
@@ -79,8 +79,8 @@ def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
         assert t.box.store.merges()[0].from_key == "ania k."
         for name in ("Ania", "Mirek", "Marek"):
             assert rating(t, name) == rating(one, name)    # as if she had always typed one name
-        assert t.get("/p/ania%20k.")[:2][0] == 303 and t.get("/p/ania%20k.")[1]["Location"] == "/p/ania"
-        ania = text(page(t, "/p/ania"))
+        assert t.get("/p/ania%20k.")[:2][0] == 303 and t.get("/p/ania%20k.")[1]["Location"] == "/p/@ania"
+        ania = text(page(t, "/p/@ania"))
         assert "Ania 3 games · 0 won" in ania and "Also played as: ania k." in ania
         assert "Ania K." not in text(page(t, "/p/"))
         listed = text(t.get(path)[2])
@@ -89,7 +89,7 @@ def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
         assert post(t, path, {"undo": str(merge.id)})[0] == 303
         assert t.box.store.merges() == []
         assert rating(t, "Ania K.")["games"] == 2 and rating(t, "Ania")["games"] == 1
-        assert "Also played as" not in text(page(t, "/p/ania"))
+        assert "Also played as" not in text(page(t, "/p/@ania"))
 
 
 def test_28_a_merge_that_cannot_be_is_refused_on_the_phone():
@@ -213,3 +213,69 @@ def test_28_merges_are_saved_with_the_games_when_a_damaged_card_is_repaired():
         assert "Database repaired: nothing lost" in flat(t.screen())
         assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
         assert rating(t, "Ania")["games"] == 3 and rating(t, "Mirek")["games"] == 3
+
+
+# --- issue 33 item 3: checked where it is written -------------------------------------------
+
+def at_once(t, path, *forms) -> list[tuple[int, str]]:
+    """The merge page's form posted from two phones at the same moment:
+    each request checked by the web before the box has taken the other."""
+    import asyncio
+
+    import aiohttp
+    _status, headers, _body = t.get(path)
+    cookie = headers["Set-Cookie"].split(";")[0]
+    head = {"Cookie": cookie, "Origin": t.web_url().rstrip("/"), "Sec-Fetch-Site": "same-origin"}
+
+    async def post(session, form):
+        async with session.post(t.web_url() + path.lstrip("/"), data={"csrf": cookie.split("=", 1)[1], **form},
+                                headers=head, allow_redirects=False) as answer:
+            return answer.status, await answer.text()
+
+    async def both():
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as session:
+            return await asyncio.gather(*(post(session, form) for form in forms))
+    answers = t.loop.run_until_complete(both())
+    t.advance(0)
+    return answers
+
+
+# Ania K. and Anička sat in one game: two people, each of whom may be Ania.
+SISTERS = [["Ania K.", "Anička", "Marek"], ["Ania", "Mirek", "Marek"]]
+
+
+def test_33_3_two_merges_at_once_never_join_two_players_of_one_game():
+    with Table(seed=3) as t:
+        for players in SISTERS:
+            marek_wins_against(t, players)
+        path = merge_page(t)
+        answers = at_once(t, path, {"from": "ania k.", "into": "ania"}, {"from": "anička", "into": "ania"})
+        assert sorted(status for status, _body in answers) == [303, 400]
+        [refused] = [text(body) for status, body in answers if status == 400]
+        assert "Anička and Ania K. played in one game: they are two players." in refused
+        assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
+        assert rating(t, "Anička")["games"] == 1 and rating(t, "Ania")["games"] == 2
+
+
+def test_33_3_the_boxs_channel_refuses_a_merge_of_two_players_of_one_game():
+    with Table(seed=3) as t:
+        for players in GAMES[:2] + [["Ola", "Mirek", "Marek"], ["İpek", "Mirek", "Marek"]]:
+            marek_wins_against(t, players)
+        token = merge_page(t).rsplit("/", 1)[1]
+        box = channel.Client(channel.socket_path(t.database))
+
+        def ask(from_key, into_key):
+            answer = t.loop.run_until_complete(box.ask("merges.merge", token=token, from_key=from_key,
+                                                       into_key=into_key))
+            t.advance(0)
+            return answer
+
+        assert ask("ania", "mirek") == {"refused": "Ania and Mirek played in one game: they are two players."}
+        assert ask("ania k.", "ania") == {"ok": True}
+        # Through the merge: Mirek sat with Ania K., who is Ania now.
+        assert ask("mirek", "ania") == {"refused": "Mirek and Ania played in one game: they are two players."}
+        assert ask("marek", "ola") == {"refused": "Marek and Ola played in one game: they are two players."}
+        assert ask("ola", "ania") == {"ok": True}
+        assert ask("i\u0307pek", "ania") == {"ok": True}       # İpek as the ledger keys her: "i", a dot above, "pek"
+        assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [
+            ("ania k.", "ania"), ("ola", "ania"), ("i\u0307pek", "ania")]

@@ -124,13 +124,13 @@ def test_28_a_decisive_game_rates_each_player_by_rank(table):
     for seat, name in enumerate(PANDA):
         got = player(t, name)["games"]["decipher"]["rating"]
         assert (got["mu"], got["sigma"]) == pytest.approx(expected[seat][0]) and got["games"] == 1
-    marek = text(page(t, "/p/marek"))
+    marek = text(page(t, "/p/@marek"))
     assert "Marek 1 game · 1 won · 100 %" in marek
     assert "Points: best 27, average 27" in marek   # the numbers after a colon: no plural to agree (25.10)
     assert f"Rating ≈ {round(expected[2][0][0])} ± 8, 1 game" in marek
     assert "Ania 1 1 0 0" in marek and "Mirek 1 1 0 0" in marek        # head to head: Marek placed better
     assert f"won · 27 · ▲ {expected[2][0][0] - 25:.1f}" in marek
-    mirek = text(page(t, "/p/mirek"))
+    mirek = text(page(t, "/p/@mirek"))
     assert f"3. of 3 · 7 · ▼ {25 - expected[0][0][0]:.1f}" in mirek
 
 
@@ -139,9 +139,9 @@ def test_28_names_on_tonight_and_game_pages_lead_to_the_players(table):
     decipher_marek_wins(t)
     evening = page(t, "/")
     for name in PANDA:
-        assert f'href="/p/{name.casefold()}"' in evening
+        assert f'href="/p/@{name.casefold()}"' in evening
     game = page(t, f"/g/{t.log()[0]['id']}")
-    assert 'href="/p/marek"' in game
+    assert 'href="/p/@marek"' in game
     everyone = text(page(t, "/p/"))
     assert "1 game counted" in everyone
     assert re.search(r"Marek 1 1 100 % Ania 1 0 0 % Mirek 1 0 0 %", everyone), everyone
@@ -161,7 +161,7 @@ def test_28_games_that_do_not_count_are_left_out_and_said(table):
     t.hold("*", 1.0)
     t.type("D#")                                            # ended early from the game menu
     assert text(page(t, "/p/")).count("1 game counted") == 1
-    ania = text(page(t, "/p/ania"))
+    ania = text(page(t, "/p/@ania"))
     assert "1 game · 0 won" in ania
     assert "2 more games with this name do not count" in ania
     assert player(t, "Ania")["games"]["decipher"]["rating"]["games"] == 1
@@ -231,7 +231,7 @@ def test_28_a_players_csv_is_the_box_csv(table):
         t.type("#D3#")
         if number < 4:
             t.press("#")
-    assert t.get("/p/ania%20k.")[0] == 200
+    assert t.get("/p/@ania%20k.")[0] == 200
     status, headers, body = t.get("/api/p/ania.csv")
     assert status == 200 and body.startswith("\ufeff") and "attachment" in headers["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff")), delimiter=";"))
@@ -239,3 +239,54 @@ def test_28_a_players_csv_is_the_box_csv(table):
     assert [r[5] for r in rows[1:]] == [""]
     opponent = next(a for a in player(t, "Ania K.")["against"] if a["name"].startswith("="))
     assert opponent["name"] == "=SUM(A1)"       # the page and the JSON keep the name as typed
+
+
+# --- issue 33 item 4: addresses no browser rewrites ------------------------------------------------
+
+def test_33_4_a_name_of_dots_has_a_page_whose_link_stays_its_own(table):
+    from urllib.parse import urljoin, urlsplit
+    t = table
+    t.start("decipher", players=[".", "..", "Ann"])        # tests/test_decipher_table.py's game: Ann wins
+    t.type("#3B#")
+    t.type("#D4")
+    t.type("*3B#")
+    t.type("#2B")
+    t.press("#")
+    evening = page(t, "/")
+    for name in (".", "..", "Ann"):
+        [link] = re.findall(rf'href="([^"]*)">{re.escape(name)}</a>', evening)
+        # Where a browser goes from the link (RFC 3986's dot segments, as
+        # urljoin removes them): the player's own page, not "/" or "/p/".
+        address = urlsplit(urljoin(t.web_url(), link)).path
+        assert re.search(r"<h1>(.*?)</h1>", page(t, address))[1] == name, (name, link, address)
+    assert "Ann 1 1 100 %" in text(page(t, "/p/")) and 'href="/p/@.."' in page(t, "/p/")
+
+
+def test_33_4_any_spelling_of_a_players_address_leads_to_the_players_page(table):
+    t = table
+    decipher_marek_wins(t)
+    for asked in ("/p/MAREK", "/p/marek", "/p/@Marek", "/p/%40MAREK"):
+        status, headers, _body = t.get(asked)
+        assert (status, headers["Location"]) == (301, "/p/@marek"), asked
+    assert (t.get("/api/p/MAREK.json")[0], t.get("/api/p/MAREK.json")[1]["Location"]) == (301, "/api/p/marek.json")
+    assert t.get("/p/@nobody")[0] == 404 and t.get("/p/NOBODY")[0] == 404
+
+
+def test_33_4_a_players_page_names_the_players_whose_names_look_the_same(table):
+    from test_merges import marek_wins_against
+    t = table
+    marek_wins_against(t, ["0la", "Ola", "Marek"])        # a zero and an O: two players, one look
+    said = "Not to be confused with another player whose name looks the same:"
+    ola, zero = page(t, "/p/@ola"), page(t, "/p/@0la")
+    assert f"{said} 0la" in text(ola) and 'href="/p/@0la">0la</a>' in ola
+    assert f"{said} Ola" in text(zero) and 'href="/p/@ola">Ola</a>' in zero
+    assert said not in text(page(t, "/p/@marek"))
+
+
+def test_33_4_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
+    from test_merges import marek_wins_against
+    t = table
+    marek_wins_against(t, ["İpek", "Ola", "Marek"])      # "İ" casefolds to "i" and a combining dot
+    [link] = re.findall(r'href="([^"]*)">İpek</a>', page(t, "/"))
+    assert re.search(r"<h1>(.*?)</h1>", page(t, link))[1] == "İpek"
+    assert t.get("/p/İPEK")[1]["Location"] == link

@@ -39,7 +39,7 @@ def test_28_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_tabl
     assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [("ania k.", "ania")]
     assert "Ania K. → Ania" in phone.text(page)
     ania = phone.open("/p/ania%20k.")                 # the old name's page leads to the player's
-    assert phone.call(ania.evaluate("location.pathname")) == "/p/ania"
+    assert phone.call(ania.evaluate("location.pathname")) == "/p/@ania"
     assert "Also played as: Ania K." in phone.call(ania.inner_text("header"))
     assert serious_findings(phone, ania, axe) == []
 
@@ -110,3 +110,54 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
         browser.end_test()
         site.close()
         league.close()
+
+
+def test_33_4_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
+    t, phone = table, at_the_table
+    marek_wins_against(t, [".", "..", "Marek"])
+    for name in (".", ".."):
+        page = phone.open("/")
+
+        async def follow(page=page, name=name):
+            async with page.expect_navigation():
+                await page.get_by_role("link", name=name, exact=True).click()
+
+        phone.call(follow())
+        assert phone.call(page.inner_text("h1")) == name          # the player's page, not tonight's or all players'
+        assert phone.call(page.evaluate("location.pathname")) == "/p/@" + name
+    marek = phone.open("/p/MAREK")                                # a link from before, typed in capitals
+    assert phone.call(marek.evaluate("location.pathname")) == "/p/@marek"
+    assert phone.call(marek.inner_text("h1")) == "Marek"
+    assert serious_findings(phone, marek, axe) == []
+
+
+def test_33_4_the_names_page_says_why_a_name_of_two_alphabets_is_refused_and_warns_of_a_look_alike(
+        table, at_the_table, axe):  # noqa: F811
+    t, phone = table, at_the_table
+    t.start("osmisifry", players=["Ola", "Bob"])      # tonight's players
+    t.box.leave()
+    t.type("4" "B")                                   # Da Vinci Code's setup, its names QR code
+    [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
+    page = phone.open(path_of(qr.text))
+    phone.call(page.fill("#n1", "\u0410nia"))          # a Cyrillic А, then Latin letters
+    phone.call(page.wait_for_selector("#n1-why:not([hidden])", timeout=5000))
+    assert phone.call(page.inner_text("#n1-why")) == "\u0410nia mixes two alphabets (\u0410 and n): type it in one."
+    assert phone.call(page.get_attribute("#n1", "aria-invalid")) == "true"
+    phone.call(page.fill("#n1", "Ania"))
+    phone.call(page.fill("#n2", "0la"))               # a zero: Ola's name to every eye
+    phone.call(page.wait_for_selector("#n2-why:not([hidden])", timeout=5000))
+    phone.call(page.wait_for_selector("#n1-why", state="hidden", timeout=5000))
+    warning = ("Looks just like Ola, another player: no page could tell the two apart. "
+               "If it is one person, type the name as before.")
+    assert phone.call(page.inner_text("#n2-why")) == warning
+    assert phone.call(page.get_attribute("#n2", "aria-invalid")) is None          # a warning: it may be saved
+    assert phone.call(page.get_attribute("#n2", "aria-describedby")) == "n2-why"
+
+    async def save():
+        async with page.expect_navigation():
+            await page.press("#n2", "Enter")
+    phone.call(save())
+    assert t.screen("team1").splitlines() == ["[Players]", "1 Ania", "2 0la"]
+    assert phone.call(page.inner_text("#n2-why")) == warning                        # said again once saved
+    assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    assert serious_findings(phone, page, axe) == []

@@ -185,7 +185,7 @@ def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_th
     assert status == 200 and headers["Content-Type"].startswith("application/json")
     assert json.loads(body) == {"refused": {"n2": "The screens cannot show 中 in Li 中.",
                                             "n3": "Two players are named ann.",
-                                            "n4": "A name is too long (limit: 12)."}}
+                                            "n4": "A name is too long (limit: 12)."}, "warned": {}}
     assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.names_url()}", "*:Back"]
     assert main_lines(t, "team1") == ["[Players…]", "1 Ann"]
     assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table
@@ -255,3 +255,37 @@ def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(
     assert main_lines(t, "team1") == ["[Players…]", f"1 Ann {count - 1}", "2 Bob"]
     t.press("*")                                         # the keys were never held up
     assert "A:names B:by phone" in t.screen()
+
+
+# --- issue 33 item 4: names no page could tell apart ------------------------------------------------
+
+def test_33_4_a_name_of_two_alphabets_is_refused_naming_the_two_letters(t):
+    t.press("4")                                         # Da Vinci Code
+    path = names_path(t)
+    said = "\u0410nia mixes two alphabets (\u0410 and n): type it in one."   # a Cyrillic А, then Latin
+    assert json.loads(preview(t, path, {"n1": "\u0410nia", "n2": "Bob"})[2])["refused"] == {"n1": said}
+    status, _, body = post(t, path, {"n1": "\u0410nia", "n2": "Bob"})
+    assert status == 400 and said in html.unescape(body)
+    assert "[Players]" not in t.screen("team1")
+    assert post(t, path, {"n1": "Аня", "n2": "Ania", "n3": "Bob"})[0] == 303    # one alphabet each
+    assert main_lines(t, "team1") == ["[Players]", "1 Аня", "2 Ania", "3 Bob"]
+
+
+def test_33_4_a_name_that_looks_like_another_players_is_warned_of_on_the_page(t):
+    t.start("osmisifry", players=["Ola", "Kamil"])       # tonight's players
+    t.box.leave()
+    t.press("4")
+    path = names_path(t)
+    typed = {"n1": "0la", "n2": "KamiI", "n3": "marta", "n4": "rnarta"}
+    answer = json.loads(preview(t, path, {**typed, "n5": "Ola"})[2])
+    warned = {field: text.split(",")[0] for field, text in answer["warned"].items()}
+    assert warned == {"n1": "Looks just like Ola", "n2": "Looks just like Kamil", "n3": "Looks just like rnarta",
+                      "n4": "Looks just like marta", "n5": "Looks just like 0la"}
+    assert answer["refused"] == {}
+    assert post(t, path, typed)[0] == 303                # a warning, not a refusal: saved
+    assert main_lines(t, "team1") == ["[Players]", "1 0la", "2 KamiI", "3 marta", "4 rnarta"]
+    body = html.unescape(t.get(path)[2])
+    assert ("Looks just like Ola, another player: no page could tell the two apart. "
+            "If it is one person, type the name as before.") in body
+    assert 'aria-describedby="n2-why"' in body and "aria-invalid" not in body
+    assert json.loads(preview(t, path, {"n1": "Olga", "n2": "Kamil", "n3": "OLA"})[2])["warned"] == {}

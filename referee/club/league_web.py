@@ -7,9 +7,10 @@ box's web limits and headers too (``referee.web.guard``, aiohttp's own
 error answers included), and its CSV (``referee.web.export``).  A date in
 an address that is none, or far from now, is 404.
 
-``/p/`` and ``/p/<player>`` are every player's page over all the club's
-tables, as a box's web shows its own (``referee.web.player_pages``), the
-games' tables named; ``/api/p/<player>.json`` the same as a file.
+``/p/`` and ``/p/@<player>`` are every player's page over all the club's
+tables, as a box's web shows its own and at the same addresses
+(``referee.web.player_pages``), the games' tables named;
+``/api/p/<player>.json`` the same as a file.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
-from referee.web.player_pages import WHO, href, player_json, player_page, players_page
+from referee.web.player_pages import WHO, href, look_alikes, player_json, player_page, players_page, wanted
 from referee.web.player_stats import ORDERS, everyone, player
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
@@ -103,16 +104,13 @@ class LeagueSite:
             "league-players.html", live=False, **players_page(everyone(rater, order), order, len(rater.ordered())))))
 
     def _who(self, request: web.Request) -> str:
-        who = request.match_info["who"]
-        if who not in self.league.players.names:
-            raise web.HTTPNotFound()
-        return who
+        return wanted(self.league.players, request)
 
     async def player(self, request: web.Request) -> web.Response:
         who = self._who(request)
 
         def make():
-            page = player_page(player(self.league.players, who))
+            page = player_page(player(self.league.players, who), look_alikes(self.league.players, who))
             for last in page["last"]:
                 last["table"] = self.league.tables_of.get(last["game"], "")
             return self._page("league-player.html", live=False, **page)
@@ -182,7 +180,7 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/static/{name}", site.static_file)
     get("/p/", site.players)
     get(f"/p/{WHO}", site.player)
-    get(f"/api/p/{WHO}.json", site.player_file)
+    get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

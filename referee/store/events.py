@@ -599,9 +599,33 @@ class Store:
         return [Merge(*row) for row in rows if isinstance(row[1], str) and isinstance(row[2], str)]
 
     @_writes
-    def add_merge(self, from_key: str, into_key: str, at: float) -> int:
-        return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",
-                                (from_key, into_key, at)).lastrowid
+    def add_merge(self, from_key: str, into_key: str, at: float, check=None) -> int:
+        """``check(store)``, if given, reads what the merge must agree with
+        inside the write's own transaction, and raises to refuse it: no
+        other write can come between what it read and the row."""
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            if check is not None:
+                check(self)
+            return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",
+                                    (from_key, into_key, at)).lastrowid
+
+    def seated(self):
+        """Every name a game's setup gave, as ``(game, name)``: its
+        ``players`` and Decrypto's ``members``, team by team.  Read by
+        SQLite's JSON functions; a games row whose options are not JSON
+        (a damaged one) gives none."""
+        options = "CASE WHEN json_valid(g.options) THEN g.options ELSE '{}' END"
+        rows = self._db.execute(
+            f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
+            "WHERE p.type = 'text' UNION ALL "
+            f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, '$.members') t, "
+            "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m WHERE m.type = 'text'")
+        for game, name in rows:
+            try:
+                yield game, name.decode()
+            except UnicodeDecodeError:
+                continue
 
     @_writes
     def undo_merge(self, merge: int, at: float) -> bool:

@@ -19,7 +19,7 @@ Routes
 ``/T/<token>``              a team's page (``/t/`` too); POST sends its forms
 ``/N/<token>``              a setup's names page (``/n/`` too); POST sends the names
 ``/M/<token>``              the merge page the Settings' QR code opens (``/m/`` too)
-``/p/``, ``/p/<player>``     every player; one player's history and ratings
+``/p/``, ``/p/@<player>``    every player; one player's history and ratings (``/p/<player>`` leads there)
 ``/live``                   server-sent events: a number after every change
 ``/static/<name>``          the stylesheet, the script, the icon
 ``/api/evening``            tonight as JSON: exactly ``scorelog.evening``

@@ -10,7 +10,10 @@ store holds them.  Like the names page it works with JavaScript off and
 its forms are guarded as a team page's are (``referee.web.team_pages.forged``).
 
 Two names that sat in one game are two people: the page does not merge
-them (the ledger would rate such a game for the first of them only).
+them (the ledger would rate such a game for the first of them only).  The
+page's check is for its message, in the names the players' pages show; the
+box checks again where it writes (``referee.merging.check``), so that two
+posts at once, each checked before the other's merge, are not both taken.
 """
 from __future__ import annotations
 

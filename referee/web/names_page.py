@@ -13,23 +13,32 @@ its forms are guarded like a team page's (``referee.web.team_pages.forged``).
 Only the page open now is handed on: the box names it with every change it
 tells the web of (``referee.channel``'s watch), so that an address made up
 by a guest costs the box nothing (``OpenPage``).
+
+A name the box takes may still look just like another player's, tonight's
+or another seat's ("Ola" and "0la"): the page warns of it under the field
+(``warnings``), as it is typed and once saved, and names the other.  It is
+a warning, not a refusal: Unicode's look-alike data is the web's to hold
+(``referee.look_alike``), and a table may mean two people all the same.
 """
 from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import types
 
 from aiohttp import web
 
-from games.base import NAME_LENGTH
+from games.base import NAME_LENGTH, Illegal, clean_name
 from referee import channel, setup_names
+from referee.look_alike import look_alike
 from referee.i18n import _
 from referee.web import guard, team_pages
 
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 COOKIE = team_pages.COOKIE
 ASK_GAP = 0.2   # seconds between two questions to the box about which page is open
+NAME_FIELD = re.compile(r"(?:t[12])?n[1-9]")   # a seat's field: n1…, or t1n1… team by team
 
 
 class OpenPage:
@@ -130,7 +139,9 @@ def add_routes(app: web.Application, site) -> None:
         answer = await ask(site, "names.preview", token=token, fields=fields)
         if not answer.get("ok"):
             raise web.HTTPNotFound()
-        return web.json_response({"refused": answer.get("refused", {})}, headers={"Cache-Control": "no-store"})
+        refused = answer.get("refused", {})
+        return web.json_response({"refused": refused, "warned": warnings(view, fields, refused)},
+                                 headers={"Cache-Control": "no-store"})
 
     for prefix in ("/N/", "/n/"):
         app.router.add_get(prefix + TOKEN, page)
@@ -165,6 +176,25 @@ def _rows(view: dict, typed: dict | None) -> list[dict]:
     return rows
 
 
+def warnings(view: dict, fields: dict[str, str], refused: dict) -> dict[str, str]:
+    """By field, a name that looks just like another player's: another
+    seat's on this page, or one typed tonight (``view["roster"]``)."""
+    names = {}
+    for field, value in fields.items():
+        if NAME_FIELD.fullmatch(field) and field not in refused and value.strip():
+            try:
+                names[field] = clean_name(value)
+            except Illegal:
+                continue
+    warned = {}
+    for field, name in names.items():
+        other = look_alike(name, [n for f, n in names.items() if f != field] + list(view.get("roster", ())))
+        if other is not None:
+            warned[field] = _("Looks just like {other}, another player: no page could tell the two apart. "
+                              "If it is one person, type the name as before.").format(other=other)
+    return warned
+
+
 def _page(site, request, view: dict, refused: str = "", typed: dict | None = None,
           status: int = 200, why: dict | None = None) -> web.Response:
     titles = list(view["team_titles"]) if view.get("team_titles") else [_("Team 1"), _("Team 2")]
@@ -176,7 +206,9 @@ def _page(site, request, view: dict, refused: str = "", typed: dict | None = Non
         refused = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
     elif refused:
         refused = [refused]
+    shown = {f"{row['prefix']}{n}": value for row in rows for n, value in enumerate(row["values"], 1)}
     text = site.render("names.html", title=view["title"], view=view, rows=rows, why=why,
+                       warned=warnings(view, shown, why),
                        team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused or [],
                        saved=not refused and any(view["names"]), live=False, most=setup_names.MAX_SEATS,
                        length=NAME_LENGTH, scripts=("names.js",))

@@ -1,6 +1,16 @@
 """The players' pages in words: a ``player_stats.Player`` as the templates
 ``player.html`` and ``players.html`` show it, and as files (CSV and JSON).
 
+A player's page is ``/p/@<key>``: the key as the box compares names
+(``players.key``), percent-encoded, behind an ``@``.  A bare key would be a
+path segment like any other until a player is named ``.`` or ``..``, which
+every browser resolves away (to ``/p/`` or ``/``), "%2E" included; behind
+the ``@`` no segment is a dot segment.  Any other spelling of a player's
+address (another case or spacing, a name merged into the player, the bare
+``/p/<key>`` of older pages and bookmarks) leads to it (``wanted``).  The
+files keep ``/api/p/<key>.<kind>``: the suffix already keeps those from
+being dot segments.
+
 A rating is said as OpenSkill keeps it, a mean and how unsure it is, in
 numbers a player can hold in mind: "≈ 27 ± 4, 12 games" (one standard
 deviation, rounded).  Its move after a game is the mean's ("▲ 1.3").
@@ -13,8 +23,10 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from games.base import Illegal
 from referee import i18n
 from referee.i18n import _, ngettext
+from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, sheets
 from referee.web.bodies import Body, attachment, send
@@ -22,9 +34,12 @@ from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 
 
+MARK = "@"
+
+
 def href(name: str) -> str:
     """A player's page, by the name as the box compares names."""
-    return "/p/" + quote(key(name), safe="")
+    return "/p/" + MARK + quote(key(name), safe="")
 
 
 def links(names) -> list[tuple[str, str]]:
@@ -37,6 +52,37 @@ def links(names) -> list[tuple[str, str]]:
 
 def api(name: str) -> str:
     return "/api/p/" + quote(key(name), safe="")
+
+
+def wanted(rater, request: web.Request) -> str:
+    """The player a page's (or with ``kind``, a file's) address names, as
+    ``rater`` counts players: its key, when the address is the player's own.
+    Another address of the player is redirected there: for good when it is
+    the same name spelled otherwise (or the older bare form), "see other"
+    when it is a name merged into the player (a merge can be taken back).
+    An address that names no player is 404."""
+    who, kind = request.match_info["who"], request.match_info.get("kind")
+    # A bare "/p/@bob" from before the mark is Bob's page unless "bob" is a player.
+    for typed in (who.removeprefix(MARK), who) if not kind and who.startswith(MARK) else (who,):
+        # A key as it is (casefolding may leave what a typed name cannot
+        # hold: "İ" becomes "i" and a combining dot), or a name to make one of.
+        name = typed if typed in rater.names or typed in rater.aliases else _key(typed)
+        player = rater.aliases.get(name, name)
+        if player in rater.names:
+            break
+    else:
+        raise web.HTTPNotFound()
+    if who == (player if kind else MARK + player):
+        return player
+    address = f"/api/p/{quote(player, safe='')}.{kind}" if kind else f"/p/{MARK}{quote(player, safe='')}"
+    raise (web.HTTPSeeOther if name != player else web.HTTPMovedPermanently)(address)
+
+
+def _key(name: str) -> str | None:
+    try:
+        return key(name)
+    except Illegal:
+        return None
 
 
 def percent(share: float) -> str:
@@ -65,7 +111,17 @@ def place_text(p: Played) -> str:
     return _("{place}. of {count}").format(place=p.side.rank, count=p.of)
 
 
-def player_page(p: Player) -> dict:
+def look_alikes(rater, who: str) -> list[dict]:
+    """The other players whose names look just like ``who``'s ("0la" and
+    "Ola", or a Cyrillic "Аnia" from before the box refused two alphabets
+    in a name), each with its page: the page says so, or nothing on it
+    would tell them apart."""
+    mine = rater.names[who]
+    return [{"name": name, "href": "/p/" + MARK + quote(other, safe="")}
+            for other, name in sorted(rater.names.items()) if other != who and look_alike(mine, [name])]
+
+
+def player_page(p: Player, alike: list[dict] = ()) -> dict:
     games = []
     for name, g in p.games.items():
         points = ""
@@ -97,7 +153,7 @@ def player_page(p: Player) -> dict:
     return {"title": p.name, "p": p, "rate": percent(p.rate), "merged": merged, "games": games, "streak": streak, "last": last,
             "against": [{"name": a.name, "href": href(a.name), "games": a.games, "ahead": a.ahead,
                          "behind": a.behind, "level": a.level} for a in p.against],
-            "left_out": left_out, "api": api(p.name)}
+            "left_out": left_out, "api": api(p.name), "alike": list(alike)}
 
 
 def players_page(players: list[Player], order: str, counted: int) -> dict:
@@ -175,7 +231,7 @@ class Book:
         self.ledger.close()
 
 
-WHO = r"{who:[^/]{1,200}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
 
 
 def add_routes(app, site) -> None:
@@ -191,23 +247,13 @@ def add_routes(app, site) -> None:
             query="by"))
 
     async def one(request) -> str:
-        """The player asked for, once the ledger is up to date.  A name
-        merged into another leads to that player's page."""
-        ledger = await book.fresh()
-        who = request.match_info["who"]
-        final = ledger.aliases.get(who)
-        if final is not None and final in ledger.names:
-            kind = request.match_info.get("kind")
-            prefix = "/api/p/" if kind else "/p/"
-            raise web.HTTPSeeOther(prefix + quote(final, safe="") + (f".{kind}" if kind else ""))
-        if who not in ledger.names:
-            raise web.HTTPNotFound()
-        return who
+        """The player asked for, once the ledger is up to date (``wanted``)."""
+        return wanted(await book.fresh(), request)
 
     async def player_html(request):
         who = await one(request)
         return send(request, site.cached(request, lambda: site.html(
-            "player.html", live=False, **player_page(player(book.ledger, who)))))
+            "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)))))
 
     async def player_file(request):
         who = await one(request)

@@ -2,8 +2,10 @@
 // while it is typed.  A moment after the last keystroke the page posts its
 // fields to <page>/preview; the box shows the names unsaved and answers, by
 // field, why it left a name out (a letter the panels cannot draw, too long,
-// a second one of the same name), which is said under that field.  Saving
-// stays the form's own submit, the only way without JavaScript.
+// a second one of the same name), which is said under that field, and by
+// field a name that looks just like another player's, said there too as a
+// warning.  Saving stays the form's own submit, the only way without
+// JavaScript.
 (function () {
   "use strict";
   var form = document.querySelector("form.names");
@@ -16,9 +18,9 @@
   var busy = false;
   var again = false;
 
-  function mark(refused) {
+  function mark(refused, warned) {
     form.querySelectorAll(".seats input[name]").forEach(function (field) {
-      var text = refused[field.name] || "";
+      var text = refused[field.name] || warned[field.name] || "";
       var why = document.getElementById(field.id + "-why");
       if (!why && text) {
         why = document.createElement("span");
@@ -31,11 +33,14 @@
         why.textContent = text;
         why.hidden = !text;
       }
-      if (text) {
+      if (refused[field.name]) {
         field.setAttribute("aria-invalid", "true");
-        field.setAttribute("aria-describedby", why.id);
       } else {
         field.removeAttribute("aria-invalid");
+      }
+      if (text) {
+        field.setAttribute("aria-describedby", why.id);
+      } else {
         field.removeAttribute("aria-describedby");
       }
     });
@@ -56,7 +61,7 @@
         }
         return response.json();
       })
-      .then(function (answer) { mark(answer.refused || {}); })
+      .then(function (answer) { mark(answer.refused || {}, answer.warned || {}); })
       .catch(function () { /* the setup is gone or the box is away: saving says so */ })
       .then(function () {
         busy = false;
