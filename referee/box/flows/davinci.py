@@ -25,7 +25,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n, setup_names
-from referee.box.flows import Flow, clock_text
+from referee.box.flows import Flow, answers, clock_text
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
@@ -130,10 +130,10 @@ class Play(Flow):
         named = self._chosen() or self._late()
         if key.isdigit():
             self._name(int(key) - 1, step.seat)
-        elif key in "AB" and named:
+        elif answers.answer(key) is not None and named:
             attacker, target = named
             self.choice = None
-            self.box.act(dv.Attack(target, hit=key == "A", by=attacker))
+            self.box.act(dv.Attack(target, hit=answers.answer(key), by=attacker))
         elif key == "A" and step.kind == "again":
             self.again = self._moment()
         elif key == "A" and self.state.last and self.state.last.how != "stop":
@@ -202,7 +202,7 @@ class Play(Flow):
             miss = _("Miss: show drawn tile") if s.drawn else _("Miss: show own tile")
             return self._prompt(_("{p} attacks {t}").format(p=me, t=them),
                                 (_("Hit: {t} shows it").format(t=them), miss),
-                                (("A", _("Hit")), ("B", _("Miss")), ("*", _("Back"))))
+                                (*answers.keys("hit"), ("*", _("Back"))))
         if step.kind == "again" and self.again == self._moment():
             return self._prompt(_("{p} again: whom?").format(p=me), self._rows(), (attack, ("*", _("Back"))))
         if step.kind == "again":

@@ -36,6 +36,8 @@ from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.box.flows import Flow, clock_text, more
+from referee.box.flows.answers import answer as answered
+from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.config import read_letter_table
@@ -178,9 +180,9 @@ class Play(Flow):
             self.typed += key
         elif key == "#" and counting and self.typed:
             self.answers, self.typed = [*self.answers, int(self.typed)], ""
-        elif key in "AB" and not counting:
+        elif answered(key) is not None and not counting:
             drawn, found, unused = self.answers
-            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=key == "A")):
+            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=answered(key))):
                 self.agent, self.answers = None, []
         elif key == "*" and self.typed:
             self.typed = ""
@@ -302,7 +304,7 @@ class Play(Flow):
         if asked < COUNTS:
             keys = [("#", _("OK"))]
         else:
-            keys = [("A", _("Yes")), ("B", _("No"))]
+            keys = list(answer_keys("yes"))
         if typed or answers:
             keys.append(("*", _("Clear") if typed else _("Back")))
         title = fit(f"{agent} → {officer}")
