@@ -95,6 +95,8 @@ def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_interce
     # [DE-5] The opponents intercept first, then the team decodes.
     assert main(t).splitlines()[:2] == ["[Round 2: White code]", "Black intercepts."]
     g.guess(second[WHITE])
+    assert main(t).splitlines()[1:3] == ["Black intercepts:", dashed(second[WHITE])]   # said, not judged
+    t.press("#")
     assert main(t).splitlines()[:3] == ["[Round 2: White code]", "White decodes.",
                                         f"Black said {dashed(second[WHITE])}"]
     g.guess(second[WHITE])

@@ -285,6 +285,10 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     # [DE-5] From round 2 the opponents intercept first, then the team decodes.
     assert main(t).splitlines()[:2] == ["[Round 2: White code]", "Black intercepts."]
     g.guess(codes[WHITE])
+    # The interception has its page, as a decode has its result: said, not judged.
+    assert main(t).splitlines()[:5] == ["[Round 2: White code]", "Black intercepts:", dashed(codes[WHITE]),
+                                        "Now White decodes its", "own code."]
+    t.press("#")
     assert main(t).splitlines()[:3] == [
         "[Round 2: White code]", "White decodes.", f"Black said {dashed(codes[WHITE])}"]
     g.guess(other(codes[WHITE]))
@@ -300,6 +304,7 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     t.press("#")
     assert main(t).splitlines()[:2] == ["[Round 2: Black code]", "White intercepts."]
     g.guess(other(codes[BLACK]))
+    t.press("#")
     assert main(t).splitlines()[:3] == [
         "[Round 2: Black code]", "Black decodes.", f"White said {dashed(other(codes[BLACK]))}"]
     g.guess(codes[BLACK])
@@ -666,6 +671,7 @@ def test_undo_takes_back_every_kind_of_step(t):
     g.guess(other(codes[WHITE]))
     t.press("#")
     g.guess(other(codes[BLACK]))
+    t.press("#")                                               # the interception read
     undone(lambda: g.guess(other(codes[BLACK])))               # the decode that makes a tie
     t.press("#")
     undone(lambda: t.type("2#"))                               # a keyword count

@@ -140,7 +140,9 @@ class Play(Flow):
             self._refuse(_("A miss ends the turn."))  # [DV-6] no "again" after a miss
         elif key in "AB":
             self._refuse(_("First pick a player."))
-        elif key == "#":
+        elif key == "#" and not named and self.again != self._moment():
+            # Not where a target is named or asked for: those pages offer
+            # no stop (* goes back to the one that does).
             if self.box.act(dv.Stop()):
                 self.choice = self.again = None
         elif key == "*":

@@ -242,7 +242,7 @@ class Play(Flow):
             self.page = Page.PLAY
 
     def _scores_key(self, key: str) -> None:
-        if key in "*#D":
+        if key in "*D":   # not #: a habitual # leaves no page that does not offer it
             self.page = Page.PLAY
 
     def _sheet_key(self, key: str) -> None:

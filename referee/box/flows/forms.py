@@ -167,7 +167,7 @@ class Form(Flow):
         elif self.mode == "roster":
             self._roster_key(key)
         elif self.mode == "phone":
-            if key in "*#B":
+            if key in "*B":   # not #: the page offers only * to leave
                 self.mode = ""
         elif key == "A":
             self.mode, self.picked, self.roster_page = "roster", [], 0
@@ -257,7 +257,7 @@ class Form(Flow):
             self.help_page += 1
         elif key == "C" and self.help_page > 0:
             self.help_page -= 1
-        elif key in "*#":
+        elif key == "*":
             self.help_page = None
 
     def screens(self):

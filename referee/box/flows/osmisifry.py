@@ -23,6 +23,7 @@ Scoring              digits and ``#``: pictures drawn, words found and named,
                      destroyed; ``*`` clears the digits or goes back a question
 Game over            ``D``/``C`` turn the pages (the winners and the QR code of
                      the score log, then the table), ``#`` back to the main menu
+                     (said on every page of the result)
 
 Undo and ending a game early are the box's own (hold ``*``).
 
@@ -325,7 +326,10 @@ class Play(Flow):
             # Beside the QR code there is room for two names; the table has them all.
             names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
             lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
-            return Screen(_("Game over"), lines, keys=(("D", _("Table")),), qr=self.box.public_url()), side
+            # "#" is said here too: it leaves the result (a habitual # after
+            # the scoring must not skip it unseen).  Beside the QR code ten
+            # columns are left: D turns on with an arrow, as Decipher's does.
+            return Screen(_("Game over"), lines, keys=(("#", _("Menu")), ("D", "►")), qr=self.box.public_url()), side
         names = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]
         rows = tuple(_score_row(name, points[name]) for name in names)
         title = _("Scores {k}/{n}").format(k=page, n=self._pages() - 1)
