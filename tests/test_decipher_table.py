@@ -184,7 +184,9 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     table.press("#")
     assert flashed(table) == ["Bonus mode: 3 pieces"] and "Bonus mode: 3 left" in table.screen()
     table.press("D")
-    assert "1 Pieces" not in table.screen()   # no correcting in bonus mode
+    assert "1 Pieces (maker)" in table.screen()   # the menu's numbers stay put, but
+    table.press("1")                              # no correcting in bonus mode
+    assert flashed(table) == ["Bonus mode: the count is the bonus tokens."] and "[More]" in table.screen()
     assert table.log()[0]["rounds"] == []
 
 
@@ -237,7 +239,7 @@ def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
     assert "No piece count" in peek(table)
     table.type("B")                   # a NO: bonus mode waits for the turn to end
     table.press("D")
-    assert "Bonus mode" not in table.screen()
+    assert "2 Bonus mode (maker)" in table.screen()   # numbered as always: the rules say why not now
     table.press("2")
     assert flashed(table) == ["Bonus mode starts between turns, before the next piece is tried."]
     table.type("*A")

@@ -212,6 +212,9 @@ class Play(Flow):
             self.page = Page.START
         elif key == "1" and step.correct:
             self.page, self.typed, self.confirming = Page.CORRECT, "", False
+        elif key == "1":   # [DC-6] in bonus mode the pieces left are the bonus tokens
+            self.box.flash(_("Bonus mode: the count is the bonus tokens."))
+            self.box.sound("error")
         elif key == "2":
             if self._act(game.BonusMode()):
                 self.page = Page.PLAY
@@ -319,14 +322,11 @@ class Play(Flow):
         return _("To guess, press {keys}").format(keys="/".join(str(seat + 1) for seat in step.guessers))
 
     def _more_screen(self) -> Screen:
-        step = game.step(self.state)
-        lines = []
-        if step.pieces or step.correct:
-            lines.append("1 " + _("Pieces (maker)"))
-        if step.bonus_call:
-            lines.append("2 " + _("Bonus mode (maker)"))
-        lines += ["3 " + _("Nobody guesses"), "4 " + _("Scores")]
-        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+        # Always the four, numbered 1 to 4: a digit means one thing here
+        # whatever the moment; one that cannot be done now says why.
+        lines = ("1 " + _("Pieces (maker)"), "2 " + _("Bonus mode (maker)"), "3 " + _("Nobody guesses"),
+                 "4 " + _("Scores"))
+        return Screen(_("More"), lines, keys=(("*", _("Back")),))
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.

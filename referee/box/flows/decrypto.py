@@ -64,7 +64,6 @@ KEY_HELP = (N_("int: interceptions,"), N_("mis: miscommunication"), N_("Team but
             N_("Guess: 3 digits, #;"), N_("* clears the digits."), N_("A: swap a keyword"),
             N_("(before round 1)."), N_("B: phone pages (QR)"), N_("C: help  D: codes"))
 HELP = (*d.CLUE_RULES, *KEY_HELP)
-HELP_PAGES = -(-len(HELP) // forms.HELP_LINES)
 BACK, ON = "◄", "►"
 # A second short press of a team button within this many seconds says the
 # clues are written: one press alone may be a peek let go too soon.
@@ -141,12 +140,13 @@ class Setup(forms.Form):
 
 
 def help_screen(page: int) -> Screen:
-    """The clue rules [DE-11], then the keys, three to a page."""
-    page %= HELP_PAGES
-    size = forms.HELP_LINES
-    lines = (*(_(line) for line in HELP[page * size:(page + 1) * size]), forms.game_menu_line())
+    """The clue rules [DE-11], then the keys, three lines to a page, each
+    page ending on a whole sentence (``forms.help_paged``)."""
+    pages = forms.help_paged([_(line) for line in HELP])
+    page %= len(pages)
+    lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
+    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=len(pages)), lines, keys=keys)
 
 
 # --- playing ---------------------------------------------------------------------------
