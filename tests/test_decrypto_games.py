@@ -198,7 +198,7 @@ def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_sha
     g.round(intercepted=(WHITE, BLACK))
     # [DE-9] Both got their 2nd interception in round 3: a tie at 2:2, so
     # each team guesses the other's keywords and types how many were right.
-    assert main(t).splitlines()[:5] == ["[Tie, score 2:2]", "Keywords of the other", "team guessed right:",
+    assert main(t).splitlines()[:5] == ["[Tie, int-mis 2:2]", "Keywords of the other", "team guessed right:",
                                         "> White: _", "Black: _"]
     t.type("3#")
     assert main(t).splitlines()[3:5] == ["White: 3", "> Black: _"]

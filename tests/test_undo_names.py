@@ -47,7 +47,7 @@ def test_item9_decipher_undo_names_the_makers_no(table):
 def test_item9_davinci_undo_names_the_attack(table):
     table.start("davinci", players=3)
     table.press("#")
-    assert declined(table) == ["Take back:", "the deal?"]
+    assert declined(table) == ["Take back:", "P1 starts the deal?"]
     table.type("2B")
     assert declined(table) == ["Take back:", "P1 misses P2?"]
 

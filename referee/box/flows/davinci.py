@@ -222,9 +222,9 @@ class Play(Flow):
         if left is None:
             return Screen(title, lines, keys=keys)
         # Under the big clock one line fits: the key hints take it rather
-        # than the key bar, so that a refusal, flashed over the first line,
-        # shows on the panel too.
-        return Screen(title, (key_line(keys),), big=clock_text(left))
+        # than the key bar, and a refusal, flashed over the clock shrunk,
+        # never takes it (``typing``).
+        return Screen(title, (key_line(keys),), big=clock_text(left), typing=0)
 
     def _table(self) -> Screen:
         s = self.state
@@ -312,8 +312,10 @@ class Play(Flow):
 def describe(event, before) -> str:
     """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
     match event:
-        case dv.Dealt():
-            return _("the deal")
+        case dv.Dealt(starts=starter):
+            # Who starts, not "the deal": what the # on the deal page chose.
+            seat = before.starter if starter is None else starter
+            return _("{p} starts the deal").format(p=seat_label(seat, before.players))
         case dv.Attack(target, hit, by):
             who = seat_label(before.turn if by is None else by, before.players)
             text = _("{p} hits {t}") if hit else _("{p} misses {t}")

@@ -411,26 +411,28 @@ class Play(Flow):
         s = self.state
         left = self.box.remaining()
         if left is not None:
-            # [DE-4] The first team is done: the other has 30 seconds.
+            # [DE-4] The first team is done: the other has 30 seconds.  (No
+            # verdict of the last round here: the line of what was last
+            # done says who finished.)
             late = self.name(now.waiting[0])
-            done = revealed(s)
-            lines = (said_line(self.name(done[-1][1].team), done[-1][1].decode,
-                               done[-1][1].decode == done[-1][1].code),) if done else ()
-            return Screen(_("{team}: finish clues!").format(team=late), lines, big=clock_text(left), mid=True,
+            return Screen(_("{team}: finish clues!").format(team=late), (), big=clock_text(left), mid=True,
                           keys=(("C", _("Help")),))
         # [DE-2] The encryptor rotates through the team, round by round.
         lines = [self._encryptor_line(t) for t in s.coding]
+        # [DE-4] How a team says its clues are written, where there is a
+        # line for it: in every round without tokens, and in the Hacker's.
+        done = _("Done: team button ×2")
         if s.variant == "hacker":
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
-                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]
+                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
         elif self._swappers():
-            lines.append(_("A: swap a keyword"))   # [DE-1] before round 1's first clues only
+            lines += [_("A: swap a keyword"), done]   # [DE-1] before round 1's first clues only
         elif any(s.interceptions) or any(s.miscommunications):
             # Each team's tokens beside its name (the help says what int and mis are).
             lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
                                                                m=s.miscommunications[t])) for t in (0, 1)]
         else:
-            lines.append(_("No tokens yet."))
+            lines += [done, _("No tokens yet.")]
         # B (phone pages) always works; it is labelled when A is free.
         first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
         keys = (first, ("C", _("Help")), ("D", _("Codes")))
@@ -530,7 +532,8 @@ class Play(Flow):
                 lines.append(f"> {self.name(t)}: {self.typed or '_'}")
             else:
                 lines.append(f"{self.name(t)}: {'_' if count is None else count}")
-        title = _("Tie, score {0}:{1}").format(*s.scores)  # [DE-9]
+        # [DE-9] The score that tied: interceptions less miscommunications.
+        title = _("Tie, int-mis {0}:{1}").format(*s.scores)
         return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
 
     def _over_pages(self) -> list[Screen]:
