@@ -92,7 +92,7 @@ def test_34_3_DE5_a_digit_no_code_has_is_refused_as_it_is_pressed(lang):
             at = layout(t.box.shown["main"])
             assert "> _-_-_" in at.lines and at.keys == layout(dataclasses.replace(t.box.shown["main"], flash="")).keys
             t.type("11")
-            assert "> 1-_-_" in t.screen() and "! " + i18n._("{n} is in the code already.").format(n=1) in t.screen()
+            assert "> 1-_-_" in t.screen() and "! " + i18n._("Digit {digit}: already in the code.").format(digit=1) in t.screen()
             t.type("23#")                                 # the code as it was meant: taken
             assert "> " not in t.screen()
     finally:

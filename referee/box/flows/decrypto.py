@@ -289,7 +289,7 @@ class Play(Flow):
         if not 1 <= int(key) <= 4:
             return _("A code's digits are 1 to 4.")
         if key in self.typed:
-            return _("{n} is in the code already.").format(n=key)
+            return _("Digit {digit}: already in the code.").format(digit=key)
         return ""
 
     def _over_key(self, key: str) -> None:
