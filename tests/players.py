@@ -282,13 +282,13 @@ class Player:
         r = self.rng.random()
         if now.guessers and r < 0.15:
             seat = self.rng.choice(now.guessers)
-            return [str(seat + 1), "B" if self.rng.random() < 0.3 else "A"]
+            return [str(seat + 1), "A" if self.rng.random() < 0.3 else "B"]
         if r < 0.2:
             return ["D", self.rng.choice("4*")]
         if now.bonus_call and r < 0.25:
             return ["D", "2"]
         if now.kind == "place":
-            return ["B" if self.rng.random() < 0.6 else "A"]
+            return ["A" if self.rng.random() < 0.6 else "B"]
         if now.kind == "request":
             return ["C"]
         return ["C", "#"]   # every piece is out and nobody guesses any more

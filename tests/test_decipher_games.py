@@ -47,24 +47,24 @@ def test_DC2_DC4_DC5_DC6_DC7_DC8_DC9_DC10_DC11_three_players_every_kind_of_round
     no_count_in_sight(t, 7)
     t.press("*")
     # [DC-5] A NO: a token for Mirek and Ania tries again.
-    t.press("A")
+    t.press("B")
     assert "Turn: Ania" in t.screen() and "NO: 1" in t.screen()
-    t.type("B")                      # 6 left
+    t.type("A")                      # 6 left
     assert "Turn: Marek" in t.screen()
-    t.type("AAB")                    # 5 left, NO: 3
-    t.type("B")                      # Ania: 4 left
+    t.type("BBA")                    # 5 left, NO: 3
+    t.type("A")                      # Ania: 4 left
     assert "pieces left inside" in peek(t) and "\n4\n" in peek(t)
     no_count_in_sight(t, 4)
     # [DC-6] Marek's YES leaves 3: the box itself announces bonus mode.
-    t.type("B")
+    t.type("A")
     assert flashed(t) == ["Bonus mode: 3 pieces"] and t.sounds[-1] == "warning"
     assert rows(t)[1:4] == ["Turn: Ania", "NO: 3 Bonus: ●●●", "Bonus mode: 3 left"]
-    assert "C:Piece" in t.screen() and "A:NO" not in t.screen()
+    assert "C:Piece" in t.screen() and "B:NO" not in t.screen()
     # [DC-7] Ania asks for a piece: one bonus token goes to Mirek.
-    t.type("CB")
+    t.type("CA")
     assert "Bonus: ●●○" in t.screen() and "Turn: Marek" in t.screen()
     # [DC-8] Marek, then Ania guess wrong; Ania guesses right: the round ends.
-    t.type("3A2A2B")
+    t.type("3B2B2A")
     assert round_table(t) == ["Mirek +8", "Ania +10", "Marek +2"]
     assert rows(t)[0] == "[1/3 Ania solved it]"
     assert shown(t, "team1") == "[Decipher]\nNext maker: Ania"
@@ -77,19 +77,19 @@ def test_DC2_DC4_DC5_DC6_DC7_DC8_DC9_DC10_DC11_three_players_every_kind_of_round
     t.press("#")
     assert rows(t)[1] == "Turn: Marek" and "Pieces: —" in t.screen()
     assert "announce bonus mode yourself" in peek(t).replace("\n", " ")
-    t.type("B")                      # Marek's piece fits
-    t.type("AAB")                    # Mirek: two NOs
+    t.type("A")                      # Marek's piece fits
+    t.type("BBA")                    # Mirek: two NOs
     assert rows(t)[1:3] == ["Turn: Marek", "NO: 2 Bonus: ●●●"]
     # [DC-8] Marek fails three times on his own turn: out, Mirek takes over.
-    t.type("3A3A3A")
+    t.type("3B3B3B")
     assert flashed(t) == ["Marek is out"]
     assert rows(t)[1] == "Turn: Mirek" and rows(t)[4] == "Guess: 1 Mirek"
     t.press("3")
     assert flashed(t) == ["Marek: no tokens left"]
-    t.type("B")                      # Mirek's turn passes over Marek to Mirek again
+    t.type("A")                      # Mirek's turn passes over Marek to Mirek again
     assert rows(t)[1] == "Turn: Mirek"
     # [DC-9] Mirek spends his last token: every token is spent, the round ends.
-    t.type("1A1A1A")
+    t.type("1B1B1B")
     assert rows(t)[0] == "[2/3 All tokens spent]"
     # [DC-10] Ania: 2 NO + 6 guess tokens + 5 for the unsolved word.
     assert round_table(t) == ["Mirek +0", "Ania +13", "Marek +0"]
@@ -103,15 +103,15 @@ def test_DC2_DC4_DC5_DC6_DC7_DC8_DC9_DC10_DC11_three_players_every_kind_of_round
 
     # Round 3: Marek makes it, Mirek seeks first, no count.
     assert rows(t)[:2] == ["[Round 3/3]", "Maker: Marek"]
-    t.type("#BB")                    # Mirek, Ania: both pieces fit
+    t.type("#AA")                    # Mirek, Ania: both pieces fit
     # [DC-6] Marek sees 3 pieces left and announces bonus mode himself: no sound.
     sounds = len(t.sounds)
     t.type("D2")
     assert flashed(t) == ["Bonus mode: 3 pieces"] and t.sounds[sounds:] == []
     assert rows(t)[1:4] == ["Turn: Mirek", "NO: 0 Bonus: ●●●", "Bonus mode: 3 left"]
-    t.type("CB")                     # [DC-7] Mirek's bonus piece
+    t.type("CA")                     # [DC-7] Mirek's bonus piece
     assert rows(t)[1:4] == ["Turn: Ania", "NO: 0 Bonus: ●●○", "Bonus mode: 2 left"]
-    t.type("2A")                     # Ania guesses wrong
+    t.type("2B")                     # Ania guesses wrong
     # [DC-9] Nobody wants to guess any more: the maker keeps the solution.
     t.type("D3")
     assert "Marek takes the solution token." in " ".join(rows(t))
@@ -162,13 +162,13 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     assert flashed(t) == ["Bonus mode: 3 pieces"] and t.sounds[-1] == "warning"
     assert rows(t)[:5] == ["[1/4 Maker: Ola]", "Turn: Piotr", "NO: 0 Bonus: ●●●", "Bonus mode: 3 left",
                            "Guess: 2 Piotr"]
-    t.press("B")
+    t.press("A")
     assert flashed(t)[-1] == "In bonus mode the seeker asks for a piece first."
-    t.type("CB")                     # [DC-7] a bonus token to Ola; the piece fits
+    t.type("CA")                     # [DC-7] a bonus token to Ola; the piece fits
     # [DC-4] With one seeker the turn comes back to Piotr.
     assert rows(t)[1:3] == ["Turn: Piotr", "NO: 0 Bonus: ●●○"]
-    t.type("CAB")                    # the second: one NO, then it fits
-    t.type("2B")                     # Piotr reads the word
+    t.type("CBA")                    # the second: one NO, then it fits
+    t.type("2A")                     # Piotr reads the word
     # [DC-10] Piotr: 5 + the last bonus token 2 + 2 guess tokens; Ola: 1 NO,
     # 2 bonus tokens, Piotr's guess token.
     assert round_table(t) == ["Ola +6", "Piotr +9"]
@@ -176,26 +176,26 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
 
     # Round 2 [DC-2]: Piotr makes a word of 5 pieces; Ola seeks.
     assert rows(t)[:2] == ["[Round 2/4]", "Maker: Piotr"]
-    t.type("5#BB")                   # two pieces fit: 3 left
+    t.type("5#AA")                   # two pieces fit: 3 left
     assert flashed(t) == ["Bonus mode: 3 pieces"]
-    t.type("CBCBCB")                 # three bonus pieces, all to Piotr
+    t.type("CACACA")                 # three bonus pieces, all to Piotr
     # Every piece is out: only guessing is left.
     assert rows(t)[1:4] == ["All pieces are out.", "NO: 0 Bonus: ○○○", "Bonus mode: 0 left"]
     assert "C:Give up" in t.screen()
-    t.type("1B")
+    t.type("1A")
     assert round_table(t) == ["Ola +7", "Piotr +7"]   # Ola 5 + 2 tokens; Piotr 3 bonus + 1
     t.press("#")
 
     # Round 3: Ola again [DC-2]; Piotr fails three times.
     assert rows(t)[:2] == ["[Round 3/4]", "Maker: Ola"]
-    t.type("#2A2A2A")
+    t.type("#2B2B2B")
     assert rows(t)[0] == "[3/4 All tokens spent]"
     assert round_table(t) == ["Ola +8", "Piotr +0"]
     t.press("#")
 
     # Round 4: Piotr; one NO, Ola fails once and gives up.
     assert rows(t)[:2] == ["[Round 4/4]", "Maker: Piotr"]
-    t.type("#A1AD3#")
+    t.type("#B1BD3#")
     # Ola 6 + 7 + 8 + 2, Piotr 9 + 7 + 0 + 7: level at 23, a shared win [DC-11].
     assert shown(t).splitlines()[:5] == ["[Game over]", "Winners:", "Ola", "Piotr", "23 points"]
     assert shown(t, "team2") == "[Winners:]\nOla, Piotr\n23 points"
@@ -222,8 +222,8 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     t.type("9#")
     # [DC-4] the seekers from the maker's left: 4, 1, 2.
     assert rows(t)[1] == "Turn: Player 4" and rows(t)[4] == "To guess, press 1/2/4"
-    t.type("B")                      # 8 left
-    t.type("B")                      # 7 left: the maker finds one piece too many
+    t.type("A")                      # 8 left
+    t.type("A")                      # 7 left: the maker finds one piece too many
     # [DC-3] A correction after the first YES counts the pieces left to
     # place, and is asked again on screen 1 only.
     t.type("D1")
@@ -233,11 +233,11 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     no_count_in_sight(t, 6)
     t.press("#")
     assert "\n6\n" in peek(t)
-    t.type("BBB")                    # Players 2, 4, 1: 3 left, bonus mode
+    t.type("AAA")                    # Players 2, 4, 1: 3 left, bonus mode
     assert flashed(t) == ["Bonus mode: 3 pieces"]
     assert rows(t)[1] == "Turn: Player 2"
-    t.type("CAB")                    # Player 2's bonus piece: a NO, then it fits
-    t.type("4B")                     # Player 4 reads it
+    t.type("CBA")                    # Player 2's bonus piece: a NO, then it fits
+    t.type("4A")                     # Player 4 reads it
     # Player 4: 5 + 2 bonus tokens left + 2 tokens; Player 3: 1 NO, 1 bonus, 1 token.
     assert round_table(t) == ["Player 1 +3", "Player 2 +3", "Player 3 +4", "Player 4 +11"]
     t.press("#")
@@ -258,7 +258,7 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
 def test_DC3_undoing_a_corrected_count_never_shows_it_on_main(table):
     t = table
     t.start("decipher", players=3)
-    t.type("12#B")
+    t.type("12#A")
     t.type("D1")
     t.type("8##")
     t.hold("*", 1.0)

@@ -86,21 +86,21 @@ def test_DC10_worked_example_panda_played_on_the_keys(table):
     table.start("decipher", players=PANDA)
     table.type("7#")                  # Mirek: 7 pieces in the chamber
     assert shown(table) == ("[1/3 Maker: Mirek]\nTurn: Ania\nNO: 0  Bonus: ●●●\nPieces: set\n"
-                            "Guess: 2 Ania 3 Marek\nA:NO B:YES D:More")
-    table.type("AB")                  # Ania: NO, YES
-    table.type("AAB")                 # Marek: NO, NO, YES
-    table.type("B")                   # Ania
+                            "Guess: 2 Ania 3 Marek\nA:YES B:NO D:More")
+    table.type("BA")                  # Ania: NO, YES
+    table.type("BBA")                 # Marek: NO, NO, YES
+    table.type("A")                   # Ania
     assert "Turn: Marek" in table.screen() and "NO: 3" in table.screen()
-    table.type("B")                   # Marek: three pieces left
+    table.type("A")                   # Marek: three pieces left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
     assert "Turn: Ania" in table.screen() and "Bonus mode: 3 left" in table.screen()
-    table.type("CB")                  # Ania asks for a piece: a bonus token to Mirek
+    table.type("CA")                  # Ania asks for a piece: a bonus token to Mirek
     assert "Bonus: ●●○" in table.screen() and "Turn: Marek" in table.screen()
-    table.type("3A")                  # Marek guesses wrong
+    table.type("3B")                  # Marek guesses wrong
     table.type("2")
     assert "Tokens: ●●●" in table.screen()
-    table.type("A")                   # Ania guesses wrong
-    table.type("2B")                  # Ania guesses right
+    table.type("B")                   # Ania guesses wrong
+    table.type("2A")                  # Ania guesses right
     assert sheet(table, 5) == [
         "[1/3 Ania solved it]\nMirek              +8\nAnia              +10\nMarek              +2\n"
         "#:Next round C:◄ D:►",
@@ -149,14 +149,14 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     assert "Pieces: set" in table.screen()
     assert "Hold button 1" in table.screen("team1") and "9" not in table.screen("team1")
     assert "9\npieces left inside" in peek(table)
-    table.type("BAB")
+    table.type("ABA")
     assert "7\npieces left inside" in peek(table)
     assert "7" not in table.screen("team1")   # hidden again on release
 
 
 def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(table):
     table.start("decipher", players=PANDA)
-    table.type("9#B")                 # 9 pieces, one placed: 8 left
+    table.type("9#A")                 # 9 pieces, one placed: 8 left
     table.press("D")
     assert "1 Pieces (maker)" in table.screen()
     table.press("1")
@@ -172,7 +172,7 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     assert "5" not in table.screen("team2")
     table.press("#")
     assert "Turn: Marek" in table.screen() and "5\npieces left inside" in peek(table)
-    table.type("B")                   # 4 left
+    table.type("A")                   # 4 left
     table.type("D1")
     table.type("2##")                 # too few: bonus mode starts at 3
     assert flashed(table) == ["Pieces left to place: 3 to 46."]
@@ -184,7 +184,9 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     table.press("#")
     assert flashed(table) == ["Bonus mode: 3 pieces"] and "Bonus mode: 3 left" in table.screen()
     table.press("D")
-    assert "1 Pieces" not in table.screen()   # no correcting in bonus mode
+    assert "1 Pieces (maker)" in table.screen()   # the menu's numbers stay put, but
+    table.press("1")                              # no correcting in bonus mode
+    assert flashed(table) == ["Bonus mode: the count is the bonus tokens."] and "[More]" in table.screen()
     assert table.log()[0]["rounds"] == []
 
 
@@ -193,10 +195,10 @@ def test_DC3_the_count_never_reaches_main_nor_the_score_log():
         with Table(seed=7) as t:
             t.start("decipher", players=PANDA)
             seen = []
-            for keys in (count, "#", "A", "B", "D", "*", "B", "3A", "B", "B", "C", "2A", "D3#", "D", "D"):
+            for keys in (count, "#", "B", "A", "D", "*", "A", "3B", "A", "A", "C", "2B", "D3#", "D", "D"):
                 t.type(keys)
                 seen.append((t.screen("main"), t.screen("team2")))
-                if keys == "2A":
+                if keys == "2B":
                     secret = peek(t)
             log = [{k: v for k, v in game.items() if k not in ("started", "ended")} for game in t.log()]
             return seen, log, secret
@@ -213,20 +215,20 @@ def test_DC3_the_count_never_reaches_main_nor_the_score_log():
 def test_DC6_the_box_starts_bonus_mode_at_exactly_three_pieces_left(table):
     table.start("decipher", players=3)
     table.type("6#")
-    table.type("B")
-    table.type("AB")
-    assert "Pieces: set" in table.screen() and "A:NO B:YES D:More" in table.screen()
+    table.type("A")
+    table.type("BA")
+    assert "Pieces: set" in table.screen() and "A:YES B:NO D:More" in table.screen()
     assert "4\npieces left inside" in peek(table)
     assert "warning" not in table.sounds
-    table.type("B")                   # three left
+    table.type("A")                   # three left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
     assert table.sounds[-1] == "warning"
     assert "Bonus mode: 3 left" in table.screen() and "C:Piece D:More" in table.screen()
     assert "3\npieces left inside" in peek(table)
-    table.press("B")                  # no piece in hand yet
+    table.press("A")                  # no piece in hand yet
     assert flashed(table) == ["In bonus mode the seeker asks for a piece first."]
     table.press("C")
-    assert "Bonus: ●●○" in table.screen() and "A:NO B:YES D:More" in table.screen()
+    assert "Bonus: ●●○" in table.screen() and "A:YES B:NO D:More" in table.screen()
     assert "2\npieces left inside" in peek(table)
 
 
@@ -235,12 +237,12 @@ def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
     table.press("#")
     assert "Pieces: —" in table.screen()
     assert "No piece count" in peek(table)
-    table.type("A")                   # a NO: bonus mode waits for the turn to end
+    table.type("B")                   # a NO: bonus mode waits for the turn to end
     table.press("D")
-    assert "Bonus mode" not in table.screen()
+    assert "2 Bonus mode (maker)" in table.screen()   # numbered as always: the rules say why not now
     table.press("2")
     assert flashed(table) == ["Bonus mode starts between turns, before the next piece is tried."]
-    table.type("*B")
+    table.type("*A")
     table.press("D")
     assert "2 Bonus mode (maker)" in table.screen()
     table.press("2")
@@ -250,17 +252,17 @@ def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
 
 def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     table.start("decipher", players=3)
-    table.type("#BD2")
-    table.type("CB")
-    table.type("CB")
+    table.type("#AD2")
+    table.type("CA")
+    table.type("CA")
     table.press("C")
     assert "Bonus: ○○○" in table.screen()
     table.press("C")                  # a fourth piece?
     assert flashed(table) == ["Place the piece in hand first."]
-    table.press("B")
+    table.press("A")
     assert "Bonus: ○○○" in table.screen() and "All pieces are out." in table.screen()
     assert "Piece" not in table.screen() and "C:Give up D:More" in table.screen()
-    table.press("A")
+    table.press("B")
     assert flashed(table) == ["No pieces are left to place."]
     table.type("C#D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
@@ -270,23 +272,23 @@ def test_DC7_bonus_tokens_cannot_go_below_zero(table):
 
 def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped(table):
     table.start("decipher", players=4)
-    table.type("#A")
-    table.type("2A2A")
+    table.type("#B")
+    table.type("2B2B")
     assert "Turn: Player 2" in table.screen()
     table.press("2")
     assert "[Player 2 guesses]\nTokens: ●○○" in table.screen()
     table.press("*")                  # called off: no token spent
     assert "Turn: Player 2" in table.screen()
-    table.type("2A")
+    table.type("2B")
     assert flashed(table) == ["Player 2 is out"]
     assert "Turn: Player 3" in table.screen() and "To guess, press 3/4" in table.screen()
     table.press("2")
     assert flashed(table) == ["Player 2: no tokens left"] and table.sounds[-1] == "error"
     table.press("1")
     assert flashed(table) == ["The maker can't guess"]
-    table.press("B")
+    table.press("A")
     assert "Turn: Player 4" in table.screen()
-    table.press("B")
+    table.press("A")
     assert "Turn: Player 3" in table.screen()  # past Player 2 and the maker
     assert table.log()[0]["rounds"] == []      # the round goes on
 
@@ -295,17 +297,17 @@ def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped(table):
 
 def test_DC9_the_round_ends_when_all_guess_tokens_are_spent(table):
     table.start("decipher", players=3)
-    table.type("#A")
-    table.type("2A2A2A3A3A")
+    table.type("#B")
+    table.type("2B2B2B3B3B")
     assert "Turn: Player 3" in table.screen()
-    table.type("3A")
+    table.type("3B")
     assert rows(table)[:4] == ["[1/3 All tokens spent]", "Player 1 +12", "Player 2 +0", "Player 3 +0"]
     assert table.log()[0]["rounds"][0]["ended"] == "tokens"
 
 
 def test_DC9_DC10_nobody_guesses_any_more_and_the_maker_takes_five(table):
     table.start("decipher", players=3)
-    table.type("#B2A")
+    table.type("#A2B")
     table.type("D3")
     assert shown(table) == ("[End the round?]\nNobody guesses any\nmore: Player 1 takes\n"
                             "the solution token.\n#:End *:Back")
@@ -367,11 +369,11 @@ def test_DC11_a_four_way_tie_names_every_winner_and_the_points(table):
 
 def test_DC11_one_winner_and_the_scores_so_far(table):
     table.start("decipher", players=PANDA)
-    table.type("#3B#")                # Marek solves Mirek's word at once
+    table.type("#3A#")                # Marek solves Mirek's word at once
     table.type("#D4")
     assert rows(table) == ["[Scores]", "Marek 13", "Ania 3", "Mirek 1", "*:Back"]
-    table.type("*3B#")                # Marek solves Ania's word
-    table.type("#2B")                 # Ania solves Marek's
+    table.type("*3A#")                # Marek solves Ania's word
+    table.type("#2A")                 # Ania solves Marek's
     assert shown(table).splitlines()[:4] == ["[Game over]", "Winner:", "Marek", "27 points"]
     table.press("D")
     assert rows(table)[1:4] == ["Marek 27", "Ania 17", "Mirek 7"]
@@ -384,12 +386,12 @@ def test_DC11_one_winner_and_the_scores_so_far(table):
 # one player's action (or one look at a page) a step.
 SCRIPT = (
     "1", "4#",                  # round 1: the maker types 4 (main: dots), starts
-    "AB",                       # NO, YES: three pieces left, bonus mode
+    "BA",                       # NO, YES: three pieces left, bonus mode
     "D", "4", "*C",             # more, the scores; back, a bonus piece
-    "2", "A", "B2B",            # the guess page, a wrong guess; YES, a right one
+    "2", "B", "A2A",            # the guess page, a wrong guess; YES, a right one
     "D", "#",                   # a player's tokens on the round table; next round
-    "#D", "2", "CBCBCB",        # round 2 without a count: the maker calls bonus mode
-    "C", "#", "##2A",           # nobody guesses any more; round 3
+    "#D", "2", "CACACA",        # round 2 without a count: the maker calls bonus mode
+    "C", "#", "##2B",           # nobody guesses any more; round 3
 )
 
 
@@ -414,19 +416,19 @@ def test_undo_takes_back_the_last_action(table):
     assert flashed(table) == ["Undone."] and "Pieces in chamber?" in table.screen()
     table.press("#")                  # this time without it
     assert "Pieces: —" in table.screen()
-    table.press("A")
+    table.press("B")
     assert "NO: 1" in table.screen()
     undo(table)
     assert "NO: 0" in table.screen() and "Turn: Player 2" in table.screen()
-    table.type("2A")
+    table.type("2B")
     undo(table)                       # the wrong guess
     table.press("2")
     assert "Tokens: ●●●" in table.screen()
-    table.press("B")                  # right: the round table
+    table.press("A")                  # right: the round table
     assert "Player 2 solved it" in table.screen()
     undo(table)
     assert "Turn: Player 2" in table.screen() and table.log()[0]["rounds"] == []
-    table.type("2B#")                 # solved again, and on to round 2
+    table.type("2A#")                 # solved again, and on to round 2
     assert "[Round 2/3]" in table.screen()
     undo(table)
     assert "[1/3 Player 2 solved it]" in table.screen()

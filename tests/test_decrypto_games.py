@@ -95,6 +95,8 @@ def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_interce
     # [DE-5] The opponents intercept first, then the team decodes.
     assert main(t).splitlines()[:2] == ["[Round 2: White code]", "Black intercepts."]
     g.guess(second[WHITE])
+    assert main(t).splitlines()[1:3] == ["Black intercepts:", dashed(second[WHITE])]   # said, not judged
+    t.press("#")
     assert main(t).splitlines()[:3] == ["[Round 2: White code]", "White decodes.",
                                         f"Black said {dashed(second[WHITE])}"]
     g.guess(second[WHITE])
@@ -196,7 +198,7 @@ def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_sha
     g.round(intercepted=(WHITE, BLACK))
     # [DE-9] Both got their 2nd interception in round 3: a tie at 2:2, so
     # each team guesses the other's keywords and types how many were right.
-    assert main(t).splitlines()[:5] == ["[Tie, score 2:2]", "Keywords of the other", "team guessed right:",
+    assert main(t).splitlines()[:5] == ["[Tie, int-mis 2:2]", "Keywords of the other", "team guessed right:",
                                         "> White: _", "Black: _"]
     t.type("3#")
     assert main(t).splitlines()[3:5] == ["White: 3", "> Black: _"]

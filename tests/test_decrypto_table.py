@@ -130,9 +130,9 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     t.press("1")
     assert "1 Teams: 2 v 2" in t.screen() and "2 Keywords: English" in t.screen()
     t.press("C")
-    assert "Help 1/7" in t.screen()
+    assert "Help 1/9" in t.screen()
     t.press("D")
-    assert "Help 2/7" in t.screen()
+    assert "Help 2/9" in t.screen()
     t.press("*")
     t.press("1")                     # 3 v 2
     t.press("2")                     # Czech words
@@ -149,7 +149,7 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     # [DE-11] The clue rules, then the keys (25.1), a page at a time, from C during the game.
     t.press("C")
     pages = [main(t)]
-    for _ in range(6):
+    for _ in range(8):
         t.press("D")
         pages.append(main(t))
     for line in decrypto.CLUE_RULES:
@@ -285,6 +285,10 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     # [DE-5] From round 2 the opponents intercept first, then the team decodes.
     assert main(t).splitlines()[:2] == ["[Round 2: White code]", "Black intercepts."]
     g.guess(codes[WHITE])
+    # The interception has its page, as a decode has its result: said, not judged.
+    assert main(t).splitlines()[:5] == ["[Round 2: White code]", "Black intercepts:", dashed(codes[WHITE]),
+                                        "Now White decodes its", "own code."]
+    t.press("#")
     assert main(t).splitlines()[:3] == [
         "[Round 2: White code]", "White decodes.", f"Black said {dashed(codes[WHITE])}"]
     g.guess(other(codes[WHITE]))
@@ -300,6 +304,7 @@ def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     t.press("#")
     assert main(t).splitlines()[:2] == ["[Round 2: Black code]", "White intercepts."]
     g.guess(other(codes[BLACK]))
+    t.press("#")
     assert main(t).splitlines()[:3] == [
         "[Round 2: Black code]", "Black decodes.", f"White said {dashed(other(codes[BLACK]))}"]
     g.guess(codes[BLACK])
@@ -369,7 +374,7 @@ def test_DE9_both_second_miscommunications_in_one_round_keywords_decide(t):
     g = Game(t)
     g.round(miscommunicated={WHITE, BLACK})
     g.round(miscommunicated={WHITE, BLACK})
-    assert "[Tie, score -2:-2]" in t.screen() and "> White: _" in t.screen()
+    assert "[Tie, int-mis -2:-2]" in t.screen() and "> White: _" in t.screen()
     t.type("5#")
     assert "! Count 0 to 4 keywords." in t.screen() and "> White: _" in t.screen()
     t.type("3#")
@@ -386,7 +391,7 @@ def test_DE9_a_team_with_two_of_each_token_and_equal_counts_share_the_win(t):
     g.round(miscommunicated={WHITE})
     g.round(intercepted={BLACK})
     g.round(intercepted={BLACK}, miscommunicated={WHITE})
-    assert "[Tie, score 0:0]" in t.screen()
+    assert "[Tie, int-mis 0:0]" in t.screen()
     t.type("2#")
     t.type("2#")
     assert main(t).splitlines()[:5] == ["[Both teams win!]", "Tie: White has 2 of", "each token.",
@@ -666,6 +671,7 @@ def test_undo_takes_back_every_kind_of_step(t):
     g.guess(other(codes[WHITE]))
     t.press("#")
     g.guess(other(codes[BLACK]))
+    t.press("#")                                               # the interception read
     undone(lambda: g.guess(other(codes[BLACK])))               # the decode that makes a tie
     t.press("#")
     undone(lambda: t.type("2#"))                               # a keyword count

@@ -36,10 +36,10 @@ def post(t, path, fields):
 def marek_wins_against(t, players) -> None:
     """tests/test_decipher_table.py's game with other names: the third seat wins."""
     t.start("decipher", players=players)
-    t.type("#3B#")
+    t.type("#3A#")
     t.type("#D4")
-    t.type("*3B#")
-    t.type("#2B")
+    t.type("*3A#")
+    t.type("#2A")
     t.press("#")
 
 

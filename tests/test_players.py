@@ -87,10 +87,10 @@ def test_28_two_newcomers_by_hand_in_numbers():
 def decipher_marek_wins(t: Table) -> None:
     """Marek 27, Ania 17, Mirek 7 (tests/test_decipher_table.py's game)."""
     t.start("decipher", players=PANDA)
-    t.type("#3B#")
+    t.type("#3A#")
     t.type("#D4")
-    t.type("*3B#")
-    t.type("#2B")
+    t.type("*3A#")
+    t.type("#2A")
     t.press("#")            # "#:Menu" on the result
 
 
@@ -157,7 +157,7 @@ def test_28_games_that_do_not_count_are_left_out_and_said(table):
     decipher_tie(t, 2)                                      # no names
     decipher_tie(t, ["Ania", ""])                           # one named player
     t.start("decipher", players=["Ania", "Marek"])
-    t.type("#3B#")
+    t.type("#3A#")
     t.hold("*", 1.0)
     t.type("D#")                                            # ended early from the game menu
     assert text(page(t, "/p/")).count("1 game counted") == 1
@@ -212,10 +212,10 @@ def test_28_a_game_taken_back_after_its_end_is_counted_again_as_it_ends(table):
     t = table
     decipher_marek_wins(t)
     t.start("decipher", players=PANDA)
-    t.type("#3B#")
+    t.type("#3A#")
     t.type("#D4")
-    t.type("*3B#")
-    t.type("#2B")                                           # Marek wins the second game too ...
+    t.type("*3A#")
+    t.type("#2A")                                           # Marek wins the second game too ...
     assert player(t, "Marek")["games"]["decipher"]["rating"]["games"] == 2
     t.hold("*", 1.0)
     t.press("#")                                            # ... the last move is taken back

@@ -5,10 +5,17 @@ What README lists as coming back one step earlier: the settings and score-log
 menus, and the pickers of names (tonight's players, the phone's QR code)."""
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 import sqlite3
 
+import pytest
+
+from referee import i18n
+from referee.box.screen import layout
 from referee.testing import Table
+from test_wording import ALL, walk
 
 MENU = "[Tabletop Referee"
 
@@ -131,3 +138,44 @@ def test_item6_a_timer_page_saved_by_the_last_version_still_comes_back(table):
     table.press("*")                       # the reset question
     table.restart(meanwhile=as_the_last_version_saved_it)
     assert "#: reset to 1:00" in table.screen() and "Could not restore" not in table.screen()
+
+
+# --- issue 33 item 6: the same page after a cut, line for line ---------------------------
+
+def page(t: Table) -> dict[str, str]:
+    """Each panel as laid out for the players without a passing message
+    (which is not kept): its title, lines, the line of what was last done
+    (whole, on one row or two) and key bar, as ``render`` draws them."""
+    out = {}
+    for name, screen in t.box.shown.items():
+        at = layout(dataclasses.replace(screen, flash=""))
+        out[name] = "\n".join((at.title, screen.big, *at.lines, at.said, *at.keys, screen.qr))
+    return out
+
+
+@pytest.mark.parametrize("lang", ALL)
+@pytest.mark.parametrize("game", ["decrypto", "osmisifry", "octiles", "davinci", "decipher"])
+def test_33_6_every_page_comes_back_line_for_line_with_its_last_action(lang, game):
+    rng = random.Random(f"33.6/{game}/{lang}")
+    options = {"decrypto": {}, "osmisifry": {"players": 2}, "octiles": {}, "davinci": {"players": 2},
+               "decipher": {"players": 2, "length": 3}}[game]
+    differ: dict[str, str] = {}
+    cuts = 0
+    try:
+        with Table(seed=336, lang=lang) as t:
+            t.start(game, **options)
+            for _ in range(14):
+                walk(t, rng, rng.randint(3, 12), set())
+                t.advance(3.0)                   # a message's seconds and a team button's "done?" run out
+                if t.box.session is None:        # the walk ended the game: another one
+                    t.start(game, **options)
+                before = page(t)
+                t.restart()
+                cuts += 1
+                after = page(t)
+                if after != before:
+                    differ.setdefault(before["main"], after["main"])
+    finally:
+        i18n.use("en")
+    assert cuts >= 3
+    assert differ == {}, "\n\n".join(f"{k}\n  came back as\n{v}" for k, v in differ.items())

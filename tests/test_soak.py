@@ -367,11 +367,31 @@ def pages_kept(m: Machine, seen: Seen) -> None:
 CLOCK = re.compile(r"\d+:\d\d")
 
 
-def normal(screen: str) -> str:
+KEY_BAR = re.compile(r"(?:^|\s)[0-9A-D#*]:")
+
+
+def normal(screen: str, said: bool = False) -> str:
     """A screen as it must come back: without a passing message, and with a
-    countdown's digits, which move on while the box is dark."""
-    return "\n".join(CLOCK.sub("m:ss", line) for line in screen.split("\n")
-                     if not line.startswith(("! ", "»")))   # a message takes the row of what was last done
+    countdown's digits, which move on while the box is dark; with the line
+    of what was last done (``said``: issue 33 item 6) or without it, where a
+    message on either side took its rows (one, or two: the second has no
+    key of the key bar)."""
+    lines, out = screen.split("\n"), []
+    for i, line in enumerate(lines):
+        if line.startswith("! "):
+            continue
+        if not said and (line.startswith("»") or i and lines[i - 1].startswith("»") and not KEY_BAR.search(line)
+                         and not line.startswith("QR ")):
+            continue
+        out.append(CLOCK.sub("m:ss", line))
+    return "\n".join(out)
+
+
+def same_page(seen: str, last: str) -> bool:
+    """``seen`` is the page ``last`` was, line for line; the line of what was
+    last done too, unless a message over either took its rows."""
+    said = not any(line.startswith("! ") for screen in (seen, last) for line in screen.split("\n"))
+    return normal(seen, said) == normal(last, said)
 
 
 @dataclass
@@ -520,7 +540,7 @@ def came_back(m: Machine, ledger: Ledger, at_kill: list[tuple], seen: Seen, menu
     if ledger.in_flight or moved:
         # The key in flight may have been taken: its page, or the one before.
         figures.key_in_flight += 1
-        if normal(seen.main) != normal(last.main):
+        if not same_page(seen.main, last.main):
             figures.further += 1
         return
     if last.box["game"] is None and last.box["setup"] is None:
@@ -536,7 +556,7 @@ def came_back(m: Machine, ledger: Ledger, at_kill: list[tuple], seen: Seen, menu
     else:
         if last.box["overlay"] is not None:
             figures.under_menu += 1   # the game menu comes back too
-        assert normal(seen.main) == normal(last.main), f"came back on\n{seen.main}\ninstead of\n{last.main}"
+        assert same_page(seen.main, last.main), f"came back on\n{seen.main}\ninstead of\n{last.main}"
     if len(rows) == len(at_kill) and seen.box["game"] is not None and last.box["game"] == seen.box["game"]:
         assert seen.box["state"] == last.box["state"]
     figures.same_screen += 1

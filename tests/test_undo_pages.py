@@ -113,7 +113,7 @@ def test_DC_undo_lands_on_the_turn_not_the_guess(table, cut):
     table.start("decipher", players=3)
     lands_before(table, "5#", "#", cut)          # the maker's count: asked again, # starts without it
     assert "Pieces: —" in table.screen()
-    lands_before(table, "2B", "B", cut)          # Player 2 solves it: B alone is the maker's YES
+    lands_before(table, "2A", "A", cut)          # Player 2 solves it: A alone is the maker's YES
     assert "Turn: Player 3" in table.screen()
 
 

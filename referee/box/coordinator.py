@@ -436,25 +436,43 @@ class Box:
                 self.session.store = fresh
         if kind == "press" and self._flash is not None and self._flash.handle is None:
             self._unflash()   # a message from the start stays up until a key
+        said, page = self._flash, self._page()
         if self.game_menu.mode is not None:
             if kind == "press":
                 self.game_menu.key(key)
-            self.render()
+            self._render_key(said, page)
             self.pages.write()
             return
         if key == "*" and kind == "hold":
             # Not over the menus, where the table tools may run on behind.
             if self.session is not None and getattr(self.flow, "session", None) is self.session:
                 self.game_menu.open()
-                self.render()
+                self._render_key(said, page)
                 self.pages.write()
             return
         if kind == "release" and key == "*":
             return
         self.pages.key(key, kind)
         self.pages.remember()
-        self.render()
+        self._render_key(said, page)
         self.pages.write()
+
+    def _page(self) -> tuple:
+        """Which page main shows: its flow, the game menu, its title."""
+        main = self.shown.get("main")
+        return id(self.flow), self.game_menu.mode, main.title if main is not None else None
+
+    def _render_key(self, said: Flash | None, page: tuple) -> None:
+        """Draw after a key.  A message said before the key belongs to the
+        page it was said on: a key that turned the page takes it down, so
+        that it never stays over the next one (it did over the game menu's
+        "Take back:"); on the same page it stays its time (a refusal read
+        while typing on)."""
+        self.render()
+        if said is not None and self._flash is said and self._page() != page:
+            if said.handle is not None:
+                said.handle.cancel()
+            self._unflash()
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -468,8 +486,8 @@ class Box:
     # --- output ----------------------------------------------------------------------------
 
     def flash(self, text: str, seconds: float | None = FLASH_SECONDS) -> None:
-        """A one-line message over the main screen, for ``seconds`` (None:
-        until the next key)."""
+        """A message over the main screen, for ``seconds`` (None: until the
+        next key), and never past a key that turns the page."""
         if self._flash is not None and self._flash.handle is not None:
             self._flash.handle.cancel()
         self._flash = Flash(text, None if seconds is None else self.clock.call_later(seconds, self._unflash))

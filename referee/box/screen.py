@@ -7,9 +7,11 @@ the labels of the keys that do something now.  ``render`` draws it 1-bit at
 simulator.
 
 A passing message (``flash``) is drawn on lit lines under the title, in as
-many lines as it needs.  It takes rows the screen leaves free first, then the
-screen's own lines from the top; the line being typed (``typing``) and the
-big line (shrunk) always stay.
+many lines as it needs.  It takes rows the screen leaves free first, then
+the title's row (the message says what matters now; the title comes back
+with the next key), then the screen's own lines from the top; the key bar,
+the line being typed or the keys' hints written as a line (``typing``) and
+the big line (shrunk) always stay.
 
 Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
 big lines; both cover Czech, Polish and Russian.  They come from Debian's
@@ -66,7 +68,8 @@ class Screen:
     qr: str = ""
     invert_title: bool = True
     flash: str = ""                           # a message over the body
-    # The index in ``lines`` of the line being typed: a message never takes it.
+    # The index in ``lines`` of the line being typed, or of the keys' hints
+    # where a big line leaves no room for the key bar: a message never takes it.
     typing: int | None = None
     # A line drawing in panel pixels: its name for the text mirror, then
     # strokes, each a flat x0, y0, x1, y1, ... of points joined by lines.
@@ -137,7 +140,7 @@ class Layout:
     message: tuple[str, ...]   # the passing message, lit
     lines: tuple[str, ...]     # the screen's own lines, as many as fit
     keys: tuple[str, ...]      # the key bar's rows
-    said: str = ""             # the line of what was last done, if it has a row
+    said: str = ""             # the line of what was last done, if it has rows: one or two, "\n" between
 
 
 def layout(screen: Screen) -> Layout:
@@ -168,8 +171,20 @@ def layout(screen: Screen) -> Layout:
         y += font(big_font).size + 1
     room = (H - y - 10 * len(keys)) // 10
     message, lines = body(screen, cols, room)
-    said = fit(SAID + screen.said, cols) if screen.said and not screen.picture \
-        and len(screen.lines) + len(message) < room else ""
+    if screen.flash and title and not screen.big and not screen.qr and \
+            (len(lines) < min(len(screen.lines), room) or message[-1:] != wrap(screen.flash, cols)[-1:]):
+        # The message would take a line of the screen's own (or be cut):
+        # it takes the title's row first.
+        message, lines = body(screen, cols, room + 1)
+        title = ""
+    said = ""
+    if screen.said and not screen.picture and not screen.qr:
+        # Whole or not at all: on one row, or two where the page leaves
+        # two free; never cut short (beside a QR code or a drawing there
+        # is no room for it).
+        rows = wrap(SAID + screen.said, cols)
+        if len(rows) <= min(2, room - len(screen.lines) - len(message)) and not rows[-1].endswith("…"):
+            said = "\n".join(rows)
     return Layout(left, cols, title, big_font, tuple(message), tuple(lines), tuple(keys), said)
 
 
@@ -205,7 +220,7 @@ def render(screen: Screen) -> Image.Image:
         # zone still has light around it.
         draw.rectangle((0, 0, qr.width + 1, H - 1), fill=1)
         image.paste(qr, (1, (H - qr.height) // 2))
-    if screen.title:
+    if screen.title and at.title:
         if screen.invert_title:
             draw.rectangle((left, 0, W - 1, 10), fill=1)
         draw.text((left + 1, 1), at.title, font=small, fill=0 if screen.invert_title else 1)
@@ -224,8 +239,10 @@ def render(screen: Screen) -> Image.Image:
     for line in at.lines:
         draw.text((left, y), line, font=small, fill=1)
         y += 10
-    if at.said:   # on the lowest body row, apart from the screen's own lines
-        draw.text((left, H - 1 - 10 * len(at.keys) - 10), at.said, font=small, fill=1)
+    if at.said:   # on the lowest body rows, apart from the screen's own lines
+        rows = at.said.split("\n")
+        for i, row in enumerate(rows):
+            draw.text((left, H - 1 - 10 * len(at.keys) - 10 * (len(rows) - i)), row, font=small, fill=1)
     if at.keys:
         top = H - 1 - 10 * len(at.keys)
         draw.line((left, top, W - 1, top), fill=1)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n, setup_names
-from referee.box.flows import Flow, clock_text
+from referee.box.flows import Flow, answers, clock_text
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
@@ -130,17 +130,19 @@ class Play(Flow):
         named = self._chosen() or self._late()
         if key.isdigit():
             self._name(int(key) - 1, step.seat)
-        elif key in "AB" and named:
+        elif answers.answer(key) is not None and named:
             attacker, target = named
             self.choice = None
-            self.box.act(dv.Attack(target, hit=key == "A", by=attacker))
+            self.box.act(dv.Attack(target, hit=answers.answer(key), by=attacker))
         elif key == "A" and step.kind == "again":
             self.again = self._moment()
         elif key == "A" and self.state.last and self.state.last.how != "stop":
             self._refuse(_("A miss ends the turn."))  # [DV-6] no "again" after a miss
         elif key in "AB":
             self._refuse(_("First pick a player."))
-        elif key == "#":
+        elif key == "#" and not named and self.again != self._moment():
+            # Not where a target is named or asked for: those pages offer
+            # no stop (* goes back to the one that does).
             if self.box.act(dv.Stop()):
                 self.choice = self.again = None
         elif key == "*":
@@ -202,7 +204,7 @@ class Play(Flow):
             miss = _("Miss: show drawn tile") if s.drawn else _("Miss: show own tile")
             return self._prompt(_("{p} attacks {t}").format(p=me, t=them),
                                 (_("Hit: {t} shows it").format(t=them), miss),
-                                (("A", _("Hit")), ("B", _("Miss")), ("*", _("Back"))))
+                                (*answers.keys("hit"), ("*", _("Back"))))
         if step.kind == "again" and self.again == self._moment():
             return self._prompt(_("{p} again: whom?").format(p=me), self._rows(), (attack, ("*", _("Back"))))
         if step.kind == "again":
@@ -220,9 +222,9 @@ class Play(Flow):
         if left is None:
             return Screen(title, lines, keys=keys)
         # Under the big clock one line fits: the key hints take it rather
-        # than the key bar, so that a refusal, flashed over the first line,
-        # shows on the panel too.
-        return Screen(title, (key_line(keys),), big=clock_text(left))
+        # than the key bar, and a refusal, flashed over the clock shrunk,
+        # never takes it (``typing``).
+        return Screen(title, (key_line(keys),), big=clock_text(left), typing=0)
 
     def _table(self) -> Screen:
         s = self.state
@@ -310,8 +312,10 @@ class Play(Flow):
 def describe(event, before) -> str:
     """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
     match event:
-        case dv.Dealt():
-            return _("the deal")
+        case dv.Dealt(starts=starter):
+            # Who starts, not "the deal": what the # on the deal page chose.
+            seat = before.starter if starter is None else starter
+            return _("{p} starts the deal").format(p=seat_label(seat, before.players))
         case dv.Attack(target, hit, by):
             who = seat_label(before.turn if by is None else by, before.players)
             text = _("{p} hits {t}") if hit else _("{p} misses {t}")

@@ -8,11 +8,12 @@ Round start   The maker builds the word.  They may type the number of pieces
               in the secret chamber: it shows on screen 1, main shows only
               dots.  ``#`` starts the round, with the count or without it;
               ``*`` clears the digits.
-place         ``A`` NO (same seeker again), ``B`` YES (next seeker).
+place         ``A`` YES (next seeker), ``B`` NO (same seeker again): the
+              positive answer on ``A`` as in every game (``answers``).
 request       Bonus mode: ``C`` the seeker on turn asks for a piece.
 guess         All pieces are out: ``C`` nobody guesses any more.
-In a round    A seeker's seat digit opens their guess: ``A`` wrong,
-              ``B`` right, ``*`` back.  ``D`` more: ``1`` the piece count
+In a round    A seeker's seat digit opens their guess: ``A`` right,
+              ``B`` wrong, ``*`` back.  ``D`` more: ``1`` the piece count
               (maker, until bonus mode; after the first piece is placed it
               counts the pieces left, and ``#`` asks the maker to confirm on
               screen 1 with ``#`` again), ``2`` bonus mode
@@ -28,7 +29,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from games import decipher as game
-from referee.box.flows import Flow, more
+from referee.box.flows import Flow, answers, more
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
@@ -67,8 +68,8 @@ class SetupForm(Form):
                 *ruling, *("",) * (-len(ruling) % HELP_LINES),
                 ngettext("Words of {n} letter", "Words of {n} letters", self.values["length"]).format(
                     n=self.values["length"]),
-                _("Maker: pieces, then #"), _("A: NO  B: YES"), _("Seeker's digit: guess"),
-                _("then A wrong, B right"), _("C: piece, or give up"), _("D: more, scores"))
+                _("Maker: pieces, then #"), answers.help_line("YES"), _("Seeker's digit: guess"),
+                _("then A right, B wrong"), _("C: piece, or give up"), _("D: more, scores"))
 
 
 def round_plan(options: dict) -> list[int]:
@@ -165,10 +166,9 @@ class Play(Flow):
                 self.page = Page.PLAY
 
     def _play_key(self, key: str) -> None:
-        if key == "A":
-            self._act(game.No())
-        elif key == "B":
-            self._act(game.Yes())
+        said = answers.answer(key)
+        if said is not None:
+            self._act(game.Yes() if said else game.No())
         elif key == "C" and game.step(self.state).kind == "guess":
             self.page = Page.GIVEUP
         elif key == "C":
@@ -212,6 +212,9 @@ class Play(Flow):
             self.page = Page.START
         elif key == "1" and step.correct:
             self.page, self.typed, self.confirming = Page.CORRECT, "", False
+        elif key == "1":   # [DC-6] in bonus mode the pieces left are the bonus tokens
+            self.box.flash(_("Bonus mode: the count is the bonus tokens."))
+            self.box.sound("error")
         elif key == "2":
             if self._act(game.BonusMode()):
                 self.page = Page.PLAY
@@ -223,9 +226,10 @@ class Play(Flow):
             self.page = Page.PLAY
 
     def _guess_key(self, key: str) -> None:
-        if key in "AB":
+        right = answers.answer(key)
+        if right is not None:
             seat = self.seeker
-            if self._act(game.Guess(seat, right=key == "B")):
+            if self._act(game.Guess(seat, right=right)):
                 self.page, self.sheet = Page.PLAY, 0
                 s = self.state
                 if s.phase == "play" and not s.held(seat):
@@ -241,7 +245,7 @@ class Play(Flow):
             self.page = Page.PLAY
 
     def _scores_key(self, key: str) -> None:
-        if key in "*#D":
+        if key in "*D":   # not #: a habitual # leaves no page that does not offer it
             self.page = Page.PLAY
 
     def _sheet_key(self, key: str) -> None:
@@ -304,7 +308,7 @@ class Play(Flow):
             pieces = ngettext("Bonus mode: {n} left", "Bonus mode: {n} left", s.bonus_left).format(n=s.bonus_left)
         else:
             pieces = _("Pieces: set") if s.pieces is not None else _("Pieces: —")
-        keys = {"place": (("A", _("NO")), ("B", _("YES"))),
+        keys = {"place": answers.keys("YES"),
                 "request": (("C", _("Piece")),),
                 "guess": (("C", _("Give up")),)}[step.kind]
         return Screen(self._title(), (turn, counts, pieces, self._guessers(step)),
@@ -318,14 +322,11 @@ class Play(Flow):
         return _("To guess, press {keys}").format(keys="/".join(str(seat + 1) for seat in step.guessers))
 
     def _more_screen(self) -> Screen:
-        step = game.step(self.state)
-        lines = []
-        if step.pieces or step.correct:
-            lines.append("1 " + _("Pieces (maker)"))
-        if step.bonus_call:
-            lines.append("2 " + _("Bonus mode (maker)"))
-        lines += ["3 " + _("Nobody guesses"), "4 " + _("Scores")]
-        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+        # Always the four, numbered 1 to 4: a digit means one thing here
+        # whatever the moment; one that cannot be done now says why.
+        lines = ("1 " + _("Pieces (maker)"), "2 " + _("Bonus mode (maker)"), "3 " + _("Nobody guesses"),
+                 "4 " + _("Scores"))
+        return Screen(_("More"), lines, keys=(("*", _("Back")),))
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
@@ -345,7 +346,7 @@ class Play(Flow):
                  _("A guess costs 1 token"),
                  _("Is the word right?"))
         return Screen(_("{name} guesses").format(name=s.players[self.seeker]), lines,
-                      keys=(("A", _("Wrong")), ("B", _("Right")), ("*", BACK)))
+                      keys=(*answers.keys("right"), ("*", BACK)))
 
     def _giveup_screen(self) -> Screen:
         s = self.state

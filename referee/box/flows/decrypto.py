@@ -26,7 +26,10 @@ team's screen for the encryptor, until it is let go [DE-3].
 Writing clues: ``A`` swap a dealt keyword before round 1's first clues (the
 team's digit if both may still swap, then the keyword's position 1-4).
 
-Guessing: three digits, ``#`` to confirm, ``*`` to clear [DE-5].  A revealed
+Guessing: three digits, ``#`` to confirm, ``*`` to clear [DE-5]; a digit the
+rules would refuse (a 5, one typed twice) is refused as it is pressed.  An
+interception, once announced, stays on ``main`` (what was said, not whether
+it was right) until ``#`` or the decode's first digit.  A revealed
 code, each guess said right or wrong, stays on ``main`` until ``#`` or the
 next guess's first digit; a team done with its clues leaves it up, unless
 that starts the other team's countdown, which then takes the screen.
@@ -61,7 +64,6 @@ KEY_HELP = (N_("int: interceptions,"), N_("mis: miscommunication"), N_("Team but
             N_("Guess: 3 digits, #;"), N_("* clears the digits."), N_("A: swap a keyword"),
             N_("(before round 1)."), N_("B: phone pages (QR)"), N_("C: help  D: codes"))
 HELP = (*d.CLUE_RULES, *KEY_HELP)
-HELP_PAGES = -(-len(HELP) // forms.HELP_LINES)
 BACK, ON = "◄", "►"
 # A second short press of a team button within this many seconds says the
 # clues are written: one press alone may be a peek let go too soon.
@@ -138,12 +140,13 @@ class Setup(forms.Form):
 
 
 def help_screen(page: int) -> Screen:
-    """The clue rules [DE-11], then the keys, three to a page."""
-    page %= HELP_PAGES
-    size = forms.HELP_LINES
-    lines = (*(_(line) for line in HELP[page * size:(page + 1) * size]), forms.game_menu_line())
+    """The clue rules [DE-11], then the keys, three lines to a page, each
+    page ending on a whole sentence (``forms.help_paged``)."""
+    pages = forms.help_paged([_(line) for line in HELP])
+    page %= len(pages)
+    lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
+    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=len(pages)), lines, keys=keys)
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -231,7 +234,7 @@ class Play(Flow):
             self.box.clock.call_later(DONE_SECONDS, self.box.render)
 
     def _play_key(self, key: str) -> None:
-        if self._unseen() is not None:
+        if self._unseen() is not None or self._noted() is not None:
             if key == "#":
                 self._move_on()
                 return
@@ -256,7 +259,12 @@ class Play(Flow):
     def _entry_key(self, key: str, now: d.Step) -> None:
         width = 1 if now.kind == "tiebreak" else 3
         if key.isdigit():
-            if len(self.typed) < width:
+            refused = self._refused_digit(key, now)
+            if refused:
+                # Refused as it is pressed, not at # three keys later [DE-5].
+                self.box.flash(refused)
+                self.box.sound("error")
+            elif len(self.typed) < width:
                 self.typed += key
             else:
                 self.box.sound("error")
@@ -273,6 +281,17 @@ class Play(Flow):
             if self.box.act(event) and d.is_over(self.state):
                 self.box.sound("done")
 
+    def _refused_digit(self, key: str, now: d.Step) -> str:
+        """Why the rules would refuse this digit of a code (a 5, a digit
+        typed twice) or of a keyword count (more than 4), else ""."""
+        if now.kind == "tiebreak":
+            return _("0 to 4 keywords.") if int(key) > 4 else ""
+        if not 1 <= int(key) <= 4:
+            return _("A code's digits are 1 to 4.")
+        if key in self.typed:
+            return _("Digit {digit}: already in the code.").format(digit=key)
+        return ""
+
     def _over_key(self, key: str) -> None:
         if key == "#":
             self.box.leave()
@@ -282,18 +301,18 @@ class Play(Flow):
     def _help_key(self, key: str) -> None:
         if key in "CD":
             self.sub += 1 if key == "D" else -1
-        elif key in "*#":
+        elif key == "*":   # not #: these pages offer only * to leave
             self._open("play")
 
     def _scores_key(self, key: str) -> None:
         count = max(1, len(revealed(self.state)))
         if key in "CD":
             self.sub = (self.sub + (1 if key == "D" else -1)) % count
-        elif key in "*#":
+        elif key == "*":
             self._open("play")
 
     def _phones_key(self, key: str) -> None:
-        if key in "*#B":
+        if key in "*B":
             self._open("play")
 
     def _swap_key(self, key: str) -> None:
@@ -330,10 +349,24 @@ class Play(Flow):
             return done[-1]
         return None
 
+    def _noted(self) -> str | None:
+        """The key of the interception just announced, while the table has
+        not moved on from it to the decode: as a decode has its result, an
+        interception has its page, so that the # that ends typing it never
+        lands on the decode with nothing typed."""
+        s, now = self.state, d.step(self.state)
+        if now.kind != "decode" or s.intercept is None or self.typed:
+            return None
+        key = f"{s.round}:{now.team}:i:{code_text(s.intercept)}"
+        return None if key in self.seen else key
+
     def _move_on(self) -> None:
         last = self._unseen()
         if last is not None:
             self.seen = [*self.seen, reveal_key(*last)]
+        noted = self._noted()
+        if noted is not None:
+            self.seen = [*self.seen, noted]
 
     # --- screens ---------------------------------------------------------------------
 
@@ -361,6 +394,8 @@ class Play(Flow):
         if last is not None and not counting:
             return self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))))
         now = d.step(s)
+        if self._noted() is not None:
+            return self._noted_screen(now)
         if now.kind == "clues":
             return self._clues_screen(now)
         if now.kind in ("intercept", "decode"):
@@ -376,26 +411,28 @@ class Play(Flow):
         s = self.state
         left = self.box.remaining()
         if left is not None:
-            # [DE-4] The first team is done: the other has 30 seconds.
+            # [DE-4] The first team is done: the other has 30 seconds.  (No
+            # verdict of the last round here: the line of what was last
+            # done says who finished.)
             late = self.name(now.waiting[0])
-            done = revealed(s)
-            lines = (said_line(self.name(done[-1][1].team), done[-1][1].decode,
-                               done[-1][1].decode == done[-1][1].code),) if done else ()
-            return Screen(_("{team}: finish clues!").format(team=late), lines, big=clock_text(left), mid=True,
+            return Screen(_("{team}: finish clues!").format(team=late), (), big=clock_text(left), mid=True,
                           keys=(("C", _("Help")),))
         # [DE-2] The encryptor rotates through the team, round by round.
         lines = [self._encryptor_line(t) for t in s.coding]
+        # [DE-4] How a team says its clues are written, where there is a
+        # line for it: in every round without tokens, and in the Hacker's.
+        done = _("Done: team button ×2")
         if s.variant == "hacker":
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
-                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND)]
+                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
         elif self._swappers():
-            lines.append(_("A: swap a keyword"))   # [DE-1] before round 1's first clues only
+            lines += [_("A: swap a keyword"), done]   # [DE-1] before round 1's first clues only
         elif any(s.interceptions) or any(s.miscommunications):
             # Each team's tokens beside its name (the help says what int and mis are).
             lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
                                                                m=s.miscommunications[t])) for t in (0, 1)]
         else:
-            lines.append(_("No tokens yet."))
+            lines += [done, _("No tokens yet.")]
         # B (phone pages) always works; it is labelled when A is free.
         first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
         keys = (first, ("C", _("Help")), ("D", _("Codes")))
@@ -438,6 +475,16 @@ class Play(Flow):
             lines.append(_("Time up: stop writing"))  # [DE-4]
         title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
         return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
+
+    def _noted_screen(self, now: d.Step) -> Screen:
+        """The interception announced, before the decode: what was said
+        (right or wrong only with the code [DE-6]) and who guesses next."""
+        s = self.state
+        rival, team = self.name(1 - now.team), self.name(now.team)
+        lines = (*wrap(_("{team} intercepts: {code}").format(team=rival, code=code_text(s.intercept))),
+                 *wrap(_("Now {team} decodes its own code.").format(team=team)))
+        title = _("Round {n}: {team} code").format(n=s.round, team=team)
+        return Screen(title, lines, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))))
 
     def _reveal_screen(self, number: int, x: d.Reveal, keys) -> Screen:
         s = self.state
@@ -485,7 +532,8 @@ class Play(Flow):
                 lines.append(f"> {self.name(t)}: {self.typed or '_'}")
             else:
                 lines.append(f"{self.name(t)}: {'_' if count is None else count}")
-        title = _("Tie, score {0}:{1}").format(*s.scores)  # [DE-9]
+        # [DE-9] The score that tied: interceptions less miscommunications.
+        title = _("Tie, int-mis {0}:{1}").format(*s.scores)
         return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
 
     def _over_pages(self) -> list[Screen]:
@@ -590,6 +638,10 @@ def describe(event, before) -> str:
             return _("{team}'s clues").format(team=team(seat))
         case d.SwapKeyword(seat, position):
             return _("{team} swaps word {n}").format(team=team(seat), n=position)
+        case d.Guess(seat, code) if d.step(before).kind == "intercept":
+            # Right or wrong is said with the code, after the decode [DE-6]:
+            # here it would tell the decoding team its code.
+            return _("{team} intercepts: {code}").format(team=team(seat), code=code_text(code))
         case d.Guess(seat, code):
             target = d.step(before).of_team
             return said_line(team(seat), code, target is not None and tuple(code) == tuple(before.codes[target] or ()))

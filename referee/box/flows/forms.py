@@ -32,6 +32,48 @@ def game_menu_line() -> str:
     return _("Hold *: undo, menu")
 
 
+def runs_on(line: str, following: str) -> bool:
+    """Whether ``line`` of a help text is a sentence that goes on into
+    ``following``: not after a full stop; after a comma, colon or
+    semicolon; or where the next line starts in lower case or with a
+    bracket ("(before round 1).")."""
+    end = line.rstrip()[-1:]
+    if end in ".!?":
+        return False
+    return end in ",:;" or following[:1].islower() or following[:1] == "("
+
+
+def help_paged(lines) -> list[tuple[str, ...]]:
+    """Help lines as pages of ``HELP_LINES``, each ending on a whole
+    sentence: a sentence that would run over a page starts the next one
+    (one longer than a page runs over it).  An empty line ends a page."""
+    sentences: list[list[str] | None] = []
+    sentence: list[str] = []
+    for i, line in enumerate(lines):
+        if not line:
+            sentences += [sentence, None] if sentence else [None]
+            sentence = []
+            continue
+        sentence.append(line)
+        if not runs_on(line, lines[i + 1] if i + 1 < len(lines) else ""):
+            sentences.append(sentence)
+            sentence = []
+    if sentence:
+        sentences.append(sentence)
+    pages: list[list[str]] = [[]]
+    for sentence in sentences:
+        if sentence is None or pages[-1] and len(pages[-1]) + len(sentence) > HELP_LINES:
+            if pages[-1]:
+                pages.append([])
+            if sentence is None:
+                continue
+        pages[-1].extend(sentence)
+        while len(pages[-1]) > HELP_LINES:
+            pages.append(pages[-1][HELP_LINES:])
+            del pages[-2][HELP_LINES:]
+    return [tuple(page) for page in pages if page] or [()]
+
+
 def named_seats(values: dict) -> dict:
     """Setup values with a players count turned into seat names in the box's
     language ("Hráč 1" at a Czech table), so the score log reads as the
@@ -157,7 +199,7 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return -(-len(self.help()) // HELP_LINES)
+        return len(help_paged(self.help()))
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -167,7 +209,7 @@ class Form(Flow):
         elif self.mode == "roster":
             self._roster_key(key)
         elif self.mode == "phone":
-            if key in "*#B":
+            if key in "*B":   # not #: the page offers only * to leave
                 self.mode = ""
         elif key == "A":
             self.mode, self.picked, self.roster_page = "roster", [], 0
@@ -257,7 +299,7 @@ class Form(Flow):
             self.help_page += 1
         elif key == "C" and self.help_page > 0:
             self.help_page -= 1
-        elif key in "*#":
+        elif key == "*":
             self.help_page = None
 
     def screens(self):
@@ -347,7 +389,7 @@ class Form(Flow):
         return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
 
     def _help_screen(self) -> Screen:
-        first = self.help_page * HELP_LINES
+        pages = help_paged(self.help())
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
@@ -355,4 +397,5 @@ class Form(Flow):
             keys.append(("D", "►"))
         keys.append(("*", _("Back")))
         title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
-        return Screen(title, (*self.help()[first:first + HELP_LINES], game_menu_line()), keys=tuple(keys))
+        page = pages[min(self.help_page, len(pages) - 1)]
+        return Screen(title, (*page, *("",) * (HELP_LINES - len(page)), game_menu_line()), keys=tuple(keys))

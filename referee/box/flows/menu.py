@@ -7,7 +7,7 @@ from referee import catalogue, i18n
 from referee.box import wifi
 from referee.box.flows import Flow, clock_text, flow_for, merging
 from referee.box.flows.numbered import Menu
-from referee.box.screen import LINES, W, Screen, qr_image, wrap
+from referee.box.screen import LINES, W, Screen, key_rows, qr_image, wrap
 from referee.i18n import _
 
 title = catalogue.title
@@ -65,7 +65,7 @@ class ComingSoon(Flow):
         self.title = title
 
     def key(self, key, kind):
-        if kind == "press" and key in "*#":
+        if kind == "press" and key == "*":
             self.box.goto(Main(self.box))
 
     def screens(self):
@@ -90,7 +90,7 @@ class ScoreLog(Flow):
             return
         if key == "B" and len(self._pages()) > 1:
             self.page = (self.page + 1) % len(self._pages())
-        elif key in "*#":
+        elif key == "*":   # not #: the page offers only * to leave
             self.box.goto(Main(self.box))
 
     def _pages(self) -> list[str]:
@@ -108,10 +108,13 @@ class ScoreLog(Flow):
         if len(pages) == 2 and "league" in pages:
             keys = (("B", _("Scores") if page == "league" else _("League")),)
         else:
-            keys = (("B", _("Next")),) if len(pages) > 1 else ()
+            # An arrow, as other pages turn: with "*:Menu" it fits beside the code.
+            keys = (("B", "►"),) if len(pages) > 1 else ()
+        keys += (("*", _("Menu")),)   # * goes back to the main menu; # does nothing here
         if page == "league":
             club = self.box.config.club.league_url
-            return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club), keys=keys, qr=club)}
+            return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club, room=room(keys, club)),
+                                   keys=keys, qr=club)}
         if page == "wifi":
             spot = self.box.network.hotspot
             code = wifi.wifi_code(spot.name, spot.password)
@@ -119,12 +122,13 @@ class ScoreLog(Flow):
                                    keys=keys, qr=code)}
         if page == "home":
             url = wifi.COMITUP_PAGE.upper()
-            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url),
+            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
                                    keys=keys, qr=url)}
         if self.box.network.state == "CONNECTING":
             return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
         url = self.box.public_url()
-        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, local=self._local()),
+        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, local=self._local(),
+                                                   room=room(keys, url)),
                                keys=keys, qr=url)}
 
     def _local(self) -> str:
@@ -153,17 +157,23 @@ def broken(text: str, code: str) -> tuple[str, ...]:
     return tuple(text[i:i + width] for i in range(0, len(text), width)) or ("",)
 
 
-def beside(prompt: str, url: str, local: str = "") -> tuple[str, ...]:
+def room(keys, url: str) -> int:
+    """The lines beside the QR code of ``url`` over a key bar of ``keys``
+    (two rows where one would cut a label)."""
+    return LINES + 1 - len(key_rows(keys, (W - qr_image(url).width - 4) // 6))
+
+
+def beside(prompt: str, url: str, local: str = "", room: int = LINES) -> tuple[str, ...]:
     """The lines beside a QR code: its address whole; under it the box's
     ``.local`` name (``local``) where it fits whole; and the prompt above
-    them where there is room for all of it."""
+    them where there is room (``room`` lines) for all of it."""
     address, said = written(url), tuple(wrap(prompt, 10))
     width = (W - qr_image(url).width - 4) // 6
     name = written(local, qr_image(url).width) if local else ()
-    if len(address) + len(name) > LINES or any(len(line) > width for line in name):
+    if len(address) + len(name) > room or any(len(line) > width for line in name):
         name = ()
     lines = (*address, *name)
-    return (*said, *lines) if len(said) + len(lines) <= LINES else lines
+    return (*said, *lines) if len(said) + len(lines) <= room else lines
 
 
 def written(url: str, beside: int = 0) -> tuple[str, ...]:

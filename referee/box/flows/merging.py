@@ -19,7 +19,7 @@ class Merging(Flow):
         self.merging_csrf = secrets.token_urlsafe(16)
 
     def key(self, key, kind):
-        if kind == "press" and key in "*#":
+        if kind == "press" and key == "*":
             self.box.goto(self.back())
             self.box.changed()   # the web hears the page is gone
 

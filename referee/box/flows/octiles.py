@@ -281,7 +281,7 @@ class Play(Flow):
             moves = self._moves(draft)
             if key.isdigit() and 1 <= int(key) <= len(moves):
                 self._act(oc.Play(*moves[int(key) - 1]))
-            elif key == "*" or (key == "#" and not moves):
+            elif key == "*":
                 self._keep(dataclasses.replace(draft, placed=False))
 
     def _space_key(self, key: str, draft: Draft) -> None:

@@ -23,6 +23,7 @@ Scoring              digits and ``#``: pictures drawn, words found and named,
                      destroyed; ``*`` clears the digits or goes back a question
 Game over            ``D``/``C`` turn the pages (the winners and the QR code of
                      the score log, then the table), ``#`` back to the main menu
+                     (said on every page of the result)
 
 Undo and ending a game early are the box's own (hold ``*``).
 
@@ -36,6 +37,8 @@ from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.box.flows import Flow, clock_text, more
+from referee.box.flows.answers import answer as answered
+from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.config import read_letter_table
@@ -178,9 +181,9 @@ class Play(Flow):
             self.typed += key
         elif key == "#" and counting and self.typed:
             self.answers, self.typed = [*self.answers, int(self.typed)], ""
-        elif key in "AB" and not counting:
+        elif answered(key) is not None and not counting:
             drawn, found, unused = self.answers
-            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=key == "A")):
+            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=answered(key))):
                 self.agent, self.answers = None, []
         elif key == "*" and self.typed:
             self.typed = ""
@@ -302,7 +305,7 @@ class Play(Flow):
         if asked < COUNTS:
             keys = [("#", _("OK"))]
         else:
-            keys = [("A", _("Yes")), ("B", _("No"))]
+            keys = list(answer_keys("yes"))
         if typed or answers:
             keys.append(("*", _("Clear") if typed else _("Back")))
         title = fit(f"{agent} → {officer}")
@@ -323,7 +326,10 @@ class Play(Flow):
             # Beside the QR code there is room for two names; the table has them all.
             names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
             lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
-            return Screen(_("Game over"), lines, keys=(("D", _("Table")),), qr=self.box.public_url()), side
+            # "#" is said here too: it leaves the result (a habitual # after
+            # the scoring must not skip it unseen).  Beside the QR code ten
+            # columns are left: D turns on with an arrow, as Decipher's does.
+            return Screen(_("Game over"), lines, keys=(("#", _("Menu")), ("D", "►")), qr=self.box.public_url()), side
         names = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]
         rows = tuple(_score_row(name, points[name]) for name in names)
         title = _("Scores {k}/{n}").format(k=page, n=self._pages() - 1)

@@ -1,0 +1,88 @@
+"""Issue 34 item 5: help pages end on a whole sentence, and a menu's
+numbers run 1, 2, 3, 4.
+
+Every game's help (``C`` on its setup form, and Decrypto's in play), in the
+four languages, is turned page by page: a page whose last line goes on into
+the next page's first ("No keyword as a clue," then "nor in translation."),
+or a page that is only the end of the last one's sentence, fails.
+"""
+from __future__ import annotations
+
+import pytest
+
+from referee import i18n
+from referee.testing import Table
+from test_explains import GAMES, LANGS, help_pages
+
+
+def body(page: str) -> list[str]:
+    """A help page's own lines: under the title, over the undo hint and the key bar."""
+    return [line for line in page.splitlines()[1:-2] if line and not line.startswith("! ")]
+
+
+def goes_on(line: str, following: str) -> bool:
+    """A sentence left open at ``line`` and finished by ``following``."""
+    if line.rstrip()[-1:] in ".!?":
+        return False
+    return line.rstrip()[-1:] in ",:;" or following[:1].islower() or following[:1] == "("
+
+
+def split_sentences(pages: list[str]) -> list[str]:
+    cut = []
+    for this, following in zip(pages, pages[1:]):
+        last, first = body(this)[-1], body(following)[0]
+        if goes_on(last, first):
+            cut.append(f"{last!r} / {first!r}")
+    return cut
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_34_5_every_help_page_ends_on_a_whole_sentence(lang, game):
+    try:
+        with Table(seed=34, lang=lang) as t:
+            t.press(GAMES[game])
+            pages = help_pages(t)
+            assert len(pages) >= 2 and all(body(page) for page in pages)
+            cut = split_sentences(pages)
+            if game == "decrypto":                          # in play, C is the same help
+                t.press("#")
+                cut += split_sentences(help_pages(t))
+    finally:
+        i18n.use("en")
+    assert cut == []
+
+
+def test_34_5_decrypto_keeps_a_sentence_on_one_page():
+    with Table(seed=34) as t:
+        t.press("1")
+        pages = [body(page) for page in help_pages(t)]
+    assert ["No keyword as a clue,", "nor in translation."] in [page[:2] for page in pages]
+    assert any(page[-2:] == ["A: swap a keyword", "(before round 1)."] or
+               page[:2] == ["A: swap a keyword", "(before round 1)."] for page in pages)
+
+
+def test_34_5_da_vinci_ends_on_more_than_its_last_words():
+    with Table(seed=34) as t:
+        t.press("4")
+        pages = [body(page) for page in help_pages(t)]
+    assert pages[-1] == ["After a hit: A again,", "# stops."]
+
+
+def test_34_5_DC6_decipher_more_menu_is_numbered_1_to_4_at_every_moment():
+    with Table(seed=34) as t:
+        t.start("decipher", players=2)
+        t.press("#")
+        for moment in ("start", "count", "bonus"):
+            if moment == "count":
+                t.type("*")                               # the round under way, no count
+            t.press("D")
+            numbers = [line[0] for line in t.screen().splitlines()[1:] if line[:2].rstrip().isdigit()]
+            assert numbers == ["1", "2", "3", "4"], t.screen()
+            if moment == "bonus":
+                t.press("1")                              # nothing to count in bonus mode: said why
+                assert "! Bonus mode: the count is the bonus tokens." in t.screen()
+                assert t.sounds[-1] == "error"
+            t.press("*")
+            if moment == "count":
+                t.type("D2")                              # the maker calls bonus mode
