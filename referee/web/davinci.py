@@ -22,3 +22,10 @@ def now(v: dict) -> list[str]:
     game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
     pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
     return game + [_("{player} to play").format(player=v["turn"]), pool]
+
+
+def empty(entry: dict) -> str:
+    """A sheet with no game finished yet: points come only at a game's end."""
+    if entry.get("points", True):
+        return _("No game finished yet: tournament points come at the end of each game.")
+    return _("One game, no points: the last player with hidden tiles wins.")

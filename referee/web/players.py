@@ -116,7 +116,8 @@ def result_of(entry: dict) -> Result:
         total = totals.get(seat)
         sides.append((named, seat in winners, total if isinstance(total, (int, float)) else 0, seat))
     ranked = _ranks(sides, order)
-    points = name in catalogue.GAMES and catalogue.GAMES[name].points   # Decrypto's totals are tokens
+    # Decrypto's totals are tokens, a single Da Vinci Code game's a win: no points
+    points = name in catalogue.GAMES and catalogue.GAMES[name].points and entry.get("points", True)
     kept = tuple(Side(named, rank, float(total) if points else None, won)
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
     if entry.get("status") != "finished":

@@ -130,6 +130,13 @@ def reason(entry: dict) -> str:
     return said(entry) if said is not None else ""
 
 
+def has_points(entry: dict) -> bool:
+    """Whether the entry's totals are points a page may show and add up: not
+    Decrypto's tokens, nor a single Da Vinci Code game's 1 for the winner."""
+    game = catalogue.GAMES.get(entry.get("game", ""))
+    return bool(game is not None and game.points and entry.get("points", True))
+
+
 def card(entry: dict, now: str = "") -> dict:
     status = entry.get("status")
     return {
@@ -140,6 +147,7 @@ def card(entry: dict, now: str = "") -> dict:
         "started": clock(entry["started"]),
         "duration": duration(entry),
         "standings": standings(entry),
+        "points": entry.get("points", True),   # a single Da Vinci Code game has none to show
         "now": now,
     }
 
@@ -213,6 +221,14 @@ def token_sheet(entry: dict) -> list[TokenRow]:
 TOKEN_RULE = N_("A team's second interception token wins; its second miscommunication token loses. "
                 "A tie (both at once, or nothing decided after round 8) goes to interceptions minus "
                 "miscommunications, then to keywords guessed.")
+
+
+def empty(entry: dict) -> str:
+    """What a sheet with no rows yet says, where the game's web module knows
+    better than "No rounds scored yet" (Da Vinci Code scores only when a game
+    ends); "" for the plain words."""
+    said = catalogue.hook(entry.get("game", ""), "web", "empty")
+    return said(entry) if said is not None else ""
 
 
 def row_heading(game: str) -> str:
