@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from referee import catalogue, i18n
+from referee import catalogue, i18n, setup_names
 from referee.i18n import N_, _, ngettext
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
@@ -30,9 +30,14 @@ title = catalogue.title
 def side(game: str, name: str) -> str:
     """A player's or team's name as the pages show it: a name the rules give
     in English ("White", "West", the catalogue's ``rule_names``, as the
-    panels translate it), or a name the table gave, as given."""
+    panels translate it), a seat's default in the reader's language
+    ("Player 1" recorded by a box speaking English reads "Hráč 1" on a Czech
+    page), or a name the table gave, as given."""
     rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
-    return _(name) if name in rules else name
+    if name in rules:
+        return _(name)
+    seat = setup_names.seat_number(name)
+    return name if seat is None else _("Player {n}").format(n=seat)
 
 
 def local(ts: float) -> dt.datetime:

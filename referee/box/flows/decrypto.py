@@ -143,7 +143,7 @@ def help_screen(page: int) -> Screen:
     size = forms.HELP_LINES
     lines = (*(_(line) for line in HELP[page * size:(page + 1) * size]), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=HELP_PAGES), lines, keys=keys)
+    return Screen(forms.help_title(page, HELP_PAGES), lines, keys=keys)
 
 
 # --- playing ---------------------------------------------------------------------------

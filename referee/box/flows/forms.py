@@ -28,6 +28,12 @@ from referee.i18n import _
 HELP_LINES = LINES - 1
 
 
+def help_title(page: int, pages: int) -> str:
+    """A help page's title, numbered even when alone: its own message, for a
+    title has room for a word ("Nápověda") that a key label has not."""
+    return _("Help {n}/{of}").format(n=page + 1, of=pages)
+
+
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
 
@@ -354,5 +360,5 @@ class Form(Flow):
         if self.help_page + 1 < self.help_pages:
             keys.append(("D", "►"))
         keys.append(("*", _("Back")))
-        title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
+        title = help_title(self.help_page, self.help_pages)
         return Screen(title, (*self.help()[first:first + HELP_LINES], game_menu_line()), keys=tuple(keys))
