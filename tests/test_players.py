@@ -239,3 +239,24 @@ def test_28_a_players_csv_is_the_box_csv(table):
     assert [r[5] for r in rows[1:]] == [""]
     opponent = next(a for a in player(t, "Ania K.")["against"] if a["name"].startswith("="))
     assert opponent["name"] == "=SUM(A1)"       # the page and the JSON keep the name as typed
+
+
+def test_issue34_an_unnamed_seat_still_takes_a_place_and_head_to_head_is_explained(table):
+    t = table
+    t.start("decipher", players=["Mirek", "Player 2", "Marek"])   # the middle seat left unnamed
+    t.type("#3B#")
+    t.type("#D4")
+    t.type("*3B#")
+    t.type("#2B")
+    t.press("#")
+    mirek = text(page(t, "/p/mirek"))
+    assert "3. of 3" in mirek and "of 2" not in mirek
+    assert "Against Games Ahead Behind Tied" in mirek
+    assert "Ahead, behind, tied: how Mirek placed against each player in the games both played." in mirek
+
+
+def test_issue34_all_players_with_nothing_counted_says_why_once():
+    with Table(seed=7) as t:
+        said = text(page(t, "/p/"))
+    assert "No counted games yet." in said
+    assert said.count("played to its end") == 1
