@@ -123,7 +123,9 @@ def verdict(entry: dict) -> str:
     if status == "playing":
         return _("In progress")
     if not winners:
-        return _("Abandoned") if status == "abandoned" else _("No winner")
+        if status == "abandoned":
+            return _("Abandoned")
+        return _("Ended early: nobody wins") if entry.get("stopped") else _("No winner")
     if len(winners) == 1:
         return _("{winner} wins").format(winner=winners[0])
     return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
@@ -142,13 +144,22 @@ def has_points(entry: dict) -> bool:
     return bool(game is not None and game.points and entry.get("points", True))
 
 
+def status_text(entry: dict) -> str:
+    """The card's badge: playing, finished, abandoned, or ended early from
+    the game menu (an Octiles game the table stopped is not "Finished")."""
+    status = entry.get("status")
+    if status == "finished" and entry.get("stopped"):
+        return _("Ended early")
+    return _(STATUS[status]) if status in STATUS else status or ""
+
+
 def card(entry: dict, now: str = "") -> dict:
     status = entry.get("status")
     return {
         "id": entry["id"],
         "title": title(entry["game"]),
         "status": status or "playing",
-        "status_text": _(STATUS[status]) if status in STATUS else status or "",
+        "status_text": status_text(entry),
         "started": clock(entry["started"]),
         "duration": duration(entry),
         "standings": standings(entry),
