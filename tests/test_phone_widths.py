@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from games import davinci as davinci_rules
-from referee import i18n
+from referee import i18n, team_links
 from test_web import (act, current_id, davinci_game, decipher_game, decrypto_clues, decrypto_guesses,  # noqa: F401
                       octiles_turns, osmisifry_game, t)
-from test_web_browser import browser, phone  # noqa: F401
+from test_web_browser import browser, path_of, phone  # noqa: F401
 
 pytestmark = pytest.mark.browser
 WIDTH = 320
@@ -60,8 +60,11 @@ def evening(t) -> list[str]:
     t.start("davinci", players=4, tournament=True)     # four columns of default names
     act(t, davinci_rules.Dealt(), davinci_rules.Attack(1, True), davinci_rules.Attack(2, False))
     seats = current_id(t)
+    t.box.leave()
+    t.start("decrypto")                # a game in play: its team pages
+    teams = [path_of(team_links.team_url(t.box, team)) for team in (0, 1)]
     return ["/", "/e/", *(f"/g/{g}" for g in (decrypto, davinci, osmisifry, octiles, decipher, seats)), "/p/",
-            "/p/ann", "/p/bob"]
+            "/p/ann", "/p/bob", *teams]
 
 
 def test_issue34_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811
