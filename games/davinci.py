@@ -414,6 +414,9 @@ def summary(state: State) -> dict:
         "rounds": [_game_log(state, game) for game in state.games],
         "totals": totals,
         "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
+        # [DV-8] a single game is won, not scored: its 1 and 0 are no points
+        # to add up or average beside a tournament's.
+        "points": state.tournament,
     }
 
 

@@ -570,6 +570,7 @@ def summary(state: State) -> dict:
         "exchanges": sum(t.action == "exchanged" for t in state.turns),
         "passes": sum(t.action == "passed" for t in state.turns),
         "finishing_order": [state.names[s] for s in state.finishers],
+        "stopped": state.stopped,   # the table ended it from the game menu before its end
     }
 
 

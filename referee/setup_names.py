@@ -50,6 +50,18 @@ def is_default(name: str) -> bool:
     return False
 
 
+def seat_number(name: str) -> int | None:
+    """The seat a default name stands for ("Player 2", "Hráč 2", "Игрок 2"
+    → 2), whatever language the box spoke when it was recorded; None for a
+    name the table gave."""
+    for code in i18n.LANGS:
+        pattern = i18n.catalogue(code).gettext("Player {n}")
+        found = re.fullmatch(re.escape(pattern).replace(r"\{n\}", "([0-9]+)"), name)
+        if found:
+            return int(found.group(1))
+    return None
+
+
 def typed(entry: dict) -> list[str]:
     """The names the table gave one game, in seat order (team by team)."""
     given = [name for team in entry.get("members", {}).values() for name in team] or entry.get("players", [])

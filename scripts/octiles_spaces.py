@@ -71,7 +71,6 @@ def drawing() -> str:
         x, y = centre(space)
         parts.append(octagon(space))
         parts.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" class="number">{number}</text>')
-        parts.append(f'<text x="{x:.1f}" y="{y + 22:.1f}" class="name">{space}</text>')
     for slot, link in enumerate(BOARD.links):
         if link >= 0:
             continue
@@ -101,7 +100,6 @@ def drawing() -> str:
   .edge { stroke: #333 }
   text { font-family: DejaVu Sans, Verdana, sans-serif; text-anchor: middle }
   .number { font-size: 24px; font-weight: bold }
-  .name { font-size: 12px; fill: #777 }
   .circle { font-size: 8px }
   .home { fill: #fff; font-weight: bold }
   .seat { font-size: 14px; font-weight: bold }

@@ -291,8 +291,8 @@ def test_club_three_boxes_a_league_a_broker_restart_and_a_box_offline(club):
 
     davinci_win(ann.table)
     day = day_of(ann.table)
-    league.until(lambda: league.api(f"/api/e/{day}")["standings"][:1] == [
-        {"name": "Ann", "played": 1, "wins": 1, "davinci": 1}], "Ann's win")
+    league.until(lambda: league.api(f"/api/e/{day}")["standings"][:1] == [  # a single game: a win, no points [DV-8]
+        {"name": "Ann", "played": 1, "wins": 1, "davinci": 0}], "Ann's win")
 
     # The broker goes down mid-evening; the south table plays on and wins.
     broker.stop(signal.SIGKILL)

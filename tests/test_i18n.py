@@ -214,7 +214,7 @@ def test_players_counted_on_the_keys_are_named_in_the_box_language_in_the_score_
 def test_OC1_the_start_homes_page_keeps_a_space_between_seat_and_circles(lang, homes):
     with Table(seed=7, lang=lang) as t:
         t.start("octiles", players=2)
-        t.type("D1DD")
+        t.type("D1D")         # the map of the spaces, then the start homes
         assert shown(t)[1:5] == homes
         assert_fits(t)
     i18n.use("en")

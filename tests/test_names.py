@@ -135,3 +135,13 @@ def test_24_1_the_panels_font_coverage_held_as_data_matches_the_font():
     spec.loader.exec_module(script)
     written = (path.parent.parent / "referee" / "panel_font.py").read_text(encoding="utf-8")
     assert script.module(script.ranges()) == written
+
+
+def test_issue34_nobody_named_tonight_the_roster_says_how_and_B_opens_the_phone_page(table):
+    table.press("5")
+    table.press("A")
+    screen = table.screen()
+    assert "No names typed tonight yet. B: type them on a phone." in " ".join(screen.splitlines())
+    assert screen.splitlines()[-1] == "B:Phone *:Back"
+    table.press("B")
+    assert table.screen().startswith("[Names]") and "QR " in table.screen()

@@ -214,12 +214,11 @@ def test_a_space_is_keyed_as_1_to_17(table):
 def test_the_map_of_the_spaces_is_under_more(table):
     start(table, players=2)
     table.type("D1")
-    assert main(table).splitlines() == ["[Spaces 1/3 D:more]", "      1   2", "      3   4   5   6",
+    assert main(table).splitlines() == ["[Spaces 1/2 D:more]", "      1   2", "      3   4   5   6",
                                         "  7   8   9  10  11", " 12  13  14  15", "         16  17"]
-    table.press("D")
-    assert " a3  b3  c3  d3  e3" in main(table)
-    table.press("D")
+    table.press("D")                          # spaces by number only: no second naming of them
     assert "West  A1-A5" in main(table) and "South F1-B1" in main(table)
+    assert "Circle C3: SW of 9" in main(table)
     table.press("#")
     assert playing(main(table), "West", "T01")
 

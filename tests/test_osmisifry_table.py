@@ -105,12 +105,14 @@ def table_rows(t):
 
 def test_setup_menu_players_and_letter_table_through_keys(table):
     table.press("2")
-    assert "[Osmišifry]" in main(table) and "1 Players: 2" in main(table) and "2 Letters: Czech" in main(table)
+    # [OS-1] the table of the box's language first
+    assert "[Osmišifry]" in main(table) and "1 Players: 2" in main(table) and "2 Letters: English" in main(table)
     table.press("C")
     assert "B+digit: player draws" in main(table)
     table.press("*")
     table.type("11")     # 2 → 3 → 4 players
-    table.press("2")     # Czech → English
+    table.type("22")     # English → Polish → Czech
+    table.press("2")     # → English
     assert "1 Players: 4" in main(table) and "2 Letters: English" in main(table)
     table.press("#")
     assert "[Round 1/31]" in main(table)

@@ -247,10 +247,10 @@ def test_33_4_a_name_of_dots_has_a_page_whose_link_stays_its_own(table):
     from urllib.parse import urljoin, urlsplit
     t = table
     t.start("decipher", players=[".", "..", "Ann"])        # tests/test_decipher_table.py's game: Ann wins
-    t.type("#3B#")
+    t.type("#3A#")
     t.type("#D4")
-    t.type("*3B#")
-    t.type("#2B")
+    t.type("*3A#")
+    t.type("#2A")
     t.press("#")
     evening = page(t, "/")
     for name in (".", "..", "Ann"):
@@ -290,3 +290,24 @@ def test_33_4_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
     [link] = re.findall(r'href="([^"]*)">İpek</a>', page(t, "/"))
     assert re.search(r"<h1>(.*?)</h1>", page(t, link))[1] == "İpek"
     assert t.get("/p/İPEK")[1]["Location"] == link
+
+
+def test_issue34_an_unnamed_seat_still_takes_a_place_and_head_to_head_is_explained(table):
+    t = table
+    t.start("decipher", players=["Mirek", "Player 2", "Marek"])   # the middle seat left unnamed
+    t.type("#3A#")
+    t.type("#D4")
+    t.type("*3A#")
+    t.type("#2A")
+    t.press("#")
+    mirek = text(page(t, "/p/@mirek"))
+    assert "3. of 3" in mirek and "of 2" not in mirek
+    assert "Against Games Ahead Behind Tied" in mirek
+    assert "Ahead, behind, tied: how Mirek placed against each player in the games both played." in mirek
+
+
+def test_issue34_all_players_with_nothing_counted_says_why_once():
+    with Table(seed=7) as t:
+        said = text(page(t, "/p/"))
+    assert "No counted games yet." in said
+    assert said.count("played to its end") == 1

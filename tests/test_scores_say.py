@@ -17,7 +17,8 @@ from referee import i18n
 from referee.box.screen import COLS
 from referee.testing import Table
 from referee.web import chart, sheets
-from test_web import current_id, davinci_game, decipher_game, octiles_turns, osmisifry_game, page_text, t  # noqa: F401
+from games import davinci
+from test_web import act, current_id, decipher_game, octiles_turns, osmisifry_game, page_text, t  # noqa: F401
 
 LANGS = ("en", "cs", "pl", "ru")
 NB = "\u2011"
@@ -141,7 +142,13 @@ def test_25_2_the_chart_of_the_game_page_draws_miscommunications_apart():
         assert html.count('class="line s1 dash thin"') == 1 and '<rect class="dot hollow s1"' in html
 
 
-PLAYED = {"osmisifry": ("Booklet", osmisifry_game), "davinci": ("Game", davinci_game),
+def davinci_tournament(t) -> None:
+    """Game 1 of a tournament: its points on the sheet (a single game has none)."""
+    t.start("davinci", players=["Ann", "Bob"], tournament=True)
+    act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)
+
+
+PLAYED = {"osmisifry": ("Booklet", osmisifry_game), "davinci": ("Game", davinci_tournament),
           "octiles": ("Turn", lambda t: (t.start("octiles"), octiles_turns(t, 2))),
           "decipher": ("Round", decipher_game)}
 

@@ -173,3 +173,46 @@ async def test_25_8_the_status_line_clears_after_a_sound(tmp_path):
         await let_time_pass(pilot, clock, SOUND_SHOWN + 0.1)
         app.refresh_panels()
         assert said(app.status).startswith("buzzer: -\n")
+
+
+# --- issue 34 item 12 --------------------------------------------------------------------
+
+async def test_issue34_drawn_buttons_name_their_keys_and_a_held_team_button_is_said(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=PIXELS_FIT) as pilot:
+        await pilot.pause()
+        assert [str(app.query_one(f"#{i}").label) for i in ("key-team1", "key-team2", "roll")] == [
+            "Team 1 (Q)", "Team 2 (W)", "ROLL dice (R)"]
+        assert "Z X hold a team button down, again to let go" in LEGEND and "U hold * for 1 s" in LEGEND
+        await pilot.press("x")
+        assert said(app.status).startswith("Team 2 held: X lets go\n")
+        await pilot.press("x")
+        assert said(app.status).startswith("buzzer: ")
+
+
+async def test_issue34_pixels_asked_for_at_160x50_narrow_the_pad_and_cut_no_key(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert not app.show_text
+        cut = [name for name in out_of_sight(app) if name not in ("main", "team1", "team2")]
+        assert cut == []
+        await pilot.press("t")          # back to text: the pad as wide as ever
+        await pilot.pause()
+        assert app.query_one("#side").size.width == 30
+
+
+def test_issue34_a_second_simulator_on_a_taken_port_says_so_and_does_not_start(tmp_path):
+    import socket
+    import subprocess
+    import sys
+    with socket.create_server(("127.0.0.1", 0)) as first:
+        port = first.getsockname()[1]
+        config = tmp_path / "config.toml"
+        config.write_text(f'[web]\nhost = "127.0.0.1"\nport = {port}\n')
+        run = subprocess.run([sys.executable, "-m", "referee.cli", "sim", "--config", str(config),
+                              "--database", str(tmp_path / "sim.db")],
+                             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1
+    assert f"127.0.0.1:{port} is taken" in run.stderr and "another simulator" in run.stderr

@@ -389,7 +389,7 @@ def test_issue17_names_reach_the_box_while_typed_before_they_are_saved(table, at
     before = t.image("main").tobytes()
     phone.call(page.fill("#n1", "Игорь"))             # typed, not saved
     on_the_box(t, phone, "Игорь", before)
-    assert t.screen("team1").splitlines() == ["[Players…]", "1 Игорь"]
+    assert t.screen("team1").splitlines() == ["[Players: typing…]", "1 Игорь"]
     phone.call(page.fill("#n2", "Li 中"))             # a letter the panels cannot draw
     phone.call(page.wait_for_selector("#n2-why:not([hidden])", timeout=5000))
     assert phone.call(page.inner_text("#n2-why")) == "The screens cannot show 中 in Li 中."

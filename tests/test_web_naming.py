@@ -162,18 +162,18 @@ def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
     answer = ask(t, "names.preview", token=token_of(path), fields={"n1": " Žofie ", "n2": "Игорь"})
     assert answer == {"ok": True, "refused": {}}
     assert main_lines(t) == ["[Names]", "Žofie", "Игорь", f"QR {t.box.flow.names_url()}", "*:Back"]
-    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь"]   # "…": not saved yet
+    assert main_lines(t, "team1") == ["[Players: typing…]", "1 Žofie", "2 Игорь"]   # not saved yet
     assert t.box.flow.names == []                        # shown, not taken
     t.advance(setup_names.PREVIEW_GAP)
     ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})
     t.advance(setup_names.PREVIEW_GAP)
-    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja"]
+    assert main_lines(t, "team1") == ["[Players: typing…]", "1 Žofie", "2 Игорь", "3 Łucja"]
     assert post(t, path, {"n1": "Žofie", "n2": "Игорь", "n3": "Łucja"})[0] == 303
     assert main_lines(t, "team1") == ["[Players]", "1 Žofie", "2 Игорь", "3 Łucja"]
     t.advance(setup_names.PREVIEW_GAP)
     ask(t, "names.preview", token=token_of(path), fields={"n1": "Žofie", "n2": "Игорь", "n3": "Łucja", "n4": "Bo"})
     t.advance(setup_names.PREVIEW_GAP)
-    assert main_lines(t, "team1") == ["[Players…]", "1 Žofie", "2 Игорь", "3 Łucja", "4 Bo"]
+    assert main_lines(t, "team1") == ["[Players: typing…]", "1 Žofie", "2 Игорь", "3 Łucja", "4 Bo"]
     t.type("*" "#" "#")                                  # started before Bo was saved: three play
     assert t.log()[0]["players"] == ["Žofie", "Игорь", "Łucja"]
 
@@ -187,7 +187,7 @@ def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_th
                                             "n3": "Two players are named ann.",
                                             "n4": "A name is too long (limit: 12)."}, "warned": {}}
     assert main_lines(t) == ["[Names]", "Ann", f"QR {t.box.flow.names_url()}", "*:Back"]
-    assert main_lines(t, "team1") == ["[Players…]", "1 Ann"]
+    assert main_lines(t, "team1") == ["[Players: typing…]", "1 Ann"]
     assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table
 
 
@@ -195,8 +195,8 @@ def test_issue17_decrypto_names_show_in_their_teams_while_typed(t):
     t.press("1")
     path = names_path(t)
     ask(t, "names.preview", token=token_of(path), fields={"t1n1": "Ann", "t1n2": "Bob", "t2n1": "Cy"})
-    assert main_lines(t, "team1") == ["[White…]", "Ann", "Bob"]
-    assert main_lines(t, "team2") == ["[Black…]", "Cy"]
+    assert main_lines(t, "team1") == ["[White: typing…]", "Ann", "Bob"]
+    assert main_lines(t, "team2") == ["[Black: typing…]", "Cy"]
     assert t.box.flow.members == []
 
 
@@ -250,9 +250,9 @@ def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(
     answers = t.loop.run_until_complete(flood())
     assert answers == [{"ok": True, "refused": {}}] * count      # each answered at once
     assert sum(d.bytes_sent for d in displays.values()) - sent <= 2 * 1024   # the first drawn, the rest held
-    assert main_lines(t, "team1") == ["[Players…]", "1 Ann 0", "2 Bob"]
+    assert main_lines(t, "team1") == ["[Players: typing…]", "1 Ann 0", "2 Bob"]
     t.advance(setup_names.PREVIEW_GAP)                        # then the latest, once
-    assert main_lines(t, "team1") == ["[Players…]", f"1 Ann {count - 1}", "2 Bob"]
+    assert main_lines(t, "team1") == ["[Players: typing…]", f"1 Ann {count - 1}", "2 Bob"]
     t.press("*")                                         # the keys were never held up
     assert "A:names B:by phone" in t.screen()
 

@@ -11,18 +11,22 @@ Keyboard (a legend at the bottom says it too; a letter in either case):
 0-9, a-d, * and # are the pad; q and w press the team buttons; z and x hold
 them down until pressed again; u holds * (take back, the game menu); r
 presses the dice module's ROLL button; t shows the screens as text or as
-pixels; ctrl+q quits.  A terminal too small for the pixels shows the text,
-and says so.
+pixels; ctrl+q quits.  The drawn team and ROLL buttons name their keys; a
+team button Z or X holds is said under the pad until let go.  A terminal too
+small for the pixels shows the text, and says so; the pixels asked for there
+(t) narrow the pad rather than cut it.
 
 The score log for phones is served as on the table, by a ``referee web``
 process of its own on the same database and ``[web]`` address, started with
 the simulator and stopped with it; what it says goes to ``sim-web.log``
-beside the database.
+beside the database.  Where that address is taken (another simulator), the
+simulator says so and does not start.
 """
 from __future__ import annotations
 
 import collections
 import os
+import socket
 import subprocess
 import sys
 
@@ -77,8 +81,12 @@ class Panel(Static):
 
 
 KEY_IDS = {"*": "star", "#": "hash"}
-LEGEND = ("Keys: 0-9 A-D * # the pad · Q W team buttons · Z X hold a team button · "
-          "U hold * (take back, menu) · R dice ROLL · T text/pixels · ctrl+q quit")
+LEGEND = ("Keys: 0-9 A-D * # the pad · Q W team buttons · Z X hold a team button down, again to let go · "
+          f"U hold * for {UNDO_HOLD:g} s (take back, menu) · R dice ROLL · T text/pixels · ctrl+q quit")
+# The drawn buttons that the keyboard presses with another key say which.
+LABELS = {"team1": "Team 1 (Q)", "team2": "Team 2 (W)"}
+ROLL_LABEL = "ROLL dice (R)"
+HOLDS = {"team1": "Z", "team2": "X"}   # the keys that hold a team button down
 # Room the pixel view takes, in cells: the public panel 128 wide (64 rows of
 # half blocks) above the team panels 2×64 (16 rows of braille), each framed
 # (2) and padded (2), beside the 30-cell pad, above the legend (a line this wide).
@@ -90,7 +98,7 @@ class PadKey(Button):
     as long as a finger would: a click is shorter than the debounce)."""
 
     def __init__(self, key: str, **kw) -> None:
-        super().__init__(key, id=f"key-{KEY_IDS.get(key, key)}", **kw)
+        super().__init__(LABELS.get(key, key), id=f"key-{KEY_IDS.get(key, key)}", **kw)
         self.key_name = key
         self._since = None
 
@@ -120,6 +128,9 @@ class RefereeSim(App):
     Panel { border: round $primary; width: auto; height: auto; padding: 0 1; }
     #teams { height: auto; width: auto; }
     #side { width: 30; }
+    #side.narrow { width: 1fr; min-width: 20; }
+    #side.narrow PadKey { width: 100%; min-width: 3; }
+    #side.narrow .wide { width: 1fr; }
     #pad { grid-size: 4 4; grid-gutter: 0; height: 16; }
     PadKey { width: 7; min-width: 5; height: 4; }
     .wide { width: 14; }
@@ -135,6 +146,7 @@ class RefereeSim(App):
         self.web: subprocess.Popen | None = None
         self.box = None
         self.down: set[str] = set()
+        self.held: set[str] = set()        # team buttons Z or X holds down
         self.typed: collections.deque = collections.deque()   # (key, seconds down), in typed order
         self.show_text = False
         self.chosen = False      # t was pressed: the view is the player's, not the size's
@@ -155,7 +167,7 @@ class RefereeSim(App):
             with Horizontal():
                 yield PadKey("team1", classes="wide")
                 yield PadKey("team2", classes="wide")
-            yield Button("ROLL (dice module)", id="roll")
+            yield Button(ROLL_LABEL, id="roll")
             yield Static(id="status", markup=False)
         yield Static(LEGEND, id="legend", markup=False)
 
@@ -201,6 +213,9 @@ class RefereeSim(App):
         module = box.devices.dice_module
         dice = getattr(module, "display", "") if module is not None else box.devices.dice.status
         status = f"buzzer: {sounds}\ndice module: {dice}\ndice: {box.devices.dice.status}"
+        held = [f"{LABELS[key].split(' (')[0]} held: {HOLDS[key]} lets go" for key in HOLDS if key in self.held]
+        if held:
+            status = "\n".join((*held, status))
         if self.too_small:
             status = f"{self.too_small}\n{status}"
         if status != self._status:
@@ -226,6 +241,9 @@ class RefereeSim(App):
                           "so the screens are shown as text." if small and self.show_text else
                           f"Terminal {width}×{height} cuts the pixels (they need {PIXELS_FIT[0]}×"
                           f"{PIXELS_FIT[1]}): t shows text." if small else "")
+        # The pixels asked for in a narrow terminal: the pad takes what is
+        # left beside them, not its usual width, so no key is cut.
+        self.query_one("#side").set_class(width < PIXELS_FIT[0] and not self.show_text, "narrow")
         if self.box is not None:
             self.refresh_panels()
 
@@ -258,7 +276,9 @@ class RefereeSim(App):
             self.box.clock.call_later(GAP, self._type_next)
 
     def toggle(self, key: str) -> None:
-        self.set_key(key, key not in self.down)
+        (self.held.discard if key in self.held else self.held.add)(key)
+        self.set_key(key, key in self.held)
+        self.refresh_panels()
 
     def on_key(self, event) -> None:
         # Either case: the screens print "D:", and caps lock is no mistake.
@@ -319,6 +339,24 @@ def start_web(config: Config, config_file: str | None) -> subprocess.Popen:
         return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
 
 
+def taken(config: Config) -> str:
+    """Why the phones' page could not listen where ``[web]`` says, or "":
+    a second simulator there would serve the first one's score log to
+    every phone that scans its code, and its own page would say nothing."""
+    web = config.web
+    try:
+        with socket.create_server((web.host, web.port)):
+            return ""
+    except OSError as exc:
+        return (f"referee sim: {web.host}:{web.port} is taken ({exc.strerror}): another simulator or "
+                "`referee web` serves phones there. Stop it, or give this one another port "
+                "(`[web] port` in a file passed with --config).")
+
+
 def run_sim(config: Config, database: str | None, config_file: str | None = None) -> int:
+    why = taken(config)
+    if why:
+        print(why, file=sys.stderr)
+        return 1
     RefereeSim(simulated(config, database), config_file=config_file).run()
     return 0

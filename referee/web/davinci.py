@@ -3,16 +3,21 @@ where the tournament in progress stands."""
 from __future__ import annotations
 
 from referee.i18n import _, ngettext
+from referee.web import sheets
+
+
+def _name(name) -> str:
+    return sheets.side("davinci", name) if isinstance(name, str) else name
 
 
 def details(i: int, r: dict) -> tuple[str, str]:
-    out = ", ".join(_("{player} (by {by})").format(player=e["player"], by=e["by"]) if e.get("by")
-                    else _("{player} (own miss)").format(player=e["player"])
+    out = ", ".join(_("{player} (by {by})").format(player=_name(e["player"]), by=_name(e["by"])) if e.get("by")
+                    else _("{player} (own miss)").format(player=_name(e["player"]))
                     for e in r.get("eliminated", ()))
     turns = r.get("turns") or 0
     parts = [ngettext("{starter} started; {winner} won after {turns} turn",
                       "{starter} started; {winner} won after {turns} turns", turns).format(
-        starter=r.get("starter"), winner=r.get("winner"), turns=turns)]
+        starter=_name(r.get("starter")), winner=_name(r.get("winner")), turns=turns)]
     if out:
         parts.append(_("out: {players}").format(players=out))
     return _("Game {n}").format(n=r.get("game", i)), "; ".join(parts)
@@ -21,4 +26,11 @@ def details(i: int, r: dict) -> tuple[str, str]:
 def now(v: dict) -> list[str]:
     game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
     pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
-    return game + [_("{player} to play").format(player=v["turn"]), pool]
+    return game + [_("{player} to play").format(player=_name(v["turn"])), pool]
+
+
+def empty(entry: dict) -> str:
+    """A sheet with no game finished yet: points come only at a game's end."""
+    if entry.get("points", True):
+        return _("No game finished yet: tournament points come at the end of each game.")
+    return _("One game, no points: the last player with hidden tiles wins.")

@@ -9,11 +9,11 @@ from referee.web import sheets
 def details(i: int, r: dict) -> tuple[str, str]:
     ended = r.get("ended")
     if ended == "solved":
-        ended = _("solved by {player}").format(player=r.get("solver"))
+        ended = _("solved by {player}").format(player=sheets.side("decipher", r.get("solver") or ""))
     else:
         ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended, "")
     return sheets.round_label(i, r), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
-        maker=r.get("maker"), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
+        maker=sheets.side("decipher", r.get("maker") or ""), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
 
 
 def now(v: dict) -> list[str]:
@@ -22,5 +22,5 @@ def now(v: dict) -> list[str]:
         return []
     if kind == "scored":
         return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
-    return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=v["maker"])]
+    return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=sheets.side("decipher", v["maker"]))]
             + ([_("bonus mode")] if v.get("bonus_mode") else []))

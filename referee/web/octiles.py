@@ -2,8 +2,16 @@
 the game in progress stands."""
 from __future__ import annotations
 
+from games.octiles import space_number
 from referee.i18n import _
 from referee.web import sheets
+
+
+def _space(name) -> str:
+    try:
+        return str(space_number(name))
+    except (KeyError, ValueError, TypeError):
+        return str(name)   # a space this board does not have: as recorded
 
 
 def details(i: int, r: dict) -> tuple[str, str]:
@@ -11,11 +19,13 @@ def details(i: int, r: dict) -> tuple[str, str]:
     if action == "passed":
         parts = [_("passed")]
     else:
+        # A space by its number, as the box keys it and the printed map
+        # numbers it; a tile by none (the real tiles carry no numbers).
+        space = _space(r.get("space"))
         if action == "exchanged" and r.get("removed"):
-            parts = [_("tile {tile} on {space} for {removed}").format(
-                tile=r.get("tile"), space=r.get("space"), removed=r["removed"])]
+            parts = [_("tile exchanged on space {n}").format(n=space)]
         else:
-            parts = [_("tile {tile} on {space}").format(tile=r.get("tile"), space=r.get("space"))]
+            parts = [_("tile laid on space {n}").format(n=space)]
         if r.get("from"):
             parts.append(_("runner {start}→{end}").format(start=r["from"], end=r["to"]))
     if r.get("finished"):

@@ -3,16 +3,17 @@ where the game in progress stands."""
 from __future__ import annotations
 
 from referee.i18n import N_, _, ngettext
+from referee.web import sheets
 
 
 def details(i: int, r: dict) -> tuple[str, str]:
     drawn, unused = r.get("drawn") or 0, r.get("unused") or 0
     parts = [ngettext("{officer} found {found} of {drawn} word", "{officer} found {found} of {drawn} words",
-                      drawn).format(officer=r.get("officer"), found=r.get("found"), drawn=drawn),
+                      drawn).format(officer=sheets.side("osmisifry", r.get("officer") or ""), found=r.get("found"), drawn=drawn),
              ngettext("{unused} unused cell", "{unused} unused cells", unused).format(unused=unused)]
     if r.get("destroyed"):
         parts.append(_("secret word destroyed"))
-    return _("{agent}’s booklet").format(agent=r.get("agent")), "; ".join(parts)
+    return _("{agent}’s booklet").format(agent=sheets.side("osmisifry", r.get("agent") or "")), "; ".join(parts)
 
 
 # What an Osmišifry game is doing after its creation rounds.

@@ -104,7 +104,7 @@ def player(ledger: Rater, who: str) -> Player | None:
         per.won += mine.won
         if mine.score is not None:
             per.points.append(mine.score)
-        played.append(Played(result, mine, len(result.sides), ledger.moves.get((result.game, who))))
+        played.append(Played(result, mine, max(result.seats, len(result.sides)), ledger.moves.get((result.game, who))))
         for other in result.sides:
             if other is mine:
                 continue

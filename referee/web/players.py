@@ -95,6 +95,7 @@ class Result:
     sides: tuple[Side, ...]       # only the sides with a typed name
     counted: bool
     why: str = ""                 # why not, when it does not count
+    seats: int = 0                # sides in the game, named or not (0: a result kept before it was counted)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
@@ -123,14 +124,16 @@ def result_of(entry: dict) -> Result:
         total = totals.get(seat)
         sides.append((named, seat in winners, total if isinstance(total, (int, float)) else 0, seat))
     ranked = _ranks(sides, order)
-    points = name in catalogue.GAMES and catalogue.GAMES[name].points   # Decrypto's totals are tokens
+    # Decrypto's totals are tokens, a single Da Vinci Code game's a win: no points
+    points = name in catalogue.GAMES and catalogue.GAMES[name].points and entry.get("points", True)
     kept = tuple(Side(named, rank, float(total) if points else None, won)
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
+    seats = len(sides)   # an unnamed seat still took a place: "3. of 3", not "3. of 2"
     if entry.get("status") != "finished":
-        return Result(game, name, ended, kept, False, "ended early")
+        return Result(game, name, ended, kept, False, "ended early", seats)
     if len(kept) < 2:
-        return Result(game, name, ended, kept, False, "no names" if not kept else "one named player")
-    return Result(game, name, ended, kept, True)
+        return Result(game, name, ended, kept, False, "no names" if not kept else "one named player", seats)
+    return Result(game, name, ended, kept, True, seats=seats)
 
 
 def _ranks(sides: list[tuple], order: list[str]) -> list[int]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from referee import catalogue, i18n
+from referee import catalogue, i18n, setup_names
 from referee.i18n import N_, _, ngettext
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
@@ -30,9 +30,14 @@ title = catalogue.title
 def side(game: str, name: str) -> str:
     """A player's or team's name as the pages show it: a name the rules give
     in English ("White", "West", the catalogue's ``rule_names``, as the
-    panels translate it), or a name the table gave, as given."""
+    panels translate it), a seat's default in the reader's language
+    ("Player 1" recorded by a box speaking English reads "Hráč 1" on a Czech
+    page), or a name the table gave, as given."""
     rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
-    return _(name) if name in rules else name
+    if name in rules:
+        return _(name)
+    seat = setup_names.seat_number(name)
+    return name if seat is None else _("Player {n}").format(n=seat)
 
 
 def local(ts: float) -> dt.datetime:
@@ -118,7 +123,9 @@ def verdict(entry: dict) -> str:
     if status == "playing":
         return _("In progress")
     if not winners:
-        return _("Abandoned") if status == "abandoned" else _("No winner")
+        if status == "abandoned":
+            return _("Abandoned")
+        return _("Ended early: nobody wins") if entry.get("stopped") else _("No winner")
     if len(winners) == 1:
         return _("{winner} wins").format(winner=winners[0])
     return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
@@ -130,16 +137,33 @@ def reason(entry: dict) -> str:
     return said(entry) if said is not None else ""
 
 
+def has_points(entry: dict) -> bool:
+    """Whether the entry's totals are points a page may show and add up: not
+    Decrypto's tokens, nor a single Da Vinci Code game's 1 for the winner."""
+    game = catalogue.GAMES.get(entry.get("game", ""))
+    return bool(game is not None and game.points and entry.get("points", True))
+
+
+def status_text(entry: dict) -> str:
+    """The card's badge: playing, finished, abandoned, or ended early from
+    the game menu (an Octiles game the table stopped is not "Finished")."""
+    status = entry.get("status")
+    if status == "finished" and entry.get("stopped"):
+        return _("Ended early")
+    return _(STATUS[status]) if status in STATUS else status or ""
+
+
 def card(entry: dict, now: str = "") -> dict:
     status = entry.get("status")
     return {
         "id": entry["id"],
         "title": title(entry["game"]),
         "status": status or "playing",
-        "status_text": _(STATUS[status]) if status in STATUS else status or "",
+        "status_text": status_text(entry),
         "started": clock(entry["started"]),
         "duration": duration(entry),
         "standings": standings(entry),
+        "points": entry.get("points", True),   # a single Da Vinci Code game has none to show
         "now": now,
     }
 
@@ -213,6 +237,14 @@ def token_sheet(entry: dict) -> list[TokenRow]:
 TOKEN_RULE = N_("A team's second interception token wins; its second miscommunication token loses. "
                 "A tie (both at once, or nothing decided after round 8) goes to interceptions minus "
                 "miscommunications, then to keywords guessed.")
+
+
+def empty(entry: dict) -> str:
+    """What a sheet with no rows yet says, where the game's web module knows
+    better than "No rounds scored yet" (Da Vinci Code scores only when a game
+    ends); "" for the plain words."""
+    said = catalogue.hook(entry.get("game", ""), "web", "empty")
+    return said(entry) if said is not None else ""
 
 
 def row_heading(game: str) -> str:

@@ -17,8 +17,9 @@ Game over   ``#`` deals the next game of a tournament; after the last game,
             back to the menu.
 
 The main screen says whose turn it is and what to press, with the turn timer
-big when one is set.  Both team screens show the table: the pool, and every
-row as ``■`` hidden and ``□`` face-up tiles (``►`` marks the player on turn).
+big when one is set.  Both team screens show the table: the pool, and each
+player's count of hidden and face-up tiles (``►`` marks the player on turn;
+the box is never told which tile a hit turned, so it draws no row of tiles).
 """
 from __future__ import annotations
 
@@ -238,32 +239,32 @@ class Play(Flow):
         return Screen(title, lines)
 
     def _rows(self) -> tuple[str, ...]:
+        """Each player's row as counts: the box is told a hit, never which
+        tile, so it knows how many are hidden and face up, not where."""
         s = self.state
-        rows = []
+        heads, counts = [], []
         for seat in range(len(s.players)):
-            hidden, shown = s.hidden[seat], s.revealed[seat]
             mark = "►" if seat == s.turn else " "
-            if not hidden:
-                rows.append(" " + _("{p} out").format(p=self._label(seat)))
-                continue
-            tiles = "■" * hidden + "□" * shown
-            if len(tiles) > COLS - 4:
-                tiles = f"■{hidden} □{shown}"  # too long a row to draw: count it
             # A named seat keeps its digit beside the name: a digit always means that player.
             label = self._label(seat)
             label = label if label == seat_label(seat) else f"{seat + 1} {fit(label, 8)}"
-            if len(label) + 2 + len(tiles) > COLS:
-                tiles = f"■{hidden} □{shown}"
-            rows.append(f"{mark}{label} {tiles}")
-        return tuple(rows)
+            heads.append(f"{mark}{label}")
+            counts.append((s.hidden[seat], s.revealed[seat]))
+        words = [_("{h} hidden, {r} up").format(h=h, r=r) for h, r in counts]
+        if any(len(head) + 1 + len(text) > COLS for head, text in zip(heads, words) if text):
+            words = [f"■{h} □{r}" for h, r in counts]   # too long a row in words: the panel's signs
+        return tuple(f"{head} {text}" if hidden else " " + _("{p} out").format(p=self._label(seat))
+                     for seat, (head, text, (hidden, _r)) in enumerate(zip(heads, words, counts)))
 
     def _last(self, last: dv.TurnEnd) -> str:
         who = self._label(last.seat)
         if last.how == "time":
             return _("Time up: {p} missed").format(p=who)
         if last.how == "stop":
-            return _("{p} stopped, hits: {n}").format(p=who, n=last.hits)
-        return _("{p} missed, hits: {n}").format(p=who, n=last.hits)
+            return ngettext("{p}: {n} hit, stopped", "{p}: {n} hits, stopped", last.hits).format(p=who, n=last.hits)
+        if not last.hits:
+            return _("{p} missed").format(p=who)
+        return ngettext("{p}: {n} hit, 1 miss", "{p}: {n} hits, 1 miss", last.hits).format(p=who, n=last.hits)
 
     def _standings(self) -> Screen:
         s = self.state

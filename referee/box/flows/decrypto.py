@@ -146,7 +146,7 @@ def help_screen(page: int) -> Screen:
     page %= len(pages)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(_("Help {page}/{pages}").format(page=page + 1, pages=len(pages)), lines, keys=keys)
+    return Screen(forms.help_title(page, len(pages)), lines, keys=keys)
 
 
 # --- playing ---------------------------------------------------------------------------

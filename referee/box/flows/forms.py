@@ -28,6 +28,12 @@ from referee.i18n import _
 HELP_LINES = LINES - 1
 
 
+def help_title(page: int, pages: int) -> str:
+    """A help page's title, numbered even when alone: its own message, for a
+    title has room for a word ("Nápověda") that a key label has not."""
+    return _("Help {n}/{of}").format(n=page + 1, of=pages)
+
+
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
 
@@ -266,6 +272,8 @@ class Form(Flow):
             self.roster_page = (self.roster_page - 1) % pages
         elif key == "*":
             self.mode = ""
+        elif key == "B" and not roster:
+            self._phone()
         elif key == "#":
             now = self.box.labels.now()
             if not self.picked and self.teams and setup_names.last_teams(self.box.store, now):
@@ -348,13 +356,16 @@ class Form(Flow):
     def _names_screens(self) -> dict:
         """The names so far on the team screens, live as they are typed: a
         team game a team a screen, others up to four seats a screen.  Names
-        a phone has not saved yet have "…" after the title."""
+        a phone has not saved yet say so in the title ("White: typing…")."""
         shown, typing = self._shown_names()
-        mark = "…" if typing else ""
+
+        def titled(title: str) -> str:
+            return _("{title}: typing…").format(title=title) if typing else title
+
         if self.teams:
             if not any(shown):
                 return {}
-            return {seat: Screen((self.team_titles[t] if self.team_titles else team_label(seat)) + mark,
+            return {seat: Screen(titled(self.team_titles[t] if self.team_titles else team_label(seat)),
                                  tuple(fit(name) for name in shown[t][:LINES]))
                     for t, seat in enumerate(("team1", "team2")) if t < len(shown)}
         if not shown:
@@ -364,9 +375,9 @@ class Form(Flow):
         else:
             count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(shown)
             seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
-        shown_on = {"team1": Screen(_("Players") + mark, tuple(seats[:LINES]))}
+        shown_on = {"team1": Screen(titled(_("Players")), tuple(seats[:LINES]))}
         if len(seats) > LINES:
-            shown_on["team2"] = Screen(_("Players") + mark, tuple(seats[LINES:]))
+            shown_on["team2"] = Screen(titled(_("Players")), tuple(seats[LINES:]))
         return shown_on
 
     team_titles: tuple[str, ...] = ()
@@ -374,8 +385,10 @@ class Form(Flow):
     def _roster_screen(self) -> Screen:
         roster = self.roster()
         if not roster:
-            return Screen(_("Tonight's players"), tuple(wrap(_("No names typed tonight yet."), COLS)),
-                          keys=(("*", _("Back")),))
+            # Nobody to pick: say where names come from, and let B go there.
+            return Screen(_("Tonight's players"),
+                          tuple(wrap(_("No names typed tonight yet. B: type them on a phone."), COLS)),
+                          keys=(("B", _("Phone")), ("*", _("Back"))))
         first = self.roster_page * LINES
         lines = []
         for i, name in enumerate(roster[first:first + LINES], first):
@@ -396,6 +409,6 @@ class Form(Flow):
         if self.help_page + 1 < self.help_pages:
             keys.append(("D", "►"))
         keys.append(("*", _("Back")))
-        title = _("Help") + (f" {self.help_page + 1}/{self.help_pages}" if self.help_pages > 1 else "")
+        title = help_title(self.help_page, self.help_pages)
         page = pages[min(self.help_page, len(pages) - 1)]
         return Screen(title, (*page, *("",) * (HELP_LINES - len(page)), game_menu_line()), keys=tuple(keys))

@@ -76,7 +76,7 @@ class ScoreLog(Flow):
     """The QR code of tonight's score log, for every phone at the table; on a
     club night (``[club] league_url``), B shows the league's instead.  On the
     box's own Wi-Fi (comitup's hotspot, see ``referee.box.wifi``) B turns three
-    pages: the code that joins a phone to that Wi-Fi, the score log's, and
+    pages, numbered as steps: the code that joins a phone to that Wi-Fi, the score log's, and
     comitup's page, where a phone joins the box to the home Wi-Fi."""
 
     page = 0
@@ -115,20 +115,25 @@ class ScoreLog(Flow):
             club = self.box.config.club.league_url
             return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club, room=room(keys, club)),
                                    keys=keys, qr=club)}
+        # On the box's own Wi-Fi the pages are steps, numbered in the order
+        # a phone takes them: join this Wi-Fi, open the scores, and (for the
+        # owner) tell the box the home Wi-Fi.
+        step = pages.index(page) + 1 if self.box.network.state == "HOTSPOT" else 0
         if page == "wifi":
             spot = self.box.network.hotspot
             code = wifi.wifi_code(spot.name, spot.password)
-            return {"main": Screen(_("Wi-Fi"), (*broken(spot.name, code), *broken(spot.password, code)),
+            return {"main": Screen(_("{n} Wi-Fi").format(n=step), credentials(spot.name, spot.password, code),
                                    keys=keys, qr=code)}
         if page == "home":
             url = wifi.COMITUP_PAGE.upper()
-            return {"main": Screen(_("Home Wi-Fi"), beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
+            return {"main": Screen(_("{n} At home").format(n=step), beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
                                    keys=keys, qr=url)}
         if self.box.network.state == "CONNECTING":
             return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
         url = self.box.public_url()
-        return {"main": Screen(_("Scores"), beside(_("Scan for tonight's scores"), url, local=self._local(),
-                                                   room=room(keys, url)),
+        title = _("{n} Scores").format(n=step) if step else _("Scores")
+        return {"main": Screen(title, beside(_("Scan for tonight's scores"), url, local=self._local(),
+                                             room=room(keys, url)),
                                keys=keys, qr=url)}
 
     def _local(self) -> str:
@@ -152,9 +157,24 @@ def fits(code: str) -> bool:
 
 def broken(text: str, code: str) -> tuple[str, ...]:
     """``text`` beside the QR code of ``code``, in pieces as wide as there
-    is room for (a Wi-Fi name or password, typed by whoever cannot scan)."""
+    is room for (a Wi-Fi name or password, typed by whoever cannot scan),
+    broken after a hyphen where one is near the end of a line
+    ("referee-" / "432", not "referee-43" / "2")."""
     width = (W - qr_image(code).width - 4) // 6
-    return tuple(text[i:i + width] for i in range(0, len(text), width)) or ("",)
+    pieces = []
+    while len(text) > width:
+        cut = text.rfind("-", 0, width) + 1 or width
+        pieces.append(text[:cut])
+        text = text[cut:]
+    return (*pieces, text) if text or not pieces else tuple(pieces)
+
+
+def credentials(name: str, password: str, code: str) -> tuple[str, ...]:
+    """The Wi-Fi's name under the title that names it, then the password
+    under its label; the label left out where the lines would not fit."""
+    named, secret = broken(name, code), broken(password, code)
+    labelled = (*named, _("Password:"), *secret)
+    return labelled if len(labelled) <= LINES else (*named, *secret)
 
 
 def room(keys, url: str) -> int:

@@ -61,7 +61,7 @@ SPACES = len(oc.BOARD.spaces)
 # Given a count, the rules name the players after their seats.
 # The seats' names the rules give, in English; the screens translate them.
 SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
-MAP_PAGES = 3
+MAP_PAGES = 2   # the spaces by number, then the start homes and how circles are named
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
 
@@ -533,15 +533,15 @@ class Play(Flow):
         if self.page == RUNNERS:
             return self._runners()
         title = _("Spaces {k}/{n} D:more").format(k=self.page + 1, n=MAP_PAGES)
+        # A space has one name on the box, its map and the phones: its
+        # number, as it is keyed; circles (where runners stand) have letters.
         if self.page == 0:
             lines = space_map(oc.space_number)
-        elif self.page == 1:
-            lines = space_map(str)
         else:
             homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
             wide = max(len(name) for name, _circles in homes) + 1   # "Południe" is 8 letters
             lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
-                     _("Circle C3: SW of c3"))
+                     _("Circle C3: SW of {n}").format(n=oc.space_number("c3")))
             title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
         return Screen(title, lines)
 

@@ -41,6 +41,7 @@ from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee import i18n
 from referee.config import read_letter_table
 from referee.i18n import _
 
@@ -52,9 +53,10 @@ PAIRS_PER_LINE = 5      # "1→2 " is four columns
 
 
 def setup(box) -> Form:
+    tables = letter_tables(box)
     options = [
         Option("players", _("Players"), tuple((n, str(n)) for n in range(2, 7))),
-        Option("table", _("Letters"), letter_tables(box)),
+        Option("table", _("Letters"), tables, default=bundled_for(i18n.lang)),
         seat_option("starts", _("Starts"), 6),  # [OS-6] the first picker is the table's choice
     ]
     return Setup(box, "Osmišifry", options, lambda values: box.start_game(osm.NAME, named_seats(values)), ("",))
@@ -72,12 +74,22 @@ class Setup(Form):
                 _("Scores: digits, #;"), _("A/B: yes/no; * back"))
 
 
+BUNDLED = ("cs", "en", "pl")   # the letter tables shipped, in the order setup offers them
+
+
+def bundled_for(lang: str) -> int:
+    """The letter table setup offers first [OS-1]: the one of the box's
+    language where one ships, else the rulebook's Czech."""
+    return BUNDLED.index(lang) if lang in BUNDLED else 0
+
+
 def letter_tables(box) -> tuple[tuple[object, str], ...]:
     """The letter tables to choose from [OS-1]: the bundled ones (Czech
-    first, the default), then those of the owners' editions named in the
+    first; the default is the box's language's, ``bundled_for``), then those of the owners' editions named in the
     configuration.  An owner's table goes into the game's options whole, so
     the score log and a restart use it even if its file changes."""
-    tables = [("cs", _("Czech")), ("en", _("English")), ("pl", _("Polish"))]
+    names = {"cs": _("Czech"), "en": _("English"), "pl": _("Polish")}
+    tables = [(code, names[code]) for code in BUNDLED]
     for path in box.config.osmisifry.letter_tables:
         try:
             table = read_letter_table(path)
