@@ -19,7 +19,7 @@ from build123d import Box, Pos
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hardware.enclosure import checks, dice_box, model, referee_box, render  # noqa: E402
+from hardware.enclosure import checks, dice_box, model, parts, referee_box, render  # noqa: E402
 from hardware.enclosure.__main__ import export, file_name  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
@@ -132,22 +132,34 @@ def test_29_every_printed_part_fits_a_220_mm_bed(box):
 # --- the team screens: each team reads its own ------------------------------------------
 
 @pytest.fixture(scope="module")
-def sight(referee):
-    triangles = checks.printed_triangles(referee)
+def triangles(referee):
+    return checks.printed_triangles(referee)
+
+
+@pytest.fixture(scope="module")
+def sight(referee, triangles):
     return {(s.name, side): checks.sightlines(referee, s, side, triangles)
-            for s in referee.sightlines for side in (-1, 1)}
+            for s in team_screens(referee) for side in (-1, 1)}
+
+
+def team_screens(box):
+    return [s for s in box.sightlines if s.readers]
+
+
+def public_screen(box):
+    return next(s for s in box.sightlines if s.name == "public screen")
 
 
 def test_29_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
-    assert len(referee.sightlines) == 2
-    for s in referee.sightlines:
+    assert len(team_screens(referee)) == 2
+    for s in team_screens(referee):
         angles, blocked = sight[(s.name, s.readers)]
         assert angles.max() < checks.COMFORTABLE, s.name
         assert not blocked.any(), f"{s.name}: the box hides some pixels from its own team"
 
 
 def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
-    for s in referee.sightlines:
+    for s in team_screens(referee):
         angles, blocked = sight[(s.name, -s.readers)]
         # every line of sight from the far side meets the glass from behind its
         # own plane: beyond the panel's 80-degree cone, with the box in between
@@ -156,11 +168,60 @@ def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
 
 
 def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
-    s = referee.sightlines[0]
+    s = team_screens(referee)[0]
     tilt = np.radians(60.0)   # the face turned up 60 degrees instead of the wall's 20
     normal = type(s.normal)(0, s.readers * np.cos(tilt), np.sin(tilt))
     tilted = model.Sightline(s.name, s.corners, normal, s.readers)
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
+
+
+# --- issue 36: every seat sees the public screen whole, at every module offset ----------
+
+def offsets(box, name):
+    """The active-area offsets the panel's modules have: both ends of the
+    range and the middle."""
+    screen = next(b for b in box.bought if b.name.startswith(name + " ("))
+    oled = next(o for o in parts.OLEDS.values() if o.name in screen.name)
+    low, high = oled.offset_range
+    return (low, (low + high) / 2, high)
+
+
+def test_36_every_seat_sees_every_pixel_of_the_public_screen(referee, triangles):
+    s = public_screen(referee)
+    for offset in offsets(referee, "public screen"):
+        for side in (-1, 1):
+            share = checks.seen(referee, s, checks.seats(side), offset, triangles)
+            worst = int(np.argmin(share))
+            assert share.min() == 1.0, (
+                f"offset {offset}: the seat at {checks.seats(side)[worst]} sees "
+                f"{share[worst]:.0%} of the public screen")
+
+
+def test_36_each_team_sees_all_of_its_screen_whatever_the_modules_offset(referee, triangles):
+    for s in team_screens(referee):
+        name = s.name
+        for offset in offsets(referee, name):
+            share = checks.seen(referee, s, checks.seats(s.readers), offset, triangles)
+            assert share.min() == 1.0, f"{name}, offset {offset}: {share.min():.0%}"
+
+
+def test_36_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, triangles):
+    """A 3 mm frame on the lid round the pixels and 0.5 mm, as the first lid's
+    window was at the glass: the far seats lose rows."""
+    s = public_screen(referee)
+    corners = np.array([(c.X, c.Y, c.Z) for c in s.corners])
+    lo, hi = corners.min(axis=0) - 0.5, corners.max(axis=0) + 0.5
+    middle = Pos((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] + 1.5)
+    w, h = hi[0] - lo[0], hi[1] - lo[1]
+    frame = middle * Box(w + 20, h + 20, 3) - middle * Box(w, h, 4)
+    framed = model.Box("framed", [model.Printed("frame", frame, model.Location(), (0, 0, 0))], [], [])
+    assert checks.seen(framed, s, checks.seats(-1), 0.0).min() < 0.8
+
+
+def test_36_the_offset_check_sees_a_module_beyond_the_range_the_windows_take(referee, triangles):
+    s = team_screens(referee)[0]
+    high = offsets(referee, s.name)[-1]
+    assert checks.seen(referee, s, checks.seats(s.readers), high + 2.0, triangles).min() < 1.0
 
 
 # --- the files -------------------------------------------------------------------------

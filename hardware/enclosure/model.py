@@ -71,7 +71,7 @@ class Sightline:
     name: str
     corners: list[Vector]
     normal: Vector
-    readers: int     # -1: the players on the -Y side, +1: on the +Y side
+    readers: int     # -1: the players on the -Y side, +1: on the +Y side, 0: everyone
 
 
 @dataclass

@@ -67,38 +67,50 @@ HEADER_WIDTH = 5.1     # 2 rows
 
 @dataclass(frozen=True)
 class Oled:
-    """An OLED module: the glass panel on a carrier board with four holes."""
+    """An OLED module: the glass panel on a carrier board with four holes.
+
+    The glass sits between the holes; the pixels are not in the middle of the
+    glass (its flex cable takes one edge), so they sit ``active_offset`` from
+    the hole pattern's centre, towards the pins if positive.  Makers turn the
+    panel either way on their boards, so the boxes take every offset in
+    ``offset_range``; the test-fit coupon measures yours."""
     name: str
     board: tuple[float, float]          # carrier board, width x height
     board_thickness: float
     holes: tuple[float, float]          # hole centres, spacing x, y (centred)
     hole_diameter: float
-    glass: tuple[float, float, float]   # panel outline w x h x thickness
-    glass_offset: float                 # glass centre above the board centre (towards the far edge from the pins)
+    glass: tuple[float, float, float]   # panel outline w x h x thickness, centred on the holes
     active: tuple[float, float]         # the pixels, w x h
+    active_offset: float                # the pixels' centre from the holes' centre, towards the pins
+    offset_range: tuple[float, float]   # the offsets the boxes take
     standoff: float                     # glass front above the board's front (foam tape included)
     behind: float                       # pins and parts behind the board, jumper housings on the pins
     source: str
+    holes_source: str
 
 
 # 0.96" 128x64 SSD1306: the panel (UG-2864HSWEG01 datasheet): outline
 # 26.70 x 19.26 x 1.45, active area 21.74 x 10.86.  The carrier board is the
-# common 4-pin I2C one (typical): 27.3 x 27.8, four 2.0 mm holes at
-# 23.3 x 23.8 centres; the glass in the middle, between the holes, the pins
-# along the top edge between the upper two.
+# common 4-pin I2C one, which has no maker's drawing (typical): 27.3 x 27.8,
+# four 2.0 mm holes whose centres common modules have about 23.5 x 23.8 apart
+# (some sellers' drawings say 23.3), the glass between the holes, the pins
+# along the top edge between the upper two.  On common modules the pixels'
+# centre is 1.5 to 1.8 mm off the holes' centre, one way or the other.
 OLED_096 = Oled(
-    "0.96\" SSD1306", (27.3, 27.8), 1.2, (23.3, 23.8), 2.0,
-    (26.7, 19.26, 1.45), 0.0, (21.74, 10.86), 2.6, 6.0,
-    source="UG-2864HSWEG01 panel datasheet; carrier board typical",
+    "0.96\" SSD1306", (27.3, 27.8), 1.2, (23.5, 23.8), 2.0,
+    (26.7, 19.26, 1.45), (21.74, 10.86), 0.0, (-2.0, 2.0), 2.6, 6.0,
+    source="UG-2864HSWEG01 panel datasheet",
+    holes_source="common 4-pin I2C carrier board (typical)",
 )
 # 1.3" 128x64 SH1106: the panel (typical 1.3" SH1106 COG panel datasheet):
 # outline 34.5 x 23.0 x 1.45, active area 29.42 x 14.7.  Carrier board
-# (typical, the 4-pin I2C one): 35.4 x 33.5, four 3.0 mm holes at
-# 30.4 x 28.5 centres.
+# (typical, the 4-pin I2C one): 35.4 x 33.5, four 3.0 mm holes at 30.4 x 28.5
+# centres; the pixels 1.5 to 1.8 mm off the holes' centre, as on the 0.96".
 OLED_13 = Oled(
     "1.3\" SH1106", (35.4, 33.5), 1.2, (30.4, 28.5), 3.0,
-    (34.5, 23.0, 1.45), 0.0, (29.42, 14.7), 2.6, 6.0,
-    source="1.3\" SH1106 COG panel datasheet; carrier board typical",
+    (34.5, 23.0, 1.45), (29.42, 14.7), 0.0, (-2.0, 2.0), 2.6, 6.0,
+    source="1.3\" SH1106 COG panel datasheet",
+    holes_source="common 4-pin I2C carrier board (typical)",
 )
 OLEDS = {"0.96": OLED_096, "1.3": OLED_13}
 
@@ -133,9 +145,10 @@ BUTTON_30 = ArcadeButton("30 mm arcade button", 28.0, 27.5, 33.0, 8.0, 36.0, 6.0
                          source="typical 30 mm screw-in arcade button; 28 mm cut-out")
 
 # Raspberry Pi Pico datasheet, "Mechanical specification": 51 x 21 x 1.0,
-# four 2.1 mm holes 4.8 mm from the short edges, 11.4 mm apart across.
+# four 2.1 mm holes, 47.0 mm apart along the board (2.0 mm from the short
+# edges) and 11.4 mm apart across it (4.8 mm from the long edges).
 PICO = (51.0, 21.0, 1.0)
-PICO_HOLES = ((4.8, 4.8), (46.2, 4.8), (4.8, 16.2), (46.2, 16.2))  # from the bottom-left corner
+PICO_HOLES = ((2.0, 4.8), (49.0, 4.8), (2.0, 16.2), (49.0, 16.2))  # from the bottom-left corner
 PICO_HOLE = 2.1
 PICO_HEIGHT = 3.5      # the RP2040 and the micro-USB socket above the board
 PICO_HEADERS = 2.5 + 8.5   # plastic and pins below, with headers soldered on
@@ -144,7 +157,8 @@ PICO_SOURCE = "Raspberry Pi Pico datasheet, mechanical drawing"
 # MAX7219 8-digit module (typical, the red one with two 3641AS-type
 # 4-digit 0.36" displays): board 82 x 15 x 1.6; each display 30.1 x 14.0 x
 # 7.2 (3641AS datasheet), side by side in the middle; the 5-pin header at the
-# left end, pins pointing out sideways 6 mm.
+# left end, its pins pointing straight back from the board (the modules ship
+# with a straight header; the jumper housings go on behind it).
 MAX7219_BOARD = (82.0, 15.0, 1.6)
 MAX7219_DISPLAY = (30.1, 14.0, 7.2)
 MAX7219_DIGIT = (5.2, 9.2)     # one digit's segments, for the field labels

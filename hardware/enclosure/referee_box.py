@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rectangle, Rot,
+from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rot,
                        Vector, extrude)
 
 from . import parts
@@ -25,8 +25,8 @@ WINDOW_TOP = 62.0
 WINDOW_SIDES = 62.0
 # The cables' notches: which end wall (-X, +X), and where along it.
 CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
-# The public screen's window flares out at this angle from the vertical.
-PUBLIC_FLARE = 40.0
+# The public screen's M2 self-tapping screws go into holes this wide.
+PUBLIC_PILOT = 1.6
 
 COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
            "oled": (30, 30, 40), "keypad": (200, 200, 190),
@@ -284,7 +284,7 @@ class _Builder:
         for sx in (-1, 1):
             for sy in (-1, 1):
                 hole = self.wall_plane(side, p.team_screen_x + sx * hx / 2,
-                                       p.team_screen_v + o.glass_offset + sy * hy / 2, p.wall / 2)
+                                       p.team_screen_v + sy * hy / 2, p.wall / 2)
                 cuts += extrude(hole * Circle(1.2), amount=p.wall / 2 + 0.5, both=True)
         # the button through a teardrop hole
         plane = self.wall_plane(side, p.team_button_x, p.team_button_v, p.wall / 2)
@@ -295,7 +295,7 @@ class _Builder:
 
     def team_window(self, side):
         """The window in front of a team's pixels, 1 mm clear of them on the
-        wall's inside and opening outward so that the team's eyes see every
+        wall's inside wherever the panel's offset puts them and opening outward so that the team's eyes see every
         pixel: its top face rises outward at 62 degrees from the horizontal
         (28 degrees of overhang), its sides splay at 62 degrees in plan, its
         bottom is level."""
@@ -304,14 +304,14 @@ class _Builder:
         margin = 1.0
         rise = math.radians(WINDOW_TOP)
         splay = math.tan(math.radians(WINDOW_SIDES))
-        centre = p.team_screen_v + o.glass_offset
+        low, high = o.offset_range
 
         def inner(v):   # (u, z): u measured inward from the outer bottom edge
             w = self.wall_point(side, 0, v, p.wall)
             return self.half_bottom - side * w.Y, w.Z
 
-        ub, zb = inner(centre - av / 2 - margin)
-        ut, zt = inner(centre + av / 2 + margin)
+        ub, zb = inner(p.team_screen_v + low - av / 2 - margin)
+        ut, zt = inner(p.team_screen_v + high + av / 2 + margin)
         reach = p.wall / math.cos(rise - math.radians(p.slope)) + 0.8
         section = [(ub + 6, zb), (ub - 12, zb),
                    (ut - reach * math.cos(rise), zt + reach * math.sin(rise)), (ut, zt), (ut + 6, zt)]
@@ -329,7 +329,7 @@ class _Builder:
 
     def team_screen(self, side, team):
         p, o = self.p, self.team_oled
-        loc = Location(self.wall_plane(side, p.team_screen_x, p.team_screen_v + o.glass_offset,
+        loc = Location(self.wall_plane(side, p.team_screen_x, p.team_screen_v,
                                        p.wall + o.standoff + 0.4))
         corners = self.screen_on_spacers(loc, o, f"team {team} screen", "base")
         self.sightlines.append(Sightline(f"team {team} screen", corners, self.wall_normal(side),
@@ -420,27 +420,43 @@ class _Builder:
         return lip
 
     def public_screen(self, lid):
-        """The public screen under the lid, its glass 0.4 mm below it on M2 nylon
-        spacers; the window is the pixels and 0.5 mm at the glass and flares out
-        at 40 degrees from the vertical to the lid's top, for the players
-        around the table (40 degrees of overhang, printed upside down)."""
+        """The public screen's glass in a pocket through the lid, its face
+        0.4 mm under the lid's top, so that nothing stands higher than that
+        within 2.4 mm of any pixel and every seat round the table sees them
+        all.  The board's front lies against the lid's underside, held by
+        four M2 self-tapping screws from below in 1.6 mm holes: no screw
+        heads by the glass, and the pocket's walls stay 1.6 mm thick."""
         p, o = self.p, self.public_oled
         H = p.height
-        ax, ay = o.active
-        margin = 0.5
-        flare = p.lid * math.tan(math.radians(PUBLIC_FLARE))
-        top = Pos(p.public_x, 0, H + p.lid + 0.01) * Rectangle(ax + 2 * (margin + flare),
-                                                                ay + 2 * (margin + flare))
-        lid -= extrude(top, amount=p.lid + 0.02, dir=(0, 0, -1), taper=PUBLIC_FLARE)
-        lid -= Pos(p.public_x, 0, H - 0.5) * Box(ax + 2 * margin, ay + 2 * margin, 1.0)
+        gx, gy, _ = o.glass
+        lid -= block(p.public_x - gx / 2 - CLEARANCE, -gy / 2 - CLEARANCE, H - 1,
+                     p.public_x + gx / 2 + CLEARANCE, gy / 2 + CLEARANCE, H + p.lid + 1)
         hx, hy = o.holes
         for sx in (-1, 1):
             for sy in (-1, 1):
-                lid -= post(p.public_x + sx * hx / 2, o.glass_offset + sy * hy / 2, H - 1,
-                            H + p.lid + 1, 2.4)
+                lid -= post(p.public_x + sx * hx / 2, sy * hy / 2, H - 1, H + p.lid + 1,
+                            PUBLIC_PILOT)
         # the module's frame: glass up, its pins toward +Y
-        loc = Location((p.public_x, o.glass_offset, H - 0.4 - o.standoff))
-        self.screen_on_spacers(loc, o, "public screen", "lid")
+        loc = Location((p.public_x, 0, H))
+        module, corners = oled_module(o)
+        self.bought.append(Bought(f"public screen ({o.name})", loc * module, COLOURS["oled"]))
+        screws = None
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                at = Pos(p.public_x + sx * hx / 2, sy * hy / 2, H)
+                screw = at * (Pos(0, 0, -o.board_thickness - 1.3) * Cylinder(1.9, 1.3, align=CENTRE_XY)
+                              + Pos(0, 0, -o.board_thickness) * Cylinder(
+                                  PUBLIC_PILOT / 2 - 0.02, o.board_thickness + p.lid - 0.4,
+                                  align=CENTRE_XY))
+                screws = screw if screws is None else screws + screw
+        self.bought.append(Bought("public screen screws", screws, COLOURS["metal"]))
+
+        def glass(extra):
+            return block(p.public_x - gx / 2 - extra, -gy / 2 - extra, H + 0.2,
+                         p.public_x + gx / 2 + extra, gy / 2 + extra, H + o.standoff)
+        self.fits.append(Fit("public screen's glass in its pocket", "lid", CLEARANCE, glass))
+        corners = [(loc * Location(c)).position for c in corners]
+        self.sightlines.append(Sightline("public screen", corners, Vector(0, 0, 1), 0))
         return lid
 
     def keypad(self, lid):
@@ -498,12 +514,12 @@ def oled_module(o: parts.Oled):
         for sy in (-1, 1):
             board -= post(sx * hx / 2, sy * hy / 2, -5, 5, o.hole_diameter)
     gx, gy, gt = o.glass
-    gc = -o.glass_offset
-    glass = block(-gx / 2, gc - gy / 2, 0, gx / 2, gc + gy / 2, o.standoff)
+    glass = block(-gx / 2, -gy / 2, 0, gx / 2, gy / 2, o.standoff)
     back = block(-bw / 2 + 5.5, -bh / 2 + 5.5, -o.board_thickness - 2.5, bw / 2 - 5.5, bh / 2 - 6,
                  -o.board_thickness)
     pins = block(-5.1, bh / 2 - 3.9, -o.board_thickness - parts.HEADER_PINS - parts.JUMPER_HOUSING,
                  5.1, bh / 2 - 1.1, -o.board_thickness)
     ax, ay = o.active
-    corners = [Vector(sx * ax / 2, gc + sy * ay / 2, o.standoff) for sx in (-1, 1) for sy in (-1, 1)]
+    corners = [Vector(sx * ax / 2, o.active_offset + sy * ay / 2, o.standoff)
+               for sx in (-1, 1) for sy in (-1, 1)]
     return board + glass + back + pins, corners
