@@ -58,18 +58,36 @@ def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
         assert needed in bought
 
 
-@pytest.mark.parametrize("pi, public, team", [("zero2w", "0.96", "1.3")])
-def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team):
+@pytest.mark.parametrize("pi, public, team, button", [("zero2w", "0.96", "1.3", "snap")])
+def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
-    public screen and 0.96" team screens; here the smaller board and the panels
-    the other way round."""
-    box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team))
+    public screen, 0.96" team screens and screw-in buttons; here the smaller
+    board, the panels the other way round and snap-in buttons."""
+    box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team, button=button))
     assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
                for b in box.bought)
     assert checks.collisions(box) == []
     for fit in box.fits:
         loose, snug = checks.fit(box, fit)
         assert loose < 1e-3 and snug > 1e-3, fit.name
+
+
+def test_36_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
+    """Sanwa OBSF-30: its clips grip a 1.6 mm panel; the dice lid's ring and a
+    team wall are thinned to that round a 30 mm hole."""
+    b = parts.BUTTONS["snap"]
+    assert (b.hole, b.panel) == (30.0, 1.6)
+    box = dice_box.build(dice_box.Params(button="snap"))
+    assert checks.collisions(box) == []
+    fit = next(f for f in box.fits if f.name == "ROLL button in its hole")
+    loose, snug = checks.fit(box, fit)
+    assert loose < 1e-3 and snug > 1e-3
+    lid = box.part("dice lid").solid
+    x, y = dice_box.Params().button_x, dice_box.Params().button_y
+    top = dice_box.Params().height + dice_box.Params().lid
+    probe = Pos(x + b.hole / 2 + 2.0, y, top - 3.0) * Box(1, 1, 6)   # just outside the hole
+    assert (lid & probe).volume == pytest.approx(b.panel, abs=0.01)   # 1 x 1 x 1.6 of lid
+    assert thinnest_wall(lid)[0] >= model.MIN_WALL - 1e-3
 
 
 # --- fits and collisions ---------------------------------------------------------------
@@ -265,6 +283,48 @@ def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, di
     assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1))
     last = build[build.index(f"## {steps[-1][0]}. "):]
     assert "sudo referee doctor" in last and "checks, all well" in last
+
+
+DOCUMENTS = ("BOM.md", "BUILD.md", "dice-module.md")
+
+
+def unsupported(text: str) -> list[str]:
+    """What a document names that the model cannot take: a button size, a
+    button's hole or maker's model, a read-out's digit size, a panel size."""
+    found = []
+    sizes = {n for b in parts.BUTTONS.values() for n in re.findall(r"\d+", b.name)}
+    for size in re.findall(r"(\d+)(?: or \d+)? mm (?:arcade |push |screw-in |snap-in )*buttons?", text):
+        if size not in sizes:
+            found.append(f"{size} mm button")
+    for size in re.findall(r"30 or (\d+) mm", text):
+        found.append(f"{size} mm button")
+    for hole in re.findall(r"\b(\d\d) mm hole", text):
+        if float(hole) not in {b.hole for b in parts.BUTTONS.values()}:
+            found.append(f"{hole} mm hole")
+    for name in re.findall(r"Sanwa ([A-Z]+-\d+)", text):
+        if not any(name in b.name for b in parts.BUTTONS.values()):
+            found.append(f"Sanwa {name}")
+    for size in re.findall(r'(\d\.\d+)" digits', text):
+        if float(size) != parts.MAX7219_DIGITS:
+            found.append(f'{size}" digits')
+    for size in re.findall(r'(\d\.\d+)" (?:OLED|SSD1306|SH1106)', text):
+        if size not in parts.OLEDS:
+            found.append(f'{size}" OLED')
+    return found
+
+
+def test_36_the_documents_name_only_parts_and_sizes_the_model_takes():
+    for name in DOCUMENTS:
+        text = (ROOT / "hardware" / name).read_text(encoding="utf-8")
+        assert unsupported(text) == [], name
+
+
+def test_36_the_document_check_sees_the_parts_the_first_documents_named():
+    old = ('| 2 | arcade push button, 30 or 60 mm |\n'
+           '| 1 | MAX7219 module, 0.36" or 0.56" digits |\n'
+           '| 1 | e.g. Sanwa OBSL-30 |\n| 1 | 2.42" OLED |\n a 24 mm hole\n')
+    assert sorted(unsupported(old)) == sorted(["60 mm button", '0.56" digits', "24 mm hole",
+                                               "Sanwa OBSL-30", '2.42" OLED'])
 
 
 def test_29_the_cad_tools_stay_off_the_pi():

@@ -37,12 +37,16 @@ def main(argv=None) -> None:
                         help="the public screen's size in inches")
     parser.add_argument("--team", choices=sorted(parts.OLEDS), default="0.96",
                         help="the team screens' size in inches")
+    parser.add_argument("--button", choices=sorted(parts.BUTTONS), default="screw",
+                        help="the 30 mm buttons: screw (28 mm hole) or snap (Sanwa OBSF-30, "
+                             "30 mm hole in 1.6 mm)")
     parser.add_argument("--pictures", type=Path,
                         help="also copy the pictures here (hardware/pictures for BUILD.md)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    referee = referee_box.build(referee_box.Params(pi=args.pi, public=args.public, team=args.team))
-    dice = dice_box.build()
+    referee = referee_box.build(referee_box.Params(pi=args.pi, public=args.public, team=args.team,
+                                                   button=args.button))
+    dice = dice_box.build(dice_box.Params(button=args.button))
     for prefix, box in (("referee", referee), ("dice", dice)):
         for line in export(box, prefix, args.out):
             print(line)

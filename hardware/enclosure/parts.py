@@ -127,22 +127,34 @@ KEYPAD_SOURCE = "Parallax 27899 4x4 Matrix Membrane Keypad datasheet"
 class ArcadeButton:
     name: str
     hole: float          # the panel cut-out
-    thread: float        # outside diameter of the threaded body
+    thread: float        # outside diameter of the body in the hole (threaded, or the snap clips pressed in)
     bezel: float         # the ring that sits on the panel's face
     bezel_height: float  # plunger and ring above the panel
-    nut: float           # the plastic nut, across its flats' circle
+    nut: float           # the plastic nut, across its flats' circle (0: none, it snaps in)
     nut_height: float
     body: float          # below the nut: body diameter
     depth: float         # below the panel: body with the microswitch
+    panel: float | None  # the panel thickness its clips are made for (None: any its thread takes)
     source: str
 
 
 # 30 mm screw-in arcade button with microswitch (typical, the common one sold
 # as "30 mm"): 28 mm cut-out, M27.5 thread, 33 mm bezel, a 36 mm nut, 35 mm
-# below the panel with the microswitch on.  A snap-in Sanwa OBSF-30 wants a
-# 30 mm hole in a 1.6 mm panel, which a printed wall is not.
-BUTTON_30 = ArcadeButton("30 mm arcade button", 28.0, 27.5, 33.0, 8.0, 36.0, 6.0, 24.0, 35.0,
-                         source="typical 30 mm screw-in arcade button; 28 mm cut-out")
+# below the panel with the microswitch on; its thread takes any panel up to
+# about 10 mm.
+BUTTON_SCREW = ArcadeButton("30 mm screw-in arcade button", 28.0, 27.5, 33.0, 8.0, 36.0, 6.0,
+                            24.0, 35.0, None,
+                            source="typical 30 mm screw-in arcade button; 28 mm cut-out")
+# Sanwa OBSF-30 (Sanwa Denshi's drawing): snaps into a 30 mm hole in a panel
+# about 1.6 mm thick, its clips spreading under it; a 33 mm flange, about
+# 31 mm deep below the panel with its own switch.  A printed wall is thicker,
+# so the box thins it to 1.6 mm in a ring round the hole, from inside.
+BUTTON_SNAP = ArcadeButton("Sanwa OBSF-30 snap-in button", 30.0, 29.6, 33.0, 8.0, 0.0, 0.0,
+                           28.0, 31.0, 1.6,
+                           source="Sanwa OBSF-30 drawing; 30 mm hole, 1.6 mm panel")
+BUTTONS = {"screw": BUTTON_SCREW, "snap": BUTTON_SNAP}
+# Round the snap-in button's hole the panel is thinned this wide, for its clips.
+SNAP_RING = 38.0
 
 # Raspberry Pi Pico datasheet, "Mechanical specification": 51 x 21 x 1.0,
 # four 2.1 mm holes, 47.0 mm apart along the board (2.0 mm from the short
@@ -164,6 +176,7 @@ MAX7219_DISPLAY = (30.1, 14.0, 7.2)
 MAX7219_DIGIT = (5.2, 9.2)     # one digit's segments, for the field labels
 MAX7219_PITCH = 7.62           # digit pitch, 0.3"
 MAX7219_BEHIND = 4.0           # the chip and resistors behind the board
+MAX7219_DIGITS = 0.36           # digit height, inches: the guides take this module's board only
 MAX7219_SOURCE = "3641AS 0.36\" 4-digit display datasheet; module typical"
 
 # CUI CD-1206 sound transducer datasheet: 12.0 diameter, 9.5 high (the

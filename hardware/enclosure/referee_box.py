@@ -39,6 +39,7 @@ class Params:
     pi: str = "4"            # "4", "5" or "zero2w"
     public: str = "1.3"      # the public screen: "1.3" or "0.96"
     team: str = "0.96"       # the team screens: "0.96" or "1.3"
+    button: str = "screw"    # the team buttons: "screw" (28 mm hole) or "snap" (OBSF-30)
     length: float = 170.0
     top_width: float = 100.0
     height: float = 64.0     # the tub, from the table to its top edge
@@ -71,6 +72,7 @@ class _Builder:
         self.pi = parts.PIS[p.pi]
         self.team_oled = parts.OLEDS[p.team]
         self.public_oled = parts.OLEDS[p.public]
+        self.button = parts.BUTTONS[p.button]
         self.bought: list[Bought] = []
         self.fits: list[Fit] = []
 
@@ -288,8 +290,12 @@ class _Builder:
                 cuts += extrude(hole * Circle(1.2), amount=p.wall / 2 + 0.5, both=True)
         # the button through a teardrop hole
         plane = self.wall_plane(side, p.team_button_x, p.team_button_v, p.wall / 2)
-        b = parts.BUTTON_30
+        b = self.button
         cuts += teardrop(plane, b.hole / 2, p.wall / 2 + 0.5)
+        if b.panel:   # a snap-in button: the wall thinned to its panel round the hole
+            pocket = (b.panel + p.wall + 0.5) / 2
+            cuts += teardrop(self.wall_plane(side, p.team_button_x, p.team_button_v, pocket),
+                             parts.SNAP_RING / 2, pocket - b.panel)
         self.team_button(side, team)
         return adds, cuts
 
@@ -369,22 +375,25 @@ class _Builder:
         return [(loc * Location(c)).position for c in glass_corners]
 
     def team_button(self, side, team):
-        p, b = self.p, parts.BUTTON_30
+        p, b = self.p, self.button
         plane = self.wall_plane(side, p.team_button_x, p.team_button_v)
         loc = Location(plane)
+        plate = b.panel or p.wall
         button = (Cylinder(b.bezel / 2, 3.0, align=CENTRE_XY)
                   + Cylinder(12.0, b.bezel_height, align=CENTRE_XY)
-                  + Pos(0, 0, -p.wall - 0.01) * Cylinder(b.thread / 2, p.wall + 0.01, align=CENTRE_XY)
-                  + Pos(0, 0, -p.wall - b.nut_height) * (Cylinder(b.nut / 2, b.nut_height, align=CENTRE_XY)
-                                                         + Pos(0, 0, -0.01) * Cylinder(b.thread / 2, 0.02, align=CENTRE_XY))
-                  + Pos(0, 0, -b.depth + 7) * Cylinder(b.body / 2, b.depth - 7 - p.wall - b.nut_height,
+                  + Pos(0, 0, -plate - 0.01) * Cylinder(b.thread / 2, plate + 0.01, align=CENTRE_XY)
+                  + Pos(0, 0, -b.depth + 7) * Cylinder(b.body / 2, b.depth - 7 - plate - b.nut_height,
                                                        align=CENTRE_XY)
                   + Pos(0, 0, -b.depth) * Box(12, 20, 7, align=CENTRE_XY))
+        if b.nut:
+            button += Pos(0, 0, -plate - b.nut_height) * (
+                Cylinder(b.nut / 2, b.nut_height, align=CENTRE_XY)
+                + Pos(0, 0, -0.01) * Cylinder(b.thread / 2, 0.02, align=CENTRE_XY))
         self.bought.append(Bought(f"team {team} button", loc * button,
                                   COLOURS["button1" if team == 1 else "button2"]))
 
         def thread(extra, loc=loc):
-            return loc * Pos(0, 0, -p.wall) * Cylinder(b.thread / 2 + extra, p.wall, align=CENTRE_XY)
+            return loc * Pos(0, 0, -plate) * Cylinder(b.thread / 2 + extra, plate, align=CENTRE_XY)
         self.fits.append(Fit(f"team {team} button in its hole", "base", (b.hole - b.thread) / 2, thread))
 
     # --- the lid -----------------------------------------------------------------------
