@@ -193,6 +193,43 @@ def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
 
 
+# --- issue 36: service and heat ---------------------------------------------------------
+
+def test_36_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(referee):
+    card = next(b for b in referee.bought if b.name == "microSD card")
+    path = referee.paths["microSD card"]
+    assert path.bounding_box().min.X < referee.part("base").solid.bounding_box().min.X
+    assert (path & card.solid).volume == pytest.approx(card.solid.volume, rel=1e-6)
+    assert checks.in_the_way(referee, "microSD card") == []
+
+
+def test_36_the_sd_check_sees_a_wall_without_its_slot(referee):
+    base = referee.part("base")
+    card = next(b for b in referee.bought if b.name == "microSD card").solid.bounding_box()
+    plug = Pos(base.solid.bounding_box().min.X + 1.2, card.center().Y, card.center().Z) * Box(2.4, 20, 8)
+    closed = model.Box("closed", [model.Printed("base", base.solid + plug, base.on_bed, base.colour)],
+                       referee.bought, [], paths=referee.paths)
+    assert checks.in_the_way(closed, "microSD card") == ["base"]
+
+
+def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee):
+    """A Pi 4's heatsink or a Pi 5's Active Cooler, 14 mm over the board, and
+    6 mm of air over its fan, clear of every part (the collision check covers
+    them like every other part; here: they are there, and one that reaches
+    the lid is seen)."""
+    names = [b.name for b in referee.bought]
+    assert "heatsink or active cooler" in names and "air over the cooler's fan" in names
+    cooler = next(b for b in referee.bought if b.name == "heatsink or active cooler")
+    board = next(b for b in referee.bought if b.name.startswith("Raspberry Pi")).solid.bounding_box()
+    air = next(b for b in referee.bought if b.name == "air over the cooler's fan").solid.bounding_box()
+    assert cooler.solid.bounding_box().max.Z - (board.min.Z + 1.4) >= parts.COOLER[2] - 1e-6
+    assert air.max.Z - air.min.Z >= parts.COOLER_AIR - 1e-6
+    others = [p for p in referee.printed]
+    taller = model.Box("taller", others, [model.Bought("cooler 45 mm higher", Pos(0, 0, 45) * cooler.solid,
+                                                       (0, 0, 0))], [])
+    assert checks.collisions(taller)
+
+
 # --- issue 36: every seat sees the public screen whole, at every module offset ----------
 
 def offsets(box, name):

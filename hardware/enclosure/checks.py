@@ -48,6 +48,19 @@ def collisions(box: Box, limit: float = 0.01) -> list[tuple[str, str, float]]:
     return found
 
 
+def in_the_way(box: Box, name: str, limit: float = 0.01) -> list[str]:
+    """The parts that stand in the path ``name`` other than the part it is for."""
+    path = box.paths[name]
+    found = []
+    for other, solid in solids(box):
+        if other == name:
+            continue
+        common = path & solid
+        if common is not None and common.volume > limit:
+            found.append(other)
+    return found
+
+
 def fit(box: Box, fit, slack: float = 0.02, snug: float = 0.1) -> tuple[float, float]:
     """How much the part's feature shares with the printed part when grown by
     its clearance less ``slack`` (must be none) and by its clearance plus

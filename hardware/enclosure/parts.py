@@ -24,6 +24,8 @@ class Board:
     power: tuple[float, float, str]   # power socket: x along its edge, edge ("bottom")
     usb: tuple[float, float, str]     # the port the dice module's cable plugs into
     source: str
+    sd: float = 28.0          # the microSD card's centre along the board's left edge (y), under the board
+    cooler: bool = False      # takes a heatsink or the active cooler over its processor
 
 
 # Raspberry Pi mechanical drawings (raspberrypi.com, "Raspberry Pi 4 Model B
@@ -38,6 +40,7 @@ PI_4 = Board(
     16.0, 2.0, (32.5, 52.5),
     power=(11.2, 0.0, "bottom"), usb=(85.0, 9.0, "right"),
     source="Raspberry Pi 4 Model B mechanical drawing; Ethernet jack 13.5 mm + board",
+    sd=28.0, cooler=True,
 )
 PI_5 = Board(
     "Raspberry Pi 5", 85.0, 56.0, 1.4,
@@ -45,6 +48,7 @@ PI_5 = Board(
     16.5, 2.0, (32.5, 52.5),
     power=(11.2, 0.0, "bottom"), usb=(85.0, 29.1, "right"),
     source="Raspberry Pi 5 mechanical drawing",
+    sd=28.0, cooler=True,
 )
 PI_ZERO_2W = Board(
     "Raspberry Pi Zero 2 W", 65.0, 30.0, 1.4,
@@ -52,6 +56,7 @@ PI_ZERO_2W = Board(
     5.0, 1.5, (32.5, 26.5),
     power=(54.0, 0.0, "bottom"), usb=(41.4, 0.0, "bottom"),
     source="Raspberry Pi Zero 2 W mechanical drawing",
+    sd=16.9,
 )
 PIS = {"4": PI_4, "5": PI_5, "zero2w": PI_ZERO_2W}
 
@@ -61,6 +66,18 @@ PIS = {"4": PI_4, "5": PI_5, "zero2w": PI_ZERO_2W}
 HEADER_PINS = 8.5
 JUMPER_HOUSING = 14.0
 WIRE_BEND = 10.0
+# A microSD card (SD Association's physical specification): 11 x 15 x 1.0; in
+# the socket under a Pi's left edge it stands out about 2.5 mm (typical).
+MICROSD = (11.0, 15.0, 1.0)
+MICROSD_OUT = 2.5
+# Raspberry Pi Active Cooler (Raspberry Pi's product brief): for the Pi 5, on
+# its two cooler holes over the processor, about 56 x 40 mm and 14 mm over the
+# board with the fan; it draws air in from above, so 6 mm are kept free over
+# it.  The same space takes any stick-on heatsink for a Pi 4.
+COOLER = (56.0, 40.0, 14.0)
+COOLER_AT = (4.0, 6.0)        # its corner from the board's bottom-left corner
+COOLER_AIR = 6.0
+COOLER_SOURCE = "Raspberry Pi Active Cooler product brief"
 HEADER_LENGTH = 51.0   # 20 pins at 2.54 mm
 HEADER_WIDTH = 5.1     # 2 rows
 

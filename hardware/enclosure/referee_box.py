@@ -31,7 +31,8 @@ PUBLIC_PILOT = 1.6
 COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
            "oled": (30, 30, 40), "keypad": (200, 200, 190),
            "button1": (210, 50, 40), "button2": (240, 190, 40), "metal": (170, 170, 170),
-           "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220)}
+           "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220),
+           "air": (200, 230, 255)}
 
 
 @dataclass(frozen=True)
@@ -136,15 +137,30 @@ class _Builder:
         board = block(o.X, o.Y, o.Z, o.X + b.length, o.Y + b.width, top)
         for hx, hy in b.holes:
             board -= post(o.X + hx, o.Y + hy, o.Z - 1, top + 1, b.hole_diameter)
-        parts_above = block(o.X + 6.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
-                            top + b.height_above)
-        parts_below = block(o.X + 7.0, o.Y + 7.0, o.Z - b.height_below, o.X + b.length - 7.0,
+        if b.cooler:   # the ports at the right end stand tall, the rest is low under the cooler
+            cx, cy = parts.COOLER_AT
+            cl, cw, ch = parts.COOLER
+            parts_above = (block(o.X + cx + cl + 0.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
+                                 top + b.height_above)
+                           + block(o.X + 6.5, o.Y + 6.5, top, o.X + cx + cl + 0.5, o.Y + b.width - 7.0,
+                                   top + 2.0))
+            cooler = block(o.X + cx, o.Y + cy, top + 2.0, o.X + cx + cl, o.Y + cy + cw, top + ch)
+            self.bought.append(Bought("heatsink or active cooler", cooler, COLOURS["metal"]))
+            self.bought.append(Bought("air over the cooler's fan", block(
+                o.X + cx, o.Y + cy, top + ch, o.X + cx + cl, o.Y + cy + cw, top + ch + parts.COOLER_AIR),
+                COLOURS["air"]))
+        else:
+            parts_above = block(o.X + 6.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
+                                top + b.height_above)
+        sd_end = parts.MICROSD[1] - parts.MICROSD_OUT + 0.5   # the card's socket, then the rest
+        parts_below = block(o.X + sd_end, o.Y + 7.0, o.Z - b.height_below, o.X + b.length - 7.0,
                             o.Y + b.width - 7.0, o.Z)
         hx, hy = b.header
         wires = block(o.X + hx - parts.HEADER_LENGTH / 2, o.Y + hy - parts.HEADER_WIDTH / 2, top,
                       o.X + hx + parts.HEADER_LENGTH / 2, o.Y + hy + parts.HEADER_WIDTH / 2,
                       top + parts.HEADER_PINS + parts.JUMPER_HOUSING + parts.WIRE_BEND)
         self.bought.append(Bought(b.name, board + parts_above + parts_below, COLOURS["pi"]))
+        self.bought.append(Bought("microSD card", self.sd_card(), COLOURS["plug"]))
         self.bought.append(Bought("jumper wires on the header", wires, COLOURS["plug"]))
         # the supply's plug and the dice module's plug, with their grips
         for what, (x, y, edge) in (("power plug", b.power), ("dice module's USB plug", b.usb)):
@@ -161,6 +177,31 @@ class _Builder:
                 solid = block(o.X + x + 3.0, o.Y + y - gw / 2, zc - gh / 2, o.X + x + 3.0 + gl,
                               o.Y + y + gw / 2, zc + gh / 2)
             self.bought.append(Bought(what, solid, COLOURS["plug"]))
+
+    def sd_card(self, grow=0.0, reach=0.0):
+        """The card in its socket under the board's left edge; with ``reach``,
+        the path it is pulled out along, that far beyond the card."""
+        b, o = self.pi, self.pi_origin()
+        cw, cl, ct = parts.MICROSD
+        y = o.Y + b.sd
+        x1 = o.X - parts.MICROSD_OUT
+        z1 = o.Z - 0.3
+        return block(x1 - reach - grow, y - cw / 2 - grow, z1 - ct - grow,
+                     x1 + cl + grow, y + cw / 2 + grow, z1 + grow)
+
+    def sd_slot(self):
+        """A slot in the end wall in front of the card, the card's width and
+        1.5 mm round it, with a roof at 45 degrees (no bridge): tweezers or a
+        fingernail pull the card without opening the box."""
+        p = self.p
+        cw, _, ct = parts.MICROSD
+        y = self.pi_origin().Y + self.pi.sd
+        z = self.pi_origin().Z - 0.3 - ct / 2
+        half = cw / 2 + 1.5
+        outline = Polygon((-half, -2.5), (half, -2.5), (half, 1.5), (0, 1.5 + half), (-half, 1.5),
+                          align=None)
+        plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, z), x_dir=(0, 1, 0), z_dir=(1, 0, 0))
+        return extrude(plane * outline, amount=p.wall, both=True)
 
     # --- openings in the tub ------------------------------------------------------------
     def vents(self):
@@ -182,6 +223,11 @@ class _Builder:
             for dz in (-4.5, 0, 4.5):
                 cuts.append(Pos(p.length / 2 - p.wall / 2, bz.Y + dy, bz.Z + dz)
                             * Rot(0, 90, 0) * Cylinder(1.25, p.wall + 2))
+        cuts.append(self.sd_slot())
+        for y in (-20, -14, 14, 20):  # low in the Pi's end wall: air in that a tablecloth leaves open
+            plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, p.floor + 9), x_dir=(0, 0, 1),
+                          z_dir=(1, 0, 0))
+            cuts.append(pointed_slot(plane, 3.0, 12.0, p.wall))
         solid = cuts[0]
         for c in cuts[1:]:
             solid += c
@@ -509,7 +555,8 @@ class _Builder:
                 b.explode = Vector(0, (-1 if team == 1 else 1) * 45, 10)
             elif b.name in ("power cable", "dice module's cable"):
                 b.explode = Vector(-40 if b.name == "power cable" else 40, 0, 0)
-        return Enclosure("referee box", printed, self.bought, self.fits, self.sightlines)
+        paths = {"microSD card": self.sd_card(grow=0.3, reach=self.pi_origin().X + self.p.length / 2)}
+        return Enclosure("referee box", printed, self.bought, self.fits, self.sightlines, paths)
 
 
 def oled_module(o: parts.Oled):
