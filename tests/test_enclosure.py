@@ -292,6 +292,41 @@ def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice
         step = (tmp_path / f"{name}.step").read_text(encoding="utf-8", errors="replace")
         assert "MANIFOLD_SOLID_BREP" in step
         assert part.bed_solid().bounding_box().min.Z == pytest.approx(0, abs=1e-6)
+        flat, height = bed_face(tmp_path / f"{name}.3mf")
+        assert height == pytest.approx(part.bed_solid().bounding_box().size.Z, abs=0.05)
+    # the lid lies on its top, which the ROLL button's hole and nothing else breaks
+    top = (dice_box.Params().length * dice_box.Params().width
+           - np.pi * (parts.BUTTONS["screw"].hole / 2) ** 2)
+    assert bed_face(tmp_path / "dice-lid.3mf")[0] == pytest.approx(top, rel=0.02)
+    for line, part in zip(said, dice.printed):
+        assert re.search(r"\d+ cm3 solid, \d+ g of PLA, about \d+ h \d\d min$", line), line
+
+
+def bed_face(path):
+    """The area of a 3MF mesh's triangles lying on the bed, and its height."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+    root = ET.fromstring(zipfile.ZipFile(path).read("3D/3dmodel.model"))
+    ns = {"m": "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"}
+    v = np.array([[float(e.get(k)) for k in "xyz"] for e in root.iterfind(".//m:vertex", ns)])
+    t = np.array([[int(e.get(k)) for k in ("v1", "v2", "v3")]
+                  for e in root.iterfind(".//m:triangle", ns)])
+    tri = v[t]
+    low = v[:, 2].min()
+    on_bed = np.all(np.abs(tri[:, :, 2] - low) < 1e-3, axis=1)
+    area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    return area[on_bed].sum(), v[:, 2].max() - low
+
+
+def test_36_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
+    from hardware.enclosure.estimate import SKIN, estimate
+    cube = estimate(Box(40, 40, 40))
+    skin = 6 * 40 * 40 * SKIN
+    assert cube.volume == pytest.approx(64.0)
+    assert cube.material * 1000 == pytest.approx(skin + 0.2 * (64000 - skin))
+    plate = estimate(Box(40, 40, 1.2))        # all skin: printed solid
+    assert plate.material == pytest.approx(plate.volume)
+    assert plate.grams == pytest.approx(40 * 40 * 1.2 / 1000 * 1.24)
 
 
 def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):

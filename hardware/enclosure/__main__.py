@@ -1,14 +1,16 @@
-"""Writes the printed parts (STL and STEP, each lying as it prints) and the
-pictures of both boxes."""
+"""Writes the printed parts (STL, STEP and 3MF, each lying as it prints on
+the bed), says what each costs in filament and time, and draws the pictures
+of both boxes."""
 from __future__ import annotations
 
 import argparse
 import shutil
 from pathlib import Path
 
-from build123d import Pos, export_step, export_stl
+from build123d import Mesher, Pos, export_step, export_stl
 
 from . import dice_box, parts, referee_box, render
+from .estimate import SETTINGS, estimate
 
 
 def file_name(prefix: str, part) -> str:
@@ -16,15 +18,21 @@ def file_name(prefix: str, part) -> str:
 
 
 def export(box, prefix: str, out: Path) -> list[str]:
-    """An STL and a STEP file of each printed part, lying as it prints."""
+    """An STL, a STEP and a 3MF file of each printed part, lying as it prints
+    in the middle of the bed (a slicer opens the 3MF ready to slice), and a
+    line on each: its size, how it lies, its filament and time."""
     said = []
     for part in box.printed:
         name = file_name(prefix, part)
         solid = part.bed_solid()
         export_stl(solid, str(out / f"{name}.stl"), tolerance=0.02)
         export_step(solid, str(out / f"{name}.step"))
+        mesher = Mesher()
+        mesher.add_shape(solid, linear_deflection=0.02, angular_deflection=0.2, part_number=name)
+        mesher.write(str(out / f"{name}.3mf"))
         size = solid.bounding_box().size
-        said.append(f"{name}: {size.X:.1f} x {size.Y:.1f} x {size.Z:.1f} mm, {part.orientation}")
+        said.append(f"{name}: {size.X:.1f} x {size.Y:.1f} x {size.Z:.1f} mm, {part.orientation}; "
+                    f"{estimate(solid)}")
     return said
 
 
@@ -47,6 +55,7 @@ def main(argv=None) -> None:
     referee = referee_box.build(referee_box.Params(pi=args.pi, public=args.public, team=args.team,
                                                    button=args.button))
     dice = dice_box.build(dice_box.Params(button=args.button))
+    print(f"at {SETTINGS}:")
     for prefix, box in (("referee", referee), ("dice", dice)):
         for line in export(box, prefix, args.out):
             print(line)
