@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build123d import Box, Pos
+from build123d import Box, Cylinder, Pos
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hardware.enclosure import checks, dice_box, model, parts, referee_box, render  # noqa: E402
+from hardware.enclosure import (checks, coupons, dice_box, model, parts, referee_box,  # noqa: E402
+                                render)
 from hardware.enclosure.__main__ import export, file_name  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
@@ -277,6 +278,58 @@ def test_36_the_offset_check_sees_a_module_beyond_the_range_the_windows_take(ref
     s = team_screens(referee)[0]
     high = offsets(referee, s.name)[-1]
     assert checks.seen(referee, s, checks.seats(s.readers), high + 2.0, triangles).min() < 1.0
+
+
+# --- issue 36: the test-fit coupons -------------------------------------------------------
+
+def holes_at(plate, o: parts.Oled, diameter: float = 2.4) -> bool:
+    """Whether the plate has a hole of ``diameter`` at each of the module's
+    holes: nothing inside it, and the plate all round it."""
+    hx, hy = o.holes
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            inside = Pos(sx * hx / 2, sy * hy / 2, 0) * Cylinder(diameter / 2 - 0.02, 20)
+            ring = Pos(sx * hx / 2, sy * hy / 2, 0) * (Cylinder(diameter / 2 + 0.1, 20)
+                                                     - Cylinder(diameter / 2, 20))
+            if (plate & inside).volume > 1e-3:
+                return False
+            if (plate & ring).volume < 0.99 * ring.volume * coupons.WALL / 20:
+                return False
+    return True
+
+
+def test_36_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offset():
+    box = coupons.build()
+    for o in parts.OLEDS.values():
+        coupon = next(p for p in box.printed if p.name == f"coupon {o.name.split()[0].strip(chr(34))}")
+        assert holes_at(coupon.solid, o)
+        ax, ay = o.active
+        for offset in np.linspace(*o.offset_range, 5):
+            pixels = Pos(0, offset, 0) * Box(ax, ay, 20)
+            assert (coupon.solid & pixels).volume < 1e-3, (o.name, offset)
+
+
+def test_36_the_coupon_check_sees_holes_23_3_mm_apart_where_the_module_has_23_5():
+    import dataclasses
+    old = dataclasses.replace(parts.OLED_096, holes=(23.3, 23.8))
+    assert not holes_at(coupons.oled(old).solid, parts.OLED_096)
+
+
+def test_36_the_coupons_are_a_few_grams_and_print_flat_without_supports():
+    from hardware.enclosure.estimate import estimate
+    box = coupons.build()
+    assert len(box.printed) == len(parts.OLEDS) + len(parts.BUTTONS)
+    for part in box.printed:
+        solid = part.bed_solid()
+        assert estimate(solid).grams < 10, part.name
+        assert checks.overhangs(solid) == [], part.name
+        assert checks.fits_bed(solid)[0]
+        assert thinnest_wall(part.plain or part.solid)[0] >= model.MIN_WALL - 1e-3, part.name
+        assert thinnest_wall(part.solid)[0] >= model.MIN_DETAIL, part.name
+    snap = box.part("coupon snap button").solid
+    b = parts.BUTTONS["snap"]
+    probe = Pos(b.hole / 2 + 2.0, 0, 0) * Box(1, 1, 10)
+    assert (snap & probe).volume == pytest.approx(b.panel, abs=0.01)
 
 
 # --- the files -------------------------------------------------------------------------

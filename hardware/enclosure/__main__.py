@@ -9,12 +9,12 @@ from pathlib import Path
 
 from build123d import Mesher, Pos, export_step, export_stl
 
-from . import dice_box, parts, referee_box, render
+from . import coupons, dice_box, parts, referee_box, render
 from .estimate import SETTINGS, estimate
 
 
 def file_name(prefix: str, part) -> str:
-    return f"{prefix}-{part.name.replace('dice ', '').replace(' ', '-')}"
+    return f"{prefix}-{part.name.replace('dice ', '').replace('coupon ', '').replace(' ', '-')}"
 
 
 def export(box, prefix: str, out: Path) -> list[str]:
@@ -56,7 +56,7 @@ def main(argv=None) -> None:
                                                    button=args.button))
     dice = dice_box.build(dice_box.Params(button=args.button))
     print(f"at {SETTINGS}:")
-    for prefix, box in (("referee", referee), ("dice", dice)):
+    for prefix, box in (("referee", referee), ("dice", dice), ("test-fit", coupons.build())):
         for line in export(box, prefix, args.out):
             print(line)
     pictures = []
