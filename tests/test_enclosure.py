@@ -213,6 +213,18 @@ def test_36_the_sd_check_sees_a_wall_without_its_slot(referee):
     assert checks.in_the_way(closed, "microSD card") == ["base"]
 
 
+def test_36_light_pipes_reach_from_outside_the_end_wall_to_beside_each_led(referee):
+    pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
+    leds = parts.PIS["4"].leds
+    pipes = [b.solid.bounding_box() for b in referee.bought if b.name.startswith("light pipe")]
+    assert len(pipes) == len(leds) == 2
+    outside = referee.part("base").solid.bounding_box().min.X
+    board = pi.solid.bounding_box()
+    for pipe, (x, _) in zip(pipes, leds):
+        assert pipe.min.X <= outside + 0.5                     # a fingertip's flush end outside
+        assert pipe.max.X == pytest.approx(board.min.X + x - 1.0)   # 1 mm short of the LED
+
+
 def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee):
     """A Pi 4's heatsink or a Pi 5's Active Cooler, 14 mm over the board, and
     6 mm of air over its fan, clear of every part (the collision check covers

@@ -26,6 +26,7 @@ class Board:
     source: str
     sd: float = 28.0          # the microSD card's centre along the board's left edge (y), under the board
     cooler: bool = False      # takes a heatsink or the active cooler over its processor
+    leds: tuple[tuple[float, float], ...] = ()   # the power and activity LEDs (x, y) on top
 
 
 # Raspberry Pi mechanical drawings (raspberrypi.com, "Raspberry Pi 4 Model B
@@ -40,7 +41,7 @@ PI_4 = Board(
     16.0, 2.0, (32.5, 52.5),
     power=(11.2, 0.0, "bottom"), usb=(85.0, 9.0, "right"),
     source="Raspberry Pi 4 Model B mechanical drawing; Ethernet jack 13.5 mm + board",
-    sd=28.0, cooler=True,
+    sd=28.0, cooler=True, leds=((1.5, 44.0), (1.5, 47.5)),
 )
 PI_5 = Board(
     "Raspberry Pi 5", 85.0, 56.0, 1.4,
@@ -48,7 +49,7 @@ PI_5 = Board(
     16.5, 2.0, (32.5, 52.5),
     power=(11.2, 0.0, "bottom"), usb=(85.0, 29.1, "right"),
     source="Raspberry Pi 5 mechanical drawing",
-    sd=28.0, cooler=True,
+    sd=28.0, cooler=True, leds=((1.5, 44.0), (1.5, 47.5)),
 )
 PI_ZERO_2W = Board(
     "Raspberry Pi Zero 2 W", 65.0, 30.0, 1.4,
@@ -78,6 +79,11 @@ COOLER = (56.0, 40.0, 14.0)
 COOLER_AT = (4.0, 6.0)        # its corner from the board's bottom-left corner
 COOLER_AIR = 6.0
 COOLER_SOURCE = "Raspberry Pi Active Cooler product brief"
+# The Pi 4's and 5's LEDs sit by the left edge under the header's first pins
+# (typical: check yours; the Zero 2 W's single LED is at the far end and has
+# no pipe).  A light pipe is a piece of clear 2.85 mm filament in a 3.1 mm
+# hole, its inner end beside the LED.
+LIGHT_PIPE = 2.85
 HEADER_LENGTH = 51.0   # 20 pins at 2.54 mm
 HEADER_WIDTH = 5.1     # 2 rows
 

@@ -25,6 +25,8 @@ WINDOW_TOP = 62.0
 WINDOW_SIDES = 62.0
 # The cables' notches: which end wall (-X, +X), and where along it.
 CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
+# The light pipes' holes: 3.1 mm for 2.85 mm filament.
+PIPE_GAP = 0.125
 # The public screen's M2 self-tapping screws go into holes this wide.
 PUBLIC_PILOT = 1.6
 
@@ -161,6 +163,12 @@ class _Builder:
                       top + parts.HEADER_PINS + parts.JUMPER_HOUSING + parts.WIRE_BEND)
         self.bought.append(Bought(b.name, board + parts_above + parts_below, COLOURS["pi"]))
         self.bought.append(Bought("microSD card", self.sd_card(), COLOURS["plug"]))
+        for i, pipe in enumerate(self.light_pipes(beyond=-0.5)):
+            self.bought.append(Bought(f"light pipe {i + 1}", pipe, COLOURS["spacer"]))
+
+            def in_hole(extra, i=i):
+                return self.light_pipes(extra)[i]
+            self.fits.append(Fit(f"light pipe {i + 1} in its hole", "base", PIPE_GAP, in_hole))
         self.bought.append(Bought("jumper wires on the header", wires, COLOURS["plug"]))
         # the supply's plug and the dice module's plug, with their grips
         for what, (x, y, edge) in (("power plug", b.power), ("dice module's USB plug", b.usb)):
@@ -188,6 +196,20 @@ class _Builder:
         z1 = o.Z - 0.3
         return block(x1 - reach - grow, y - cw / 2 - grow, z1 - ct - grow,
                      x1 + cl + grow, y + cw / 2 + grow, z1 + grow)
+
+    def light_pipes(self, extra=0.0, beyond=0.0):
+        """A rod of clear filament from outside the end wall to beside each of
+        the Pi's LEDs: the LEDs seen with the box shut.  The LEDs are closer
+        together than two holes may be, so the second pipe runs 3.5 mm higher."""
+        b, o, p = self.pi, self.pi_origin(), self.p
+        x0 = -p.length / 2 - beyond
+        pipes = []
+        for i, (lx, ly) in enumerate(b.leds):
+            x1 = o.X + lx - 1.0
+            z = o.Z + b.thickness + 1.5 + 3.5 * i
+            pipes.append(Pos((x0 + x1) / 2, o.Y + ly, z) * Rot(0, 90, 0) * Cylinder(
+                parts.LIGHT_PIPE / 2 + extra, x1 - x0))
+        return pipes
 
     def sd_slot(self):
         """A slot in the end wall in front of the card, the card's width and
@@ -224,7 +246,9 @@ class _Builder:
                 cuts.append(Pos(p.length / 2 - p.wall / 2, bz.Y + dy, bz.Z + dz)
                             * Rot(0, 90, 0) * Cylinder(1.25, p.wall + 2))
         cuts.append(self.sd_slot())
-        for y in (-20, -14, 14, 20):  # low in the Pi's end wall: air in that a tablecloth leaves open
+        for pipe in self.light_pipes(PIPE_GAP):
+            cuts.append(pipe)
+        for y in (-22, -17, -12):  # low in the Pi's end wall: air in that a tablecloth leaves open
             plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, p.floor + 9), x_dir=(0, 0, 1),
                           z_dir=(1, 0, 0))
             cuts.append(pointed_slot(plane, 3.0, 12.0, p.wall))
