@@ -63,7 +63,7 @@ def main(argv=None) -> None:
 
     def picture(name, box, azimuth, elevation, exploded=False):
         shapes = [((Pos(p.explode) * p.solid) if exploded else p.solid, p.colour)
-                  for p in box.printed + box.bought]
+                  for p in box.printed + box.bought if not p.name.startswith("air ")]
         for p in box.printed:   # engraved lettering, shown rubbed with light paint
             if p.plain is not None:
                 paint = p.plain - p.solid

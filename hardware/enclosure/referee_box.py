@@ -371,8 +371,8 @@ class _Builder:
 
     def team_window(self, side):
         """The window in front of a team's pixels, 1 mm clear of them on the
-        wall's inside wherever the panel's offset puts them and opening outward so that the team's eyes see every
-        pixel: its top face rises outward at 62 degrees from the horizontal
+        wall's inside wherever the module's offset puts them, and opening
+        outward so that the team's eyes see every pixel: its top face rises outward at 62 degrees from the horizontal
         (28 degrees of overhang), its sides splay at 62 degrees in plan, its
         bottom is level."""
         p, o = self.p, self.team_oled
@@ -573,7 +573,7 @@ class _Builder:
             if b.name in ("keypad",):
                 b.explode = up * 95
             elif b.name.startswith("public screen"):
-                b.explode = up * 45
+                b.explode = up * 35
             elif b.name.startswith("team"):
                 team = 1 if "team 1" in b.name else 2
                 b.explode = Vector(0, (-1 if team == 1 else 1) * 45, 10)
