@@ -71,6 +71,12 @@ def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team, butto
     for fit in box.fits:
         loose, snug = checks.fit(box, fit)
         assert loose < 1e-3 and snug > 1e-3, fit.name
+    triangles = checks.printed_triangles(box)
+    for s in box.sightlines:
+        for offset in offsets(box, s.name):
+            for side in ((-1, 1) if s.readers == 0 else (s.readers,)):
+                share = checks.seen(box, s, checks.seats(side), offset, triangles)
+                assert share.min() == 1.0, (s.name, offset, side)
 
 
 def test_36_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
