@@ -4,7 +4,11 @@ Each box is built fresh in the test process (nothing is cached on disk), then:
 every part fits its cut-out with the clearance the model states, no two parts
 of the closed box share any volume, every printed part prints (walls, overhangs,
 the bed), and each team's screen is readable from its own side of the table
-and not from the other.
+and not from the other.  Issue 36: the public screen is seen whole from every
+seat, the windows take every active-area offset the modules have, the
+documents name only parts the model takes, the microSD card comes out and
+the cooler has its room, the coupons try the modules' holes, and the files
+lie on the bed as they print.
 """
 from __future__ import annotations
 
