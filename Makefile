@@ -37,7 +37,8 @@ flash:
 	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py flash)
 	$(BIN)/python -m firmware.deploy
 
-# The printed parts (STL, STEP) and the pictures of both boxes, in build/enclosure.
+# The printed parts (STL, STEP, 3MF; their filament and time) and the test-fit
+# coupons, and the pictures of both boxes, in build/enclosure.
 enclosure: $(READY)
 	$(BIN)/python -m hardware.enclosure --out build/enclosure
 

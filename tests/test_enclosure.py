@@ -4,7 +4,11 @@ Each box is built fresh in the test process (nothing is cached on disk), then:
 every part fits its cut-out with the clearance the model states, no two parts
 of the closed box share any volume, every printed part prints (walls, overhangs,
 the bed), and each team's screen is readable from its own side of the table
-and not from the other.
+and not from the other.  Issue 36: the public screen is seen whole from every
+seat, the windows take every active-area offset the modules have, the
+documents name only parts the model takes, the microSD card comes out and
+the cooler has its room, the coupons try the modules' holes, and the files
+lie on the bed as they print.
 """
 from __future__ import annotations
 
@@ -14,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build123d import Box, Pos
+from build123d import Box, Cylinder, Pos
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hardware.enclosure import checks, dice_box, model, referee_box, render  # noqa: E402
+from hardware.enclosure import (checks, coupons, dice_box, model, parts, referee_box,  # noqa: E402
+                                render)
 from hardware.enclosure.__main__ import export, file_name  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
@@ -58,18 +63,42 @@ def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
         assert needed in bought
 
 
-@pytest.mark.parametrize("pi, public, team", [("zero2w", "0.96", "1.3")])
-def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team):
+@pytest.mark.parametrize("pi, public, team, button", [("zero2w", "0.96", "1.3", "snap")])
+def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
-    public screen and 0.96" team screens; here the smaller board and the panels
-    the other way round."""
-    box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team))
+    public screen, 0.96" team screens and screw-in buttons; here the smaller
+    board, the panels the other way round and snap-in buttons."""
+    box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team, button=button))
     assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
                for b in box.bought)
     assert checks.collisions(box) == []
     for fit in box.fits:
         loose, snug = checks.fit(box, fit)
         assert loose < 1e-3 and snug > 1e-3, fit.name
+    triangles = checks.printed_triangles(box)
+    for s in box.sightlines:
+        for offset in offsets(box, s.name):
+            for side in ((-1, 1) if s.readers == 0 else (s.readers,)):
+                share = checks.seen(box, s, checks.seats(side), offset, triangles)
+                assert share.min() == 1.0, (s.name, offset, side)
+
+
+def test_36_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
+    """Sanwa OBSF-30: its clips grip a 1.6 mm panel; the dice lid's ring and a
+    team wall are thinned to that round a 30 mm hole."""
+    b = parts.BUTTONS["snap"]
+    assert (b.hole, b.panel) == (30.0, 1.6)
+    box = dice_box.build(dice_box.Params(button="snap"))
+    assert checks.collisions(box) == []
+    fit = next(f for f in box.fits if f.name == "ROLL button in its hole")
+    loose, snug = checks.fit(box, fit)
+    assert loose < 1e-3 and snug > 1e-3
+    lid = box.part("dice lid").solid
+    x, y = dice_box.Params().button_x, dice_box.Params().button_y
+    top = dice_box.Params().height + dice_box.Params().lid
+    probe = Pos(x + b.hole / 2 + 2.0, y, top - 3.0) * Box(1, 1, 6)   # just outside the hole
+    assert (lid & probe).volume == pytest.approx(b.panel, abs=0.01)   # 1 x 1 x 1.6 of lid
+    assert thinnest_wall(lid)[0] >= model.MIN_WALL - 1e-3
 
 
 # --- fits and collisions ---------------------------------------------------------------
@@ -132,22 +161,34 @@ def test_29_every_printed_part_fits_a_220_mm_bed(box):
 # --- the team screens: each team reads its own ------------------------------------------
 
 @pytest.fixture(scope="module")
-def sight(referee):
-    triangles = checks.printed_triangles(referee)
+def triangles(referee):
+    return checks.printed_triangles(referee)
+
+
+@pytest.fixture(scope="module")
+def sight(referee, triangles):
     return {(s.name, side): checks.sightlines(referee, s, side, triangles)
-            for s in referee.sightlines for side in (-1, 1)}
+            for s in team_screens(referee) for side in (-1, 1)}
+
+
+def team_screens(box):
+    return [s for s in box.sightlines if s.readers]
+
+
+def public_screen(box):
+    return next(s for s in box.sightlines if s.name == "public screen")
 
 
 def test_29_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
-    assert len(referee.sightlines) == 2
-    for s in referee.sightlines:
+    assert len(team_screens(referee)) == 2
+    for s in team_screens(referee):
         angles, blocked = sight[(s.name, s.readers)]
         assert angles.max() < checks.COMFORTABLE, s.name
         assert not blocked.any(), f"{s.name}: the box hides some pixels from its own team"
 
 
 def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
-    for s in referee.sightlines:
+    for s in team_screens(referee):
         angles, blocked = sight[(s.name, -s.readers)]
         # every line of sight from the far side meets the glass from behind its
         # own plane: beyond the panel's 80-degree cone, with the box in between
@@ -156,11 +197,161 @@ def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
 
 
 def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
-    s = referee.sightlines[0]
+    s = team_screens(referee)[0]
     tilt = np.radians(60.0)   # the face turned up 60 degrees instead of the wall's 20
     normal = type(s.normal)(0, s.readers * np.cos(tilt), np.sin(tilt))
     tilted = model.Sightline(s.name, s.corners, normal, s.readers)
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
+
+
+# --- issue 36: service and heat ---------------------------------------------------------
+
+def test_36_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(referee):
+    card = next(b for b in referee.bought if b.name == "microSD card")
+    path = referee.paths["microSD card"]
+    assert path.bounding_box().min.X < referee.part("base").solid.bounding_box().min.X
+    assert (path & card.solid).volume == pytest.approx(card.solid.volume, rel=1e-6)
+    assert checks.in_the_way(referee, "microSD card") == []
+
+
+def test_36_the_sd_check_sees_a_wall_without_its_slot(referee):
+    base = referee.part("base")
+    card = next(b for b in referee.bought if b.name == "microSD card").solid.bounding_box()
+    plug = Pos(base.solid.bounding_box().min.X + 1.2, card.center().Y, card.center().Z) * Box(2.4, 20, 8)
+    closed = model.Box("closed", [model.Printed("base", base.solid + plug, base.on_bed, base.colour)],
+                       referee.bought, [], paths=referee.paths)
+    assert checks.in_the_way(closed, "microSD card") == ["base"]
+
+
+def test_36_light_pipes_reach_from_outside_the_end_wall_to_beside_each_led(referee):
+    pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
+    leds = parts.PIS["4"].leds
+    pipes = [b.solid.bounding_box() for b in referee.bought if b.name.startswith("light pipe")]
+    assert len(pipes) == len(leds) == 2
+    outside = referee.part("base").solid.bounding_box().min.X
+    board = pi.solid.bounding_box()
+    for pipe, (x, _) in zip(pipes, leds):
+        assert pipe.min.X <= outside + 0.5                     # a fingertip's flush end outside
+        assert pipe.max.X == pytest.approx(board.min.X + x - 1.0)   # 1 mm short of the LED
+
+
+def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee):
+    """A Pi 4's heatsink or a Pi 5's Active Cooler, 14 mm over the board, and
+    6 mm of air over its fan, clear of every part (the collision check covers
+    them like every other part; here: they are there, and one that reaches
+    the lid is seen)."""
+    names = [b.name for b in referee.bought]
+    assert "heatsink or active cooler" in names and "air over the cooler's fan" in names
+    cooler = next(b for b in referee.bought if b.name == "heatsink or active cooler")
+    board = next(b for b in referee.bought if b.name.startswith("Raspberry Pi")).solid.bounding_box()
+    air = next(b for b in referee.bought if b.name == "air over the cooler's fan").solid.bounding_box()
+    assert cooler.solid.bounding_box().max.Z - (board.min.Z + 1.4) >= parts.COOLER[2] - 1e-6
+    assert air.max.Z - air.min.Z >= parts.COOLER_AIR - 1e-6
+    others = [p for p in referee.printed]
+    taller = model.Box("taller", others, [model.Bought("cooler 45 mm higher", Pos(0, 0, 45) * cooler.solid,
+                                                       (0, 0, 0))], [])
+    assert checks.collisions(taller)
+
+
+# --- issue 36: every seat sees the public screen whole, at every module offset ----------
+
+def offsets(box, name):
+    """The active-area offsets the panel's modules have: both ends of the
+    range and the middle."""
+    screen = next(b for b in box.bought if b.name.startswith(name + " ("))
+    oled = next(o for o in parts.OLEDS.values() if o.name in screen.name)
+    low, high = oled.offset_range
+    return (low, (low + high) / 2, high)
+
+
+def test_36_every_seat_sees_every_pixel_of_the_public_screen(referee, triangles):
+    s = public_screen(referee)
+    for offset in offsets(referee, "public screen"):
+        for side in (-1, 1):
+            share = checks.seen(referee, s, checks.seats(side), offset, triangles)
+            worst = int(np.argmin(share))
+            assert share.min() == 1.0, (
+                f"offset {offset}: the seat at {checks.seats(side)[worst]} sees "
+                f"{share[worst]:.0%} of the public screen")
+
+
+def test_36_each_team_sees_all_of_its_screen_whatever_the_modules_offset(referee, triangles):
+    for s in team_screens(referee):
+        name = s.name
+        for offset in offsets(referee, name):
+            share = checks.seen(referee, s, checks.seats(s.readers), offset, triangles)
+            assert share.min() == 1.0, f"{name}, offset {offset}: {share.min():.0%}"
+
+
+def test_36_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, triangles):
+    """A 3 mm frame on the lid round the pixels and 0.5 mm, as the first lid's
+    window was at the glass: the far seats lose rows."""
+    s = public_screen(referee)
+    corners = np.array([(c.X, c.Y, c.Z) for c in s.corners])
+    lo, hi = corners.min(axis=0) - 0.5, corners.max(axis=0) + 0.5
+    middle = Pos((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] + 1.5)
+    w, h = hi[0] - lo[0], hi[1] - lo[1]
+    frame = middle * Box(w + 20, h + 20, 3) - middle * Box(w, h, 4)
+    framed = model.Box("framed", [model.Printed("frame", frame, model.Location(), (0, 0, 0))], [], [])
+    assert checks.seen(framed, s, checks.seats(-1), 0.0).min() < 0.8
+
+
+def test_36_the_offset_check_sees_a_module_beyond_the_range_the_windows_take(referee, triangles):
+    s = team_screens(referee)[0]
+    high = offsets(referee, s.name)[-1]
+    assert checks.seen(referee, s, checks.seats(s.readers), high + 2.0, triangles).min() < 1.0
+
+
+# --- issue 36: the test-fit coupons -------------------------------------------------------
+
+def holes_at(plate, o: parts.Oled, diameter: float = 2.4) -> bool:
+    """Whether the plate has a hole of ``diameter`` at each of the module's
+    holes: nothing inside it, and the plate all round it."""
+    hx, hy = o.holes
+    for sx in (-1, 1):
+        for sy in (-1, 1):
+            inside = Pos(sx * hx / 2, sy * hy / 2, 0) * Cylinder(diameter / 2 - 0.02, 20)
+            ring = Pos(sx * hx / 2, sy * hy / 2, 0) * (Cylinder(diameter / 2 + 0.1, 20)
+                                                     - Cylinder(diameter / 2, 20))
+            if (plate & inside).volume > 1e-3:
+                return False
+            if (plate & ring).volume < 0.99 * ring.volume * coupons.WALL / 20:
+                return False
+    return True
+
+
+def test_36_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offset():
+    box = coupons.build()
+    for o in parts.OLEDS.values():
+        coupon = next(p for p in box.printed if p.name == f"coupon {o.name.split()[0].strip(chr(34))}")
+        assert holes_at(coupon.solid, o)
+        ax, ay = o.active
+        for offset in np.linspace(*o.offset_range, 5):
+            pixels = Pos(0, offset, 0) * Box(ax, ay, 20)
+            assert (coupon.solid & pixels).volume < 1e-3, (o.name, offset)
+
+
+def test_36_the_coupon_check_sees_holes_23_3_mm_apart_where_the_module_has_23_5():
+    import dataclasses
+    old = dataclasses.replace(parts.OLED_096, holes=(23.3, 23.8))
+    assert not holes_at(coupons.oled(old).solid, parts.OLED_096)
+
+
+def test_36_the_coupons_are_a_few_grams_and_print_flat_without_supports():
+    from hardware.enclosure.estimate import estimate
+    box = coupons.build()
+    assert len(box.printed) == len(parts.OLEDS) + len(parts.BUTTONS)
+    for part in box.printed:
+        solid = part.bed_solid()
+        assert estimate(solid).grams < 10, part.name
+        assert checks.overhangs(solid) == [], part.name
+        assert checks.fits_bed(solid)[0]
+        assert thinnest_wall(part.plain or part.solid)[0] >= model.MIN_WALL - 1e-3, part.name
+        assert thinnest_wall(part.solid)[0] >= model.MIN_DETAIL, part.name
+    snap = box.part("coupon snap button").solid
+    b = parts.BUTTONS["snap"]
+    probe = Pos(b.hole / 2 + 2.0, 0, 0) * Box(1, 1, 10)
+    assert (snap & probe).volume == pytest.approx(b.panel, abs=0.01)
 
 
 # --- the files -------------------------------------------------------------------------
@@ -176,6 +367,41 @@ def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice
         step = (tmp_path / f"{name}.step").read_text(encoding="utf-8", errors="replace")
         assert "MANIFOLD_SOLID_BREP" in step
         assert part.bed_solid().bounding_box().min.Z == pytest.approx(0, abs=1e-6)
+        flat, height = bed_face(tmp_path / f"{name}.3mf")
+        assert height == pytest.approx(part.bed_solid().bounding_box().size.Z, abs=0.05)
+    # the lid lies on its top, which the ROLL button's hole and nothing else breaks
+    top = (dice_box.Params().length * dice_box.Params().width
+           - np.pi * (parts.BUTTONS["screw"].hole / 2) ** 2)
+    assert bed_face(tmp_path / "dice-lid.3mf")[0] == pytest.approx(top, rel=0.02)
+    for line, part in zip(said, dice.printed):
+        assert re.search(r"\d+ cm3 solid, \d+ g of PLA, about \d+ h \d\d min$", line), line
+
+
+def bed_face(path):
+    """The area of a 3MF mesh's triangles lying on the bed, and its height."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+    root = ET.fromstring(zipfile.ZipFile(path).read("3D/3dmodel.model"))
+    ns = {"m": "http://schemas.microsoft.com/3dmanufacturing/core/2015/02"}
+    v = np.array([[float(e.get(k)) for k in "xyz"] for e in root.iterfind(".//m:vertex", ns)])
+    t = np.array([[int(e.get(k)) for k in ("v1", "v2", "v3")]
+                  for e in root.iterfind(".//m:triangle", ns)])
+    tri = v[t]
+    low = v[:, 2].min()
+    on_bed = np.all(np.abs(tri[:, :, 2] - low) < 1e-3, axis=1)
+    area = 0.5 * np.linalg.norm(np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]), axis=1)
+    return area[on_bed].sum(), v[:, 2].max() - low
+
+
+def test_36_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
+    from hardware.enclosure.estimate import SKIN, estimate
+    cube = estimate(Box(40, 40, 40))
+    skin = 6 * 40 * 40 * SKIN
+    assert cube.volume == pytest.approx(64.0)
+    assert cube.material * 1000 == pytest.approx(skin + 0.2 * (64000 - skin))
+    plate = estimate(Box(40, 40, 1.2))        # all skin: printed solid
+    assert plate.material == pytest.approx(plate.volume)
+    assert plate.grams == pytest.approx(40 * 40 * 1.2 / 1000 * 1.24)
 
 
 def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):
@@ -204,6 +430,48 @@ def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, di
     assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1))
     last = build[build.index(f"## {steps[-1][0]}. "):]
     assert "sudo referee doctor" in last and "checks, all well" in last
+
+
+DOCUMENTS = ("BOM.md", "BUILD.md", "dice-module.md")
+
+
+def unsupported(text: str) -> list[str]:
+    """What a document names that the model cannot take: a button size, a
+    button's hole or maker's model, a read-out's digit size, a panel size."""
+    found = []
+    sizes = {n for b in parts.BUTTONS.values() for n in re.findall(r"\d+", b.name)}
+    for size in re.findall(r"(\d+)(?: or \d+)? mm (?:arcade |push |screw-in |snap-in )*buttons?", text):
+        if size not in sizes:
+            found.append(f"{size} mm button")
+    for size in re.findall(r"30 or (\d+) mm", text):
+        found.append(f"{size} mm button")
+    for hole in re.findall(r"\b(\d\d) mm hole", text):
+        if float(hole) not in {b.hole for b in parts.BUTTONS.values()}:
+            found.append(f"{hole} mm hole")
+    for name in re.findall(r"Sanwa ([A-Z]+-\d+)", text):
+        if not any(name in b.name for b in parts.BUTTONS.values()):
+            found.append(f"Sanwa {name}")
+    for size in re.findall(r'(\d\.\d+)" digits', text):
+        if float(size) != parts.MAX7219_DIGITS:
+            found.append(f'{size}" digits')
+    for size in re.findall(r'(\d\.\d+)" (?:OLED|SSD1306|SH1106)', text):
+        if size not in parts.OLEDS:
+            found.append(f'{size}" OLED')
+    return found
+
+
+def test_36_the_documents_name_only_parts_and_sizes_the_model_takes():
+    for name in DOCUMENTS:
+        text = (ROOT / "hardware" / name).read_text(encoding="utf-8")
+        assert unsupported(text) == [], name
+
+
+def test_36_the_document_check_sees_the_parts_the_first_documents_named():
+    old = ('| 2 | arcade push button, 30 or 60 mm |\n'
+           '| 1 | MAX7219 module, 0.36" or 0.56" digits |\n'
+           '| 1 | e.g. Sanwa OBSL-30 |\n| 1 | 2.42" OLED |\n a 24 mm hole\n')
+    assert sorted(unsupported(old)) == sorted(["60 mm button", '0.56" digits', "24 mm hole",
+                                               "Sanwa OBSL-30", '2.42" OLED'])
 
 
 def test_29_the_cad_tools_stay_off_the_pi():

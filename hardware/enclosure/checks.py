@@ -48,6 +48,19 @@ def collisions(box: Box, limit: float = 0.01) -> list[tuple[str, str, float]]:
     return found
 
 
+def in_the_way(box: Box, name: str, limit: float = 0.01) -> list[str]:
+    """The parts that stand in the path ``name`` other than the part it is for."""
+    path = box.paths[name]
+    found = []
+    for other, solid in solids(box):
+        if other == name:
+            continue
+        common = path & solid
+        if common is not None and common.volume > limit:
+            found.append(other)
+    return found
+
+
 def fit(box: Box, fit, slack: float = 0.02, snug: float = 0.1) -> tuple[float, float]:
     """How much the part's feature shares with the printed part when grown by
     its clearance less ``slack`` (must be none) and by its clearance plus
@@ -133,3 +146,56 @@ def _lines(sight, side):
 def _radius(face) -> float:
     from OCP.BRepAdaptor import BRepAdaptor_Surface
     return BRepAdaptor_Surface(face.wrapped).Cylinder().Radius()
+
+
+# The seats the figures are given for: in line with the box and 500 mm along
+# it either way, leaning in (350 mm from the box's centre) to sitting back
+# (800 mm), eyes 400 to 550 mm over the table.  Every seat on both sides reads
+# the public screen; each team's own seats read its screen.
+SEAT_ALONG = (-500.0, 0.0, 500.0)
+SEAT_ACROSS = (350.0, 550.0, 800.0)
+SEAT_HEIGHT = (400.0, 550.0)
+
+
+def seats(side: int) -> list[tuple[float, float, float]]:
+    """The seats on the table's ``side`` (-1: -Y, +1: +Y) as eye points."""
+    return [(x, side * y, z) for x in SEAT_ALONG for y in SEAT_ACROSS for z in SEAT_HEIGHT]
+
+
+def pixels(sight, offset: float = 0.0, steps: tuple[int, int] = (16, 8)) -> np.ndarray:
+    """A grid of points over the panel's pixels, corners and edges included,
+    the whole grid moved ``offset`` mm from where the model puts it along the
+    panel's height (a module whose active area sits off its holes' centre)."""
+    c = np.array([(v.X, v.Y, v.Z) for v in sight.corners])   # (-x,-y) (-x,+y) (+x,-y) (+x,+y)
+    up = c[1] - c[0]
+    up /= np.linalg.norm(up)
+    u = np.linspace(0, 1, steps[0])[:, None, None]
+    v = np.linspace(0, 1, steps[1])[None, :, None]
+    grid = ((1 - u) * (1 - v) * c[0] + (1 - u) * v * c[1] + u * (1 - v) * c[2] + u * v * c[3])
+    return grid.reshape(-1, 3) + offset * up
+
+
+def seen(box: Box, sight, eye_points, offset: float = 0.0, tri=None) -> np.ndarray:
+    """For each eye, the share of the pixel grid it sees: lines from the pixels
+    to the eye that no printed triangle crosses, and within the panel's
+    readable cone."""
+    tri = printed_triangles(box) if tri is None else tri
+    px = pixels(sight, offset)
+    eye_points = np.asarray(eye_points, dtype=float)
+    starts = np.repeat(px, len(eye_points), axis=0)
+    ends = np.tile(eye_points, (len(px), 1))
+    d = ends - starts
+    lengths = np.linalg.norm(d, axis=1)
+    dirs = d / lengths[:, None]
+    normal = np.array([sight.normal.X, sight.normal.Y, sight.normal.Z])
+    normal /= np.linalg.norm(normal)
+    # only triangles near the panel and in front of its face can stand between
+    # (the box is small beside the table, and an eye behind the face is outside
+    # the readable cone anyway)
+    near = (np.all(tri.max(axis=1) > px.min(axis=0) - 60, axis=1)
+            & np.all(tri.min(axis=1) < px.max(axis=0) + 60, axis=1)
+            & (((tri - px[0]) @ normal).max(axis=1) > -0.5))
+    hit = first_hits(starts + dirs * 0.05, dirs, tri[near]) < lengths
+    cone = np.degrees(np.arccos(np.clip(dirs @ normal, -1, 1))) <= READABLE
+    ok = (~hit & cone).reshape(len(px), len(eye_points))
+    return ok.mean(axis=0)

@@ -37,6 +37,7 @@ class Params:
     bezel: float = 3.0
     button_x: float = 40.0
     button_y: float = 10.0
+    button: str = "screw"    # the ROLL button: "screw" (28 mm hole) or "snap" (OBSF-30)
 
 
 def build(p: Params = Params()) -> Enclosure:
@@ -235,14 +236,17 @@ class _Builder:
         self.fits.append(Fit("lid's lip in the base's opening", "dice base", CLEARANCE,
                              lambda extra: self.lip(extra - CLEARANCE)))
         # the ROLL button: a ring under the lid stiffens it where it is slapped
-        b = parts.BUTTON_30
+        b = parts.BUTTONS[p.button]
         bx, by = p.button_x, p.button_y
-        lid += post(bx, by, H - 3.0, H + 0.01, b.nut + 6)
+        lid += post(bx, by, H - 3.0, H + 0.01, max(b.nut, parts.SNAP_RING) + 6)
         lid -= post(bx, by, H - 4, H + p.lid + 1, b.hole)
-        self.roll_button(H + p.lid, 3.0 + p.lid)
+        panel = b.panel or 3.0 + p.lid
+        if b.panel:   # a snap-in button: the lid thinned to its panel round the hole
+            lid -= post(bx, by, H - 4, H + p.lid - b.panel, parts.SNAP_RING)
+        self.roll_button(b, H + p.lid, panel)
 
         def thread(extra):
-            return post(bx, by, H - 3.0, H + p.lid, b.thread + 2 * extra)
+            return post(bx, by, H + p.lid - panel, H + p.lid, b.thread + 2 * extra)
         self.fits.append(Fit("ROLL button in its hole", "dice lid", (b.hole - b.thread) / 2, thread))
         return lid
 
@@ -264,15 +268,15 @@ class _Builder:
         lip -= block(-p.length / 2, y - 6, H - 5, -self.ix + 4, y + 6, H + 1)
         return lip
 
-    def roll_button(self, top, panel):
-        b = parts.BUTTON_30
+    def roll_button(self, b, top, panel):
         bx, by = self.p.button_x, self.p.button_y
         below = top - panel
         button = (post(bx, by, top, top + 3.0, b.bezel) + post(bx, by, top, top + b.bezel_height, 24.0)
                   + post(bx, by, below - 0.01, top, b.thread)
-                  + post(bx, by, below - b.nut_height, below, b.nut)
                   + post(bx, by, top - b.depth + 7, below - b.nut_height, b.body)
                   + block(bx - 6, by - 10, top - b.depth, bx + 6, by + 10, top - b.depth + 7))
+        if b.nut:
+            button += post(bx, by, below - b.nut_height, below, b.nut)
         self.bought.append(Bought("ROLL button", button, COLOURS["button"], Vector(0, 0, 110)))
 
     def box(self) -> Enclosure:

@@ -71,7 +71,7 @@ class Sightline:
     name: str
     corners: list[Vector]
     normal: Vector
-    readers: int     # -1: the players on the -Y side, +1: on the +Y side
+    readers: int     # -1: the players on the -Y side, +1: on the +Y side, 0: everyone
 
 
 @dataclass
@@ -81,6 +81,9 @@ class Box:
     bought: list[Bought]
     fits: list[Fit]
     sightlines: list[Sightline] = field(default_factory=list)
+    # ways a hand or tool takes with the box closed (the microSD card's way
+    # out): nothing but the part itself may stand in them
+    paths: dict[str, Part] = field(default_factory=dict)
 
     def part(self, name: str) -> Printed:
         return next(p for p in self.printed if p.name == name)

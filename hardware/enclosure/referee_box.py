@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rectangle, Rot,
+from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rot,
                        Vector, extrude)
 
 from . import parts
@@ -25,13 +25,16 @@ WINDOW_TOP = 62.0
 WINDOW_SIDES = 62.0
 # The cables' notches: which end wall (-X, +X), and where along it.
 CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
-# The public screen's window flares out at this angle from the vertical.
-PUBLIC_FLARE = 40.0
+# The light pipes' holes: 3.1 mm for 2.85 mm filament.
+PIPE_GAP = 0.125
+# The public screen's M2 self-tapping screws go into holes this wide.
+PUBLIC_PILOT = 1.6
 
 COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
            "oled": (30, 30, 40), "keypad": (200, 200, 190),
            "button1": (210, 50, 40), "button2": (240, 190, 40), "metal": (170, 170, 170),
-           "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220)}
+           "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220),
+           "air": (200, 230, 255)}
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Params:
     pi: str = "4"            # "4", "5" or "zero2w"
     public: str = "1.3"      # the public screen: "1.3" or "0.96"
     team: str = "0.96"       # the team screens: "0.96" or "1.3"
+    button: str = "screw"    # the team buttons: "screw" (28 mm hole) or "snap" (OBSF-30)
     length: float = 170.0
     top_width: float = 100.0
     height: float = 64.0     # the tub, from the table to its top edge
@@ -71,6 +75,7 @@ class _Builder:
         self.pi = parts.PIS[p.pi]
         self.team_oled = parts.OLEDS[p.team]
         self.public_oled = parts.OLEDS[p.public]
+        self.button = parts.BUTTONS[p.button]
         self.bought: list[Bought] = []
         self.fits: list[Fit] = []
 
@@ -134,15 +139,36 @@ class _Builder:
         board = block(o.X, o.Y, o.Z, o.X + b.length, o.Y + b.width, top)
         for hx, hy in b.holes:
             board -= post(o.X + hx, o.Y + hy, o.Z - 1, top + 1, b.hole_diameter)
-        parts_above = block(o.X + 6.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
-                            top + b.height_above)
-        parts_below = block(o.X + 7.0, o.Y + 7.0, o.Z - b.height_below, o.X + b.length - 7.0,
+        if b.cooler:   # the ports at the right end stand tall, the rest is low under the cooler
+            cx, cy = parts.COOLER_AT
+            cl, cw, ch = parts.COOLER
+            parts_above = (block(o.X + cx + cl + 0.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
+                                 top + b.height_above)
+                           + block(o.X + 6.5, o.Y + 6.5, top, o.X + cx + cl + 0.5, o.Y + b.width - 7.0,
+                                   top + 2.0))
+            cooler = block(o.X + cx, o.Y + cy, top + 2.0, o.X + cx + cl, o.Y + cy + cw, top + ch)
+            self.bought.append(Bought("heatsink or active cooler", cooler, COLOURS["metal"]))
+            self.bought.append(Bought("air over the cooler's fan", block(
+                o.X + cx, o.Y + cy, top + ch, o.X + cx + cl, o.Y + cy + cw, top + ch + parts.COOLER_AIR),
+                COLOURS["air"]))
+        else:
+            parts_above = block(o.X + 6.5, o.Y + 6.5, top, o.X + b.length, o.Y + b.width - 7.0,
+                                top + b.height_above)
+        sd_end = parts.MICROSD[1] - parts.MICROSD_OUT + 0.5   # the card's socket, then the rest
+        parts_below = block(o.X + sd_end, o.Y + 7.0, o.Z - b.height_below, o.X + b.length - 7.0,
                             o.Y + b.width - 7.0, o.Z)
         hx, hy = b.header
         wires = block(o.X + hx - parts.HEADER_LENGTH / 2, o.Y + hy - parts.HEADER_WIDTH / 2, top,
                       o.X + hx + parts.HEADER_LENGTH / 2, o.Y + hy + parts.HEADER_WIDTH / 2,
                       top + parts.HEADER_PINS + parts.JUMPER_HOUSING + parts.WIRE_BEND)
         self.bought.append(Bought(b.name, board + parts_above + parts_below, COLOURS["pi"]))
+        self.bought.append(Bought("microSD card", self.sd_card(), COLOURS["plug"]))
+        for i, pipe in enumerate(self.light_pipes(beyond=-0.5)):
+            self.bought.append(Bought(f"light pipe {i + 1}", pipe, COLOURS["spacer"]))
+
+            def in_hole(extra, i=i):
+                return self.light_pipes(extra)[i]
+            self.fits.append(Fit(f"light pipe {i + 1} in its hole", "base", PIPE_GAP, in_hole))
         self.bought.append(Bought("jumper wires on the header", wires, COLOURS["plug"]))
         # the supply's plug and the dice module's plug, with their grips
         for what, (x, y, edge) in (("power plug", b.power), ("dice module's USB plug", b.usb)):
@@ -159,6 +185,45 @@ class _Builder:
                 solid = block(o.X + x + 3.0, o.Y + y - gw / 2, zc - gh / 2, o.X + x + 3.0 + gl,
                               o.Y + y + gw / 2, zc + gh / 2)
             self.bought.append(Bought(what, solid, COLOURS["plug"]))
+
+    def sd_card(self, grow=0.0, reach=0.0):
+        """The card in its socket under the board's left edge; with ``reach``,
+        the path it is pulled out along, that far beyond the card."""
+        b, o = self.pi, self.pi_origin()
+        cw, cl, ct = parts.MICROSD
+        y = o.Y + b.sd
+        x1 = o.X - parts.MICROSD_OUT
+        z1 = o.Z - 0.3
+        return block(x1 - reach - grow, y - cw / 2 - grow, z1 - ct - grow,
+                     x1 + cl + grow, y + cw / 2 + grow, z1 + grow)
+
+    def light_pipes(self, extra=0.0, beyond=0.0):
+        """A rod of clear filament from outside the end wall to beside each of
+        the Pi's LEDs: the LEDs seen with the box shut.  The LEDs are closer
+        together than two holes may be, so the second pipe runs 3.5 mm higher."""
+        b, o, p = self.pi, self.pi_origin(), self.p
+        x0 = -p.length / 2 - beyond
+        pipes = []
+        for i, (lx, ly) in enumerate(b.leds):
+            x1 = o.X + lx - 1.0
+            z = o.Z + b.thickness + 1.5 + 3.5 * i
+            pipes.append(Pos((x0 + x1) / 2, o.Y + ly, z) * Rot(0, 90, 0) * Cylinder(
+                parts.LIGHT_PIPE / 2 + extra, x1 - x0))
+        return pipes
+
+    def sd_slot(self):
+        """A slot in the end wall in front of the card, the card's width and
+        1.5 mm round it, with a roof at 45 degrees (no bridge): tweezers or a
+        fingernail pull the card without opening the box."""
+        p = self.p
+        cw, _, ct = parts.MICROSD
+        y = self.pi_origin().Y + self.pi.sd
+        z = self.pi_origin().Z - 0.3 - ct / 2
+        half = cw / 2 + 1.5
+        outline = Polygon((-half, -2.5), (half, -2.5), (half, 1.5), (0, 1.5 + half), (-half, 1.5),
+                          align=None)
+        plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, z), x_dir=(0, 1, 0), z_dir=(1, 0, 0))
+        return extrude(plane * outline, amount=p.wall, both=True)
 
     # --- openings in the tub ------------------------------------------------------------
     def vents(self):
@@ -180,6 +245,13 @@ class _Builder:
             for dz in (-4.5, 0, 4.5):
                 cuts.append(Pos(p.length / 2 - p.wall / 2, bz.Y + dy, bz.Z + dz)
                             * Rot(0, 90, 0) * Cylinder(1.25, p.wall + 2))
+        cuts.append(self.sd_slot())
+        for pipe in self.light_pipes(PIPE_GAP):
+            cuts.append(pipe)
+        for y in (-22, -17, -12):  # low in the Pi's end wall: air in that a tablecloth leaves open
+            plane = Plane(origin=(-p.length / 2 + p.wall / 2, y, p.floor + 9), x_dir=(0, 0, 1),
+                          z_dir=(1, 0, 0))
+            cuts.append(pointed_slot(plane, 3.0, 12.0, p.wall))
         solid = cuts[0]
         for c in cuts[1:]:
             solid += c
@@ -284,19 +356,23 @@ class _Builder:
         for sx in (-1, 1):
             for sy in (-1, 1):
                 hole = self.wall_plane(side, p.team_screen_x + sx * hx / 2,
-                                       p.team_screen_v + o.glass_offset + sy * hy / 2, p.wall / 2)
+                                       p.team_screen_v + sy * hy / 2, p.wall / 2)
                 cuts += extrude(hole * Circle(1.2), amount=p.wall / 2 + 0.5, both=True)
         # the button through a teardrop hole
         plane = self.wall_plane(side, p.team_button_x, p.team_button_v, p.wall / 2)
-        b = parts.BUTTON_30
+        b = self.button
         cuts += teardrop(plane, b.hole / 2, p.wall / 2 + 0.5)
+        if b.panel:   # a snap-in button: the wall thinned to its panel round the hole
+            pocket = (b.panel + p.wall + 0.5) / 2
+            cuts += teardrop(self.wall_plane(side, p.team_button_x, p.team_button_v, pocket),
+                             parts.SNAP_RING / 2, pocket - b.panel)
         self.team_button(side, team)
         return adds, cuts
 
     def team_window(self, side):
         """The window in front of a team's pixels, 1 mm clear of them on the
-        wall's inside and opening outward so that the team's eyes see every
-        pixel: its top face rises outward at 62 degrees from the horizontal
+        wall's inside wherever the module's offset puts them, and opening
+        outward so that the team's eyes see every pixel: its top face rises outward at 62 degrees from the horizontal
         (28 degrees of overhang), its sides splay at 62 degrees in plan, its
         bottom is level."""
         p, o = self.p, self.team_oled
@@ -304,14 +380,14 @@ class _Builder:
         margin = 1.0
         rise = math.radians(WINDOW_TOP)
         splay = math.tan(math.radians(WINDOW_SIDES))
-        centre = p.team_screen_v + o.glass_offset
+        low, high = o.offset_range
 
         def inner(v):   # (u, z): u measured inward from the outer bottom edge
             w = self.wall_point(side, 0, v, p.wall)
             return self.half_bottom - side * w.Y, w.Z
 
-        ub, zb = inner(centre - av / 2 - margin)
-        ut, zt = inner(centre + av / 2 + margin)
+        ub, zb = inner(p.team_screen_v + low - av / 2 - margin)
+        ut, zt = inner(p.team_screen_v + high + av / 2 + margin)
         reach = p.wall / math.cos(rise - math.radians(p.slope)) + 0.8
         section = [(ub + 6, zb), (ub - 12, zb),
                    (ut - reach * math.cos(rise), zt + reach * math.sin(rise)), (ut, zt), (ut + 6, zt)]
@@ -329,7 +405,7 @@ class _Builder:
 
     def team_screen(self, side, team):
         p, o = self.p, self.team_oled
-        loc = Location(self.wall_plane(side, p.team_screen_x, p.team_screen_v + o.glass_offset,
+        loc = Location(self.wall_plane(side, p.team_screen_x, p.team_screen_v,
                                        p.wall + o.standoff + 0.4))
         corners = self.screen_on_spacers(loc, o, f"team {team} screen", "base")
         self.sightlines.append(Sightline(f"team {team} screen", corners, self.wall_normal(side),
@@ -369,22 +445,25 @@ class _Builder:
         return [(loc * Location(c)).position for c in glass_corners]
 
     def team_button(self, side, team):
-        p, b = self.p, parts.BUTTON_30
+        p, b = self.p, self.button
         plane = self.wall_plane(side, p.team_button_x, p.team_button_v)
         loc = Location(plane)
+        plate = b.panel or p.wall
         button = (Cylinder(b.bezel / 2, 3.0, align=CENTRE_XY)
                   + Cylinder(12.0, b.bezel_height, align=CENTRE_XY)
-                  + Pos(0, 0, -p.wall - 0.01) * Cylinder(b.thread / 2, p.wall + 0.01, align=CENTRE_XY)
-                  + Pos(0, 0, -p.wall - b.nut_height) * (Cylinder(b.nut / 2, b.nut_height, align=CENTRE_XY)
-                                                         + Pos(0, 0, -0.01) * Cylinder(b.thread / 2, 0.02, align=CENTRE_XY))
-                  + Pos(0, 0, -b.depth + 7) * Cylinder(b.body / 2, b.depth - 7 - p.wall - b.nut_height,
+                  + Pos(0, 0, -plate - 0.01) * Cylinder(b.thread / 2, plate + 0.01, align=CENTRE_XY)
+                  + Pos(0, 0, -b.depth + 7) * Cylinder(b.body / 2, b.depth - 7 - plate - b.nut_height,
                                                        align=CENTRE_XY)
                   + Pos(0, 0, -b.depth) * Box(12, 20, 7, align=CENTRE_XY))
+        if b.nut:
+            button += Pos(0, 0, -plate - b.nut_height) * (
+                Cylinder(b.nut / 2, b.nut_height, align=CENTRE_XY)
+                + Pos(0, 0, -0.01) * Cylinder(b.thread / 2, 0.02, align=CENTRE_XY))
         self.bought.append(Bought(f"team {team} button", loc * button,
                                   COLOURS["button1" if team == 1 else "button2"]))
 
         def thread(extra, loc=loc):
-            return loc * Pos(0, 0, -p.wall) * Cylinder(b.thread / 2 + extra, p.wall, align=CENTRE_XY)
+            return loc * Pos(0, 0, -plate) * Cylinder(b.thread / 2 + extra, plate, align=CENTRE_XY)
         self.fits.append(Fit(f"team {team} button in its hole", "base", (b.hole - b.thread) / 2, thread))
 
     # --- the lid -----------------------------------------------------------------------
@@ -420,27 +499,43 @@ class _Builder:
         return lip
 
     def public_screen(self, lid):
-        """The public screen under the lid, its glass 0.4 mm below it on M2 nylon
-        spacers; the window is the pixels and 0.5 mm at the glass and flares out
-        at 40 degrees from the vertical to the lid's top, for the players
-        around the table (40 degrees of overhang, printed upside down)."""
+        """The public screen's glass in a pocket through the lid, its face
+        0.4 mm under the lid's top, so that nothing stands higher than that
+        within 2.4 mm of any pixel and every seat round the table sees them
+        all.  The board's front lies against the lid's underside, held by
+        four M2 self-tapping screws from below in 1.6 mm holes: no screw
+        heads by the glass, and the pocket's walls stay 1.6 mm thick."""
         p, o = self.p, self.public_oled
         H = p.height
-        ax, ay = o.active
-        margin = 0.5
-        flare = p.lid * math.tan(math.radians(PUBLIC_FLARE))
-        top = Pos(p.public_x, 0, H + p.lid + 0.01) * Rectangle(ax + 2 * (margin + flare),
-                                                                ay + 2 * (margin + flare))
-        lid -= extrude(top, amount=p.lid + 0.02, dir=(0, 0, -1), taper=PUBLIC_FLARE)
-        lid -= Pos(p.public_x, 0, H - 0.5) * Box(ax + 2 * margin, ay + 2 * margin, 1.0)
+        gx, gy, _ = o.glass
+        lid -= block(p.public_x - gx / 2 - CLEARANCE, -gy / 2 - CLEARANCE, H - 1,
+                     p.public_x + gx / 2 + CLEARANCE, gy / 2 + CLEARANCE, H + p.lid + 1)
         hx, hy = o.holes
         for sx in (-1, 1):
             for sy in (-1, 1):
-                lid -= post(p.public_x + sx * hx / 2, o.glass_offset + sy * hy / 2, H - 1,
-                            H + p.lid + 1, 2.4)
+                lid -= post(p.public_x + sx * hx / 2, sy * hy / 2, H - 1, H + p.lid + 1,
+                            PUBLIC_PILOT)
         # the module's frame: glass up, its pins toward +Y
-        loc = Location((p.public_x, o.glass_offset, H - 0.4 - o.standoff))
-        self.screen_on_spacers(loc, o, "public screen", "lid")
+        loc = Location((p.public_x, 0, H))
+        module, corners = oled_module(o)
+        self.bought.append(Bought(f"public screen ({o.name})", loc * module, COLOURS["oled"]))
+        screws = None
+        for sx in (-1, 1):
+            for sy in (-1, 1):
+                at = Pos(p.public_x + sx * hx / 2, sy * hy / 2, H)
+                screw = at * (Pos(0, 0, -o.board_thickness - 1.3) * Cylinder(1.9, 1.3, align=CENTRE_XY)
+                              + Pos(0, 0, -o.board_thickness) * Cylinder(
+                                  PUBLIC_PILOT / 2 - 0.02, o.board_thickness + p.lid - 0.4,
+                                  align=CENTRE_XY))
+                screws = screw if screws is None else screws + screw
+        self.bought.append(Bought("public screen screws", screws, COLOURS["metal"]))
+
+        def glass(extra):
+            return block(p.public_x - gx / 2 - extra, -gy / 2 - extra, H + 0.2,
+                         p.public_x + gx / 2 + extra, gy / 2 + extra, H + o.standoff)
+        self.fits.append(Fit("public screen's glass in its pocket", "lid", CLEARANCE, glass))
+        corners = [(loc * Location(c)).position for c in corners]
+        self.sightlines.append(Sightline("public screen", corners, Vector(0, 0, 1), 0))
         return lid
 
     def keypad(self, lid):
@@ -478,13 +573,14 @@ class _Builder:
             if b.name in ("keypad",):
                 b.explode = up * 95
             elif b.name.startswith("public screen"):
-                b.explode = up * 45
+                b.explode = up * 35
             elif b.name.startswith("team"):
                 team = 1 if "team 1" in b.name else 2
                 b.explode = Vector(0, (-1 if team == 1 else 1) * 45, 10)
             elif b.name in ("power cable", "dice module's cable"):
                 b.explode = Vector(-40 if b.name == "power cable" else 40, 0, 0)
-        return Enclosure("referee box", printed, self.bought, self.fits, self.sightlines)
+        paths = {"microSD card": self.sd_card(grow=0.3, reach=self.pi_origin().X + self.p.length / 2)}
+        return Enclosure("referee box", printed, self.bought, self.fits, self.sightlines, paths)
 
 
 def oled_module(o: parts.Oled):
@@ -498,12 +594,12 @@ def oled_module(o: parts.Oled):
         for sy in (-1, 1):
             board -= post(sx * hx / 2, sy * hy / 2, -5, 5, o.hole_diameter)
     gx, gy, gt = o.glass
-    gc = -o.glass_offset
-    glass = block(-gx / 2, gc - gy / 2, 0, gx / 2, gc + gy / 2, o.standoff)
+    glass = block(-gx / 2, -gy / 2, 0, gx / 2, gy / 2, o.standoff)
     back = block(-bw / 2 + 5.5, -bh / 2 + 5.5, -o.board_thickness - 2.5, bw / 2 - 5.5, bh / 2 - 6,
                  -o.board_thickness)
     pins = block(-5.1, bh / 2 - 3.9, -o.board_thickness - parts.HEADER_PINS - parts.JUMPER_HOUSING,
                  5.1, bh / 2 - 1.1, -o.board_thickness)
     ax, ay = o.active
-    corners = [Vector(sx * ax / 2, gc + sy * ay / 2, o.standoff) for sx in (-1, 1) for sy in (-1, 1)]
+    corners = [Vector(sx * ax / 2, o.active_offset + sy * ay / 2, o.standoff)
+               for sx in (-1, 1) for sy in (-1, 1)]
     return board + glass + back + pins, corners
