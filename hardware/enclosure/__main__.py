@@ -4,6 +4,7 @@ of both boxes."""
 from __future__ import annotations
 
 import argparse
+import locale
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,19 @@ def file_name(prefix: str, part) -> str:
     return f"{prefix}-{part.name.replace('dice ', '').replace('coupon ', '').replace(' ', '-')}"
 
 
+def write_3mf(solid, name: str, path: Path) -> None:
+    """A 3MF file of ``solid``.  lib3mf, under build123d's Mesher, sets the
+    process's locale to "C" and leaves it so: every text file opened after
+    it would then be read as ASCII.  The locale is put back."""
+    kept = locale.setlocale(locale.LC_ALL)
+    try:
+        mesher = Mesher()
+        mesher.add_shape(solid, linear_deflection=0.02, angular_deflection=0.2, part_number=name)
+        mesher.write(str(path))
+    finally:
+        locale.setlocale(locale.LC_ALL, kept)
+
+
 def export(box, prefix: str, out: Path) -> list[str]:
     """An STL, a STEP and a 3MF file of each printed part, lying as it prints
     in the middle of the bed (a slicer opens the 3MF ready to slice), and a
@@ -27,9 +41,7 @@ def export(box, prefix: str, out: Path) -> list[str]:
         solid = part.bed_solid()
         export_stl(solid, str(out / f"{name}.stl"), tolerance=0.02)
         export_step(solid, str(out / f"{name}.step"))
-        mesher = Mesher()
-        mesher.add_shape(solid, linear_deflection=0.02, angular_deflection=0.2, part_number=name)
-        mesher.write(str(out / f"{name}.3mf"))
+        write_3mf(solid, name, out / f"{name}.3mf")
         size = solid.bounding_box().size
         said.append(f"{name}: {size.X:.1f} x {size.Y:.1f} x {size.Z:.1f} mm, {part.orientation}; "
                     f"{estimate(solid)}")
