@@ -47,6 +47,12 @@ flash:
 enclosure: $(CAD)
 	$(BIN)/python -m hardware.enclosure --out build/enclosure
 
+# The box on the Pi's platform without a Pi: ARM roots under qemu-user, the
+# installer, the doctor, the tests and a real systemd boot (hardware/BUILD.md,
+# "Checked on ARM").  Minutes and the registries: not part of make test.
+pi-check: $(READY)
+	scripts/pi-check
+
 install:
 	sudo systemd/install.sh
 
