@@ -1,21 +1,27 @@
 # Each target sets up what it needs: Debian packages (as root; otherwise the
-# exact command is printed), then the virtual environment in .venv.
+# exact command is printed), then the virtual environment in .venv.  `make sim`
+# installs the box and the simulator alone; the tests' tools and the
+# enclosure's CAD library (build123d, with OpenCascade, scipy and sympy: most
+# of a full .venv's size) are added by the targets that use them.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 FONTS  := fonts-terminus-otb xfonts-base
 # DejaVu Sans engraves the dice module's bezel (make enclosure, the tests).
-APT    := $(FONTS) fonts-dejavu-core
+CADAPT := fonts-dejavu-core
+# The stamps: the box and the simulator; then with the extras of pyproject.toml.
 READY  := $(VENV)/.ready
+TESTS  := $(VENV)/.test
+CAD    := $(VENV)/.cad
 # axe-core, the accessibility checker the browser tests inject into pages:
 # from the npm registry into a folder of the project, when missing.
 AXE    := build/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: sim test bench soak flash install uninstall clean enclosure
+.PHONY: sim test bench soak flash install uninstall clean enclosure pi-check
 sim: $(READY)
 	$(BIN)/referee sim
 
-test: $(READY) $(AXE)
+test: $(TESTS) $(AXE)
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
 	$(BIN)/pytest -n 2
@@ -27,7 +33,7 @@ $(AXE):
 bench: $(READY)
 	$(BIN)/python -m bench
 
-soak: $(READY)
+soak: $(TESTS)
 	$(BIN)/pytest -m soak --soak
 
 # Copying the firmware needs mpremote and nothing else: not the service's
@@ -39,8 +45,14 @@ flash:
 
 # The printed parts (STL, STEP, 3MF; their filament and time) and the test-fit
 # coupons, and the pictures of both boxes, in build/enclosure.
-enclosure: $(READY)
+enclosure: $(CAD)
 	$(BIN)/python -m hardware.enclosure --out build/enclosure
+
+# The box on the Pi's platform without a Pi: ARM roots under qemu-user, the
+# installer, the doctor, the tests and a real systemd boot (hardware/BUILD.md,
+# "Checked on ARM").  Minutes and the registries: not part of make test.
+pi-check: $(READY)
+	scripts/pi-check
 
 install:
 	sudo systemd/install.sh
@@ -49,9 +61,20 @@ uninstall:
 	sudo systemd/uninstall.sh
 
 $(READY): pyproject.toml
-	@scripts/need-apt $(APT)
+	@scripts/need-apt $(FONTS)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q -e '.[test,cad]'
+	$(BIN)/pip install -q -e .
+	@touch $@
+
+# The extras alone, by their requirements: the project is in .venv already.
+$(TESTS): $(READY)
+	@scripts/need-apt $(CADAPT)
+	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py test cad)
+	@touch $@ $(CAD)
+
+$(CAD): $(READY)
+	@scripts/need-apt $(CADAPT)
+	$(BIN)/pip install -q $$($(PYTHON) scripts/extra.py cad)
 	@touch $@
 
 clean:

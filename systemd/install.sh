@@ -33,7 +33,9 @@ Installs Tabletop Referee from this checkout as a service:
     made here), where a phone joins the box to the home Wi-Fi
     (systemd/comitup-setup.sh writes /etc/comitup.conf)
   - the services referee (the box) and referee-web (the phones' pages),
-    in /etc/systemd/system, enabled and started
+    in /etc/systemd/system, enabled and started (only enabled where
+    systemd is not running, as in a card's image being prepared: they
+    start at its first boot)
 
   --no-boot-config   leave /boot/firmware/config.txt alone
   --no-wifi          leave the Wi-Fi alone: no comitup
@@ -62,14 +64,33 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$REPO/config.pi.toml" ] || die "run it from a checkout of the repository"
 command -v apt-get >/dev/null || die "this needs Raspberry Pi OS (or Debian): apt-get is missing"
 
+# Where systemd is not running, as in a card's image being prepared in a
+# chroot or a container, services are enabled and start at the first boot
+# (the test sd_booted() makes).
+if [ -d /run/systemd/system ]; then RUNNING=yes; else RUNNING=no; fi
+
 say "Debian packages"
 missing=""
 for pkg in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
 done
+LGPIO_WHEEL=""
+if [ -n "$missing" ]; then
+    apt-get update -qq
+    # python3-lgpio, the pin library, is Raspberry Pi OS's own package: plain
+    # Debian on a Pi has none, and the venv then takes lgpio's wheel (PyPI
+    # has it for 64-bit; piwheels for 32-bit).
+    case " $missing " in
+        *" python3-lgpio "*)
+            if ! apt-cache show python3-lgpio >/dev/null 2>&1; then
+                missing=$(echo "$missing" | sed 's/ python3-lgpio//')
+                LGPIO_WHEEL=lgpio
+                echo "    python3-lgpio is not in this system's archives (it is Raspberry Pi OS's): lgpio comes as a wheel"
+            fi ;;
+    esac
+fi
 if [ -n "$missing" ]; then
     echo "    installing:$missing"
-    apt-get update -qq
     # shellcheck disable=SC2086  # one word per package
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
 else
@@ -111,14 +132,34 @@ tar -C "$REPO" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=b
 # Raspberry Pi OS names it in /etc/pip.conf, and it is named here too for
 # an image without that file.  hardware/BUILD.md has scripts/check-wheels's
 # account of both.
+PIWHEELS=https://www.piwheels.org/simple
 case $(uname -m) in
-    armv7l|armv6l) wheels="--extra-index-url https://www.piwheels.org/simple" ;;
+    armv7l|armv6l)
+        wheels="--extra-index-url $PIWHEELS"
+        # Said before pip tries, and in words: pip would retry for minutes
+        # and then name one package.
+        "$VENV/bin/python" -c "import urllib.request; urllib.request.urlopen('$PIWHEELS/pip/', timeout=20)" 2>/dev/null \
+            || die "32-bit ARM ($(uname -m)): PyPI has no wheel of msgspec, Pillow, psutil or cbor2 for it, and piwheels ($PIWHEELS), where Raspberry Pi OS gets them, cannot be reached from here. Connect the box to the internet and run this again, or write the 64-bit Raspberry Pi OS to the card (every wheel is on PyPI there); Debian's packages do not fill the gap (Bookworm has no python3-msgspec, and its python3-pil 9.4 is older than the Pillow 10 the box needs)."
+        ;;
     *) wheels="" ;;
 esac
 # --only-binary: a package without a wheel stops the install, saying which.
 # --upgrade: the same version number from a newer checkout still replaces it.
+pip_log=$(mktemp)
 # shellcheck disable=SC2086  # one word per option
-"$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels --upgrade "$build"
+if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels --upgrade "$build" $LGPIO_WHEEL 2>"$pip_log"; then
+    cat "$pip_log" >&2
+    nowheel=$(sed -n 's/.*No matching distribution found for \([^ ]*\).*/\1/p' "$pip_log" | head -n 1)
+    # A registry out of reach is said so, not taken for a missing wheel.
+    if grep -q "Could not fetch URL\|NewConnectionError\|SSLError" "$pip_log"; then
+        rm -f "$pip_log"
+        die "pip could not reach the package index (its words above): the box needs the internet for this"
+    fi
+    rm -f "$pip_log"
+    [ -z "$nowheel" ] || die "no wheel of $nowheel for $(uname -m) and Python $(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'), and this installer never compiles (a Pi would take an hour, or fail): hardware/BUILD.md, \"Wheels only\", says where the wheels come from"
+    die "pip could not install the box (its words above)"
+fi
+rm -f "$pip_log"
 ln -sf "$VENV/bin/referee" /usr/local/bin/referee
 echo "    $("$VENV/bin/referee" --version)"
 
@@ -192,12 +233,16 @@ else
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
             -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold comitup >/dev/null
-        echo "    comitup installed and started"
+        if [ "$RUNNING" = yes ]; then
+            echo "    comitup installed and started"
+        else
+            echo "    comitup installed: it starts at the next boot"
+        fi
     elif [ "$(cksum /etc/comitup.conf)" != "$before" ]; then
         # Not restarted here: over SSH on the Wi-Fi, that would cut this very session.
         REBOOT=yes
     fi
-    systemctl is-active --quiet NetworkManager \
+    [ "$RUNNING" = no ] || systemctl is-active --quiet NetworkManager \
         || echo "    NetworkManager is not running: comitup needs it (Raspberry Pi OS Bookworm has it)"
 fi
 
@@ -205,16 +250,19 @@ say "Services"
 for unit in $UNITS; do
     install -m 0644 "$REPO/systemd/$unit.service" "/etc/systemd/system/$unit.service"
 done
-systemctl daemon-reload
-for unit in $UNITS; do
-    systemctl enable --quiet "$unit.service"
-    systemctl restart "$unit.service"
-    echo "    $unit enabled and started"
-done
 # The club publisher waits for [club] in the configuration (README, "Club night").
 install -m 0644 "$REPO/systemd/referee-club.service" "$CLUB_UNIT"
-systemctl daemon-reload
-if systemctl is-enabled --quiet referee-club.service 2>/dev/null; then
+[ "$RUNNING" = no ] || systemctl daemon-reload
+for unit in $UNITS; do
+    systemctl enable --quiet "$unit.service"
+    if [ "$RUNNING" = yes ]; then
+        systemctl restart "$unit.service"
+        echo "    $unit enabled and started"
+    else
+        echo "    $unit enabled: systemd is not running here, it starts at the next boot"
+    fi
+done
+if [ "$RUNNING" = yes ] && systemctl is-enabled --quiet referee-club.service 2>/dev/null; then
     systemctl restart referee-club.service
     echo "    the club publisher restarted"
 fi
