@@ -191,7 +191,7 @@ def test_33_rows_stored_before_the_door_are_rebuilt_or_set_aside_at_start(tmp_pa
         assert set(every_page(league, now).values()) == {200}
         games = {g["id"]: g for g in league.api()["games"]}
         assert sorted(games) == [1, 4] and games[1]["winners"] == []
-        assert {p for p in ("ann", "bob", "cid") if league.get(f"/p/{p}")[0] == 200} == {"ann", "bob", "cid"}
+        assert {p for p in ("ann", "bob", "cid") if league.get(f"/p/@{p}")[0] == 200} == {"ann", "bob", "cid"}
         assert league.get("/p/" + "a" * 40)[0] == 404
         said = league.log_path.read_text()
         assert said.count("set aside") == 1 and "Traceback" not in said      # one line for both
