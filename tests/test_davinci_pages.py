@@ -42,7 +42,7 @@ def test_DV5_team_screens_count_hidden_and_face_up_tiles_and_say_hits_in_words(t
     attack(t, 2, hit=True)
     attack(t, 3, hit=False)
     # No row of tiles drawn left to right: the box never hears which tile a hit turned.
-    assert team_rows(t) == [" P1 4 hidden, 1 up", "►P2 3 hidden, 1 up", " P3 4 hidden, 0 up", "P1: 1 hit, 1 miss"]
+    assert team_rows(t) == [" P1 hidden 4, up 1", "►P2 hidden 3, up 1", " P3 hidden 4, up 0", "P1: 1 hit, 1 miss"]
     attack(t, 3, hit=False)
     assert team_rows(t)[-1] == "P2 missed"
 
@@ -68,7 +68,7 @@ def test_DV8_a_single_game_shows_no_points_on_the_phones_while_played_or_after(t
     card, sheet = page(t, "/"), page(t, f"/g/{game}")
     assert "★ Ann Bob" in card and "Ann 1" not in card
     assert "Game 1 : Ann started; Ann won after 1 turn" in sheet and "Total" not in sheet
-    assert "Points:" not in page(t, "/p/ann")    # a win is no points to average
+    assert "Points:" not in page(t, "/p/@ann")    # a win is no points to average
 
 
 def test_DV11_a_tournament_scores_points_after_each_game(t):

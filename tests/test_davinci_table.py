@@ -89,7 +89,7 @@ def test_DV3_DV9_DV10_DV11_setup_from_the_main_menu_by_keys(table):
     assert lines(table, "team1")[0] == "[Pool: 14 · game 1/3]"  # 26 tiles, 12 dealt
     table.press("#")
     assert lines(table) == ["[P3: draw a tile]", "1:00", "1,2,4:attack"]
-    assert rows(table) == [" P1 3 hidden, 0 up", " P2 3 hidden, 0 up", "►P3 3 hidden, 0 up", " P4 3 hidden, 0 up"]
+    assert rows(table) == [" P1 hidden 3, up 0", " P2 hidden 3, up 0", "►P3 hidden 3, up 0", " P4 hidden 3, up 0"]
 
 
 def test_DV1_DV2_each_player_takes_4_tiles_or_3_when_four_play(table):
@@ -97,7 +97,7 @@ def test_DV1_DV2_each_player_takes_4_tiles_or_3_when_four_play(table):
         table.start("davinci", players=players)
         assert lines(table) == [f"[Take {each} tiles each]", "Sort low to high,", "black left on a tie.",
                                 f"1-{players}: who starts", "#:P1 starts *:Menu"]
-        assert rows(table) == [("►" if seat == 1 else " ") + f"P{seat} {each} hidden, 0 up"
+        assert rows(table) == [("►" if seat == 1 else " ") + f"P{seat} hidden {each}, up 0"
                                for seat in range(1, players + 1)]
         table.press("*")              # nothing played yet: back to the menu
         assert "1 Decrypto" in table.screen()
@@ -119,21 +119,21 @@ def test_DV10_the_pool_counts_24_tiles_or_26_with_jokers_less_what_was_drawn(tab
 
 def test_DV5_hit_then_again_then_stop_keeps_the_drawn_tile_hidden(table):
     start(table, players=3)
-    assert lines(table) == ["[P1: draw a tile]", "►P1 4 hidden, 0 up", " P2 4 hidden, 0 up", " P3 4 hidden, 0 up",
+    assert lines(table) == ["[P1: draw a tile]", "►P1 hidden 4, up 0", " P2 hidden 4, up 0", " P3 hidden 4, up 0",
                             "2,3:attack"]
     table.press("2")
     assert lines(table) == ["[P1 attacks P2]", "Hit: P2 shows it", "Miss: show drawn tile", "A:Hit B:Miss *:Back"]
     table.press("A")
     assert lines(table) == ["[P1 hit! Again?]", "A: attack again", "#: stop; drawn tile",
                             "joins your row hidden", "A:Again #:Stop"]
-    assert rows(table) == ["►P1 4 hidden, 0 up", " P2 3 hidden, 1 up", " P3 4 hidden, 0 up"]
+    assert rows(table) == ["►P1 hidden 4, up 0", " P2 hidden 3, up 1", " P3 hidden 4, up 0"]
     table.press("A")
     assert lines(table)[0] == "[P1 again: whom?]" and lines(table)[-1] == "2,3:attack *:Back"
     attack(table, 3, hit=True)
     attack(table, 2, hit=True)        # a digit alone attacks again too
     table.press("#")
     assert lines(table)[0] == "[P2: draw a tile]"
-    assert rows(table) == [" P1 5 hidden, 0 up", "►P2 2 hidden, 2 up", " P3 3 hidden, 1 up", "P1: 3 hits, stopped"]
+    assert rows(table) == [" P1 hidden 5, up 0", "►P2 hidden 2, up 2", " P3 hidden 3, up 1", "P1: 3 hits, stopped"]
 
 
 def test_DV4_DV6_a_miss_turns_the_drawn_tile_up_and_passes_the_turn(table):
@@ -146,7 +146,7 @@ def test_DV4_DV6_a_miss_turns_the_drawn_tile_up_and_passes_the_turn(table):
     assert lines(table)[0] == "[P1 attacks P3]"
     table.press("B")
     assert lines(table)[0] == "[P2: draw a tile]"
-    assert rows(table) == [" P1 4 hidden, 1 up", "►P2 3 hidden, 1 up", " P3 4 hidden, 0 up", "P1: 1 hit, 1 miss"]
+    assert rows(table) == [" P1 hidden 4, up 1", "►P2 hidden 3, up 1", " P3 hidden 4, up 0", "P1: 1 hit, 1 miss"]
 
 
 def test_DV9_running_out_of_time_is_a_miss_with_the_buzzer(table):
@@ -158,7 +158,7 @@ def test_DV9_running_out_of_time_is_a_miss_with_the_buzzer(table):
     table.advance(0.5)
     assert table.sounds[-1] == "timeup" and table.sounds.count("tick") == 5
     assert lines(table) == ["[Time up! P2: draw]", "0:30", "1,3:attack"]
-    assert rows(table) == [" P1 4 hidden, 1 up", "►P2 4 hidden, 0 up", " P3 4 hidden, 0 up", "Time up: P1 missed"]
+    assert rows(table) == [" P1 hidden 4, up 1", "►P2 hidden 4, up 0", " P3 hidden 4, up 0", "Time up: P1 missed"]
     # P1's hit, pressed a moment too late, is not credited to P2's turn.
     refused(table, "A", "Player 2's turn now.")
     table.advance(20)
@@ -178,12 +178,12 @@ def test_DV7_with_an_empty_pool_nothing_is_drawn_and_a_miss_shows_an_own_tile(ta
     table.press("2")
     assert "Miss: show own tile" in table.screen()
     table.press("B")
-    assert rows(table) == [" P1 2 hidden, 4 up", "►P2 3 hidden, 3 up", " P3 3 hidden, 3 up", " P4 3 hidden, 3 up"]
+    assert rows(table) == [" P1 hidden 2, up 4", "►P2 hidden 3, up 3", " P3 hidden 3, up 3", " P4 hidden 3, up 3"]
     table.press("3")
     table.press("A")
     assert lines(table)[1:3] == ["A: attack again", "#: stop"]  # nothing was drawn to keep
     table.press("#")
-    assert rows(table)[1] == " P2 3 hidden, 3 up"
+    assert rows(table)[1] == " P2 hidden 3, up 3"
 
 
 # --- [DV-8] elimination and win ----------------------------------------------------
@@ -192,7 +192,7 @@ def test_DV8_a_player_out_is_skipped_and_the_last_one_with_hidden_tiles_wins(tab
     start(table, players=3)
     for _ in range(4):
         attack(table, 2, hit=True)
-    assert rows(table) == ["►P1 4 hidden, 0 up", " P2 out", " P3 4 hidden, 0 up"]
+    assert rows(table) == ["►P1 hidden 4, up 0", " P2 out", " P3 hidden 4, up 0"]
     table.press("#")
     assert lines(table)[0] == "[P3: draw a tile]" and lines(table)[-1] == "1:attack"
     refused(table, "2", "Player 2 is out.")

@@ -184,7 +184,7 @@ def players(card: Card) -> list[str]:
     ann = json.loads(text)
     status, page = card.get("/p/")
     assert status == 200, (status, page[-2000:])
-    assert card.get("/p/bob")[0] == 200
+    assert card.get("/p/@bob")[0] == 200
     return sorted({a["name"] for a in ann["against"]} | {ann["name"]})
 
 
@@ -288,7 +288,7 @@ def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(c
         make(card.at("players.db"), good)
     lines = len(set_aside_lines(card))
     assert players(card) == card.expected
-    assert card.get("/p/ann")[0] == 200 and card.get("/api/p/bob.csv")[0] == 200
+    assert card.get("/p/@ann")[0] == 200 and card.get("/api/p/bob.csv")[0] == 200
     if soak:
         good = healthy(card)
         remove_players_db(card)
@@ -348,7 +348,7 @@ def test_33_players_db_on_a_card_filled_before_a_game_is_counted_keeps_the_pages
         assert len(said) == 1 and "cannot be written (full)" in said[0], said
     finally:
         card.unfill()
-    until(lambda: card.get("/p/cid")[0] == 200 and
+    until(lambda: card.get("/p/@cid")[0] == 200 and
           "players: players.db is written again" in card.said(card.web_log)[-1], 15, "players.db written again")
     assert card.mounts.query(str(card.path / "players.db"), "SELECT COUNT(*) FROM results") == [(2,)]
     assert records(card) == ended

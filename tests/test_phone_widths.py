@@ -64,7 +64,7 @@ def evening(t) -> list[str]:
     t.start("decrypto")                # a game in play: its team pages
     teams = [path_of(team_links.team_url(t.box, team)) for team in (0, 1)]
     return ["/", "/e/", *(f"/g/{g}" for g in (decrypto, davinci, osmisifry, octiles, decipher, seats)), "/p/",
-            "/p/ann", "/p/bob", *teams]
+            "/p/@ann", "/p/@bob", *teams]
 
 
 def test_issue34_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811

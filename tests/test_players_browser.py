@@ -98,7 +98,7 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
     browser.table = site
     try:
         for dark in (False, True):
-            for path in ("/p/", "/p/ann"):
+            for path in ("/p/", "/p/@ann"):
                 page = browser.open(path, dark=dark)
                 assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
                 assert serious_findings(browser, page, axe) == []

@@ -92,7 +92,7 @@ def test_26_the_wifi_code_on_the_screen_decodes_with_zxing_to_the_same_network(s
         assert scanned(t.image("main")) == [wifi.wifi_code(name, password)]
         assert fields(scanned(t.image("main"))[0]) == {"T": "WPA", "S": name, "P": password}
         lines = t.box.shown["main"].lines          # for whoever cannot scan: the name, the password labelled
-        assert t.box.shown["main"].title == "1 Wi-Fi"
+        assert t.box.shown["main"].title == "1. Wi-Fi"
         assert "".join(lines[:lines.index("Password:")]) == name and "".join(lines[lines.index("Password:") + 1:]) == password
 
 
@@ -104,12 +104,12 @@ def test_26_the_hotspot_pages_are_numbered_steps_and_its_name_breaks_at_its_hyph
         t.advance(wifi.CHECK_SECONDS)
         t.press("7")
         screen = t.box.shown["main"]
-        assert (screen.title, screen.lines) == ("1 Wi-Fi", ("referee-", "432", "Password:", "k7mq2xv9ab"))
+        assert (screen.title, screen.lines) == ("1. Wi-Fi", ("referee-", "432", "Password:", "k7mq2xv9ab"))
         titles = []
         for _ in range(3):
             t.press("B")
             titles.append(t.box.shown["main"].title)
-        assert titles == ["2 Scores", "3 At home", "1 Wi-Fi"]
+        assert titles == ["2. Scores", "3. At home", "1. Wi-Fi"]
 
 
 # --- the screens follow the state --------------------------------------------------------------
@@ -131,19 +131,19 @@ def test_26_the_score_log_screen_follows_each_state_within_2_s_in_every_language
         _ = i18n._
         say(folder, "HOTSPOT")
         t.advance(2.0)
-        assert t.box.shown["main"].title == _("{n} Wi-Fi").format(n=1) and t.box.shown["main"].qr.startswith("WIFI:")
+        assert t.box.shown["main"].title == _("{n}. Wi-Fi").format(n=1) and t.box.shown["main"].qr.startswith("WIFI:")
         assert_fits(t)
         t.press("B")
-        assert t.box.shown["main"].title == _("{n} Scores").format(n=2)   # the pages are steps, numbered
+        assert t.box.shown["main"].title == _("{n}. Scores").format(n=2)   # the pages are steps, numbered
         assert scanned(t.image("main")) == ["HTTP://10.41.0.1:8080/"]
         assert_fits(t)
         t.press("B")
-        assert t.box.shown["main"].title == _("{n} At home").format(n=3)
+        assert t.box.shown["main"].title == _("{n}. At home").format(n=3)
         assert scanned(t.image("main")) == [wifi.COMITUP_PAGE.upper()]
         assert "10.41.0.1/" in t.box.shown["main"].lines
         assert_fits(t)
         t.press("B")
-        assert t.box.shown["main"].title == _("{n} Wi-Fi").format(n=1)
+        assert t.box.shown["main"].title == _("{n}. Wi-Fi").format(n=1)
         say(folder, "CONNECTING")
         t.advance(2.0)
         assert t.box.shown["main"].qr == "" and _("Joining a known Wi-Fi…").startswith(t.box.shown["main"].lines[0])
@@ -403,12 +403,12 @@ def test_26_each_comitup_state_through_the_registered_callback_reaches_a_running
         network = box.screen()
         assert network.startswith(f"[{_('Scores')}]") and "10.41.0.1" not in network
         assert as_comitup_calls(script, "HOTSPOT") == 0
-        until(lambda: box.screen().startswith(f"[{_('{n} Wi-Fi').format(n=1)}]"), what="the hotspot's Wi-Fi code")
+        until(lambda: box.screen().startswith(f"[{_('{n}. Wi-Fi').format(n=1)}]"), what="the hotspot's Wi-Fi code")
         assert f"QR WIFI:T:WPA;S:referee-432;P:{password};;" in box.screen()
         assert box.ask("press B") == "ok"
         assert f"QR HTTP://10.41.0.1:{box.port}/" in box.screen()
         assert box.ask("press B") == "ok"
-        assert box.screen().startswith(f"[{_('{n} At home').format(n=3)}]") and "QR HTTP://10.41.0.1/" in box.screen()
+        assert box.screen().startswith(f"[{_('{n}. At home').format(n=3)}]") and "QR HTTP://10.41.0.1/" in box.screen()
         assert as_comitup_calls(script, "CONNECTING") == 0
         until(lambda: "QR" not in box.screen(), what="the box joining a known Wi-Fi")
         assert box.screen().startswith(f"[{_('Scores')}]")

@@ -250,7 +250,7 @@ class Play(Flow):
             label = label if label == seat_label(seat) else f"{seat + 1} {fit(label, 8)}"
             heads.append(f"{mark}{label}")
             counts.append((s.hidden[seat], s.revealed[seat]))
-        words = [_("{h} hidden, {r} up").format(h=h, r=r) for h, r in counts]
+        words = [_("hidden {h}, up {r}").format(h=h, r=r) for h, r in counts]
         if any(len(head) + 1 + len(text) > COLS for head, text in zip(heads, words) if text):
             words = [f"■{h} □{r}" for h, r in counts]   # too long a row in words: the panel's signs
         return tuple(f"{head} {text}" if hidden else " " + _("{p} out").format(p=self._label(seat))

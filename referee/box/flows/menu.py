@@ -122,16 +122,18 @@ class ScoreLog(Flow):
         if page == "wifi":
             spot = self.box.network.hotspot
             code = wifi.wifi_code(spot.name, spot.password)
-            return {"main": Screen(_("{n} Wi-Fi").format(n=step), credentials(spot.name, spot.password, code),
+            title = _("{n}. Wi-Fi").format(n=step)
+            return {"main": Screen(title, credentials(spot.name, spot.password, code),
                                    keys=keys, qr=code)}
         if page == "home":
             url = wifi.COMITUP_PAGE.upper()
-            return {"main": Screen(_("{n} At home").format(n=step), beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
+            title = _("{n}. At home").format(n=step)
+            return {"main": Screen(title, beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
                                    keys=keys, qr=url)}
         if self.box.network.state == "CONNECTING":
             return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
         url = self.box.public_url()
-        title = _("{n} Scores").format(n=step) if step else _("Scores")
+        title = _("{n}. Scores").format(n=step) if step else _("Scores")
         return {"main": Screen(title, beside(_("Scan for tonight's scores"), url, local=self._local(),
                                              room=room(keys, url)),
                                keys=keys, qr=url)}
