@@ -437,6 +437,12 @@ def clear(path) -> None:
         shutil.rmtree(path) if os.path.isdir(path) and not os.path.islink(path) else os.unlink(path)
 
 
+def titled(screen: str, title: str) -> bool:
+    """The screen's title is ``title``, or a step of the hotspot's so named ("2. Scores")."""
+    head = screen.split("\n", 1)[0]
+    return head == f"[{title}]" or head.endswith(f". {title}]")
+
+
 def screens_while(box: RealBox, done, what: str) -> str:
     """The score log's screen, asked for until ``done(screen)``: every ask
     is answered within the socket's timeout, or the box's loop is stuck."""
@@ -450,11 +456,11 @@ def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault, soak):
     if not (fast or soak):
         pytest.skip("a slow case: make soak runs it")
     comitup_says(box, "CONNECTED")       # the hotspot is read as comitup opens it
-    screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+    screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
     clear(box.data / "hotspot.toml")
     (box.data / "hotspot.toml").write_text(HOTSPOT)
     comitup_says(box, "HOTSPOT")
-    screens_while(box, lambda s: s.startswith("[Wi-Fi") and "refbox" in s, "the hotspot's page")
+    screens_while(box, lambda s: titled(s, "Wi-Fi") and "refbox" in s, "the hotspot's page")
     path = box.data / name
     good = path.read_bytes()
     lines = len(box.journal().splitlines())
@@ -463,17 +469,17 @@ def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault, soak):
         if make is not None:
             make(str(path), good)
         # No word from comitup: the score log alone, no hotspot's pages.
-        screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "the state read")
+        screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "the state read")
     else:
         comitup_says(box, "CONNECTED")
-        screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+        screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
         clear(path)
         if make is not None:
             make(str(path), good)
         comitup_says(box, "HOTSPOT")
         # The hotspot's pages (comitup's page next), without the Wi-Fi's
         # code: its name is not known.
-        screens_while(box, lambda s: s.startswith("[Scores") and "B:" in s, "the hotspot without its name")
+        screens_while(box, lambda s: titled(s, "Scores") and "B:" in s, "the hotspot without its name")
     said = [line for line in box.journal().splitlines()[lines:] if name in line]
     assert len(said) <= 1, said
     if fault in ("fifo", "link_to_fifo", "link_to_dev_zero", "huge") and said:
@@ -693,7 +699,7 @@ def test_33_every_file_in_the_data_folder_is_one_the_matrix_knows(card, box):
     assert players(card) == card.expected
     comitup_says(box, "CONNECTED")
     (box.data / "hotspot.toml").write_text(HOTSPOT)
-    screens_while(box, lambda s: s.startswith("[Scores") and "B:" not in s, "connected")
+    screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
     found = sorted(set(os.listdir(card.root)) | set(os.listdir(box.data)))
     unknown = [name for name in found if not any(fnmatch.fnmatchcase(name, known) for known in KNOWN)]
     assert unknown == [], f"files the fault matrix does not know: {unknown}"
