@@ -16,6 +16,7 @@ from hal.sim.dice_module import SimulatedDiceModule
 from hal.sim.oled import SimulatedSSD1306
 from hal.sim.pins import SimulatedPins, WiredFactory
 from referee import cli
+from referee.box import address
 from referee.config import load, parse
 from referee.tools import doctor
 from referee.tools.doctor import Machine, examine
@@ -239,6 +240,7 @@ def test_33_5_an_interface_query_the_system_refuses_is_a_warning_not_a_traceback
     def refused():
         raise OSError(errno.ENOSYS, "Function not implemented (ioctl SIOCETHTOOL)")
     monkeypatch.setattr(psutil, "net_if_stats", refused)    # as an ARM root under emulation answers
+    monkeypatch.setattr(address, "SYS_NET", str(tmp_path))  # and no sysfs to stand in
     config = parse({"database": str(tmp_path / "referee.db"), "web": {"host": "0.0.0.0", "port": 8080}})
     found = check(examine(config, Machine(wait=lambda s: None)), "address")
     assert found.status == "warn" and "public_url" in found.fix

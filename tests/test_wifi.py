@@ -192,6 +192,8 @@ class Interfaces:
         routes.write_text("Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\n"
                           "wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\n")
         monkeypatch.setattr(address, "ROUTES", str(routes))
+        self.sys_net = tmp_path / "sys-class-net"       # empty: sysfs cannot stand in for psutil
+        monkeypatch.setattr(address, "SYS_NET", str(self.sys_net))
         monkeypatch.setattr(psutil, "net_if_addrs", self.addrs)
         monkeypatch.setattr(psutil, "net_if_stats", self.stats)
         self.wlan0 = "192.168.1.20"
@@ -205,6 +207,23 @@ class Interfaces:
         if self.refused:
             raise OSError(errno.ENOSYS, "Function not implemented (ioctl SIOCETHTOOL)")
         return {name: SimpleNamespace(isup=True) for name in ("lo", "wlan0")}
+
+
+def test_33_5_where_psutil_is_refused_the_interfaces_flags_in_sysfs_find_the_address(
+        monkeypatch, tmp_path, caplog):
+    caplog.set_level(logging.INFO, wifi.__name__)
+    system = Interfaces(monkeypatch, tmp_path)
+    system.refused = True                               # as under qemu-user: no SIOCETHTOOL
+    for name, flags in (("lo", "0x9"), ("wlan0", "0x1043")):     # IFF_UP, and IFF_RUNNING for wlan0
+        (system.sys_net / name).mkdir(parents=True)
+        (system.sys_net / name / "flags").write_text(flags + "\n")
+    with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
+        t.press("7")
+        assert scanned(t.image("main")) == ["HTTP://192.168.1.20:8080/"]
+        t.advance(60.0)
+    assert said(caplog) == []
+    (system.sys_net / "wlan0" / "flags").write_text("0x1002\n")  # the link taken down
+    assert address.this_box().address == "127.0.0.1"
 
 
 def said(caplog) -> list[tuple[str, str]]:

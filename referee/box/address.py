@@ -11,6 +11,8 @@ import ipaddress
 from dataclasses import dataclass
 
 ROUTES = "/proc/net/route"
+SYS_NET = "/sys/class/net"     # <interface>/flags: the kernel's IFF_ flags, in hex
+IFF_UP, IFF_RUNNING = 0x1, 0x40
 
 
 @dataclass(frozen=True)
@@ -58,5 +60,25 @@ def this_box() -> Choice:
         routes = ""
     addresses = {name: [a.address for a in found if a.family.name == "AF_INET"]
                  for name, found in psutil.net_if_addrs().items()}
-    up = {name for name, s in psutil.net_if_stats().items() if s.isup}
-    return choose(routes, addresses, up)
+    return choose(routes, addresses, interfaces_up(addresses))
+
+
+def interfaces_up(names) -> set[str]:
+    """Which of ``names`` are up and running.  psutil asks the driver for
+    speed and duplex too, which some systems refuse (an ARM root under
+    qemu-user: ENOSYS for SIOCETHTOOL); the same two flags are then read
+    from sysfs, and where sysfs has no such interface the refusal stands."""
+    import psutil
+    try:
+        return {name for name, s in psutil.net_if_stats().items() if s.isup}
+    except OSError as refused:
+        up = set()
+        for name in names:
+            try:
+                with open(f"{SYS_NET}/{name}/flags", encoding="ascii") as f:
+                    flags = int(f.read().strip(), 16)
+            except (OSError, ValueError):
+                raise refused from None
+            if flags & IFF_UP and flags & IFF_RUNNING:
+                up.add(name)
+        return up
