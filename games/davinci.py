@@ -416,7 +416,7 @@ def summary(state: State) -> dict:
         "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
         # [DV-8] a single game is won, not scored: its 1 and 0 are no points
         # to add up or average beside a tournament's.
-        "points": state.tournament,
+        "scored": state.tournament,
     }
 
 

@@ -55,7 +55,7 @@ GAME_NAMES = ("tools", "decrypto", "osmisifry", "octiles", "davinci", "decipher"
 
 # An entry's optional fields, each left out now and then (the league fills its default);
 # the test below checks these lists against the structures the league decodes.
-OPTIONAL = ("ended", "starter", "winners", "totals", "rounds", "members", "finishing_order")
+OPTIONAL = ("ended", "starter", "winners", "totals", "rounds", "members", "finishing_order", "scored", "stopped")
 REQUIRED = ("id", "game", "started", "status", "players")
 ENVELOPE = ("v", "kind", "id", "table", "game", "seq", "at", "entry")
 
@@ -87,7 +87,10 @@ def entries(draw, game_id: int) -> dict:
     if game == "decrypto" and players:      # the teams' people, no name twice
         people = draw(st.lists(st.sampled_from(NAMES), unique_by=str.casefold, min_size=len(players), max_size=8))
         entry["members"] = {team: people[n::len(players)] for n, team in enumerate(players)}
+    if game == "davinci":
+        entry["scored"] = draw(st.booleans())     # False: a single game, its 1 and 0 no points
     if game == "octiles":
+        entry["stopped"] = draw(st.booleans())
         entry["finishing_order"] = draw(st.permutations(players))[:draw(st.integers(0, len(players)))]
     for field in OPTIONAL:
         if draw(st.integers(0, 6)) == 0:
@@ -177,6 +180,8 @@ WRONG_ENTRY = {
                          st.just(lambda e: {p: ["Zed"] for p in e["players"]} or {"Ann": ["Zed", "zed"]})),
     "finishing_order": st.one_of(BAD_NAMES.map(lambda n: [n]), st.sampled_from([["Nobody"], "Ann", [1], MANY, None, {}]),
                                  st.just(lambda e: [first(e), first(e)])),
+    "scored": st.sampled_from(["no", 0, None, [True], {}]),
+    "stopped": st.sampled_from(["yes", 1, None, [False], {}]),
 }
 BREAKERS = st.one_of(missing("top", ENVELOPE), missing("entry", REQUIRED), top("extra", st.just(1)),
                      *(top(field, values) for field, values in WRONG_TOP.items()),

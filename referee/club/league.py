@@ -390,7 +390,7 @@ def standings(games: list[dict]) -> list[dict]:
             row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
             row["played"] += 1
             row["wins"] += name in g.get("winners", ())
-            if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False) and g.get("points", True):
+            if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False) and g.get("scored", True):
                 row["davinci"] += (g.get("totals") or {}).get(name, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
 

@@ -98,6 +98,8 @@ class Summary(msgspec.Struct):
     # Decrypto's players are its teams; these are the people in each, the names it rates.
     members: Annotated[dict[Player, Names], msgspec.Meta(max_length=PLAYERS)] = {}
     finishing_order: Names = []      # Octiles: who came home first, second...
+    scored: bool = True              # False: a single Da Vinci game, its 1 and 0 a win, not points
+    stopped: bool = False            # Octiles ended from the game menu before its end
 
 
 class Kept(msgspec.Struct):

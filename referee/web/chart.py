@@ -102,7 +102,7 @@ def running_totals(players: list[str], points: list[tuple], colours: list[int] |
 def for_entry(entry: dict, standings: list) -> tuple[Markup | str, list[dict]]:
     """The chart a game's page shows, and its legend (name, colour, dashed,
     value): the game's own (its web module's ``chart``), or its running totals."""
-    if len(entry.get("rounds", ())) < 1 or not entry.get("points", True):   # no points, nothing to draw
+    if len(entry.get("rounds", ())) < 1 or not entry.get("scored", True):   # no points, nothing to draw
         return "", []
     own = catalogue.hook(entry.get("game", ""), "web", "chart")
     if own is not None:

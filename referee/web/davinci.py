@@ -31,6 +31,6 @@ def now(v: dict) -> list[str]:
 
 def empty(entry: dict) -> str:
     """A sheet with no game finished yet: points come only at a game's end."""
-    if entry.get("points", True):
+    if entry.get("scored", True):
         return _("No game finished yet: tournament points come at the end of each game.")
     return _("One game, no points: the last player with hidden tiles wins.")

@@ -125,7 +125,7 @@ def result_of(entry: dict) -> Result:
         sides.append((named, seat in winners, total if isinstance(total, (int, float)) else 0, seat))
     ranked = _ranks(sides, order)
     # Decrypto's totals are tokens, a single Da Vinci Code game's a win: no points
-    points = name in catalogue.GAMES and catalogue.GAMES[name].points and entry.get("points", True)
+    points = name in catalogue.GAMES and catalogue.GAMES[name].points and entry.get("scored", True)
     kept = tuple(Side(named, rank, float(total) if points else None, won)
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
     seats = len(sides)   # an unnamed seat still took a place: "3. of 3", not "3. of 2"

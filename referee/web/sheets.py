@@ -141,7 +141,7 @@ def has_points(entry: dict) -> bool:
     """Whether the entry's totals are points a page may show and add up: not
     Decrypto's tokens, nor a single Da Vinci Code game's 1 for the winner."""
     game = catalogue.GAMES.get(entry.get("game", ""))
-    return bool(game is not None and game.points and entry.get("points", True))
+    return bool(game is not None and game.points and entry.get("scored", True))
 
 
 def status_text(entry: dict) -> str:
@@ -163,7 +163,7 @@ def card(entry: dict, now: str = "") -> dict:
         "started": clock(entry["started"]),
         "duration": duration(entry),
         "standings": standings(entry),
-        "points": entry.get("points", True),   # a single Da Vinci Code game has none to show
+        "points": entry.get("scored", True),   # a single Da Vinci Code game has none to show
         "now": now,
     }
 
