@@ -39,8 +39,9 @@ def hidden(t: Table, found: dict, game: str) -> None:
         found.setdefault(where, f"a line of the page while the title stays, in\n{main.text}")
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("lang", ALL)
-def test_34_3_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_title(lang):
+def test_34_3_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_title(lang, soak):
     found: dict[str, str] = {}
     flashed = 0
     rng = random.Random(343)
@@ -48,7 +49,7 @@ def test_34_3_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_titl
         for game, options in GAMES.items():
             with Table(seed=34, lang=lang) as t:
                 t.start(game, **options)
-                for _ in range(40):
+                for _ in range(40 if soak else 20):   # make soak walks further
                     walk(t, rng, 5, set())
                     flashed += bool(t.box.shown["main"].flash)
                     hidden(t, found, game)

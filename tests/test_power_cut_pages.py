@@ -153,9 +153,10 @@ def page(t: Table) -> dict[str, str]:
     return out
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("game", ["decrypto", "osmisifry", "octiles", "davinci", "decipher"])
-def test_33_6_every_page_comes_back_line_for_line_with_its_last_action(lang, game):
+def test_33_6_every_page_comes_back_line_for_line_with_its_last_action(lang, game, soak):
     rng = random.Random(f"33.6/{game}/{lang}")
     options = {"decrypto": {}, "osmisifry": {"players": 2}, "octiles": {}, "davinci": {"players": 2},
                "decipher": {"players": 2, "length": 3}}[game]
@@ -164,7 +165,7 @@ def test_33_6_every_page_comes_back_line_for_line_with_its_last_action(lang, gam
     try:
         with Table(seed=336, lang=lang) as t:
             t.start(game, **options)
-            for _ in range(14):
+            for _ in range(14 if soak else 6):      # make soak cuts more often
                 walk(t, rng, rng.randint(3, 12), set())
                 t.advance(3.0)                   # a message's seconds and a team button's "done?" run out
                 if t.box.session is None:        # the walk ended the game: another one
