@@ -7,6 +7,17 @@ def pytest_addoption(parser):
     parser.addoption("--soak", action="store_true", help="run the long soak versions")
 
 
+def pytest_collection_modifyitems(config, items):
+    """Cases marked ``slow_case`` are make soak's alone: left out of make
+    test (deselected, not skipped: nothing stands in for them there)."""
+    if config.getoption("--soak"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow_case")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow_case")]
+
+
 @pytest.fixture
 def table():
     with Table(seed=7, lang="en") as t:

@@ -72,6 +72,16 @@ KNOWN = {
 CARD_MB = 16
 # make test runs the cases that found faults, make soak (-m soak --soak) every case.
 pytestmark = pytest.mark.soak
+
+
+def cases(faults, fast) -> list:
+    """``faults`` as parameters, those ``fast`` does not pick marked
+    ``slow_case``: make test leaves them out, make soak runs them all."""
+    found = []
+    for fault in faults:
+        values, name = (fault, "-".join(fault)) if isinstance(fault, tuple) else ((fault,), fault)
+        found.append(pytest.param(*values, id=name, marks=() if fast(fault) else pytest.mark.slow_case))
+    return found
 needs_mounts = pytest.mark.skipif(shutil.which("unshare") is None or shutil.which("nsenter") is None,
                                   reason="util-linux unshare/nsenter are needed for a card of its own")
 
@@ -450,11 +460,9 @@ def screens_while(box: RealBox, done, what: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["wifi", "hotspot.toml"])
-@pytest.mark.parametrize("fault", SMALL)
-def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault, soak):
-    make, fast = SMALL[fault]
-    if not (fast or soak):
-        pytest.skip("a slow case: make soak runs it")
+@pytest.mark.parametrize("fault", cases(SMALL, lambda fault: SMALL[fault][1]))
+def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault):
+    make = SMALL[fault][0]
     comitup_says(box, "CONNECTED")       # the hotspot is read as comitup opens it
     screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
     clear(box.data / "hotspot.toml")
@@ -522,11 +530,9 @@ def recorded(evening) -> list:
         con.close()
 
 
-@pytest.mark.parametrize("name, fault", RECORD, ids=[f"{n}-{f}" for n, f in RECORD])
+@pytest.mark.parametrize("name, fault", cases(RECORD, FAST_RECORD.__contains__))
 def test_33_the_boxs_record_at_fault_at_start_the_box_starts_says_so_and_saves_the_next_key(
-        tmp_path, evening, recorded, name, fault, soak):
-    if (name, fault) not in FAST_RECORD and not soak:
-        pytest.skip("a slow case: make soak runs it")
+        tmp_path, evening, recorded, name, fault):
     said, kept = RECORD[(name, fault)]
     data = tmp_path / "data"
     data.mkdir()
@@ -579,10 +585,8 @@ CONFIG = {
 FAST_CONFIG = {"fifo", "link_to_dev_zero", "folder", "damaged_start"}
 
 
-@pytest.mark.parametrize("fault", CONFIG)
-def test_33_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_path, fault, soak):
-    if fault not in FAST_CONFIG and not soak:
-        pytest.skip("a slow case: make soak runs it")
+@pytest.mark.parametrize("fault", cases(CONFIG, FAST_CONFIG.__contains__))
+def test_33_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_path, fault):
     folder_ = tmp_path / "etc"
     folder_.mkdir()
     path = folder_ / "config.toml"
@@ -635,10 +639,8 @@ def set_aside_once(log: str, name: str, fault: str) -> None:
     assert "Traceback" not in log, log
 
 
-@pytest.mark.parametrize("fault", DERIVED_FAULTS)
-def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path, fault, soak):
-    if fault not in FAST_DERIVED and not soak:
-        pytest.skip("a slow case: make soak runs it")
+@pytest.mark.parametrize("fault", cases(DERIVED_FAULTS, FAST_DERIVED.__contains__))
+def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path, fault):
     from referee.club.league import League
     path = made_by(tmp_path, fault, "league.db", lambda p: League(p).close())
     port = free_port()
@@ -664,10 +666,8 @@ def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path
     assert os.path.isfile(path)
 
 
-@pytest.mark.parametrize("fault", DERIVED_FAULTS)
-def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(tmp_path, fault, evening, soak):
-    if fault not in FAST_DERIVED and not soak:
-        pytest.skip("a slow case: make soak runs it")
+@pytest.mark.parametrize("fault", cases(DERIVED_FAULTS, FAST_DERIVED.__contains__))
+def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(tmp_path, fault, evening):
     from referee.club.outbox import Outbox
     path = made_by(tmp_path, fault, "club.db", lambda p: Outbox(str(evening), p).close())
     data = os.path.dirname(path)
