@@ -12,6 +12,7 @@ lie on the bed as they print.
 """
 from __future__ import annotations
 
+import locale
 import re
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from hardware.enclosure import (checks, coupons, dice_box, model, parts, referee_box,  # noqa: E402
                                 render)
-from hardware.enclosure.__main__ import export, file_name  # noqa: E402
+from hardware.enclosure.__main__ import export, file_name, write_3mf  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
 
@@ -480,3 +481,12 @@ def test_29_the_cad_tools_stay_off_the_pi():
     assert not any(req.startswith("build123d") for req in project["dependencies"])
     assert any(req.startswith("build123d") for req in project["optional-dependencies"]["cad"])
     assert "cad" not in (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
+
+
+def test_36_writing_a_3mf_leaves_the_process_reading_text_as_before(tmp_path):
+    """lib3mf sets the process's locale to C; left so, every text file read
+    after it (the catalogues, the sources) was read as ASCII."""
+    before = locale.setlocale(locale.LC_ALL)
+    write_3mf(Box(10, 10, 10), "cube", tmp_path / "cube.3mf")
+    assert locale.setlocale(locale.LC_ALL) == before
+    assert (tmp_path / "cube.3mf").read_bytes()[:2] == b"PK"      # a 3MF is a zip
