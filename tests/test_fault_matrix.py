@@ -165,7 +165,7 @@ class Card:
                 while True:
                     f.write(bytes(65536))
             except OSError:
-                pass
+                pass            # the card is full: what the case wants
 
     def unfill(self) -> None:
         os.unlink(self.at("filler"))

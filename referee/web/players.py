@@ -291,10 +291,7 @@ class Ledger(Rater):
         self._forget()
         self._opened = True
         try:
-            unfit = self._unfit()
-            if unfit:
-                self._set_aside(unfit)
-            self._connect()
+            self._connect_fit()
             self._load()
         except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
             self.close()
@@ -308,6 +305,14 @@ class Ledger(Rater):
             except (sqlite3.Error, OSError) as again:
                 self.close()
                 self._cannot_write(again)
+
+    def _connect_fit(self) -> None:
+        """Connects to players.db, set aside first if what stands at its
+        path is no file SQLite should open."""
+        unfit = self._unfit()
+        if unfit:
+            self._set_aside(unfit)
+        self._connect()
 
     def _connect(self) -> None:
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -384,10 +389,7 @@ class Ledger(Rater):
         """players.db written whole from the ledger, once the card lets it."""
         self._tried = now
         try:
-            unfit = self._unfit()
-            if unfit:
-                self._set_aside(unfit)
-            self._connect()
+            self._connect_fit()
             try:
                 self._save_all()
             except sqlite3.DatabaseError as exc:
@@ -475,8 +477,8 @@ class Ledger(Rater):
                 if not card_fault(exc):
                     try:
                         self._set_aside(_said(exc))
-                    except OSError:
-                        pass
+                    except OSError as stuck:    # said with the reason it could not be set aside
+                        exc = stuck
                 self._cannot_write(exc)
         return len(made)
 
