@@ -17,7 +17,7 @@ import pytest
 from referee import i18n
 from referee.box.screen import Screen
 from referee.testing import Table
-from test_wording import ALL, KEYS
+from test_wording import ALL, KEYS, act_at_random
 
 # A countdown ticks while a key is down: its time is not a change of page.
 TIME = re.compile(r"\d+:\d\d")
@@ -52,15 +52,7 @@ def walk(t: Table, rng: random.Random, where: str, presses: int, found: dict) ->
         if rng.random() < 0.4:
             trial(t, where, found)
             continue
-        key = rng.choice(KEYS + list("1234") * 2)
-        if key.startswith("team") and rng.random() < 0.3:
-            t.hold(key, 1.5)
-        else:
-            t.press(key)
-        if rng.random() < 0.05:
-            t.advance(rng.choice([5, 31, 61, 301]))
-        if rng.random() < 0.1:
-            t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+        act_at_random(t, rng, KEYS + list("1234") * 2)
 
 
 GAMES = {"decrypto": {}, "osmisifry": {"players": 2}, "octiles": {}, "davinci": {"players": 2},

@@ -39,19 +39,24 @@ def seen_labels(t: Table) -> set[str]:
     return labels
 
 
-def walk(t: Table, rng: random.Random, presses: int, labels: set[str]) -> None:
-    """A hand pressing anything, now and then holding a team button,
+def act_at_random(t: Table, rng: random.Random, keys: list[str]) -> None:
+    """A hand pressing one of ``keys``, now and then holding a team button,
     letting time run out or setting the dice module's next roll."""
+    key = rng.choice(keys)
+    if key.startswith("team") and rng.random() < 0.3:
+        t.hold(key, 1.5)
+    else:
+        t.press(key)
+    if rng.random() < 0.05:
+        t.advance(rng.choice([5, 31, 61, 301]))
+    if rng.random() < 0.1:
+        t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+
+
+def walk(t: Table, rng: random.Random, presses: int, labels: set[str]) -> None:
+    """A hand pressing anything, ``#`` more often than the rest."""
     for _ in range(presses):
-        key = rng.choice(KEYS + ["#"] * 4 + list("1234") * 2)
-        if key.startswith("team") and rng.random() < 0.3:
-            t.hold(key, 1.5)
-        else:
-            t.press(key)
-        if rng.random() < 0.05:
-            t.advance(rng.choice([5, 31, 61, 301]))
-        if rng.random() < 0.1:
-            t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+        act_at_random(t, rng, KEYS + ["#"] * 4 + list("1234") * 2)
         labels |= seen_labels(t)
 
 
