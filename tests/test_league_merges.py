@@ -236,3 +236,4 @@ def test_37_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitt
     assert post(south.table, path, {"undo": str(undo.id)})[0] == 303
     league.until(lambda: shown_merges(league) == [("north", "Ania", "Ola", True)], "the south's undo")
     assert league_player(league, "ola")["played"] == 3 and league_player(league, "anna")["played"] == 1
+
