@@ -12,6 +12,7 @@ app; then the whole way, two boxes and the league on a real Mosquitto.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import html
 import json
 import sqlite3
@@ -23,6 +24,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
+from referee.store.scorelog import evening_start
 from test_club import CLUB, club, davinci_win, league_player, table_of  # noqa: F401
 from test_merges import merge_page, post
 
@@ -49,6 +51,12 @@ def merge(table: str, number: int, name: str, into: str, /, undone: float | None
 
 def fed(league: Store, *payloads) -> list[str]:
     return [league.take(topic, payload) for topic, payload in payloads]
+
+
+def standings(league: Store) -> list[tuple[str, int, int]]:
+    """The evening's standings: (name, games, wins)."""
+    day = dt.date.fromtimestamp(evening_start(NOW - 3600))
+    return [(row["name"], row["played"], row["wins"]) for row in league.evening(day)["standings"]]
 
 
 def games_of(league: Store, name: str) -> int:
@@ -88,6 +96,8 @@ def test_37_a_merge_at_one_table_joins_the_name_at_every_table_and_its_undo_part
     fed(league, *EVENING)
     assert games_of(league, "Anna") == 1 and games_of(league, "Ania") == 2
     alone = league.players.ratings[("davinci", "anna")].mu
+    before = standings(league)
+    assert ("Ania", 2, 2) in before and ("Anna", 1, 1) in before
     assert fed(league, merge("south", 1, "Ania", "Anna")) == ["taken"]
     # Ania's game at the north counts for Anna too: three games, rated in the order they ended.
     assert games_of(league, "Ania") == games_of(league, "Anna") == 3
@@ -96,10 +106,12 @@ def test_37_a_merge_at_one_table_joins_the_name_at_every_table_and_its_undo_part
     anna, = pages(league, "/p/@anna")
     assert "Names joined at the club's tables: Ania → Anna (south)" in anna
     assert "Also played as: Ania" in anna
+    assert [row for row in standings(league) if row[0] in ("Ania", "Anna")] == [("Anna", 3, 3)]
     assert fed(league, merge("south", 1, "Ania", "Anna", undone=NOW - 10)) == ["taken"]
     assert games_of(league, "Anna") == 1 and games_of(league, "Ania") == 2
     assert league.players.ratings[("davinci", "anna")].mu == pytest.approx(alone)
     assert "Names joined" not in pages(league, "/p/@anna")[0]
+    assert standings(league) == before
 
 
 def test_37_two_tables_merging_one_name_into_two_people_the_later_is_refused_and_said(league):

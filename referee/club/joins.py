@@ -71,11 +71,13 @@ def judge(merges: list[ClubMerge], results: dict[int, Result],
         return {}, []
     involved = {key(n) for m in live for n in (m.name, m.into)}
     sat: dict[str, dict[int, str]] = {}        # key -> result -> the name it sat as
+    keys: dict[str, str] = {}                  # a name -> its key: a club's names repeat, game after game
     for rid, result in results.items():
         for side in result.sides:
             for name in side.players:
-                if key(name) in involved:
-                    sat.setdefault(key(name), {}).setdefault(rid, name)
+                k = keys.get(name) or keys.setdefault(name, key(name))
+                if k in involved:
+                    sat.setdefault(k, {}).setdefault(rid, name)
     into: dict[str, str] = {}
     by: dict[str, ClubMerge] = {}              # a merged key -> the merge that joined it
     verdicts = []

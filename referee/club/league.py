@@ -4,7 +4,8 @@ history — from what the boxes publish, kept in a SQLite file of its own.
 Scoring across tables (documented in README, "Club night"): every finished
 game counts once for each of its players; each of its winners gets a win
 (a shared win is a win for each).  Players are matched by name, as typed
-at the tables.  Da Vinci Code's tournament points are added up per name
+at the tables, a name a box's merge joined into another player counted as
+that player.  Da Vinci Code's tournament points are added up per name
 across tables.  Standings: most wins, then most Da Vinci points, then
 fewest games played, then name.
 
@@ -46,13 +47,14 @@ import time
 import aiomqtt
 import msgspec
 
+from games.base import Illegal
 from referee import catalogue
 from referee.club import joins
 from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
 from referee.store.scorelog import evening_start
-from referee.web.players import Rater, Result, result_of
+from referee.web.players import Rater, Result, key, result_of
 
 log = logging.getLogger("referee.league")
 SAID = 3       # stored rows set aside that the log line names; the rest it counts
@@ -381,12 +383,12 @@ class League:
     def tonight(self, now: float) -> dict:
         games = self.games(evening_start(now))
         return {"broker": self.connected, "health": self.health(), "tables": self.tables(games),
-                "standings": standings(games), "games": games, "merges": joins.shown(self.verdicts)}
+                "standings": standings(games, self.players), "games": games, "merges": joins.shown(self.verdicts)}
 
     def evening(self, day: dt.date) -> dict:
         start = evening_start(dt.datetime.combine(day, dt.time(12)).timestamp())
         games = self.games(start, start + 86400)
-        return {"standings": standings(games), "games": games}
+        return {"standings": standings(games, self.players), "games": games}
 
     def evenings(self) -> list[tuple[dt.date, int]]:
         days: dict[dt.date, int] = {}
@@ -453,18 +455,32 @@ def leaders(entry: dict) -> list[str]:
     return [name for name, points in totals.items() if points == best]
 
 
-def standings(games: list[dict]) -> list[dict]:
+def standings(games: list[dict], players: Rater | None = None) -> list[dict]:
+    """Rows by name as typed; a name a box's merge joined into another
+    player (``players.aliases``) counts as that player, under its name."""
     table: dict[str, dict] = {}
     for g in games:
         if g.get("status") != "finished":
             continue
-        for name in g.get("players", ()):
-            row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
+        for seat in g.get("players", ()):
+            name = _as_player(str(seat), players)
+            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, "davinci": 0})
             row["played"] += 1
-            row["wins"] += name in g.get("winners", ())
+            row["wins"] += seat in g.get("winners", ())
             if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False) and g.get("scored", True):
-                row["davinci"] += (g.get("totals") or {}).get(name, 0)
+                row["davinci"] += (g.get("totals") or {}).get(seat, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
+
+
+def _as_player(name: str, players: Rater | None) -> str:
+    """The name of the player a merge joined ``name`` into, or ``name``."""
+    if players is None or not players.aliases:
+        return name
+    try:
+        joined = players.aliases.get(key(name))
+    except Illegal:
+        return name
+    return players.names.get(joined, name) if joined else name
 
 
 async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
