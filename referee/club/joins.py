@@ -126,7 +126,8 @@ def shown(verdicts: list[Verdict]) -> list[dict]:
     """The merges in effect for the league's page and its JSON: those not
     applied first, each saying why."""
     rows = [{"table": v.merge.table, "name": v.merge.name, "into": v.merge.into, "joined": v.joined,
-             "why": v.why or None, "about": v.name or None, "other": v.other or None, "where": v.where or None, "text": v.text()}
+             "why": v.why or None, "about": v.name or None, "other": v.other or None, "where": v.where or None,
+             "text": v.text()}
             for v in verdicts]
     return sorted(rows, key=lambda row: row["joined"])
 

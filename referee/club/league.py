@@ -207,7 +207,8 @@ class League:
                    if not isinstance(name, str) or not re.match(m.NAME, name)]
             self._db.executemany("DELETE FROM tables WHERE name = ?", [(name,) for name in bad])
         if refused:
-            log.warning("league: set aside %d stored games or merges that today's checks refuse (kept in set_aside): %s%s",
+            log.warning("league: set aside %d stored games or merges that today's checks refuse "
+                        "(kept in set_aside): %s%s",
                         len(refused), "; ".join(refused[:SAID]), "; …" if len(refused) > SAID else "")
 
     def _rebuild(self) -> None:

@@ -142,7 +142,8 @@ class Outbox:
 
     def mark_merge(self, merge: dict) -> None:
         self._cursor.execute("INSERT INTO merges_sent (id, sent) VALUES (?, ?) "
-                             "ON CONFLICT(id) DO UPDATE SET sent = excluded.sent", (merge["id"], _merge_text(merge["row"])))
+                             "ON CONFLICT(id) DO UPDATE SET sent = excluded.sent",
+                             (merge["id"], _merge_text(merge["row"])))
 
     def mark(self, game: int, seq: int, ended: bool) -> None:
         self._cursor.execute("INSERT INTO sent (game, seq, ended) VALUES (?, ?, ?) "
