@@ -161,3 +161,37 @@ def test_33_4_the_names_page_says_why_a_name_of_two_alphabets_is_refused_and_war
     assert phone.call(page.inner_text("#n2-why")) == warning                        # said again once saved
     assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
     assert serious_findings(phone, page, axe) == []
+
+
+# --- issue 37: the merges across the club on a phone ------------------------------------------
+
+def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
+    """The league's page with a merge it could not apply, and a player's
+    page that says which tables' names were joined, a name in markup among
+    them: at 320 px light and 360 px dark, axe-clean, names as text."""
+    from referee.club.league import League
+    from test_league_merges import fed, game, merge
+    league = League(str(tmp_path / "league.db"))
+    fed(league, game("south", 1, ["Anna", "<b>Bob</b>"]), game("south", 2, ["Ania", "Cid"]),
+        game("north", 1, ["Ania", "<b>Bob</b>"]), game("north", 2, ["Ola", "Cid"]),
+        merge("south", 1, "Ania", "Anna"), merge("north", 1, "Ania", "Ola"), merge("north", 2, "Ola", "<b>Bob</b>"))
+    expected = {"/": ["Not joined: Ania already counts as Anna (merged at south).", "Ola → <b>Bob</b> · north"],
+                "/p/@<b>bob<%2Fb>": ["Names joined at the club's tables: Ola → <b>Bob</b> (north)"]}
+    site = LeagueSite(league)
+    browser.table = site
+    try:
+        # The player's page's line is one more line of its header (test_28 above has the page dark).
+        for width, dark, paths in ((320, False, expected), (PHONE["width"], True, ["/"])):
+            for path in paths:
+                lines = expected[path]
+                page = browser.open(path, dark=dark, width=width)
+                assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= width, path
+                assert serious_findings(browser, page, axe) == [], path
+                shown = browser.call(page.inner_text("body"))
+                assert all(line in shown for line in lines), (path, shown)      # as text, never markup
+            browser.shot(page, "league-merges-dark" if dark else "league-merges")
+        assert browser.errors == []
+    finally:
+        browser.end_test()
+        site.close()
+        league.close()

@@ -20,6 +20,8 @@ Topics, under ``referee/<club>/<table>/``:
 ``game/<id>``     retained: the game's public score-log entry, after its
                   latest row
 ``event``         one message per stored row, with the entry after it
+``merge/<id>``    retained: a merge of two names made on the box, sent again
+                  when taken back (``referee.club.joins``)
 
 What goes out is exactly what the public score log shows (each game's
 ``summary()``, as ``referee.store.scorelog`` serves it to phones): never a

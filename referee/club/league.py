@@ -4,7 +4,8 @@ history — from what the boxes publish, kept in a SQLite file of its own.
 Scoring across tables (documented in README, "Club night"): every finished
 game counts once for each of its players; each of its winners gets a win
 (a shared win is a win for each).  Players are matched by name, as typed
-at the tables.  Da Vinci Code's tournament points are added up per name
+at the tables, a name a box's merge joined into another player counted as
+that player.  Da Vinci Code's tournament points are added up per name
 across tables.  Standings: most wins, then most Da Vinci points, then
 fewest games played, then name.
 
@@ -25,6 +26,12 @@ set aside (kept in ``set_aside``, with a log line), and the results are
 worked out again from the games kept.  What the league holds in memory (the
 players and their ratings) changes only once its database has the change:
 a write that fails, or a rating that refuses a result, leaves it as it was.
+
+The boxes' merges of two names are kept too (``merges``, in the order the
+league first took them; an undo marks its row), and the league counts the
+names they join as one player at every table; which merges apply, and
+which two boxes' merges disagree, is worked out again from them and the
+results (``referee.club.joins``), never stored.
 """
 from __future__ import annotations
 
@@ -40,12 +47,14 @@ import time
 import aiomqtt
 import msgspec
 
+from games.base import Illegal
 from referee import catalogue
+from referee.club import joins
 from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
 from referee.store.scorelog import evening_start
-from referee.web.players import Rater, Result, result_of
+from referee.web.players import Rater, Result, key, result_of
 
 log = logging.getLogger("referee.league")
 SAID = 3       # stored rows set aside that the log line names; the rest it counts
@@ -79,6 +88,16 @@ CREATE TABLE IF NOT EXISTS arrivals (
     at      REAL NOT NULL,
     PRIMARY KEY (tbl, game, seq)
 );
+CREATE TABLE IF NOT EXISTS merges (     -- the boxes' merges of two names, as sent (referee.club.joins)
+    n       INTEGER PRIMARY KEY,     -- the order the league first took them in: the earlier stands
+    tbl     TEXT NOT NULL,
+    id      INTEGER NOT NULL,        -- the box's own merge id
+    name    TEXT NOT NULL,
+    into_name TEXT NOT NULL,
+    at      REAL NOT NULL,
+    undone  REAL,
+    UNIQUE (tbl, id)
+);
 CREATE TABLE IF NOT EXISTS set_aside (   -- stored rows today's checks refuse, kept for whoever looks
     tbl     ANY,
     game    ANY,
@@ -109,6 +128,8 @@ class League:
         self._set_aside()
         self.players = Rater()
         self.tables_of: dict[int, str] = {}       # result -> the table it was played at
+        self.merges: list[joins.ClubMerge] = []   # as stored, in the order taken
+        self.verdicts: list[joins.Verdict] = []   # on each merge in effect
         self._rebuild()
 
     def close(self) -> None:
@@ -121,7 +142,8 @@ class League:
         now = self.clock()
         try:
             message = m.decode(topic, payload, now)
-            outcome = self._status(message) if isinstance(message, m.Status) else self._entry(message)
+            outcome = (self._status(message) if isinstance(message, m.Status) else
+                       self._merge(message) if isinstance(message, m.Merge) else self._entry(message))
         except m.Refused as exc:
             self.faults(f"{_table_of(topic)} {exc.kind}", "league: refused a message on %s: %s", m.short(topic), exc)
             outcome = "refused"
@@ -170,11 +192,23 @@ class League:
                 if typed != text or started != entry.started:
                     self._db.execute("UPDATE games SET entry = ?, started = ? WHERE rowid = ?",
                                      (typed, entry.started, rowid))
+            for n, tbl, merge, name, into, at, undone in self._db.execute(
+                    "SELECT n, tbl, id, name, into_name, at, undone FROM merges").fetchall():
+                try:
+                    if not isinstance(tbl, str) or not re.match(m.NAME, tbl):
+                        raise m.Refused("shape", "its table is not one a box has")
+                    m.merge_checked(_stored_merge(tbl, merge, name, into, at, undone), now)
+                except (m.Refused, msgspec.ValidationError) as exc:
+                    refused.append(f"merge {m.short(merge)} of table {m.short(tbl)}: {exc}")
+                    self._db.execute("INSERT INTO set_aside VALUES (?, ?, NULL, ?, ?, ?, ?)",
+                                     (tbl, merge, at, _json([name, into, undone]), str(exc), now))
+                    self._db.execute("DELETE FROM merges WHERE n = ?", (n,))
             bad = [name for (name,) in self._db.execute("SELECT name FROM tables")
                    if not isinstance(name, str) or not re.match(m.NAME, name)]
             self._db.executemany("DELETE FROM tables WHERE name = ?", [(name,) for name in bad])
         if refused:
-            log.warning("league: set aside %d stored games that today's checks refuse (kept in set_aside): %s%s",
+            log.warning("league: set aside %d stored games or merges that today's checks refuse "
+                        "(kept in set_aside): %s%s",
                         len(refused), "; ".join(refused[:SAID]), "; …" if len(refused) > SAID else "")
 
     def _rebuild(self) -> None:
@@ -209,7 +243,10 @@ class League:
                 changed += 1
         if changed:
             log.warning("league: %d results worked out again from the games kept", changed)
-        self.players, self.tables_of = _counted(results), tables_of
+        self.merges = [joins.ClubMerge(*row) for row in self._db.execute(
+            "SELECT tbl, id, name, into_name, at, undone FROM merges ORDER BY n")]
+        aliases, self.verdicts = joins.judge(self.merges, results, tables_of)
+        self.players, self.tables_of = _counted(results, aliases), tables_of
 
     def link(self, connected: bool) -> None:
         if connected != self.connected:
@@ -243,13 +280,38 @@ class League:
             rated = self._result(e)
         # Committed: only now does what the pages show change.
         if rated is not None:
-            self.players, self.tables_of = rated
+            self.players, self.tables_of, self.verdicts = rated
         return "taken"
 
-    def _result(self, e: m.Kept) -> tuple[Rater, dict[int, str]] | None:
+    def _merge(self, merge: m.Merge) -> str:
+        """A box's merge, made or taken back: stored, then every player
+        counted again with what the merges now join (``joins.judge``)."""
+        made = joins.ClubMerge(merge.table, merge.id, merge.name, merge.into, merge.at, merge.undone)
+        with self._db:
+            self._db.execute("BEGIN")
+            row = self._db.execute("SELECT name, into_name, at, undone FROM merges WHERE tbl = ? AND id = ?",
+                                   (merge.table, merge.id)).fetchone()
+            if row is not None and row[:2] == (merge.name, merge.into) and (
+                    row[3] is not None or merge.undone is None):
+                return "duplicate"     # sent again (retained), or older than the undo the league has
+            self._db.execute("INSERT INTO merges (tbl, id, name, into_name, at, undone) VALUES (?, ?, ?, ?, ?, ?) "
+                             "ON CONFLICT(tbl, id) DO UPDATE SET name = excluded.name, "
+                             "into_name = excluded.into_name, at = excluded.at, undone = excluded.undone",
+                             (merge.table, merge.id, merge.name, merge.into, merge.at, merge.undone))
+            merges = [made if (was.table, was.id) == (made.table, made.id) else was for was in self.merges]
+            if row is None:
+                merges.append(made)
+            aliases, verdicts = joins.judge(merges, self.players.results, self.tables_of)
+            players = (self.players if aliases == self.players.aliases
+                       else _counted(dict(self.players.results), aliases))
+        # Committed: only now does what the pages show change.
+        self.merges, self.verdicts, self.players = merges, verdicts, players
+        return "taken"
+
+    def _result(self, e: m.Kept) -> tuple[Rater, dict[int, str], list[joins.Verdict]] | None:
         """Stores the game's result as it stands now, and returns the players
-        and tables rated with it (None: no change), for ``_entry`` to take
-        once stored.  A game that ended after every one rated is one rating
+        and tables rated with it and the merges judged again with it (None:
+        no change), for ``_entry`` to take once stored.  A game that ended after every one rated is one rating
         update, any other change (a game taken back, one that reached the
         league late) counts the ratings again from the first game.  Either is
         worked out on a copy: a rating that fails leaves the league's own
@@ -265,7 +327,8 @@ class League:
             self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
             results.pop(row[0], None)
             tables_of.pop(row[0], None)
-            return _counted(results, self.players.aliases), tables_of
+            aliases, verdicts = joins.judge(self.merges, results, tables_of)
+            return _counted(results, aliases), tables_of, verdicts
         if row is None:
             rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
                                    (e.table, e.game)).lastrowid
@@ -277,14 +340,16 @@ class League:
         self._db.execute("UPDATE results SET result = ? WHERE id = ?", (result.to_json(), rid))
         tables_of[rid] = e.table
         last = max(((r.ended, r.game) for r in results.values()), default=(0.0, 0))
-        if row is None and (result.ended, rid) > last:
+        results[rid] = result
+        # A game where two joined names sat together parts them again.
+        aliases, verdicts = joins.judge(self.merges, results, tables_of)
+        if row is None and (result.ended, rid) > last and aliases == self.players.aliases:
             players = _copy(self.players)
             players.results[rid] = result
             players.rate(result)
             players.learn(result)
-            return players, tables_of
-        results[rid] = result
-        return _counted(results, self.players.aliases), tables_of
+            return players, tables_of, verdicts
+        return _counted(results, aliases), tables_of, verdicts
 
     # --- what the pages show ---------------------------------------------------------
 
@@ -319,12 +384,12 @@ class League:
     def tonight(self, now: float) -> dict:
         games = self.games(evening_start(now))
         return {"broker": self.connected, "health": self.health(), "tables": self.tables(games),
-                "standings": standings(games), "games": games}
+                "standings": standings(games, self.players), "games": games, "merges": joins.shown(self.verdicts)}
 
     def evening(self, day: dt.date) -> dict:
         start = evening_start(dt.datetime.combine(day, dt.time(12)).timestamp())
         games = self.games(start, start + 86400)
-        return {"standings": standings(games), "games": games}
+        return {"standings": standings(games, self.players), "games": games}
 
     def evenings(self) -> list[tuple[dt.date, int]]:
         days: dict[dt.date, int] = {}
@@ -337,6 +402,16 @@ class League:
         """(game, seq) of a table's rows in the order the league took them."""
         return [(g, s) for g, s in self._db.execute("SELECT game, seq FROM arrivals WHERE tbl = ? ORDER BY rowid",
                                                      (table,))]
+
+
+def _stored_merge(tbl, merge, name, into, at, undone) -> m.Merge:
+    """A stored merge as the message that brought it, typed as one arriving is."""
+    return msgspec.convert({"v": m.VERSION, "kind": "merge", "table": tbl, "id": merge, "name": name, "into": into,
+                            "at": at, "undone": undone}, m.Merge, strict=True)
+
+
+def _json(value) -> str:
+    return msgspec.json.encode(value).decode()
 
 
 def _text(entry: m.Summary) -> str:
@@ -381,18 +456,32 @@ def leaders(entry: dict) -> list[str]:
     return [name for name, points in totals.items() if points == best]
 
 
-def standings(games: list[dict]) -> list[dict]:
+def standings(games: list[dict], players: Rater | None = None) -> list[dict]:
+    """Rows by name as typed; a name a box's merge joined into another
+    player (``players.aliases``) counts as that player, under its name."""
     table: dict[str, dict] = {}
     for g in games:
         if g.get("status") != "finished":
             continue
-        for name in g.get("players", ()):
-            row = table.setdefault(str(name), {"name": str(name), "played": 0, "wins": 0, "davinci": 0})
+        for seat in g.get("players", ()):
+            name = _as_player(str(seat), players)
+            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, "davinci": 0})
             row["played"] += 1
-            row["wins"] += name in g.get("winners", ())
+            row["wins"] += seat in g.get("winners", ())
             if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False) and g.get("scored", True):
-                row["davinci"] += (g.get("totals") or {}).get(name, 0)
+                row["davinci"] += (g.get("totals") or {}).get(seat, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
+
+
+def _as_player(name: str, players: Rater | None) -> str:
+    """The name of the player a merge joined ``name`` into, or ``name``."""
+    if players is None or not players.aliases:
+        return name
+    try:
+        joined = players.aliases.get(key(name))
+    except Illegal:
+        return name
+    return players.names.get(joined, name) if joined else name
 
 
 async def follow(config: Config, league: League, stop: asyncio.Event) -> None:

@@ -23,7 +23,7 @@ from aiohttp import web
 from babel.dates import format_time
 
 from referee import catalogue, i18n
-from referee.club import messages
+from referee.club import joins, messages
 from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
@@ -113,6 +113,7 @@ class LeagueSite:
             page = player_page(player(self.league.players, who), look_alikes(self.league.players, who))
             for last in page["last"]:
                 last["table"] = self.league.tables_of.get(last["game"], "")
+            page["joined"] = joins.joined_line(self.league.verdicts, self.league.players.aliases, who)
             return self._page("league-player.html", live=False, **page)
         return send(request, self.cached(f"/p/{who}", make))
 

@@ -69,6 +69,21 @@ class Entry(msgspec.Struct, forbid_unknown_fields=True):
     entry: dict
 
 
+class Merge(msgspec.Struct, forbid_unknown_fields=True):
+    """A box's merge (``referee.merging``): at ``table``, the player ``name``
+    is counted as ``into`` since ``at``, until ``undone``.  Its id is the
+    box's own, one retained message a merge: an undo is the same merge
+    sent again with ``undone`` set."""
+    v: int
+    kind: Literal["merge"]
+    table: Table
+    id: Count
+    name: Player
+    into: Player
+    at: float
+    undone: float | None = None
+
+
 class Round(msgspec.Struct):
     """A round (or turn) as the league keeps it: its points by player.  What
     else a game's rounds say stays in the box's own score log."""
@@ -121,20 +136,20 @@ class Refused(ValueError):
         self.kind = kind
 
 
-_decoders = {kind: msgspec.json.Decoder(kind) for kind in (Status, Entry)}
+_decoders = {kind: msgspec.json.Decoder(kind) for kind in (Status, Entry, Merge)}
 
 
 def topic(club: str, table: str, *rest: str) -> str:
     return "/".join(("referee", club, table, *rest))
 
 
-def encode(message: Status | Entry) -> bytes:
+def encode(message: Status | Entry | Merge) -> bytes:
     return msgspec.json.encode(message)
 
 
-def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status | Kept:
-    """The message on ``topic_name``, or ``Refused``: a status as it came, a
-    row with its entry typed and checked (``Kept``)."""
+def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status | Kept | Merge:
+    """The message on ``topic_name``, or ``Refused``: a status or a merge as
+    it came, a row with its entry typed and checked (``Kept``)."""
     if len(payload) > MAX_BYTES:
         raise Refused("size", f"{len(payload)} bytes is over the limit of {MAX_BYTES}")
     try:
@@ -146,17 +161,22 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
     version = head.get("v") if isinstance(head, dict) else None
     if type(version) is not int or version != VERSION:
         raise Refused("version", f"version {short(version)} is not one this league knows ({VERSION})")
-    kind = Status if topic_name.endswith("/status") else Entry
+    parts = topic_name.split("/")
+    kind = Status if topic_name.endswith("/status") else Merge if parts[3:4] == ["merge"] else Entry
     try:
         message = _decoders[kind].decode(payload)
     except msgspec.ValidationError as exc:
         raise Refused("shape", f"wrong shape: {exc}") from None
-    parts = topic_name.split("/")
     if len(parts) < 4 or parts[2] != message.table:
         raise Refused("table", f"table {message.table!r} published under {short(topic_name)}")
     now = time.time() if now is None else now
     if isinstance(message, Status):
         _when("at", message.at, now)
+        return message
+    if isinstance(message, Merge):
+        merge_checked(message, now)
+        if parts[4:] != [str(message.id)]:
+            raise Refused("table", f"merge {message.id} published under {short(topic_name)}")
         return message
     # A row's ``at`` is its game's own clock (``referee.store.events``): from 0
     # up, or from the wall clock's value in a database older than it.
@@ -224,6 +244,18 @@ def check(s: Summary, game: int, now: float) -> None:
     odd = next((p for p in s.totals.values() if not lowest <= p <= highest), None)
     if odd is not None:
         raise Refused("points", f"a total of {odd} is outside {s.game}'s {lowest}…{highest}")
+
+
+def merge_checked(merge: Merge, now: float) -> None:
+    """``Refused`` unless ``merge`` is one a box makes: two names it keeps,
+    not one name twice, its times within the league's."""
+    _named("merged name", merge.name)
+    _named("merged into", merge.into)
+    if merge.name.casefold() == merge.into.casefold():      # one player, as the box keys them
+        raise Refused("shape", "wrong merge: a name merged into itself")
+    _when("at", merge.at, now)
+    if merge.undone is not None:
+        _when("undone", merge.undone, now)
 
 
 def _named(what: str, name: str) -> None:

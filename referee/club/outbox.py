@@ -5,7 +5,9 @@ Only the publisher reads it this way, on a read-only connection: the box
 stays the store's one writer.  Where the publisher has got to is kept in a
 small database of its own beside the store (``club.db``), one row per game:
 the last row the broker acknowledged, and whether the game had ended then
-(ending a game is not a row, but it changes the entry).
+(ending a game is not a row, but it changes the entry); and one row per
+merge of two names (``referee.merging``), as it was when acknowledged, so
+that a merge goes out once when made and once more when taken back.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from dataclasses import replace
 from games import base
 from referee.files import opened
 from referee.store import scorelog
-from referee.store.events import UNDO, GameRow
+from referee.store.events import UNDO, GameRow, seated
 from referee.store.replay import effective, rules
 
 CURSOR = """
@@ -27,6 +29,10 @@ CREATE TABLE IF NOT EXISTS sent (
     game   INTEGER PRIMARY KEY,
     seq    INTEGER NOT NULL,
     ended  INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS merges_sent (
+    id     INTEGER PRIMARY KEY,      -- the box's merge id
+    sent   TEXT NOT NULL             -- the merge as the broker acknowledged it (``Outbox.merges``)
 );
 """
 
@@ -104,6 +110,41 @@ class Outbox:
         after = min(done[0] if done else 0, rows[-1][0] - 1)
         return list(_replayed(game_row, rows, after))
 
+    def merges(self) -> list[dict]:
+        """The box's merges that changed since the broker acknowledged them
+        (made, or taken back), oldest first, each with the two names as the
+        table last typed them: ``{"id", "name", "into", "at", "undone"}``.
+        A merge of a key no game seated (only a hand-edited store has one)
+        stays on the box."""
+        db = self._store()
+        try:
+            rows = db.execute("SELECT id, from_key, into_key, at, undone FROM merges ORDER BY id").fetchall()
+        except sqlite3.OperationalError:     # a store older than merges has none
+            return []
+        sent = dict(self._cursor.execute("SELECT id, sent FROM merges_sent"))
+        changed = [row for row in rows if sent.get(row[0]) != _merge_text(row)]
+        if not changed:
+            return []
+        spelled: dict[str, tuple[int, str]] = {}
+        for game, name in seated(db):
+            try:
+                player = base.clean_name(name).casefold()     # as referee.web.players.key
+            except base.Illegal:
+                continue
+            if game >= spelled.get(player, (-1, ""))[0]:
+                spelled[player] = (game, name)
+        out = []
+        for merge, from_key, into_key, at, undone in changed:
+            if from_key in spelled and into_key in spelled:
+                out.append({"id": merge, "name": spelled[from_key][1], "into": spelled[into_key][1], "at": at,
+                            "undone": undone, "row": (merge, from_key, into_key, at, undone)})
+        return out
+
+    def mark_merge(self, merge: dict) -> None:
+        self._cursor.execute("INSERT INTO merges_sent (id, sent) VALUES (?, ?) "
+                             "ON CONFLICT(id) DO UPDATE SET sent = excluded.sent",
+                             (merge["id"], _merge_text(merge["row"])))
+
     def mark(self, game: int, seq: int, ended: bool) -> None:
         self._cursor.execute("INSERT INTO sent (game, seq, ended) VALUES (?, ?, ?) "
                              "ON CONFLICT(game) DO UPDATE SET seq = excluded.seq, ended = excluded.ended",
@@ -116,10 +157,15 @@ def _cursor(path: str) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode=WAL")
         db.executescript(CURSOR)
         db.execute("SELECT game, seq, ended FROM sent LIMIT 1").fetchall()
+        db.execute("SELECT id, sent FROM merges_sent LIMIT 1").fetchall()
     except BaseException:
         db.close()
         raise
     return db
+
+
+def _merge_text(row) -> str:
+    return json.dumps(list(row))
 
 
 def _replayed(row: GameRow, rows, after: int):

@@ -6,6 +6,9 @@ the cursor moves only once the broker has acknowledged it; the session is
 persistent (``clean_session=False``) and the client id fixed, so a broker or
 Wi-Fi that was away for an hour gets the hour, in order, when it is back.
 The table's status is retained, with a last will that says "offline".
+The box's merges of two names go out after its games, each retained on
+``merge/<id>`` when made and again when taken back, so that the league
+joins the two names at every table (``referee.club.joins``).
 """
 from __future__ import annotations
 
@@ -132,6 +135,8 @@ class Publisher:
                 shown = current
             for game in self.outbox.pending():
                 await self._send(mqtt, game)
+            for merge in self.outbox.merges():
+                await self._send_merge(mqtt, merge)
             while not stop.is_set() and not self.outbox.changed():
                 await asyncio.sleep(POLL_SECONDS)
 
@@ -151,6 +156,14 @@ class Publisher:
         if message is not None:
             retained = msgspec.structs.replace(message, kind="game")
             await mqtt.publish(self._topic("game", str(game)), m.encode(retained), qos=1, retain=True)
+
+
+    async def _send_merge(self, mqtt: aiomqtt.Client, merge: dict) -> None:
+        message = m.Merge(v=m.VERSION, kind="merge", table=self.club.table, id=merge["id"], name=merge["name"],
+                          into=merge["into"], at=merge["at"], undone=merge["undone"])
+        await mqtt.publish(self._topic("merge", str(merge["id"])), m.encode(message), qos=1, retain=True)
+        self.outbox.mark_merge(merge)
+        self.published += 1
 
 
 async def serve(config: Config) -> None:

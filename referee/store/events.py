@@ -611,27 +611,32 @@ class Store:
                                     (from_key, into_key, at)).lastrowid
 
     def seated(self):
-        """Every name a game's setup gave, as ``(game, name)``: its
-        ``players`` and Decrypto's ``members``, team by team.  Read by
-        SQLite's JSON functions; a games row whose options are not JSON
-        (a damaged one) gives none."""
-        options = "CASE WHEN json_valid(g.options) THEN g.options ELSE '{}' END"
-        rows = self._db.execute(
-            f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
-            "WHERE p.type = 'text' UNION ALL "
-            f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, '$.members') t, "
-            "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m WHERE m.type = 'text'")
-        for game, name in rows:
-            try:
-                yield game, name.decode()
-            except UnicodeDecodeError:
-                continue
+        """Every name a game's setup gave, as ``(game, name)`` (``seated``)."""
+        return seated(self._db)
 
     @_writes
     def undo_merge(self, merge: int, at: float) -> bool:
         """Takes a merge back; False if it is not in effect."""
         return self._db.execute("UPDATE merges SET undone = ? WHERE id = ? AND undone IS NULL",
                                 (at, merge)).rowcount == 1
+
+
+def seated(db: sqlite3.Connection):
+    """Every name a game's setup gave, as ``(game, name)``: its ``players``
+    and Decrypto's ``members``, team by team.  Read by SQLite's JSON
+    functions, on the box's connection or the club publisher's read-only
+    one; a games row whose options are not JSON (a damaged one) gives none."""
+    options = "CASE WHEN json_valid(g.options) THEN g.options ELSE '{}' END"
+    rows = db.execute(
+        f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
+        "WHERE p.type = 'text' UNION ALL "
+        f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, '$.members') t, "
+        "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m WHERE m.type = 'text'")
+    for game, name in rows:
+        try:
+            yield game, name.decode()
+        except UnicodeDecodeError:
+            continue
 
 
 _GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
