@@ -158,6 +158,17 @@ class Rating:
     games: int = 0
 
 
+class History(dict):
+    """game name -> player -> ``(ended, game, mu, sigma)`` after each of the
+    player's results, in the order rated.  A copy (the league rates each new
+    game on one) shares the entries, which never change: only the lists
+    grow."""
+
+    def __deepcopy__(self, memo) -> History:
+        return History({game: {player: list(entries) for player, entries in players.items()}
+                        for game, players in self.items()})
+
+
 @dataclass
 class Rater:
     """Ratings and who played what, from results taken in the order their
@@ -171,9 +182,7 @@ class Rater:
     names: dict[str, str] = field(default_factory=dict)                    # player -> the name shown
     games: dict[str, list[int]] = field(default_factory=dict)              # player -> their results, in order
     spelled: dict[str, str] = field(default_factory=dict)                  # a name's key -> its latest spelling
-    # game name -> player -> (ended, game, mu, sigma) after each of their
-    # results, in the order rated: the ladders' seasons are read from it.
-    history: dict[str, dict[str, list[tuple[float, int, float, float]]]] = field(default_factory=dict)
+    history: History = field(default_factory=History)    # the ladders' seasons are read from it
 
     def who(self, name: str) -> str:
         """The player a typed name counts as, merges followed."""
