@@ -199,3 +199,32 @@ def test_37_a_players_page_names_rivals_the_best_partner_and_time_played(table):
     ema = re.search(r"<dt>Most games against</dt>\s*<dd>(.*?)</dd>", ania, re.S)[1]
     assert re.findall(r'href="/g/(\d+)"', ema) == [str(g) for g in decrypto[::-1]]
     assert 'href="/p/@ema"' in ema
+
+
+def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_had_a_start(table):
+    import json
+    import sqlite3
+
+    from referee.store import snapshot
+    t = table
+    seat_three_wins(t, PANDA)
+    t.advance(1800)
+    t.start("decipher", players=PANDA)
+    t.advance(1200)
+    for keys in ("#3A#", "#D4", "*3A#", "#2A"):
+        t.type(keys)
+    t.press("#")
+    played = text(page(t, "/p/@ania"))
+
+    def as_before(database):
+        # players.db as the web wrote it before: results without the start,
+        # counted with the rules alone.
+        with sqlite3.connect(database.replace("referee.db", "players.db")) as db:
+            for game, result in db.execute("SELECT game, result FROM results").fetchall():
+                kept = json.loads(result)
+                del kept["started"]
+                db.execute("UPDATE results SET result = ? WHERE game = ?", (json.dumps(kept), game))
+            db.execute("UPDATE meta SET value = ? WHERE key = 'rules'", (snapshot.fingerprint(),))
+    t.restart(as_before)
+    assert "Time played 0 h 20 min in 2 games" in played
+    assert "Time played 0 h 20 min in 2 games" in text(page(t, "/p/@ania"))
