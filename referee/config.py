@@ -294,6 +294,10 @@ class Season(Base):
             raise _bad("name", f"{self.name!r}: give the season a name of 1-40 characters")
         if self.end < self.start:
             raise _bad("end", f"{self.end} is before the season's start, {self.start}")
+        for key in ("start", "end"):
+            day = getattr(self, key)
+            if not 2000 <= day.year <= 9000:
+                raise _bad(key, f"{day}: a season is in the years 2000-9000")
 
 
 SEASONS_MOST = 500

@@ -130,7 +130,8 @@ def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provis
         after = page(t, "/p/ladder/decipher")
         assert (ladder_rows(after), ladder_rows(after, "provisional")) == (ladder_rows(again),
                                                                            ladder_rows(again, "provisional"))
-        assert t.get("/p/ladder/decipher/2026-13")[0] == 404 and t.get("/p/ladder/chess")[0] == 404
+        for nowhere in ("/p/ladder/decipher/2026-13", "/p/ladder/decipher/9999-12", "/p/ladder/chess"):
+            assert t.get(nowhere)[0] == 404, nowhere
     assert [r[1] for r in ladder_rows(again)] == ["Marek", "Ania", "Zoe"] and "Mirek" not in text(again)
 
 
@@ -163,6 +164,8 @@ def test_37_a_clubs_own_seasons_from_config_toml():
                   {"name": "a", "start": "2026-06-01", "end": "2026-08-31"}]},
      "ladder.seasons[1].name: 'a' is already seasons[0]'s name"),
     ({"seasons": [{"name": "A", "start": "March", "end": "2026-05-31"}]}, "ladder.seasons[0].start: "),
+    ({"seasons": [{"name": "A", "start": "2026-03-01", "end": "9999-12-31"}]},
+     "ladder.seasons[0].end: 9999-12-31: a season is in the years 2000-9000"),
 ])
 def test_37_a_mistake_in_the_ladders_config_is_said_with_its_key(ladder, said):
     with pytest.raises(ConfigError) as found:

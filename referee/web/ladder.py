@@ -35,6 +35,9 @@ from referee.web.history import bounds, evening_of
 from referee.web.sheets import LOCALES
 from referee.web.players import Rater, model
 
+YEARS = (2000, 9000)
+
+
 @dataclass(frozen=True)
 class Season:
     key: str                  # in its address: "2026-05", or a club season's first day
@@ -78,7 +81,9 @@ class Calendar:
             day = dt.date.fromisoformat(key + "-01")
         except ValueError:
             return None
-        return _month(day) if f"{day:%Y-%m}" == key else None
+        # Years the box can have seen: the calendar's ends overflow when a
+        # month's last evening is worked out.
+        return _month(day) if f"{day:%Y-%m}" == key and YEARS[0] <= day.year <= YEARS[1] else None
 
     def away(self, last: dt.date, back: dt.date) -> bool:
         """Whether a whole season lies between two evenings."""
