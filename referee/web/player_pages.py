@@ -198,8 +198,10 @@ def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season |
         seasons.insert(0, now)
 
     def row(s: ladder.Standing) -> dict:
+        wait = (ngettext("{n} more game", "{n} more games", s.more).format(n=s.more) if s.more else
+                _("σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}"))
         return {"name": s.name, "href": href(s.name), "place": s.place, "ordinal": f"{s.ordinal:.1f}",
-                "rating": f"{s.mu:.1f} ± {s.sigma:.1f}", "games": s.games, "waiting": waiting_text(s, rules)}
+                "rating": f"{s.mu:.1f} ± {s.sigma:.1f}", "games": s.games, "wait": wait}
     return {"title": _("Ladder: {game}").format(game=sheets.title(game)),
             "season": season.title if season else _("All-time"),
             "seasons": [{"title": x.title, "href": ladder_href(game, x), "here": x == season} for x in seasons],
