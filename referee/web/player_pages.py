@@ -22,9 +22,10 @@ import datetime as dt
 from urllib.parse import quote
 
 from aiohttp import web
+from babel.dates import format_date
 
 from games.base import Illegal
-from referee import i18n
+from referee import catalogue, i18n
 from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
@@ -41,6 +42,11 @@ MARK = "@"
 def href(name: str) -> str:
     """A player's page, by the name as the box compares names."""
     return "/p/" + MARK + quote(key(name), safe="")
+
+
+def own(player: str) -> str:
+    """A player's page by their key (a merged name's page leads there too)."""
+    return "/p/" + MARK + quote(player, safe="")
 
 
 def links(names) -> list[tuple[str, str]]:
@@ -200,7 +206,7 @@ def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season |
     def row(s: ladder.Standing) -> dict:
         wait = (ngettext("{n} more game", "{n} more games", s.more).format(n=s.more) if s.more else
                 _("σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}"))
-        return {"name": s.name, "href": href(s.name), "place": s.place, "ordinal": f"{s.ordinal:.1f}",
+        return {"name": s.name, "href": own(s.player), "place": s.place, "ordinal": f"{s.ordinal:.1f}",
                 "rating": f"{s.mu:.1f} ± {s.sigma:.1f}", "games": s.games, "wait": wait}
     return {"title": _("Ladder: {game}").format(game=sheets.title(game)),
             "season": season.title if season else _("All-time"),
@@ -225,7 +231,6 @@ def season_of(request: web.Request, rules) -> ladder.Season | None:
 
 
 def game_of(request: web.Request) -> str:
-    from referee import catalogue
     game = request.match_info["game"]
     if game not in {g.name for g in catalogue.on_menu()}:
         raise web.HTTPNotFound()
@@ -259,7 +264,6 @@ def places(rater, who: str, rules, today: dt.date) -> list[dict]:
 
 
 def short_date(ended: float) -> str:
-    from babel.dates import format_date
     return format_date(history.evening_of(ended), "medium", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
 
 
@@ -271,7 +275,7 @@ def rivals_view(rater, who: str, game_href) -> dict:
     def met(label: str, m: Met | None, said: str = "") -> dict | None:
         if m is None:
             return None
-        return {"label": label, "name": m.name, "href": href(m.name),
+        return {"label": label, "name": m.name, "href": own(m.player),
                 "said": said or ngettext("{n} game", "{n} games", m.count).format(n=m.count),
                 "games": [{"href": game_href(g), "date": short_date(g.ended)} for g in m.games[::-1][:SHOWN]]}
     rows = [met(_("Most games against"), r.most_met), met(_("Most losses to"), r.lost_to),
