@@ -232,3 +232,15 @@ def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_h
     t.restart(as_before)
     assert "Time played 0 h 20 min in 2 games" in played
     assert "Time played 0 h 20 min in 2 games" in text(page(t, "/p/@ania"))
+
+
+def test_37_two_names_merged_are_one_player_on_the_ladder():
+    from test_merges import merge_page, post
+    with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25}}) as t:
+        seat_three_wins(t, PANDA)
+        seat_three_wins(t, ["Mirek", "Ania K.", "Marek"])
+        assert [r[1] for r in ladder_rows(page(t, "/p/ladder/decipher"))] == ["Marek", "Ania", "Ania K.", "Mirek"]
+        path = merge_page(t)
+        assert post(t, path, {"from": "ania k.", "into": "ania", "merge": "1"})[0] == 303
+        rows = ladder_rows(page(t, "/p/ladder/decipher"))
+    assert [(r[1], r[4]) for r in rows] == [("Marek", "2"), ("Ania", "2"), ("Mirek", "2")]
