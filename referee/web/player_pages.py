@@ -213,6 +213,8 @@ def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season |
             "seasons": [{"title": x.title, "href": ladder_href(game, x), "here": x == season} for x in seasons],
             "all_time": {"href": ladder_href(game), "here": season is None},
             "how": how_it_ranks(rules),
+            "of_season": _("{season}: the players who played in it, each at the rating their last game of it "
+                           "left.").format(season=season.title) if season else "",
             "ranked": [row(s) for s in b.ranked], "provisional": [row(s) for s in b.provisional],
             "away": ngettext("{n} player away for a whole season is left off until they play again.",
                              "{n} players away for a whole season are left off until they play again.",
