@@ -66,6 +66,8 @@ def ladder_rows(html: str, section: str = "ranked") -> list[list[str]]:
 def test_37_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_not_lead():
     hand = four_games_by_hand()
     ordinal = {name: mu - 3 * sigma for name, (mu, sigma) in hand.items()}
+    assert {name: (round(mu, 3), round(sigma, 3)) for name, (mu, sigma) in hand.items()} == {
+        "Marek": (32.763, 7.924), "Ania": (25.994, 7.356), "Zoe": (27.810, 8.177), "Mirek": (14.130, 7.432)}
     assert hand["Zoe"][0] > hand["Ania"][0] and ordinal["Zoe"] < ordinal["Ania"]   # the case this test is for
     with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25}}) as t:
         four_games(t)
