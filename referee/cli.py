@@ -58,7 +58,7 @@ def parser() -> argparse.ArgumentParser:
                       help=f"the configuration file (default: {configuration.DEFAULT_PATH} if it exists)")
     league = sub.add_parser("league", help="the club's league: follow every box on the broker and serve its page")
     league.add_argument("--config", metavar="FILE", default=None,
-                        help="a configuration file whose [club] names the broker (or use --broker)")
+                        help="a configuration file whose [club] names the broker (or use --broker) and whose [ladder] sets the ladders")
     league.add_argument("--broker", metavar="URL", help="the broker, mqtt://host[:port] or mqtts://host[:port]")
     league.add_argument("--club", metavar="NAME", help="the club's name on the broker (default: club)")
     league.add_argument("--database", metavar="FILE", default="league.db",

@@ -11,6 +11,7 @@ it is closest to, so that a maker fixes the file in one go.
 """
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import os
 import re
@@ -281,6 +282,60 @@ class Osmisifry(Base):
         return tuple(read_letter_table(path) for path in self.letter_tables)
 
 
+class Season(Base):
+    # One of the club's own seasons: its ladder counts the games of the
+    # evenings from ``start`` to ``end``, both included.
+    name: str
+    start: dt.date
+    end: dt.date
+
+    def __post_init__(self):
+        if not self.name.strip() or len(self.name) > 40:
+            raise _bad("name", f"{self.name!r}: give the season a name of 1-40 characters")
+        if self.end < self.start:
+            raise _bad("end", f"{self.end} is before the season's start, {self.start}")
+        for key in ("start", "end"):
+            day = getattr(self, key)
+            if not 2000 <= day.year <= 9000:
+                raise _bad(key, f"{day}: a season is in the years 2000-9000")
+
+
+SEASONS_MOST = 500
+
+
+class Ladder(Base):
+    # The players' ladders (README, "Ladders"): a rating is provisional,
+    # and listed apart, until its player has played ``provisional_games``
+    # games of it (since their last whole season away) and its sigma is at
+    # most ``provisional_sigma``.  No seasons: a season is a calendar month.
+    provisional_games: int = 5
+    # Plackett-Luce shrinks sigma slowly, a winner's slowest: from 8.33 a
+    # player winning every four-player game is at 7.96 after five, so a
+    # lower default would keep the best players provisional.
+    provisional_sigma: float = 8.0
+    seasons: tuple[Season, ...] = ()
+
+    def __post_init__(self):
+        if not 1 <= self.provisional_games <= 100:
+            raise _bad("provisional_games", f"{self.provisional_games} is outside 1-100")
+        # A newcomer's sigma is 25/3 (8.33); one far under the sigma years of
+        # games reach (about 2) would keep everyone provisional for good.
+        if not 2.0 <= self.provisional_sigma <= 25.0:
+            raise _bad("provisional_sigma", f"{self.provisional_sigma:g} is outside 2-25 (a newcomer's is 8.33)")
+        if len(self.seasons) > SEASONS_MOST:
+            raise _bad("seasons", f"{len(self.seasons)} seasons: at most {SEASONS_MOST}")
+        names: dict[str, int] = {}
+        ordered = sorted(enumerate(self.seasons), key=lambda s: s[1].start)
+        for (i, earlier), (j, later) in zip(ordered, ordered[1:]):
+            if later.start <= earlier.end:
+                raise _bad(f"seasons[{max(i, j)}]", f"{later.name!r} ({later.start} to {later.end}) overlaps "
+                                                    f"{earlier.name!r} ({earlier.start} to {earlier.end})")
+        for i, season in enumerate(self.seasons):
+            if season.name.casefold() in names:
+                raise _bad(f"seasons[{i}].name", f"{season.name!r} is already seasons[{names[season.name.casefold()]}]'s name")
+            names[season.name.casefold()] = i
+
+
 def read_letter_table(path: str) -> _osmisifry.Table:
     """A letter table file, named by its ``name`` or else its file name;
     ``ValueError`` says what is wrong with it."""
@@ -310,6 +365,7 @@ class Config(Base):
     sim: Sim = msgspec.field(default_factory=Sim)
     club: Club = msgspec.field(default_factory=Club)
     osmisifry: Osmisifry = msgspec.field(default_factory=Osmisifry)
+    ladder: Ladder = msgspec.field(default_factory=Ladder)
 
     def __post_init__(self):
         # Two devices on one pin fail in ways nothing explains later, so it is

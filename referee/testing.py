@@ -202,7 +202,8 @@ class Table:
         if self._web is None:
             self._reader = Reader(self.database, self.clock, self.box.config.lang)
             client = channel.Client(channel.socket_path(self.database))
-            self._web = self.loop.run_until_complete(web.serve(self._reader, client, "127.0.0.1", self._web_port))
+            self._web = self.loop.run_until_complete(web.serve(self._reader, client, "127.0.0.1", self._web_port,
+                                                                 self.box.config.ladder))
             self._web_port = self._web.port  # the same one after a restart
         return self._web.url
 

@@ -8,6 +8,7 @@ import pytest
 
 from games import davinci as davinci_rules
 from referee import i18n, team_links
+from referee.web import history
 from test_web import (act, current_id, davinci_game, decipher_game, decrypto_clues, decrypto_guesses,  # noqa: F401
                       octiles_turns, osmisifry_game, t)
 from test_web_browser import browser, path_of, phone  # noqa: F401
@@ -63,8 +64,9 @@ def evening(t) -> list[str]:
     t.box.leave()
     t.start("decrypto")                # a game in play: its team pages
     teams = [path_of(team_links.team_url(t.box, team)) for team in (0, 1)]
+    month = f"{history.evening_of(t.clock.wall()):%Y-%m}"     # its longest names: Decrypto's
     return ["/", "/e/", *(f"/g/{g}" for g in (decrypto, davinci, osmisifry, octiles, decipher, seats)), "/p/",
-            "/p/@ann", "/p/@bob", *teams]
+            "/p/@ann", "/p/@bob", f"/p/ladder/decrypto/{month}", *teams]
 
 
 def test_issue34_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811

@@ -1,9 +1,11 @@
 """Issue 28 on a phone, at 360 px, light and dark, axe-clean, names shown
 as text: the merge page scanned from the box's own screen and used with its
-own controls, and the league's players' pages."""
+own controls, and the league's players' pages; issue 37's ladders and a
+player's rivals, on the box and in the league."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 
 import pytest
@@ -58,12 +60,13 @@ class LeagueSite:
     """The league's web app on a loop of its own, where the browser's
     ``call`` runs it while it waits (as it runs a table's)."""
 
-    def __init__(self, league) -> None:
+    def __init__(self, league, clock=None) -> None:
         from aiohttp import web
 
         from referee.club import league_web
         self.loop = asyncio.new_event_loop()
-        self.runner = web.AppRunner(league_web.make_app(league_web.LeagueSite(league)))
+        site = league_web.LeagueSite(league, **({"clock": clock} if clock else {}))
+        self.runner = web.AppRunner(league_web.make_app(site))
         self.loop.run_until_complete(self.runner.setup())
         site = web.TCPSite(self.runner, "127.0.0.1", 0)
         self.loop.run_until_complete(site.start())
@@ -89,21 +92,27 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
         with Table(seed=seed) as t:
             t.start("davinci", players=players)
             davinci_win(t)
+            now = t.clock.wall()
             for row in t.box.store.games():
                 entry = json.loads(json.dumps(game_entry(t.box.store, row)))
                 assert league.take(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
                     v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
                     entry=entry))) == "taken"
-    site = LeagueSite(league)
+    site = LeagueSite(league, clock=lambda: now)     # the tables' evening: nobody has been away
     browser.table = site
     try:
         for dark in (False, True):
-            for path in ("/p/", "/p/@ann"):
+            for path in ("/p/ladder/davinci", "/p/", "/p/@ann"):
                 page = browser.open(path, dark=dark)
                 assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
                 assert serious_findings(browser, page, axe) == []
+                if path.startswith("/p/ladder/"):
+                    assert "<b>Bob</b>" in browser.text(page) and "3 more games" in browser.text(page)
             assert "<b>Bob</b>" in browser.text(page)        # as text, never markup
             assert "north" in browser.text(page) and "south" in browser.text(page)
+            # The league keeps no game's page: a rival's games link to their evening's.
+            evening = f"/e/{dt.date.fromtimestamp(now - 6 * 3600)}"
+            assert browser.call(page.get_attribute("dl.rivals dd a[href^='/e/']", "href")) == evening
             browser.shot(page, "league-player-dark" if dark else "league-player")
         assert browser.errors == []
     finally:
@@ -195,3 +204,27 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
         browser.end_test()
         site.close()
         league.close()
+
+def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
+    from referee.testing import Table
+    from test_ladder import seat_three_wins
+    with Table(seed=7, config={"ladder": {"provisional_games": 2}}) as t:
+        browser.table = t
+        try:
+            for _ in range(2):
+                seat_three_wins(t, ["Ania", "Alexandrina", "<b>Bob</b>"])
+            seat_three_wins(t, ["Ania", "Bartholomew", "Maximiliane"])
+            for dark in (False, True):
+                for path in ("/p/ladder/decipher", "/p/@ania"):       # "All players": the league's test
+                    page = browser.open(path, dark=dark, width=320)
+                    assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= 320, path
+                    assert serious_findings(browser, page, axe) == [], path
+                    if path == "/p/ladder/decipher":
+                        assert "<b>Bob</b>" in browser.call(page.inner_text("table.provisional"))   # sigma over 8
+                        assert "1 more game" in browser.call(page.inner_text("table.provisional"))
+                        browser.shot(page, "ladder-dark" if dark else "ladder")
+                    else:
+                        assert "Most losses to\n<b>Bob</b>, 2 games" in browser.text(page)
+            assert browser.errors == []
+        finally:
+            browser.end_test()

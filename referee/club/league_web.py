@@ -28,16 +28,21 @@ from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, send
-from referee.web.player_pages import WHO, href, look_alikes, player_json, player_page, players_page, wanted
+from referee.config import Ladder
+from referee.web import ladder
+from referee.web.history import evening_of
+from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, player_json, player_page,
+                                      players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 
 
 class LeagueSite:
-    def __init__(self, league: League, clock=time.time) -> None:
+    def __init__(self, league: League, clock=time.time, ladder: Ladder | None = None) -> None:
         self.league = league
         self.clock = clock
+        self.ladder = ladder or Ladder()    # config.toml's [ladder]
         self.hub = live.Hub()
         league.on_change = self.hub.changed
         self.static = static_files()
@@ -101,7 +106,16 @@ class LeagueSite:
             raise web.HTTPBadRequest()
         rater = self.league.players
         return send(request, self.cached(f"/p/?by={order}", lambda: self._page(
-            "league-players.html", live=False, **players_page(everyone(rater, order), order, len(rater.ordered())))))
+            "league-players.html", live=False, **players_page(everyone(rater, order), order, len(rater.ordered()),
+                                                              ladder.games(rater)))))
+
+    async def leaderboard(self, request: web.Request) -> web.Response:
+        """A game's ladder over every table, all-time or a season's."""
+        game, season = game_of(request), season_of(request, self.ladder)
+        rater = self.league.players
+        return send(request, self.cached(request.path, lambda: self._page(
+            "league-ladder.html", live=False,
+            **ladder_page(rater, game, self.ladder, evening_of(self.clock()), season))))
 
     def _who(self, request: web.Request) -> str:
         return wanted(self.league.players, request)
@@ -110,11 +124,15 @@ class LeagueSite:
         who = self._who(request)
 
         def make():
-            page = player_page(player(self.league.players, who), look_alikes(self.league.players, who))
+            rater = self.league.players
+            page = player_page(player(rater, who), look_alikes(rater, who))
             for last in page["last"]:
                 last["table"] = self.league.tables_of.get(last["game"], "")
             page["joined"] = joins.joined_line(self.league.verdicts, self.league.players.aliases, who)
-            return self._page("league-player.html", live=False, **page)
+            # The league keeps no game's page: a game's link is its evening's.
+            return self._page("league-player.html", live=False, **page,
+                              places=places(rater, who, self.ladder, evening_of(self.clock())),
+                              **rivals_view(rater, who, lambda result: f"/e/{evening_of(result.started or result.ended)}"))
         return send(request, self.cached(f"/p/{who}", make))
 
     async def player_file(self, request: web.Request) -> web.Response:
@@ -180,6 +198,8 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
     get("/p/", site.players)
+    get("/p/ladder/{game}", site.leaderboard)
+    get("/p/ladder/{game}/{season}", site.leaderboard)
     get(f"/p/{WHO}", site.player)
     get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
     get("/api/tonight", site.api)
@@ -198,7 +218,7 @@ async def serve(config, database: str, host: str, port: int) -> None:
     i18n.use(config.lang)
     league = opened(database, League, logging.getLogger("referee.league"),
                     "a new one is begun, and the boxes' retained messages fill it again")
-    site = LeagueSite(league)
+    site = LeagueSite(league, ladder=config.ladder)
     app = make_app(site)
     # Within the box's web limits, and aiohttp's own error answers with the headers too.
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0, **guard.HANDLER_ARGS)

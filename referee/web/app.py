@@ -29,6 +29,7 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 from games import base
 from referee import catalogue, channel, i18n
 from referee import setup_names
+from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
@@ -75,8 +76,9 @@ def environment(static: dict[str, Body], *packages: str) -> Environment:
 class Site:
     """The pages of one box."""
 
-    def __init__(self, reader, client: channel.Client) -> None:
+    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None) -> None:
         self.reader = reader    # the store, read-only (referee.web.reader)
+        self.ladder = ladder or Ladder()    # config.toml's [ladder]: the players' ladders
         self.channel = client    # the box's end of the channel
         self.hub = live.Hub(reader)
         self.static = static_files()
@@ -315,8 +317,8 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(reader, client: channel.Client) -> web.Application:
-    site = Site(reader, client)
+def make_app(reader, client: channel.Client, ladder: Ladder | None = None) -> web.Application:
+    site = Site(reader, client, ladder)
 
     @web.middleware
     async def plain_errors(request: web.Request, handler):
@@ -363,8 +365,8 @@ class Server:
     """The web app listening on a TCP port, within ``referee.web.guard``'s
     limits, told of changes by the box."""
 
-    def __init__(self, reader, client: channel.Client) -> None:
-        self.app = make_app(reader, client)
+    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None) -> None:
+        self.app = make_app(reader, client, ladder)
         self.channel = client
         # No access log: a team page's address in it would be a key left lying about.
         self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
@@ -414,10 +416,11 @@ class _QuietBadRequests(logging.Filter):
 logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 
-async def serve(reader, client: channel.Client, host: str, port: int) -> Server:
+async def serve(reader, client: channel.Client, host: str, port: int, ladder: Ladder | None = None) -> Server:
     """Start the web app on ``host``:``port`` (0: any free port), reading
-    the store through ``reader`` and asking the box through ``client``."""
-    server = Server(reader, client)
+    the store through ``reader`` and asking the box through ``client``
+    (``ladder``: config.toml's ``[ladder]``, the defaults if None)."""
+    server = Server(reader, client, ladder)
     try:
         await server.start(host, port)
     except BaseException:

@@ -52,7 +52,7 @@ async def run(config: Config) -> None:
         except TimeoutError:
             waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    server = await serve(reader, client, config.web.host, config.web.port)
+    server = await serve(reader, client, config.web.host, config.web.port, config.ladder)
     log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
     try:
         await serve_until_stopped(reader.clock, stop, f"serving on port {server.port}")

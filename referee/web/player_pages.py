@@ -22,16 +22,18 @@ import datetime as dt
 from urllib.parse import quote
 
 from aiohttp import web
+from babel.dates import format_date
 
 from games.base import Illegal
-from referee import i18n
+from referee import catalogue, i18n
 from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
-from referee.web import export, history, sheets
+from referee.web import export, history, ladder, sheets
 from referee.web.bodies import Body, attachment, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
+from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
 
 
 MARK = "@"
@@ -40,6 +42,11 @@ MARK = "@"
 def href(name: str) -> str:
     """A player's page, by the name as the box compares names."""
     return "/p/" + MARK + quote(key(name), safe="")
+
+
+def own(player: str) -> str:
+    """A player's page by their key (a merged name's page leads there too)."""
+    return "/p/" + MARK + quote(player, safe="")
 
 
 def links(names) -> list[tuple[str, str]]:
@@ -156,12 +163,140 @@ def player_page(p: Player, alike: list[dict] = ()) -> dict:
             "left_out": left_out, "api": api(p.name), "alike": list(alike)}
 
 
-def players_page(players: list[Player], order: str, counted: int) -> dict:
+def players_page(players: list[Player], order: str, counted: int, games: list[str] = ()) -> dict:
     labels = {"name": _("Player"), "games": _("Games"), "wins": _("Won"), "rate": _("Win rate")}
     return {"title": _("All players"), "order": order, "counted": counted,
+            "ladders": [{"title": sheets.title(g), "href": ladder_href(g)} for g in games],
             "columns": [(by, labels[by]) for by in ORDERS],
             "players": [{"name": p.name, "href": href(p.name), "played": p.played, "won": p.won,
                          "rate": percent(p.rate)} for p in players]}
+
+
+# --- the ladders ------------------------------------------------------------------------
+
+def ladder_href(game: str, season: ladder.Season | None = None) -> str:
+    return f"/p/ladder/{game}" + (f"/{season.key}" if season else "")
+
+
+def how_it_ranks(rules) -> str:
+    """The one sentence a ladder says of itself."""
+    return ngettext(
+        "Ranked by the conservative rating, μ − 3σ (OpenSkill's ordinal), so that only a rating both high and sure "
+        "leads; with fewer than {n} game since a whole season away, or σ above {sigma}, a player is provisional "
+        "and listed apart.",
+        "Ranked by the conservative rating, μ − 3σ (OpenSkill's ordinal), so that only a rating both high and sure "
+        "leads; with fewer than {n} games since a whole season away, or σ above {sigma}, a player is provisional "
+        "and listed apart.", rules.provisional_games).format(n=rules.provisional_games, sigma=f"{rules.provisional_sigma:g}")
+
+
+def waiting_text(s: ladder.Standing, rules) -> str:
+    """Why a provisional rating does not rank yet."""
+    if s.more:
+        return ngettext("provisional: {n} more game", "provisional: {n} more games", s.more).format(n=s.more)
+    return _("provisional: σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}")
+
+
+def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season | None) -> dict:
+    b = ladder.board(rater, game, rules, today, season)
+    seasons = ladder.seasons(rater, game, rules, today)
+    now = ladder.current(rules, today)
+    if now is not None and now not in seasons:
+        seasons.insert(0, now)
+
+    def row(s: ladder.Standing) -> dict:
+        wait = (ngettext("{n} more game", "{n} more games", s.more).format(n=s.more) if s.more else
+                _("σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}"))
+        return {"name": s.name, "href": own(s.player), "place": s.place, "ordinal": f"{s.ordinal:.1f}",
+                "rating": f"{s.mu:.1f} ± {s.sigma:.1f}", "games": s.games, "wait": wait}
+    return {"title": _("Ladder: {game}").format(game=sheets.title(game)),
+            "season": season.title if season else _("All-time"),
+            "seasons": [{"title": x.title, "href": ladder_href(game, x), "here": x == season} for x in seasons],
+            "all_time": {"href": ladder_href(game), "here": season is None},
+            "how": how_it_ranks(rules),
+            "of_season": _("{season}: the players who played in it, each at the rating their last game of it "
+                           "left.").format(season=season.title) if season else "",
+            "ranked": [row(s) for s in b.ranked], "provisional": [row(s) for s in b.provisional],
+            "away": ngettext("{n} player away for a whole season is left off until they play again.",
+                             "{n} players away for a whole season are left off until they play again.",
+                             b.away).format(n=b.away) if b.away else ""}
+
+
+def season_of(request: web.Request, rules) -> ladder.Season | None:
+    """The season in a ladder's address (none: all-time); 404 for one that is none."""
+    key = request.match_info.get("season")
+    if key is None:
+        return None
+    found = ladder.Calendar(rules).by_key(key)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
+
+
+def game_of(request: web.Request) -> str:
+    game = request.match_info["game"]
+    if game not in {g.name for g in catalogue.on_menu()}:
+        raise web.HTTPNotFound()
+    return game
+
+
+def places(rater, who: str, rules, today: dt.date) -> list[dict]:
+    """The player's place on each ladder of a game they played: all-time and
+    this season's."""
+    now = ladder.current(rules, today)
+    out = []
+    for game in ladder.games(rater):
+        if who not in rater.history[game]:
+            continue
+        lines = []
+        for season in (None, now) if now else (None,):
+            b = ladder.board(rater, game, rules, today, season)
+            mine = next((s for s in b.ranked + b.provisional if s.player == who), None)
+            if mine is None and season is not None:
+                continue      # not played this season
+            if mine is None:
+                said = _("away for a whole season: off the ladder until the next game")
+            elif mine.provisional:
+                said = waiting_text(mine, rules)
+            else:
+                said = _("{place}. of {count}").format(place=mine.place, count=len(b.ranked))
+            lines.append({"season": season.title if season else _("All-time"), "href": ladder_href(game, season),
+                          "said": said})
+        out.append({"title": sheets.title(game), "lines": lines})
+    return out
+
+
+def short_date(ended: float) -> str:
+    return format_date(history.evening_of(ended), "medium", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
+
+
+def rivals_view(rater, who: str, game_href) -> dict:
+    """The "Rivals and partners" part of a player's page; ``game_href(result)``
+    is where a game's link leads."""
+    r = rivals(rater, who)
+
+    def met(label: str, m: Met | None, said: str = "") -> dict | None:
+        if m is None:
+            return None
+        return {"label": label, "name": m.name, "href": own(m.player),
+                "said": said or ngettext("{n} game", "{n} games", m.count).format(n=m.count),
+                "games": [{"href": game_href(g), "date": short_date(g.ended)} for g in m.games[::-1][:SHOWN]]}
+    rows = [met(_("Most games against"), r.most_met), met(_("Most losses to"), r.lost_to),
+            met(_("Most wins over"), r.beat)]
+    if r.partner is not None:
+        p = r.partner
+        rows.append(met(_("Best partner"), p, ngettext(
+            "won {won} of {n} game together ({rate})", "won {won} of {n} games together ({rate})", p.count).format(
+            won=len(p.won), n=p.count, rate=percent(p.rate))))
+    minutes = round(r.seconds / 60)
+    return {"rivals": [row for row in rows if row],
+            "time_played": ngettext("{time} in {n} game", "{time} in {n} games", r.timed).format(
+                time=_("{hours} h {minutes:02d} min").format(hours=minutes // 60, minutes=minutes % 60), n=r.timed)
+            if r.timed else "",
+            "partner_rule": ngettext(
+                "Best partner: the highest share of games won on one team, of partners of at least {n} game.",
+                "Best partner: the highest share of games won on one team, of partners of at least {n} games.",
+                PARTNER_GAMES).format(n=PARTNER_GAMES) if any(len(s.players) > 1 for g in rater.games.get(who, ())
+                                                              for s in rater.results[g].sides) else ""}
 
 
 @i18n.speaking("en")
@@ -243,8 +378,15 @@ def add_routes(app, site) -> None:
             raise web.HTTPBadRequest()
         ledger = await book.fresh()
         return send(request, site.cached(request, lambda: site.html(
-            "players.html", live=False, **players_page(everyone(ledger, order), order, len(ledger.ordered()))),
+            "players.html", live=False, **players_page(everyone(ledger, order), order, len(ledger.ordered()),
+                                                       ladder.games(ledger))),
             query="by"))
+
+    async def ladder_html(request):
+        game, season = game_of(request), season_of(request, site.ladder)
+        ledger = await book.fresh()
+        return send(request, site.cached(request, lambda: site.html(
+            "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, site.tonight(), season))))
 
     async def one(request) -> str:
         """The player asked for, once the ledger is up to date (``wanted``)."""
@@ -253,7 +395,9 @@ def add_routes(app, site) -> None:
     async def player_html(request):
         who = await one(request)
         return send(request, site.cached(request, lambda: site.html(
-            "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)))))
+            "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)),
+            places=places(book.ledger, who, site.ladder, site.tonight()),
+            **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}"))))
 
     async def player_file(request):
         who = await one(request)
@@ -268,5 +412,7 @@ def add_routes(app, site) -> None:
 
     app.on_cleanup.append(close_book)
     app.router.add_get("/p/", everyone_page)
+    app.router.add_get("/p/ladder/{game}", ladder_html)
+    app.router.add_get("/p/ladder/{game}/{season}", ladder_html)
     app.router.add_get(f"/p/{WHO}", player_html)
     app.router.add_get(f"/api/p/{WHO}.{{kind:csv|json}}", player_file)

@@ -96,6 +96,7 @@ class Result:
     counted: bool
     why: str = ""                 # why not, when it does not count
     seats: int = 0                # sides in the game, named or not (0: a result kept before it was counted)
+    started: float = 0.0          # when the game began (time played)
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
@@ -105,7 +106,8 @@ class Result:
         data = json.loads(text)
         data["sides"] = tuple(Side(tuple(s["players"]), s["rank"], s["score"], s["won"]) for s in data["sides"])
         made = cls(**data)
-        if not (isinstance(made.game, int) and isinstance(made.name, str) and isinstance(made.ended, (int, float))
+        if not (isinstance(made.game, int) and isinstance(made.name, str)
+                and all(isinstance(t, (int, float)) for t in (made.ended, made.started))
                 and all(isinstance(p, str) for side in made.sides for p in side.players)):
             raise ValueError(f"result {text[:40]!r} is not a result")
         return made
@@ -114,6 +116,7 @@ class Result:
 def result_of(entry: dict) -> Result:
     """A finished game's result, from its score-log entry."""
     game, name, ended = entry["id"], entry["game"], entry.get("ended") or 0.0
+    started = entry.get("started") or 0.0
     members = entry.get("members") or {}
     totals = entry.get("totals") or {}
     winners = set(entry.get("winners") or ())
@@ -130,10 +133,10 @@ def result_of(entry: dict) -> Result:
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
     seats = len(sides)   # an unnamed seat still took a place: "3. of 3", not "3. of 2"
     if entry.get("status") != "finished":
-        return Result(game, name, ended, kept, False, "ended early", seats)
+        return Result(game, name, ended, kept, False, "ended early", seats, started)
     if len(kept) < 2:
-        return Result(game, name, ended, kept, False, "no names" if not kept else "one named player", seats)
-    return Result(game, name, ended, kept, True, seats=seats)
+        return Result(game, name, ended, kept, False, "no names" if not kept else "one named player", seats, started)
+    return Result(game, name, ended, kept, True, seats=seats, started=started)
 
 
 def _ranks(sides: list[tuple], order: list[str]) -> list[int]:
@@ -155,6 +158,17 @@ class Rating:
     games: int = 0
 
 
+class History(dict):
+    """game name -> player -> ``(ended, game, mu, sigma)`` after each of the
+    player's results, in the order rated.  A copy (the league rates each new
+    game on one) shares the entries, which never change: only the lists
+    grow."""
+
+    def __deepcopy__(self, memo) -> History:
+        return History({game: {player: list(entries) for player, entries in players.items()}
+                        for game, players in self.items()})
+
+
 @dataclass
 class Rater:
     """Ratings and who played what, from results taken in the order their
@@ -168,6 +182,7 @@ class Rater:
     names: dict[str, str] = field(default_factory=dict)                    # player -> the name shown
     games: dict[str, list[int]] = field(default_factory=dict)              # player -> their results, in order
     spelled: dict[str, str] = field(default_factory=dict)                  # a name's key -> its latest spelling
+    history: History = field(default_factory=History)    # the ladders' seasons are read from it
 
     def who(self, name: str) -> str:
         """The player a typed name counts as, merges followed."""
@@ -212,6 +227,7 @@ class Rater:
         before = self.ratings.get((result.name, player), Rating())
         self.ratings[(result.name, player)] = Rating(mu, sigma, before.games + 1)
         self.moves[(result.game, player)] = (before.mu, mu)
+        self.history.setdefault(result.name, {}).setdefault(player, []).append((result.ended, result.game, mu, sigma))
 
     def learn(self, result: Result) -> None:
         """Takes in a result that ended after every one known."""
@@ -237,6 +253,7 @@ class Rater:
     def rate_all(self) -> None:
         self.ratings.clear()
         self.moves.clear()
+        self.history.clear()
         for result in self.ordered():
             self.rate(result)
 
@@ -322,13 +339,13 @@ class Ledger(Rater):
 
     def _load(self) -> None:
         made_by = self._db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
-        if made_by is None or made_by[0] != snapshot.fingerprint():
+        if made_by is None or made_by[0] != _made_by():
             # Results are the rules' summaries: other rules, other results.
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("DELETE FROM results")
                 self._db.execute("DELETE FROM ratings")
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (snapshot.fingerprint(),))
+                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
         # The merges the stored ratings were counted with.
         counted_with = self._db.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
         self.aliases = json.loads(counted_with[0]) if counted_with else {}
@@ -382,7 +399,7 @@ class Ledger(Rater):
 
     def _forget(self) -> None:
         for kept in (self.aliases, self.results, self.ratings, self.moves, self.names, self.games, self.spelled,
-                     self._rows):
+                     self.history, self._rows):
             kept.clear()
 
     def _write_again(self, now: float | None) -> None:
@@ -416,7 +433,7 @@ class Ledger(Rater):
                                  [(r.game, r.ended, r.to_json()) for r in self.results.values()])
             self._db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?)",
                                  [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()])
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (snapshot.fingerprint(),))
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
                              (json.dumps(self.aliases, ensure_ascii=False),))
 
@@ -510,6 +527,16 @@ class Ledger(Rater):
             if result is not None:
                 self.put(result, player, mu, sigma)
         self.learn_all()
+
+
+# What a result holds: results kept before it held the game's start are
+# worked out again (time played needs it).
+RESULTS = "2"
+
+
+def _made_by() -> str:
+    """The rules and the results' form players.db was counted with."""
+    return f"{snapshot.fingerprint()}/{RESULTS}"
 
 
 def _said(exc: BaseException) -> str:
