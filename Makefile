@@ -24,7 +24,7 @@ sim: $(READY)
 test: $(TESTS) $(AXE)
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 $(AXE):
 	@command -v npm >/dev/null || scripts/need-apt npm  # nodejs from NodeSource brings its own npm

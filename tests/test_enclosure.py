@@ -29,6 +29,10 @@ from hardware.enclosure import (checks, coupons, dice_box, model, parts, referee
 from hardware.enclosure.__main__ import export, file_name, write_3mf  # noqa: E402
 from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
 
+# The boxes take seconds to build: one worker builds them once for every
+# test here (make test distributes by --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("enclosure")
+
 
 @pytest.fixture(scope="module")
 def referee():
