@@ -48,11 +48,12 @@ def box(request, referee, dice):
 # --- the model builds, with every option ----------------------------------------------
 
 def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
-    assert [p.name for p in referee.printed] == ["base", "lid"]
+    assert [p.name for p in referee.printed] == ["base", "lid", "team 1 screen plate",
+                                                 "team 2 screen plate"]
     assert [p.name for p in dice.printed] == ["dice base", "dice lid", "bezel"]
     for box in (referee, dice):
         for part in box.printed:
-            assert part.solid.is_valid and part.solid.volume > 1000
+            assert part.solid.is_valid and part.solid.volume > (1000 if "plate" not in part.name else 500)
         for part in box.bought:
             assert part.solid.volume > 0, part.name
     bought = " ".join(b.name for b in referee.bought)
@@ -203,6 +204,54 @@ def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
     normal = type(s.normal)(0, s.readers * np.cos(tilt), np.sin(tilt))
     tilted = model.Sightline(s.name, s.corners, normal, s.readers)
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
+
+
+# --- issue 36: the team screens' nuts in printed plates ---------------------------------
+
+def test_36_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(referee):
+    """ISO 4032 M2 nuts, 4.0 mm across the flats and 1.6 mm high, each in a
+    hex pocket 0.15 mm larger a side; the M2 x 12 screws from outside run
+    through the whole nut and out of the plate's back."""
+    assert parts.M2_NUT == (4.0, 1.6)
+    for team in (1, 2):
+        fit = next(f for f in referee.fits if f.name == f"team {team} screen's M2 nuts in their plate")
+        loose, snug = checks.fit(referee, fit)
+        assert loose < 1e-3 and snug > 1e-3
+        assert fit.clearance == pytest.approx(0.15)
+        plate = referee.part(f"team {team} screen plate")
+        nuts = fit.make(0.0)
+        assert len(nuts.solids()) == 4 and nuts.volume == pytest.approx(
+            4 * 1.6 * 4.0 ** 2 * np.sqrt(3) / 2, rel=1e-6)
+        # along the wall's inward normal, the screws' tips lie beyond the plate's back
+        s = next(s for s in referee.sightlines if s.name == f"team {team} screen")
+        inward = -np.array([s.normal.X, s.normal.Y, s.normal.Z])
+
+        def deepest(solid):
+            return max(np.dot([v.X, v.Y, v.Z], inward) for v in solid.vertices())
+        screws = next(b for b in referee.bought if b.name == f"team {team} screen screws and nuts")
+        assert deepest(screws.solid) - deepest(plate.solid) >= 1.5
+        assert deepest(nuts) == pytest.approx(deepest(plate.solid), abs=1e-6)   # flush with its back
+
+
+def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(referee, monkeypatch):
+    from hardware.enclosure import plates
+    o = parts.OLEDS["0.96"]
+    monkeypatch.setattr(parts, "M2_NUT", (3.8, 1.6))
+    small = plates.nut_plate(o)
+    monkeypatch.undo()
+    box = model.Box("small", [model.Printed("plate", small, model.Location(), (0, 0, 0))], [], [])
+    fit = model.Fit("nuts", "plate", plates.NUT_GAP, lambda extra: plates.nut(o, extra))
+    assert checks.fit(box, fit)[0] > 1e-3
+
+
+def test_36_a_screen_plate_lies_on_its_board_face_and_would_need_support_the_other_way_up(referee):
+    for part in referee.printed:
+        if "plate" in part.name:
+            bed = part.bed_solid()
+            assert checks.overhangs(bed) == []
+            over = model.Location((0, 0, 0), (180, 0, 0)) * part.on_bed
+            flipped = model.Printed(part.name, part.solid, over, part.colour)
+            assert checks.overhangs(flipped.bed_solid()), part.name
 
 
 # --- issue 36: service and heat ---------------------------------------------------------
