@@ -12,6 +12,7 @@ lie on the bed as they print.
 """
 from __future__ import annotations
 
+import itertools
 import locale
 import re
 import sys
@@ -65,14 +66,37 @@ def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
         assert needed in bought
 
 
-@pytest.mark.parametrize("pi, public, team, button", [("zero2w", "0.96", "1.3", "snap")])
-def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team, button):
+def every_option():
+    """Every box the options make (``python -m hardware.enclosure --pi --public
+    --team --button``), but the defaults, which the module's fixture builds.
+    make test builds two, which between them and the defaults take every value
+    of every option: the smaller board with the panels the other way round and
+    snap-in buttons, and a Pi 5 (its ports elsewhere) with 0.96" panels only;
+    make soak builds them all."""
+    default = referee_box.Params()
+    quick = {("zero2w", "0.96", "1.3", "snap"), ("5", "0.96", "0.96", "screw")}
+    for values in itertools.product(sorted(parts.PIS), sorted(parts.OLEDS), sorted(parts.OLEDS),
+                                    sorted(parts.BUTTONS)):
+        if values == (default.pi, default.public, default.team, default.button):
+            continue
+        yield pytest.param(*values, id="-".join(values),
+                           marks=() if values in quick else pytest.mark.slow_case)
+
+
+@pytest.mark.parametrize("pi, public, team, button", list(every_option()))
+def test_29_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
-    public screen, 0.96" team screens and screw-in buttons; here the smaller
-    board, the panels the other way round and snap-in buttons."""
+    public screen, 0.96" team screens and screw-in buttons; every other box
+    fits, prints and shows its screens as the default one does."""
     box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team, button=button))
     assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
                for b in box.bought)
+    for part in box.printed:
+        thinnest, where = thinnest_wall(part.solid)   # a snap-in button's ring is 1.6 to within 1e-3
+        assert thinnest >= model.MIN_WALL - 1e-3, f"{part.name}: {thinnest:.2f} mm at {where}"
+        solid = part.bed_solid()
+        assert checks.overhangs(solid) == [], part.name
+        assert checks.fits_bed(solid)[0], part.name
     assert checks.collisions(box) == []
     for fit in box.fits:
         loose, snug = checks.fit(box, fit)
