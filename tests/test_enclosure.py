@@ -327,6 +327,35 @@ def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(refe
     assert checks.collisions(taller)
 
 
+def test_36_the_base_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(referee):
+    """10 x 3 mm stick-on feet, 0.6 mm deep in recesses under the floor's
+    corners, 0.3 mm round each (the fits test checks that); the floor stands
+    2.4 mm over the table; the recesses' roofs are the base's only bridges."""
+    assert parts.RUBBER_FOOT == (10.0, 3.0)
+    base = referee.part("base")
+    feet = [b.solid.bounding_box() for b in referee.bought if b.name.startswith("rubber foot")]
+    assert len(feet) == 4
+    floor = base.solid.bounding_box()
+    for foot in feet:
+        assert foot.size.X == pytest.approx(10.0) and foot.size.Z == pytest.approx(3.0)
+        assert floor.min.Z - foot.min.Z == pytest.approx(2.4)
+        # under a corner of the floor: within 15 mm of its edges both ways
+        assert floor.max.X - abs(foot.center().X) < 15 and floor.max.Y - abs(foot.center().Y) < 15
+    assert sorted(checks.bridges(base.bed_solid())) == [(10.6, 0.6)] * 4
+    assert all(span <= model.MAX_BRIDGE for span, _ in checks.bridges(base.bed_solid()))
+
+
+def test_36_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():
+    plate = Pos(0, 0, 1.5) * Box(40, 40, 3)
+    recess = plate - Cylinder(5.3, 1.2)                  # 10.6 across, 0.6 deep
+    assert checks.overhangs(recess) == [] and checks.bridges(recess) == [(10.6, 0.6)]
+    wide = plate - Cylinder(10.0, 1.2)                   # 20 across
+    assert checks.overhangs(wide) and checks.bridges(wide) == []
+    # a small shelf on a post: its rim goes up from the underside, no wall to bridge from
+    shelf = Pos(0, 0, 1) * (Box(20, 20, 2) + Pos(12, 0, 10) * Box(8, 8, 2) + Pos(0, 0, 5) * Box(4, 4, 10))
+    assert checks.overhangs(shelf) and checks.bridges(shelf) == []
+
+
 # --- issue 36: every seat sees the public screen whole, at every module offset ----------
 
 def offsets(box, name):

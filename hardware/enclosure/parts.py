@@ -214,6 +214,10 @@ MAX7219_SOURCE = "3641AS 0.36\" 4-digit display datasheet; module typical"
 BUZZER = (12.0, 9.5)
 BUZZER_SOURCE = "CUI CD-1206 datasheet"
 
+# Self-adhesive rubber feet (typical: the clear polyurethane bumpers sold on
+# sheets): 10 mm across, 3 mm high, cylindrical with a flat adhesive face.
+RUBBER_FOOT = (10.0, 3.0)
+
 # Perfboard pieces cut from a 2.54 mm board, 1.6 mm thick.
 PERFBOARD_THICKNESS = 1.6
 # The 74AHCT125 in DIP-14 (TI datasheet, N package): 19.3 x 6.35 body,
