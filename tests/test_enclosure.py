@@ -327,13 +327,14 @@ def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(refe
     assert checks.collisions(taller)
 
 
-def test_36_the_base_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(referee):
+def test_36_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(box):
     """10 x 3 mm stick-on feet, 0.6 mm deep in recesses under the floor's
     corners, 0.3 mm round each (the fits test checks that); the floor stands
     2.4 mm over the table; the recesses' roofs are the base's only bridges."""
     assert parts.RUBBER_FOOT == (10.0, 3.0)
-    base = referee.part("base")
-    feet = [b.solid.bounding_box() for b in referee.bought if b.name.startswith("rubber foot")]
+    base = box.printed[0]
+    assert base.name.endswith("base")
+    feet = [b.solid.bounding_box() for b in box.bought if b.name.startswith("rubber foot")]
     assert len(feet) == 4
     floor = base.solid.bounding_box()
     for foot in feet:
@@ -343,6 +344,8 @@ def test_36_the_base_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(r
         assert floor.max.X - abs(foot.center().X) < 15 and floor.max.Y - abs(foot.center().Y) < 15
     assert sorted(checks.bridges(base.bed_solid())) == [(10.6, 0.6)] * 4
     assert all(span <= model.MAX_BRIDGE for span, _ in checks.bridges(base.bed_solid()))
+    for part in box.printed[1:]:
+        assert checks.bridges(part.bed_solid()) == [], part.name
 
 
 def test_36_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rot,
                        Vector, extrude)
 
-from . import parts, plates
+from . import feet, parts, plates
 from .model import CLEARANCE, MIN_WALL, Bought, Box as Enclosure, Fit, Printed, Sightline
 from .shapes import CENTRE_XY, block, pointed_slot, post, teardrop
 
@@ -29,11 +29,6 @@ CABLES = (("power cable", -1, 34.0), ("dice module's cable", 1, 25.0))
 PIPE_GAP = 0.125
 # The public screen's M2 self-tapping screws go into holes this wide.
 PUBLIC_PILOT = 1.6
-# The rubber feet sit this deep in round recesses under the floor's corners,
-# which keep them in place when the box is pushed across the table.  Three
-# layers: the slicer bridges the first over the recess (model.MAX_BRIDGE), and
-# 1.8 mm of floor is left over it; the floor stands 2.4 mm over the table.
-FOOT_RECESS = 0.6
 
 COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
            "oled": (30, 30, 40), "keypad": (200, 200, 190),
@@ -114,8 +109,7 @@ class _Builder:
             shell -= post(x, y, p.height - 7.0, p.height + 1, 4.0)
         shell += self.pi_standoffs()
         shell -= self.vents()
-        for x, y in self.feet():
-            shell -= post(x, y, -1, FOOT_RECESS, parts.RUBBER_FOOT[0] + 2 * CLEARANCE)
+        shell -= feet.recesses(self.feet())
         shell += self.buzzer_guides()
         shell, cable_posts = self.cable_exits(shell)
         shell += cable_posts
@@ -125,19 +119,7 @@ class _Builder:
         return shell
 
     def feet(self):
-        """The feet's centres, 10 mm in from the floor's edges."""
-        return [(sx * (self.p.length / 2 - 10.0), sy * (self.half_bottom - 10.0))
-                for sx in (-1, 1) for sy in (-1, 1)]
-
-    def foot_parts(self):
-        d, h = parts.RUBBER_FOOT
-        for i, (x, y) in enumerate(self.feet()):
-            self.bought.append(Bought(f"rubber foot {i + 1}", post(x, y, FOOT_RECESS - h, FOOT_RECESS, d),
-                                      COLOURS["plug"], Vector(0, 0, -25)))
-
-            def in_recess(extra, x=x, y=y):   # its sides: its top is stuck to the recess's roof
-                return post(x, y, FOOT_RECESS - h, FOOT_RECESS - 0.01, d + 2 * extra)
-            self.fits.append(Fit(f"rubber foot {i + 1} in its recess", "base", CLEARANCE, in_recess))
+        return feet.corners(self.p.length / 2, self.half_bottom)
 
     # --- the Raspberry Pi ------------------------------------------------------------
     def pi_origin(self):
@@ -604,7 +586,7 @@ class _Builder:
         lid = self.lid()
         self.pi_parts()
         self.buzzer_parts()
-        self.foot_parts()
+        feet.add(self.feet(), "base", self.bought, self.fits, COLOURS["plug"], Vector(0, 0, -25))
         up = Vector(0, 0, 1)
         printed = [
             Printed("base", base, Location(), COLOURS["base"], orientation="standing on its floor"),
