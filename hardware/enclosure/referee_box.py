@@ -542,7 +542,7 @@ class _Builder:
                 lid += post(p.public_x + x, y, H - o.board_thickness, H + 0.01, plates.BOSS)
             self.plates.append(Printed("public screen plate", loc * plates.clamp_plate(o),
                                        self.plate_on_bed(loc), COLOURS["plate"],
-                                       explode=Vector(0, 0, 20), orientation="flat, the ears' bosses up"))
+                                       explode=Vector(0, 0, 20), orientation="flat, its board face down"))
         screws = None
         for x, y in pilots:
             lid -= post(p.public_x + x, y, H - 1 - under, H + p.lid + 1, PUBLIC_PILOT)
