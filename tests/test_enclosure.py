@@ -7,8 +7,10 @@ the bed), and each team's screen is readable from its own side of the table
 and not from the other.  Issue 36: the public screen is seen whole from every
 seat, the windows take every active-area offset the modules have, the
 documents name only parts the model takes, the microSD card comes out and
-the cooler has its room, the coupons try the modules' holes, and the files
-lie on the bed as they print.
+the cooler has its room, the coupons try the modules' holes, the files
+lie on the bed as they print, the team screens' nuts sit in printed plates,
+the feet in recesses whose roofs are bridges, and every other set of
+options makes a box that passes the same checks.
 """
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def hexagon(across_flats: float, z0: float, z1: float):
 
 
 def thickness() -> float:
-    flats, height = parts.M2_NUT
+    _, height = parts.M2_NUT
     return FLOOR + height + NUT_GAP
 
 
