@@ -259,7 +259,7 @@ def test_36_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(refer
         assert deepest(nuts) == pytest.approx(deepest(plate.solid), abs=1e-6)   # flush with its back
 
 
-def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(referee, monkeypatch):
+def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(monkeypatch):
     from hardware.enclosure import plates
     o = parts.OLEDS["0.96"]
     monkeypatch.setattr(parts, "M2_NUT", (3.8, 1.6))
