@@ -84,8 +84,9 @@ def nut_plate(o: parts.Oled):
 
 
 def nut(o: parts.Oled, grow: float = 0.0):
-    """The four nuts in their pockets, each against the pocket's floor, grown
-    by ``grow`` on every side but the open one."""
+    """The four nuts in their pockets, flush with the plate's back and the
+    pocket's gap short of its floor (a tightened screw pulls them onto it),
+    grown by ``grow`` on every side but the open one."""
     flats, height = parts.M2_NUT
     hx, hy = o.holes
     floor = -o.board_thickness - FLOOR
