@@ -7,11 +7,14 @@ the bed), and each team's screen is readable from its own side of the table
 and not from the other.  Issue 36: the public screen is seen whole from every
 seat, the windows take every active-area offset the modules have, the
 documents name only parts the model takes, the microSD card comes out and
-the cooler has its room, the coupons try the modules' holes, and the files
-lie on the bed as they print.
+the cooler has its room, the coupons try the modules' holes, the files
+lie on the bed as they print, the team screens' nuts sit in printed plates,
+the feet in recesses whose roofs are bridges, and every other set of
+options makes a box that passes the same checks.
 """
 from __future__ import annotations
 
+import itertools
 import locale
 import re
 import sys
@@ -52,11 +55,12 @@ def box(request, referee, dice):
 # --- the model builds, with every option ----------------------------------------------
 
 def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
-    assert [p.name for p in referee.printed] == ["base", "lid"]
+    assert [p.name for p in referee.printed] == ["base", "lid", "team 1 screen plate",
+                                                 "team 2 screen plate"]
     assert [p.name for p in dice.printed] == ["dice base", "dice lid", "bezel"]
     for box in (referee, dice):
         for part in box.printed:
-            assert part.solid.is_valid and part.solid.volume > 1000
+            assert part.solid.is_valid and part.solid.volume > (1000 if "plate" not in part.name else 500)
         for part in box.bought:
             assert part.solid.volume > 0, part.name
     bought = " ".join(b.name for b in referee.bought)
@@ -68,14 +72,37 @@ def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
         assert needed in bought
 
 
-@pytest.mark.parametrize("pi, public, team, button", [("zero2w", "0.96", "1.3", "snap")])
-def test_29_the_other_pi_and_panel_options_build_and_fit(pi, public, team, button):
+def every_option():
+    """Every box the options make (``python -m hardware.enclosure --pi --public
+    --team --button``), but the defaults, which the module's fixture builds.
+    make test builds one, which with the defaults takes every value of every
+    option but the Pi 5 (whose printed parts are the Pi 4's; only its ports
+    are elsewhere): the smaller board, the panels the other way round and
+    snap-in buttons.  make soak builds them all."""
+    default = referee_box.Params()
+    quick = {("zero2w", "0.96", "1.3", "snap")}
+    for values in itertools.product(sorted(parts.PIS), sorted(parts.OLEDS), sorted(parts.OLEDS),
+                                    sorted(parts.BUTTONS)):
+        if values == (default.pi, default.public, default.team, default.button):
+            continue
+        yield pytest.param(*values, id="-".join(values),
+                           marks=() if values in quick else pytest.mark.slow_case)
+
+
+@pytest.mark.parametrize("pi, public, team, button", list(every_option()))
+def test_29_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
-    public screen, 0.96" team screens and screw-in buttons; here the smaller
-    board, the panels the other way round and snap-in buttons."""
+    public screen, 0.96" team screens and screw-in buttons; every other box
+    fits, prints and shows its screens as the default one does."""
     box = referee_box.build(referee_box.Params(pi=pi, public=public, team=team, button=button))
     assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
                for b in box.bought)
+    for part in box.printed:
+        thinnest, where = thinnest_wall(part.solid)   # a snap-in button's ring is 1.6 to within 1e-3
+        assert thinnest >= model.MIN_WALL - 1e-3, f"{part.name}: {thinnest:.2f} mm at {where}"
+        solid = part.bed_solid()
+        assert checks.overhangs(solid) == [], part.name
+        assert checks.fits_bed(solid)[0], part.name
     assert checks.collisions(box) == []
     for fit in box.fits:
         loose, snug = checks.fit(box, fit)
@@ -209,6 +236,54 @@ def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
     assert checks.view_angles(tilted, -s.readers).min() < checks.READABLE
 
 
+# --- issue 36: the team screens' nuts in printed plates ---------------------------------
+
+def test_36_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(referee):
+    """ISO 4032 M2 nuts, 4.0 mm across the flats and 1.6 mm high, each in a
+    hex pocket 0.15 mm larger a side; the M2 x 12 screws from outside run
+    through the whole nut and out of the plate's back."""
+    assert parts.M2_NUT == (4.0, 1.6)
+    for team in (1, 2):
+        fit = next(f for f in referee.fits if f.name == f"team {team} screen's M2 nuts in their plate")
+        loose, snug = checks.fit(referee, fit)
+        assert loose < 1e-3 and snug > 1e-3
+        assert fit.clearance == pytest.approx(0.15)
+        plate = referee.part(f"team {team} screen plate")
+        nuts = fit.make(0.0)
+        assert len(nuts.solids()) == 4 and nuts.volume == pytest.approx(
+            4 * 1.6 * 4.0 ** 2 * np.sqrt(3) / 2, rel=1e-6)
+        # along the wall's inward normal, the screws' tips lie beyond the plate's back
+        s = next(s for s in referee.sightlines if s.name == f"team {team} screen")
+        inward = -np.array([s.normal.X, s.normal.Y, s.normal.Z])
+
+        def deepest(solid):
+            return max(np.dot([v.X, v.Y, v.Z], inward) for v in solid.vertices())
+        screws = next(b for b in referee.bought if b.name == f"team {team} screen screws and nuts")
+        assert deepest(screws.solid) - deepest(plate.solid) >= 1.5
+        assert deepest(nuts) == pytest.approx(deepest(plate.solid), abs=1e-6)   # flush with its back
+
+
+def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(monkeypatch):
+    from hardware.enclosure import plates
+    o = parts.OLEDS["0.96"]
+    monkeypatch.setattr(parts, "M2_NUT", (3.8, 1.6))
+    small = plates.nut_plate(o)
+    monkeypatch.undo()
+    box = model.Box("small", [model.Printed("plate", small, model.Location(), (0, 0, 0))], [], [])
+    fit = model.Fit("nuts", "plate", plates.NUT_GAP, lambda extra: plates.nut(o, extra))
+    assert checks.fit(box, fit)[0] > 1e-3
+
+
+def test_36_a_screen_plate_lies_on_its_board_face_and_would_need_support_the_other_way_up(referee):
+    for part in referee.printed:
+        if "plate" in part.name:
+            bed = part.bed_solid()
+            assert checks.overhangs(bed) == []
+            over = model.Location((0, 0, 0), (180, 0, 0)) * part.on_bed
+            flipped = model.Printed(part.name, part.solid, over, part.colour)
+            assert checks.overhangs(flipped.bed_solid()), part.name
+
+
 # --- issue 36: service and heat ---------------------------------------------------------
 
 def test_36_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(referee):
@@ -256,6 +331,38 @@ def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(refe
     taller = model.Box("taller", others, [model.Bought("cooler 45 mm higher", Pos(0, 0, 45) * cooler.solid,
                                                        (0, 0, 0))], [])
     assert checks.collisions(taller)
+
+
+def test_36_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(box):
+    """10 x 3 mm stick-on feet, 0.6 mm deep in recesses under the floor's
+    corners, 0.3 mm round each (the fits test checks that); the floor stands
+    2.4 mm over the table; the recesses' roofs are the base's only bridges."""
+    assert parts.RUBBER_FOOT == (10.0, 3.0)
+    base = box.printed[0]
+    assert base.name.endswith("base")
+    feet = [b.solid.bounding_box() for b in box.bought if b.name.startswith("rubber foot")]
+    assert len(feet) == 4
+    floor = base.solid.bounding_box()
+    for foot in feet:
+        assert foot.size.X == pytest.approx(10.0) and foot.size.Z == pytest.approx(3.0)
+        assert floor.min.Z - foot.min.Z == pytest.approx(2.4)
+        # under a corner of the floor: within 15 mm of its edges both ways
+        assert floor.max.X - abs(foot.center().X) < 15 and floor.max.Y - abs(foot.center().Y) < 15
+    assert sorted(checks.bridges(base.bed_solid())) == [(10.6, 0.6)] * 4
+    assert all(span <= model.MAX_BRIDGE for span, _ in checks.bridges(base.bed_solid()))
+    for part in box.printed[1:]:
+        assert checks.bridges(part.bed_solid()) == [], part.name
+
+
+def test_36_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():
+    plate = Pos(0, 0, 1.5) * Box(40, 40, 3)
+    recess = plate - Cylinder(5.3, 1.2)                  # 10.6 across, 0.6 deep
+    assert checks.overhangs(recess) == [] and checks.bridges(recess) == [(10.6, 0.6)]
+    wide = plate - Cylinder(10.0, 1.2)                   # 20 across
+    assert checks.overhangs(wide) and checks.bridges(wide) == []
+    # a small shelf on a post: its rim goes up from the underside, no wall to bridge from
+    shelf = Pos(0, 0, 1) * (Box(20, 20, 2) + Pos(12, 0, 10) * Box(8, 8, 2) + Pos(0, 0, 5) * Box(4, 4, 10))
+    assert checks.overhangs(shelf) and checks.bridges(shelf) == []
 
 
 # --- issue 36: every seat sees the public screen whole, at every module offset ----------

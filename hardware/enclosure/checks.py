@@ -9,7 +9,7 @@ import numpy as np
 from build123d import GeomType
 
 from .mesh import first_hits, normals, triangles
-from .model import BED, MAX_OVERHANG, SMALL_HOLE, Box
+from .model import BED, MAX_BRIDGE, MAX_OVERHANG, SMALL_HOLE, Box
 
 # Where the players' eyes are, around a box in the middle of the table (mm,
 # from the box's centre, heights above the table top): seated adults, their
@@ -75,12 +75,16 @@ def fit(box: Box, fit, slack: float = 0.02, snug: float = 0.1) -> tuple[float, f
 
 def overhangs(solid, limit: float = MAX_OVERHANG) -> list[tuple[str, float, float]]:
     """The faces of a part as it lies on the bed that face down more steeply
-    than ``limit`` degrees from the vertical, other than those on the bed
-    and the insides of small holes.  Returns (face type, worst angle, height)."""
+    than ``limit`` degrees from the vertical, other than those on the bed,
+    the insides of small holes and bridges (``bridges``).  Returns (face
+    type, worst angle, height)."""
     threshold = -math.sin(math.radians(limit)) - 1e-3
     bad = []
-    for face in solid.faces():
+    faces = solid.faces()
+    for face in faces:
         if face.geom_type == GeomType.CYLINDER and _radius(face) <= SMALL_HOLE / 2 + 1e-6:
+            continue
+        if _bridge(face, faces) is not None:
             continue
         tri = triangles(face, 0.05)
         if not len(tri):
@@ -94,6 +98,41 @@ def overhangs(solid, limit: float = MAX_OVERHANG) -> list[tuple[str, float, floa
             bad.append((str(face.geom_type), round(angle, 1),
                         round(float(tri[worst][:, :, 2].min()), 2)))
     return bad
+
+
+def bridges(solid) -> list[tuple[float, float]]:
+    """The flat roofs of a part as it lies on the bed that the slicer bridges:
+    each one's span (the narrower of its widths) and its height."""
+    faces = solid.faces()
+    found = []
+    for face in faces:
+        span = _bridge(face, faces)
+        if span is not None:
+            found.append((round(span, 3), round(face.center().Z, 3)))
+    return found
+
+
+def _bridge(face, faces) -> float | None:
+    """The span of ``face`` if it is a bridge: flat and facing straight down,
+    off the bed, no wider than MAX_BRIDGE one way, and every edge of it held
+    by a face that goes down from that edge (a wall to lay the strands' ends
+    on, not a shelf's rim going up)."""
+    if face.geom_type != GeomType.PLANE or face.normal_at().Z > -1 + 1e-6:
+        return None
+    box = face.bounding_box()
+    span = min(box.size.X, box.size.Y)
+    if box.min.Z < 1e-3 or span > MAX_BRIDGE:
+        return None
+    z = box.max.Z
+    for edge in face.edges():
+        for other in faces:
+            if other.wrapped.IsSame(face.wrapped) or not any(
+                    e.wrapped.IsSame(edge.wrapped) for e in other.edges()):
+                continue
+            held = other.bounding_box()
+            if held.max.Z > z + 1e-6 or held.min.Z > z - 1e-3:
+                return None
+    return span
 
 
 def fits_bed(solid) -> tuple[bool, tuple[float, float, float]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from build123d import Cylinder, Location, Plane, Pos, Text, Vector, extrude
 
-from . import parts
+from . import feet, parts
 from .model import CLEARANCE, Bought, Box as Enclosure, Fit, Printed
 from .shapes import block, post
 
@@ -78,6 +78,7 @@ class _Builder:
                      H + 1)
         tub += self.readout_guides()
         tub += self.board_standoffs()
+        tub -= feet.recesses(feet.corners(p.length / 2, p.width / 2))
         # the piezo lies on the floor over a grid of small holes (the box stands on feet)
         px, py = self.piezo_at()
         for dx in (-6, -2, 2, 6):
@@ -286,6 +287,8 @@ class _Builder:
         self.readout_parts()
         self.board_parts()
         self.piezo()
+        feet.add(feet.corners(self.p.length / 2, self.p.width / 2), "dice base", self.bought, self.fits,
+                 COLOURS["plug"], Vector(0, 0, -25))
         printed = [
             Printed("dice base", base, Location(), COLOURS["base"], orientation="standing on its floor"),
             Printed("dice lid", lid, Location((0, 0, 0), (180, 0, 0)), COLOURS["lid"],

@@ -25,6 +25,11 @@ BED = (220.0, 220.0, 250.0)
 MIN_DETAIL = 0.4
 # A hole this small, or smaller, bridges over itself in any orientation.
 SMALL_HOLE = 3.4
+# A flat roof no wider than this, held by walls that stand under every one of
+# its edges, is printed as a bridge: the slicer lays its first layer in
+# straight strands from wall to wall, without support.  PLA bridges several
+# times as far; the feet's recesses need 10.6.
+MAX_BRIDGE = 12.0
 
 
 @dataclass

@@ -137,6 +137,13 @@ OLED_13 = Oled(
 )
 OLEDS = {"0.96": OLED_096, "1.3": OLED_13}
 
+# The M2 hex nut behind each team screen's holes (ISO 4032, M2): 4.0 mm
+# across the flats, 1.6 mm high.  The screws through the wall, a spacer, the
+# board and the nut plate are M2 x 12 (ISO 7045 pan head: 3.8 across, 1.3 high).
+M2_NUT = (4.0, 1.6)
+M2_NUT_SOURCE = "ISO 4032, M2"
+TEAM_SCREW = 12.0
+
 
 # 4x4 membrane keypad (Parallax 27899 datasheet): keypad 69 x 76 mm, 0.8 mm
 # thick with its adhesive; ribbon 20 mm wide, 88 mm long, ending in an 8-pin
@@ -206,6 +213,10 @@ MAX7219_SOURCE = "3641AS 0.36\" 4-digit display datasheet; module typical"
 # through-hole 12 mm magnetic buzzers are the same size).
 BUZZER = (12.0, 9.5)
 BUZZER_SOURCE = "CUI CD-1206 datasheet"
+
+# Self-adhesive rubber feet (typical: the clear polyurethane bumpers sold on
+# sheets): 10 mm across, 3 mm high, cylindrical with a flat adhesive face.
+RUBBER_FOOT = (10.0, 3.0)
 
 # Perfboard pieces cut from a 2.54 mm board, 1.6 mm thick.
 PERFBOARD_THICKNESS = 1.6

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from build123d import (Box, Circle, Cylinder, Location, Plane, Polygon, Pos, Rot,
                        Vector, extrude)
 
-from . import parts
-from .model import CLEARANCE, Bought, Box as Enclosure, Fit, Printed, Sightline
+from . import feet, parts, plates
+from .model import CLEARANCE, MIN_WALL, Bought, Box as Enclosure, Fit, Printed, Sightline
 from .shapes import CENTRE_XY, block, pointed_slot, post, teardrop
 
 # The team window's top face and sides open outward this steeply (degrees
@@ -34,7 +34,7 @@ COLOURS = {"base": (70, 110, 160), "lid": (110, 150, 200), "pi": (40, 140, 60),
            "oled": (30, 30, 40), "keypad": (200, 200, 190),
            "button1": (210, 50, 40), "button2": (240, 190, 40), "metal": (170, 170, 170),
            "board": (40, 120, 70), "plug": (60, 60, 60), "spacer": (230, 230, 220),
-           "air": (200, 230, 255)}
+           "air": (200, 230, 255), "plate": (230, 120, 50)}
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class _Builder:
         self.button = parts.BUTTONS[p.button]
         self.bought: list[Bought] = []
         self.fits: list[Fit] = []
+        self.plates: list[Printed] = []
 
     # --- the tub ----------------------------------------------------------------------
     def outer_half(self, z):
@@ -108,6 +109,7 @@ class _Builder:
             shell -= post(x, y, p.height - 7.0, p.height + 1, 4.0)
         shell += self.pi_standoffs()
         shell -= self.vents()
+        shell -= feet.recesses(self.feet())
         shell += self.buzzer_guides()
         shell, cable_posts = self.cable_exits(shell)
         shell += cable_posts
@@ -115,6 +117,9 @@ class _Builder:
             adds, cuts = self.team_wall(side)
             shell = shell - cuts + adds
         return shell
+
+    def feet(self):
+        return feet.corners(self.p.length / 2, self.half_bottom)
 
     # --- the Raspberry Pi ------------------------------------------------------------
     def pi_origin(self):
@@ -408,14 +413,15 @@ class _Builder:
         loc = Location(self.wall_plane(side, p.team_screen_x, p.team_screen_v,
                                        p.wall + o.standoff + 0.4))
         corners = self.screen_on_spacers(loc, o, f"team {team} screen", "base")
+        self.plates[-1].explode = Vector(0, -side * 25, 30)   # into the box, out of the screen's way
         self.sightlines.append(Sightline(f"team {team} screen", corners, self.wall_normal(side),
                                          -1 if side < 0 else 1))
 
     def screen_on_spacers(self, loc, o, name, printed):
         """An OLED module whose board front is at ``loc``, facing its z: the
-        glass 0.4 mm behind the panel, an M2 nylon spacer at each hole, M2 x 10
-        screws from outside with a nut behind the board.  Returns the corners
-        of the pixels."""
+        glass 0.4 mm behind the panel, an M2 nylon spacer at each hole, M2 x 12
+        screws from outside into nuts held in a printed plate behind the board
+        (``plates.nut_plate``).  Returns the corners of the pixels."""
         p = self.p
         spacer = o.standoff + 0.4
         module, glass_corners = oled_module(o)
@@ -430,10 +436,8 @@ class _Builder:
                                          - Cylinder(1.1, spacer, align=CENTRE_XY))
                 head_at = spacer + plate
                 screw = loc * Pos(local) * (
-                    Pos(0, 0, -o.board_thickness - 1.6) * Cylinder(
-                        0.95, head_at + o.board_thickness + 1.6, align=CENTRE_XY)
-                    + Pos(0, 0, head_at) * Cylinder(1.9, 1.3, align=CENTRE_XY)
-                    + Pos(0, 0, -o.board_thickness - 1.6) * Cylinder(2.2, 1.6, align=CENTRE_XY))
+                    Pos(0, 0, head_at - parts.TEAM_SCREW) * Cylinder(0.95, parts.TEAM_SCREW, align=CENTRE_XY)
+                    + Pos(0, 0, head_at) * Cylinder(1.9, 1.3, align=CENTRE_XY))
                 self.bought.append(Bought(f"{name} spacer", sp, COLOURS["spacer"]))
                 screws = screw if screws is None else screws + screw
 
@@ -441,8 +445,18 @@ class _Builder:
                     return loc * Pos(local) * Pos(0, 0, spacer) * Cylinder(
                         1.0 + extra, plate, align=CENTRE_XY)
                 self.fits.append(Fit(f"{name}'s M2 screw in its hole", printed, 0.2, hole))
-        self.bought.append(Bought(f"{name} screws and nuts", screws, COLOURS["metal"]))
+        self.bought.append(Bought(f"{name} screws and nuts", screws + loc * plates.nut(o), COLOURS["metal"]))
+        self.plates.append(Printed(f"{name} plate", loc * plates.nut_plate(o), self.plate_on_bed(loc),
+                                   COLOURS["plate"], orientation="flat, the nuts' pockets up"))
+        self.fits.append(Fit(f"{name}'s M2 nuts in their plate", f"{name} plate", plates.NUT_GAP,
+                             lambda extra, loc=loc: loc * plates.nut(o, extra)))
         return [(loc * Location(c)).position for c in glass_corners]
+
+    @staticmethod
+    def plate_on_bed(loc):
+        """A plate drawn under a module's board at ``loc`` lies on the bed on
+        the face it turns to the board."""
+        return Location((0, 0, 0), (180, 0, 0)) * loc.inverse()
 
     def team_button(self, side, team):
         p, b = self.p, self.button
@@ -504,30 +518,39 @@ class _Builder:
         within 2.4 mm of any pixel and every seat round the table sees them
         all.  The board's front lies against the lid's underside, held by
         four M2 self-tapping screws from below in 1.6 mm holes: no screw
-        heads by the glass, and the pocket's walls stay 1.6 mm thick."""
+        heads by the glass, and the pocket's walls stay 1.6 mm thick.  Where
+        a module's holes are too near its glass for that (the 0.96"), a
+        printed plate under the board presses it up, screwed into two bosses
+        beyond the board's sides (``plates.clamp_plate``)."""
         p, o = self.p, self.public_oled
         H = p.height
         gx, gy, _ = o.glass
         lid -= block(p.public_x - gx / 2 - CLEARANCE, -gy / 2 - CLEARANCE, H - 1,
                      p.public_x + gx / 2 + CLEARANCE, gy / 2 + CLEARANCE, H + p.lid + 1)
-        hx, hy = o.holes
-        for sx in (-1, 1):
-            for sy in (-1, 1):
-                lid -= post(p.public_x + sx * hx / 2, sy * hy / 2, H - 1, H + p.lid + 1,
-                            PUBLIC_PILOT)
         # the module's frame: glass up, its pins toward +Y
         loc = Location((p.public_x, 0, H))
         module, corners = oled_module(o)
         self.bought.append(Bought(f"public screen ({o.name})", loc * module, COLOURS["oled"]))
+        hx, hy = o.holes
+        if public_holes_fit(o):
+            pilots = [(sx * hx / 2, sy * hy / 2) for sx in (-1, 1) for sy in (-1, 1)]
+            under = o.board_thickness      # the screw's head under the board
+        else:
+            pilots = plates.ears(o)
+            under = plates.CLAMP + o.board_thickness   # under the plate's ears
+            for x, y in pilots:
+                lid += post(p.public_x + x, y, H - o.board_thickness, H + 0.01, plates.BOSS)
+            self.plates.append(Printed("public screen plate", loc * plates.clamp_plate(o),
+                                       self.plate_on_bed(loc), COLOURS["plate"],
+                                       explode=Vector(0, 0, 20), orientation="flat, its board face down"))
         screws = None
-        for sx in (-1, 1):
-            for sy in (-1, 1):
-                at = Pos(p.public_x + sx * hx / 2, sy * hy / 2, H)
-                screw = at * (Pos(0, 0, -o.board_thickness - 1.3) * Cylinder(1.9, 1.3, align=CENTRE_XY)
-                              + Pos(0, 0, -o.board_thickness) * Cylinder(
-                                  PUBLIC_PILOT / 2 - 0.02, o.board_thickness + p.lid - 0.4,
-                                  align=CENTRE_XY))
-                screws = screw if screws is None else screws + screw
+        for x, y in pilots:
+            lid -= post(p.public_x + x, y, H - 1 - under, H + p.lid + 1, PUBLIC_PILOT)
+            at = Pos(p.public_x + x, y, H)
+            screw = at * (Pos(0, 0, -under - 1.3) * Cylinder(1.9, 1.3, align=CENTRE_XY)
+                          + Pos(0, 0, -under) * Cylinder(PUBLIC_PILOT / 2 - 0.02, under + p.lid - 0.4,
+                                                         align=CENTRE_XY))
+            screws = screw if screws is None else screws + screw
         self.bought.append(Bought("public screen screws", screws, COLOURS["metal"]))
 
         def glass(extra):
@@ -563,12 +586,13 @@ class _Builder:
         lid = self.lid()
         self.pi_parts()
         self.buzzer_parts()
+        feet.add(self.feet(), "base", self.bought, self.fits, COLOURS["plug"], Vector(0, 0, -25))
         up = Vector(0, 0, 1)
         printed = [
             Printed("base", base, Location(), COLOURS["base"], orientation="standing on its floor"),
             Printed("lid", lid, Location((0, 0, 0), (180, 0, 0)), COLOURS["lid"], explode=up * 70,
                     orientation="upside down, its top on the bed"),
-        ]
+        ] + self.plates
         for b in self.bought:
             if b.name in ("keypad",):
                 b.explode = up * 95
@@ -581,6 +605,16 @@ class _Builder:
                 b.explode = Vector(-40 if b.name == "power cable" else 40, 0, 0)
         paths = {"microSD card": self.sd_card(grow=0.3, reach=self.pi_origin().X + self.p.length / 2)}
         return Enclosure("referee box", printed, self.bought, self.fits, self.sightlines, paths)
+
+
+def public_holes_fit(o: parts.Oled) -> bool:
+    """Whether the lid keeps a wall round a self-tapping screw's pilot hole in
+    each of the module's holes, between it and the glass's pocket."""
+    hx, hy = o.holes
+    gx, gy, _ = o.glass
+    dx = max(0.0, hx / 2 - gx / 2 - CLEARANCE)
+    dy = max(0.0, hy / 2 - gy / 2 - CLEARANCE)
+    return math.hypot(dx, dy) - PUBLIC_PILOT / 2 >= MIN_WALL
 
 
 def oled_module(o: parts.Oled):
