@@ -13,7 +13,9 @@ Per-game code lives in the game's own modules, found by convention:
 
 - rules (``games.<name>``): the ``games.base.Rules`` contract;
 - flows (``referee.box.flows.<name>``): ``setup(box)``, ``Play(box, session)``
-  and ``describe(event, before)``, the last action in a few words;
+  and ``describe(event, before)``, the last action in a few words (the
+  built-in games keep those words in ``referee.said.<name>``, where the
+  replay on the phones reads them too);
 - web (``referee.web.<name>``), all optional: ``details(i, round)`` (a score
   sheet row's label and details), ``now(view)`` (where a game in progress
   stands), ``team_form(state, team, form)`` (the event a team page's form
