@@ -31,7 +31,7 @@ from referee import catalogue, channel, i18n
 from referee import setup_names
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
+from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets, team_pages
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -89,16 +89,17 @@ class Site:
     def tonight(self) -> dt.date:
         return history.evening_of(self.reader.clock.wall())
 
-    def cached(self, request: web.Request, make, *, query: str = "") -> Body:
+    def cached(self, request: web.Request, make, *, query: str = "", key: str = "") -> Body:
         """The answer to this path since the last change at the table.  The
         query string is not part of the key (but for the one parameter a
-        page reads, ``query``): new ones cost nothing."""
+        page reads, ``query``, or the ``key`` a page makes of several): new
+        ones cost nothing."""
         self.reader.refresh()
         stamp = (self.reader.version, self.tonight(), i18n.lang)
         if stamp != self._stamp:
             self._cache.clear()
             self._stamp = stamp
-        key = f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path
+        key = key or (f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path)
         body = self._cache.get(key)
         if body is None:
             if len(self._cache) >= MOST_CACHED:
@@ -354,6 +355,7 @@ def make_app(reader, client: channel.Client) -> web.Application:
     get(f"/api/g/{GAME}", site.api_game)
     get(f"/api/g/{GAME}.csv", site.game_file)
     names_page.add_routes(app, site)
+    replay.add_routes(app, site)
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     return app
