@@ -16,8 +16,6 @@ through the web app as a phone reads it:
   they say, without a script;
 - ``?reveal=1`` and ``?side=`` show what the box kept hidden, once the game
   is over; while a game is on, every address of its replay answers 409;
-- a game of the catalogue without a ``replay_step`` would have no replay:
-  each one has it (the convention a sixth game follows).
 
 ``make test`` walks one game of each; ``make soak`` three.
 """
@@ -33,7 +31,6 @@ import pytest
 from games import base
 from referee import catalogue
 from referee.testing import Table
-from referee.web import replay
 
 # What a hand presses in each game: the keys its pages take, the likely
 # ones more often.  Decrypto's team buttons are pressed twice ("done").
@@ -297,10 +294,3 @@ def test_38_1_a_game_being_played_has_no_replay_at_any_address(evening):
     finally:
         t.box.leave()
 
-
-@pytest.mark.parametrize("game", list(catalogue.GAMES.values()), ids=lambda g: g.name)
-def test_38_1_every_logged_game_has_a_replay_hook(game):
-    # The catalogue's convention: a game's web module lays out its steps.
-    if game.logged:
-        assert callable(catalogue.hook(game.name, "web", "replay_step"))
-        assert replay.SIDES.keys() == {"white", "black"}

@@ -4,35 +4,26 @@ The box says it on its ``»`` line and in the undo question
 (``referee.box.flows.actions``), and the replay on the phones
 (``referee.web.replay``) says the same words for every step, so both
 processes read them here.  Each game's words are ``describe(event,
-before)`` in ``referee.said.<game>`` (the state *before* the action holds
-the names and the letter table), with an optional ``describe_roll`` for
-what its rolls mean; a game's key flows take them from there.
+before)`` in the module its catalogue entry names as ``said``
+(``referee.said.<game>`` for the built-in ones; the state *before* the
+action holds the names and the letter table), with an optional
+``describe_roll`` for what its rolls mean; the game's key flows take them
+from there.
 """
 from __future__ import annotations
 
-import importlib
-
 from games import base
+from referee import catalogue
 from referee.i18n import _
-
-
-def _hook(name: str, attr: str):
-    try:
-        module = importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        return None
-    return getattr(module, attr, None)
 
 
 def describe(name: str, event, before) -> str:
     """``event`` of game ``name`` in a few words, "" where the game has
     none for it."""
     if isinstance(event, base.Rolled):
-        rolled = _hook(name, "describe_roll")
+        rolled = catalogue.hook(name, "said", "describe_roll")
         if rolled is not None:
             return rolled(event, before)
         return _("roll {dice}").format(dice="+".join(map(str, event.values)))
-    said = _hook(name, "describe")
+    said = catalogue.hook(name, "said", "describe")
     return said(event, before) if said is not None else ""
