@@ -230,13 +230,15 @@ def test_38_1_start_back_forward_end_and_a_round_lead_where_they_say(evening):
     game = played["decrypto"][0]
     last = len(record(t, game)["steps"]) - 1
     _s, _h, page = t.get(f"/g/{game}/step/2")
-    links = dict((label.split()[-1] if label.split()[0] in "⏮◀" else label.split()[0], href)
-                 for href, label in re.findall(r'<a class="step-to" href="([^"]+)"[^>]*>([^<]+)</a>', page))
-    assert links == {"Start": f"/g/{game}/step/0", "Back": f"/g/{game}/step/1",
-                     "Forward": f"/g/{game}/step/3", "End": f"/g/{game}/step/{last}"}
-    assert "replay.js" in page and 'data-key="ArrowLeft"' in page and 'data-key="ArrowRight"' in page
+    def links(page):
+        # Each link names its key for replay.js: Home, ArrowLeft, ArrowRight, End.
+        return {key: (href, label) for href, key, label in
+                re.findall(r'<a class="step-to" href="([^"]+)"[^>]* data-key="(\w+)">([^<]+)</a>', page)}
+    assert links(page) == {"Home": (f"/g/{game}/step/0", "⏮ To the start"), "ArrowLeft": (f"/g/{game}/step/1", "◀ Back"),
+                           "ArrowRight": (f"/g/{game}/step/3", "Forward ▶"), "End": (f"/g/{game}/step/{last}", "To the end ⏭")}
+    assert "replay.js" in page
     _s, _h, first = t.get(f"/g/{game}/step/0")
-    assert "Start" not in re.findall(r'<a class="step-to"[^>]*>([^<]+)</a>', first) and "step-off" in first
+    assert set(links(first)) == {"ArrowRight", "End"} and '<span class="step-off" aria-disabled="true">⏮ To the start' in first
     _s, _h, end = t.get(f"/g/{game}/step/{last}")
     assert 'rel="next"' not in end
     assert t.get(f"/g/{game}/step/{last + 1}")[0] == 404

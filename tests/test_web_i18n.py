@@ -117,6 +117,10 @@ def test_every_page_speaks_the_box_language_with_no_english_left(t):
     pages["evenings"] = ok(t, "/e/")
     for name, game in ids.items():
         pages[name] = ok(t, f"/g/{game}")
+        pages[f"{name}, step by step"] = ok(t, f"/g/{game}/step/1")      # issue 38: the replay
+    pages["decrypto, a side's step"] = ok(t, f"/g/{ids['decrypto']}/step/1?side=white")
+    status, _, pages["a replay of the game on"] = t.get(f"/g/{current_id(t)}/step/0")
+    assert status == 409
     status, _, pages["404"] = t.get("/nothing-here")
     assert status == 404
     for name, body in pages.items():
