@@ -156,7 +156,7 @@ def replay_hidden(state: d.State, side: int | None) -> list[tuple[str, str]]:
         words = state.keywords[team]
         if words:
             rows.append((_("{team}: keywords").format(team=name),
-                         ", ".join(f"{n}. {word}" for n, word in enumerate(words, 1))))
+                         ", ".join(f"{n}.\u00a0{word}" for n, word in enumerate(words, 1))))
         code = state.codes[team]
         if code:
             rows.append((_("{team}: code").format(team=name), sheets.code(code)))
