@@ -37,7 +37,7 @@ from referee.testing import Table
 KEYS = {
     "decrypto": ["team1", "team2", "1", "2", "3", "4", "#", "#"],
     "osmisifry": ["0", "0", "1", "2", "#", "#", "#", "A", "B", "D", "*"],
-    "octiles": ["1", "2", "5", "9", "1", "#", "#", "C", "D", "3", "*"],
+    "octiles": ["1", "5", "9", "1", "#", "#", "C", "D", "3", "*"],   # D 3: who has finished
     "davinci": ["1", "2", "A", "B", "A", "#", "#"],
     "decipher": ["1", "2", "3", "4", "A", "B", "C", "#", "#", "#"],
 }
@@ -67,6 +67,8 @@ def play_one(t: Table, name: str, rng: random.Random) -> int:
             t.hold("*", 1.0)       # the game menu: # takes the last action back
             t.press("#")
         if n % 10 == 9 and entry(t, game)["status"] != "playing":
+            while "[Game menu]" in t.screen():
+                t.press("*")
             t.box.leave()
             return game
     raise AssertionError(f"{name}: no end after {MOST_PRESSES} presses:\n{t.screen()}")
@@ -203,9 +205,10 @@ def test_38_1_steps_json_alone_gives_the_states_every_page_shows(evening):
             assert rules.is_over(seen[-1]) or entry(t, game).get("stopped")
             for number, state in enumerate(seen):
                 _status, _h, page = t.get(f"/g/{game}/step/{number}")
-                round_number, label, rows = hook(rules.public(state))
+                _n, _l, rows = hook(rules.public(state))
+                _n, label, _r = hook(rules.public(seen[max(number - 1, 0)]))   # the round it was played in
                 shown = text(page)
-                assert label in shown, (name, number)
+                assert f"Step {number} of {len(seen) - 1} · {label}" in shown, (name, number)
                 for row_label, line in rows:
                     assert f"{row_label} {line}".strip() in shown, (name, number, row_label, line)
                 if number:

@@ -41,7 +41,7 @@ def now(v: dict) -> list[str]:
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
-    """A step of the replay: the turn, who moves, the spaces with a tile,
+    """A step of the replay: its round, who moves, the spaces with a tile,
     and in referee mode each player's runners home."""
     rows = [("", line) for line in now(v)[1:]]
     spaces = sorted(t["number"] for t in v["tiles"].values())
@@ -51,4 +51,4 @@ def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
         rows.append((sheets.side("octiles", name), _("runners home: {n}").format(n=home)))
     if v["finished"]:
         rows.append((_("All runners home."), ", ".join(sheets.side("octiles", n) for n in v["finished"])))
-    return v["number"], _("Turn {n}").format(n=v["number"]), rows
+    return v["round"], _("Round {n}").format(n=v["round"]), rows

@@ -28,6 +28,9 @@ def now(v: dict) -> list[str]:
     return [_(_OSMISIFRY_PHASES[phase])] if phase in _OSMISIFRY_PHASES else []
 
 
+_AFTER = ("direction", "decoding", "scoring", "over")
+
+
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay: the letters rolled each round and who took
     them, whose pick it is, the booklets scored and the totals."""
@@ -44,5 +47,6 @@ def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
         rows += [(sheets.side("osmisifry", name), str(total)) for name, total in v["totals"].items()]
     if v["winners"]:
         rows.append((_("Winners:"), ", ".join(sheets.side("osmisifry", n) for n in v["winners"])))
-    number = v["round"] if v["phase"] == "creation" else v["rounds"] + 1
+    # After the creation rounds each phase is a round of its own on the list.
+    number = v["round"] if v["phase"] == "creation" else v["rounds"] + _AFTER.index(v["phase"]) + 1
     return number, phase[0] if phase else _("Totals"), rows

@@ -107,12 +107,17 @@ def _query(shown: str, side: int | None) -> str:
 
 
 def shown_step(record: steps.Record, number: int):
-    """The public part of step ``number``: its round's number and label and
-    the lines of the game's ``replay_step``, from the public view alone."""
+    """The public part of step ``number``, from the public views alone
+    (the game's ``replay_step``): the round it was played in, as the state
+    before it has it (its number and label; the setup's is the first), and
+    the lines of the state after it."""
     hook = catalogue.hook(record.name, "web", "replay_step")
     if hook is None:
         return 0, "", []
-    return hook(record.rules.public(record.steps[number].state))
+    step = record.steps[number]
+    _number, _label, rows = hook(record.rules.public(step.state))
+    number, label, _rows = hook(record.rules.public(step.before if step.before is not None else step.state))
+    return number, label, rows
 
 
 def rounds(record: steps.Record) -> list[tuple[int, int, str]]:

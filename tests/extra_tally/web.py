@@ -11,5 +11,5 @@ def now(view: dict) -> list[str]:
 
 
 def replay_step(view: dict) -> tuple[int, str, list[tuple[str, str]]]:
-    played = sum(view["points"])
-    return played, f"Point {played}", [(name, str(n)) for name, n in zip(view["players"], view["points"])]
+    playing = sum(view["points"]) + 1     # the point being played
+    return playing, f"Point {playing}", [(name, str(n)) for name, n in zip(view["players"], view["points"])]
