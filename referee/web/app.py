@@ -89,17 +89,16 @@ class Site:
     def tonight(self) -> dt.date:
         return history.evening_of(self.reader.clock.wall())
 
-    def cached(self, request: web.Request, make, *, query: str = "", key: str = "") -> Body:
+    def cached(self, request: web.Request, make, *, query: str = "") -> Body:
         """The answer to this path since the last change at the table.  The
         query string is not part of the key (but for the one parameter a
-        page reads, ``query``, or the ``key`` a page makes of several): new
-        ones cost nothing."""
+        page reads, ``query``): new ones cost nothing."""
         self.reader.refresh()
         stamp = (self.reader.version, self.tonight(), i18n.lang)
         if stamp != self._stamp:
             self._cache.clear()
             self._stamp = stamp
-        key = key or (f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path)
+        key = f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path
         body = self._cache.get(key)
         if body is None:
             if len(self._cache) >= MOST_CACHED:

@@ -34,13 +34,13 @@ _AFTER = ("direction", "decoding", "scoring", "over")
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay: the letters rolled each round and who took
     them, whose pick it is, the booklets scored and the totals."""
-    names = v["players"]
+    names = [sheets.side("osmisifry", name) for name in v["players"]]
     phase = now(v)
     rows = [("", line) for line in phase[1:]]
     if v["phase"] == "creation" and v["turn"] is not None:
-        rows.append(("", _("It is {player}'s turn to pick.").format(player=sheets.side("osmisifry", names[v["turn"]]))))
+        rows.append(("", _("It is {player}'s turn to pick.").format(player=names[v["turn"]])))
     for row in v["rows"]:
-        letters = [letter if taker is None else f"{letter} ({sheets.side('osmisifry', names[taker])})"
+        letters = [letter if taker is None else f"{letter} ({names[taker]})"
                    for letter, taker in zip(row["letters"], row["taken"])]
         rows.append((_("Round {n}").format(n=row["row"]), ", ".join(letters)))
     if any(s is not None for s in v["scores"]):

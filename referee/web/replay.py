@@ -27,23 +27,42 @@ from aiohttp import web
 
 from referee import catalogue, i18n
 from referee.i18n import _
+from referee.store import scorelog
 from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 
 SIDES = {"white": 0, "black": 1}
+PAGES_KEPT = 512     # step pages kept rendered: some 2 KB each, gzipped and plain
 STEP = r"{step:\d{1,6}}"
 
 
 def add_routes(app: web.Application, site) -> None:
     records = steps.Records()
+    # Step pages rendered, by game, row, step, view and language: a finished
+    # game's pages change with nothing else at the table, so they are kept
+    # across other changes (which empty the site's cache), within a bound.
+    pages = steps.Kept(PAGES_KEPT)
     site.replay_records = records   # the bench reads how many are kept
 
-    def finished(request: web.Request):
-        """The game's row and score-log entry; 409 while it is played."""
-        entry = site.entry(request)
+    def game_row(request: web.Request):
+        site.reader.refresh()
+        row = site.reader.store.game(int(request.match_info["id"]))
+        if row is None or not catalogue.logged(row.name):
+            raise web.HTTPNotFound()
+        return row
+
+    def finished(request: web.Request) -> tuple[steps.Record, dict]:
+        """The game's record and score-log entry; 409 while it is played.
+        Both come from the record, built once per game and row: a crowd on
+        one game replays it once, not once a request."""
+        row = game_row(request)
+        record = records.record(site.reader.store, row)
+        entry = record.memo.get("entry")
+        if entry is None:
+            entry = record.memo["entry"] = scorelog.entry_of(row, record.rules, record.steps[-1].state)
         if entry.get("status") == "playing":
             raise _Playing()
-        return site.reader.store.game(entry["id"]), entry
+        return record, entry
 
     def mode(request: web.Request) -> tuple[str, int | None]:
         side = SIDES.get(request.query.get("side", ""))
@@ -52,43 +71,44 @@ def add_routes(app: web.Application, site) -> None:
         return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
 
     async def page(request: web.Request) -> web.Response:
-        try:
-            row, entry = finished(request)
-        except _Playing:
-            return playing(request)
         number = int(request.match_info["step"])
         shown, side = mode(request)
-        def make() -> Body:
-            record = records.get(site.reader.store, row)
+        key = (*records.key(site.reader.store, game_row(request)), number, shown, i18n.lang)
+        body = pages.get(key)
+        if body is None:
+            try:
+                record, entry = finished(request)
+            except _Playing:
+                return playing(request)
             if number >= len(record.steps):
                 raise web.HTTPNotFound()
-            return Body.of(render(site, record, entry, number, shown, side), "html")
-        return send(request, site.cached(request, make, key=f"{request.path}?{shown}"))
+            body = Body.of(render(site, record, entry, number, shown, side), "html")
+            pages.put(key, body)
+        return send(request, body)
 
     async def jump(request: web.Request) -> web.Response:
         # The round list's form, which works without a script: the first step of the round.
         try:
-            row, _entry = finished(request)
+            record, _entry = finished(request)
         except _Playing:
             return playing(request)
-        record = records.get(site.reader.store, row)
         wanted = request.query.get("round", "")
         first = next((n for n, number, _label in rounds(record) if str(number) == wanted), 0)
-        raise web.HTTPFound(f"/g/{row.id}/step/{first}{_query(*mode(request))}")
+        raise web.HTTPFound(f"/g/{record.game.id}/step/{first}{_query(*mode(request))}")
 
     async def api(request: web.Request) -> web.Response:
+        def make() -> Body:
+            record, entry = finished(request)
+            return Body.of(msgspec.json.encode(steps.to_file(record, entry["status"])).decode(), "json")
         try:
-            row, entry = finished(request)
+            return send(request, site.cached(request, make))
         except _Playing:
             raise web.HTTPConflict(reason="the game is still being played") from None
-        def make() -> Body:
-            record = records.get(site.reader.store, row)
-            return Body.of(msgspec.json.encode(steps.to_file(record, entry["status"])).decode(), "json")
-        return send(request, site.cached(request, make))
 
     def playing(request: web.Request) -> web.Response:
+        game = site.reader.store.game(int(request.match_info["id"]))
         text = site.render("replay-playing.html", title=_("Step by step"), live=False,
-                           game=sheets.title(site.entry(request)["game"]), id=int(request.match_info["id"]))
+                           game=sheets.title(game.name), id=game.id)
         return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
 
     app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
@@ -106,18 +126,26 @@ def _query(shown: str, side: int | None) -> str:
     return "?reveal=1" if shown == "reveal" else ""
 
 
+def _shown(record: steps.Record, number: int):
+    """The game's ``replay_step`` of the state after step ``number``, from
+    its public view alone; worked out once per step and language."""
+    key = (number, i18n.lang)
+    found = record.memo.get(key)
+    if found is None:
+        hook = catalogue.hook(record.name, "web", "replay_step")
+        found = (0, "", []) if hook is None else hook(record.rules.public(record.steps[number].state))
+        record.memo[key] = found
+    return found
+
+
 def shown_step(record: steps.Record, number: int):
-    """The public part of step ``number``, from the public views alone
-    (the game's ``replay_step``): the round it was played in, as the state
-    before it has it (its number and label; the setup's is the first), and
-    the lines of the state after it."""
-    hook = catalogue.hook(record.name, "web", "replay_step")
-    if hook is None:
-        return 0, "", []
-    step = record.steps[number]
-    _number, _label, rows = hook(record.rules.public(step.state))
-    number, label, _rows = hook(record.rules.public(step.before if step.before is not None else step.state))
-    return number, label, rows
+    """The public part of step ``number``: the round it was played in, as
+    the state before it has it (the state after the step before; the
+    setup's is its own), its number and label, and the lines of the state
+    after it."""
+    _number, _label, rows = _shown(record, number)
+    round_number, label, _rows = _shown(record, max(number - 1, 0))
+    return round_number, label, rows
 
 
 def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
@@ -127,7 +155,7 @@ def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
     if key not in record.memo:
         found, seen = [], set()
         for n in range(len(record.steps)):
-            number, label, _rows = shown_step(record, n)
+            number, label, _rows = _shown(record, max(n - 1, 0))
             if number not in seen:
                 seen.add(number)
                 found.append((n, number, label))

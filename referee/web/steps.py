@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import threading
 
 import msgspec
 
@@ -117,33 +116,47 @@ def build(store: Store, game: GameRow) -> Record:
     return Record(game, rules, steps, broken_at)
 
 
-class Records:
-    """Records built once and kept, the most recently asked first out last;
-    at most ``KEPT_RECORDS``, so that memory stays bounded whatever is
-    opened.  Shared by the web's request handlers (one thread, but the
-    bench calls from others)."""
+class Kept:
+    """The most recently used of some things, at most ``most`` of them:
+    memory stays bounded whatever is asked for."""
 
-    def __init__(self, kept: int = KEPT_RECORDS) -> None:
-        self.kept = kept
-        self._records: collections.OrderedDict = collections.OrderedDict()
-        self._lock = threading.Lock()
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._kept: collections.OrderedDict = collections.OrderedDict()
 
-    def get(self, store: Store, game: GameRow) -> Record:
-        key = (game.id, game.ended, store.last_seq(game.id))
-        with self._lock:
-            record = self._records.get(key)
-            if record is not None:
-                self._records.move_to_end(key)
-                return record
-        record = build(store, game)
-        with self._lock:
-            self._records[key] = record
-            while len(self._records) > self.kept:
-                self._records.popitem(last=False)
-        return record
+    def get(self, key):
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def put(self, key, value) -> None:
+        self._kept[key] = value
+        while len(self._kept) > self.most:
+            self._kept.popitem(last=False)
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self._kept)
+
+
+class Records(Kept):
+    """Records built once and kept, at most ``KEPT_RECORDS``."""
+
+    def __init__(self, most: int = KEPT_RECORDS) -> None:
+        super().__init__(most)
+
+    @staticmethod
+    def key(store: Store, game: GameRow) -> tuple:
+        """What a record is built from: a game that goes on has a new last row."""
+        return game.id, game.ended, store.last_seq(game.id)
+
+    def record(self, store: Store, game: GameRow) -> Record:
+        key = self.key(store, game)
+        record = self.get(key)
+        if record is None:
+            record = build(store, game)
+            self.put(key, record)
+        return record
 
 
 # --- steps.json ----------------------------------------------------------------------------
