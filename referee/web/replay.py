@@ -32,7 +32,7 @@ from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 
 SIDES = {"white": 0, "black": 1}
-PAGES_KEPT = 512     # step pages kept rendered: some 2 KB each, gzipped and plain
+PAGES_KEPT = 400     # step pages kept rendered (about 6 KB each, plain and gzipped): a 300-action game whole
 STEP = r"{step:\d{1,6}}"
 
 
