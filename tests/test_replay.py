@@ -298,3 +298,30 @@ def test_38_1_a_game_being_played_has_no_replay_at_any_address(evening):
     finally:
         t.box.leave()
 
+
+
+def test_38_1_a_teams_side_puts_its_clues_beside_its_keywords(evening):
+    from games import decrypto as d
+    t, _played = evening
+    t.start("decrypto")
+    game = t.log()[0]["id"]
+    try:
+        s = t.box.session.state
+        white_code, black_code, words = s.codes[0], s.codes[1], s.keywords[0]
+        for event in (d.Clues(0, ("pudding", "meadow", "violin")), d.Clues(1, ("anchor", "saddle", "comet")),
+                      d.CluesDone(0), d.CluesDone(1), d.Guess(0, white_code), d.Guess(1, black_code)):
+            assert t.box.act(event), event
+        t.hold("*", 1.0)                 # the game menu: end the game here
+        t.press("D")
+        t.press("#")
+    finally:
+        t.box.leave()
+    assert entry(t, game)["status"] != "playing"
+    last = len(record(t, game)["steps"]) - 1
+    white = text(t.get(f"/g/{game}/step/{last}?side=white")[2])
+    # Each clue under the keyword its digit names, in the keywords' order, as on the team's notesheet.
+    said = ", ".join(f"{words[digit - 1]}: {clue}" for digit, clue in sorted(zip(white_code, ("pudding", "meadow", "violin"))))
+    assert f"Round 1 {said}" in white
+    # Both codes as revealed, each with the clues read aloud for it: public, on every view.
+    code = "\u2011".join(map(str, black_code))      # as the pages write a code: it never breaks
+    assert f"Round 1: Black {code} (anchor, saddle, comet)" in white

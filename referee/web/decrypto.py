@@ -124,9 +124,12 @@ def reason(entry: dict) -> str:
 
 # --- the replay (referee.web.replay) -------------------------------------------------------
 
-def _code_row(number: int, reveal: dict, teams: list[str]) -> tuple[str, str]:
+def _code_row(number: int, reveal: dict, teams: list[str], clues) -> tuple[str, str]:
+    """A revealed code, with the clues that were read aloud for it."""
     team = sheets.side("decrypto", teams[reveal["team"]])
-    return "", _("Round {n}: {team} {code}").format(n=number, team=team, code=sheets.code(reveal["code"]))
+    said = _("Round {n}: {team} {code}").format(n=number, team=team, code=sheets.code(reveal["code"]))
+    heard = clues[reveal["team"]] if clues else None
+    return "", f"{said} ({', '.join(heard)})" if heard else said
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
@@ -139,8 +142,8 @@ def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     rows += [("", _("{team} clues: {clues}").format(team=sheets.side("decrypto", teams[t]), clues=", ".join(clues)))
              for t, clues in enumerate(v["clues"]) if clues]
     for r in v["history"]:
-        rows += [_code_row(r["round"], x, teams) for x in r["reveals"]]
-    rows += [_code_row(v["round"], x, teams) for x in v["reveals"]]
+        rows += [_code_row(r["round"], x, teams, r["clues"]) for x in r["reveals"]]
+    rows += [_code_row(v["round"], x, teams, v["clues"]) for x in v["reveals"]]
     if v["result"] is not None and v["result"]["winners"]:
         rows.append((_("Winners:"), ", ".join(sheets.side("decrypto", teams[w]) for w in v["result"]["winners"])))
     return v["round"], sheets.of(v["round"], v["last_round"]), rows
