@@ -43,6 +43,8 @@ def add_routes(app: web.Application, site) -> None:
     # across other changes (which empty the site's cache), within a bound.
     pages = steps.Kept(PAGES_KEPT)
     site.replay_records = records   # the bench reads how many are kept
+    looked_up: dict = {}            # game id -> its record's key, until the store changes
+    seen = [None]                   # the store's version they were looked up at
 
     def game_row(request: web.Request):
         site.reader.refresh()
@@ -70,10 +72,22 @@ def add_routes(app: web.Application, site) -> None:
             return f"side{side}", side
         return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
 
+    def record_key(request: web.Request) -> tuple:
+        """The key of the game's record, looked up in the store once per
+        change at the table, not once a request."""
+        site.reader.refresh()
+        if seen[0] != site.reader.version:
+            looked_up.clear()
+            seen[0] = site.reader.version
+        game = int(request.match_info["id"])
+        if game not in looked_up:
+            looked_up[game] = records.key(site.reader.store, game_row(request))
+        return looked_up[game]
+
     async def page(request: web.Request) -> web.Response:
         number = int(request.match_info["step"])
         shown, side = mode(request)
-        key = (*records.key(site.reader.store, game_row(request)), number, shown, i18n.lang)
+        key = (*record_key(request), number, shown, i18n.lang)
         body = pages.get(key)
         if body is None:
             try:
