@@ -19,12 +19,11 @@ speed):
 """
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import sys
 import time
 
+from bench import web_bench
 from games import base, osmisifry as osm
 from referee.box.session import Session
 from referee.testing import Table
@@ -34,43 +33,6 @@ CLIENTS = 50
 GAMES = 12                # more than the web keeps built, so that the first answers stay cold
 TARGET_P99_MS = 50
 TARGET_FIRST_MS = 200
-
-# Runs in its own process: the load, then one line of JSON on stdout.
-LOAD = r"""
-import asyncio, json, math, random, sys, time
-import aiohttp
-
-async def main(url, last, clients, seconds):
-    latencies, errors = [], 0
-    end = time.perf_counter() + seconds
-
-    async def client(n):
-        nonlocal errors
-        rng = random.Random(n)
-        connector = aiohttp.TCPConnector(local_addr=(f"127.0.{1 + n // 250}.{1 + n % 250}", 0))
-        async with aiohttp.ClientSession(connector=connector, headers={"Accept-Encoding": "gzip"}) as session:
-            while (start := time.perf_counter()) < end:
-                try:
-                    async with session.get(f"{url}{rng.randint(0, last)}") as response:
-                        await response.read()
-                        ok = response.status == 200
-                except aiohttp.ClientError:
-                    ok = False
-                if ok:
-                    latencies.append(time.perf_counter() - start)
-                else:
-                    errors += 1
-
-    began = time.perf_counter()
-    await asyncio.gather(*(client(n) for n in range(clients)))
-    took = time.perf_counter() - began
-    latencies.sort()
-    p99 = latencies[math.ceil(0.99 * len(latencies)) - 1] if latencies else float("nan")
-    print(json.dumps({"requests": len(latencies), "errors": errors,
-                      "rps": round(len(latencies) / took, 1), "p99_ms": round(p99 * 1000, 2)}))
-
-asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])))
-"""
 
 
 def long_game(store, at: float, seed: int) -> int:
@@ -104,7 +66,8 @@ def run(duration: float = 5.0, clients: int = CLIENTS) -> dict:
         kept = _records(t)
         t.get(f"/g/{games[0]}/step/0")       # the crowd's game has been opened: its first step is the row above
         base_url = t.web_url().rstrip("/") + f"/g/{games[0]}/step/"
-        crowd = t.loop.run_until_complete(_load(base_url, actions, clients, duration))
+        every_step = " ".join(f"{base_url}{k}" for k in range(actions + 1))
+        crowd = t.loop.run_until_complete(web_bench._load(every_step, clients, duration))
     first.sort()
     return {"actions": actions, "clients": clients, "seconds": duration, "crowd": crowd,
             "first_step_ms": {"median": round(first[len(first) // 2], 1), "max": round(first[-1], 1)},
@@ -114,13 +77,6 @@ def run(duration: float = 5.0, clients: int = CLIENTS) -> dict:
 def _records(t: Table) -> int:
     """How many records the table's web app keeps built."""
     return len(t._web.site.replay_records)
-
-
-async def _load(url: str, last: int, clients: int, seconds: float) -> dict:
-    process = await asyncio.create_subprocess_exec(sys.executable, "-c", LOAD, url, str(last), str(clients),
-                                                   str(seconds), stdout=asyncio.subprocess.PIPE)
-    out, _ = await process.communicate()
-    return json.loads(out)
 
 
 def rows():
