@@ -164,15 +164,28 @@ def shown_step(record: steps.Record, number: int):
 
 def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
     """Each round's first step: (step, round number, label), in order;
-    worked out once per record and language."""
+    worked out once per record and language.  A game's round number never
+    goes down, so each round's end is found by galloping and halving over
+    the steps, not by laying out every one (a 300-action game has its
+    thirty-odd rounds in some 150 views, not 300)."""
     key = ("rounds", i18n.lang)
     if key not in record.memo:
-        found, seen = [], set()
-        for n in range(len(record.steps)):
+        def round_at(n: int) -> tuple[int, str]:
             number, label, _rows = _shown(record, max(n - 1, 0))
-            if number not in seen:
-                seen.add(number)
-                found.append((n, number, label))
+            return number, label
+        found, first, last = [], 0, len(record.steps)
+        while first < last:
+            number, label = round_at(first)
+            found.append((first, number, label))
+            # The round's last step is in [low, high): gallop, then halve.
+            low, reach = first, 1
+            while first + reach < last and round_at(first + reach)[0] == number:
+                low, reach = first + reach, reach * 2
+            high = min(first + reach, last)
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (middle, high) if round_at(middle)[0] == number else (low, middle)
+            first = high
         record.memo[key] = found
     return record.memo[key]
 
