@@ -32,7 +32,7 @@ from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 
 SIDES = {"white": 0, "black": 1}
-PAGES_KEPT = 400     # step pages kept rendered (about 6 KB each, plain and gzipped): a 300-action game whole
+PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
 STEP = r"{step:\d{1,6}}"
 
 
@@ -140,15 +140,21 @@ def _query(shown: str, side: int | None) -> str:
     return "?reveal=1" if shown == "reveal" else ""
 
 
-def _shown(record: steps.Record, number: int):
+def _lines(record: steps.Record, number: int):
     """The game's ``replay_step`` of the state after step ``number``, from
-    its public view alone; worked out once per step and language."""
+    its public view alone: (round number, round label, lines)."""
+    hook = catalogue.hook(record.name, "web", "replay_step")
+    return (0, "", []) if hook is None else hook(record.rules.public(record.steps[number].state))
+
+
+def _round_after(record: steps.Record, number: int) -> tuple[int, str]:
+    """The round the state after step ``number`` is in, its number and
+    label; kept per step and language (the lines are not: a page of them
+    is kept whole, and a record stays small)."""
     key = (number, i18n.lang)
     found = record.memo.get(key)
     if found is None:
-        hook = catalogue.hook(record.name, "web", "replay_step")
-        found = (0, "", []) if hook is None else hook(record.rules.public(record.steps[number].state))
-        record.memo[key] = found
+        found = record.memo[key] = _lines(record, number)[:2]
     return found
 
 
@@ -157,9 +163,8 @@ def shown_step(record: steps.Record, number: int):
     the state before it has it (the state after the step before; the
     setup's is its own), its number and label, and the lines of the state
     after it."""
-    _number, _label, rows = _shown(record, number)
-    round_number, label, _rows = _shown(record, max(number - 1, 0))
-    return round_number, label, rows
+    round_number, label = _round_after(record, max(number - 1, 0))
+    return round_number, label, _lines(record, number)[2]
 
 
 def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
@@ -171,8 +176,7 @@ def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
     key = ("rounds", i18n.lang)
     if key not in record.memo:
         def round_at(n: int) -> tuple[int, str]:
-            number, label, _rows = _shown(record, max(n - 1, 0))
-            return number, label
+            return _round_after(record, max(n - 1, 0))
         found, first, last = [], 0, len(record.steps)
         while first < last:
             number, label = round_at(first)
