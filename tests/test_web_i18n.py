@@ -286,7 +286,8 @@ def test_the_api_the_files_and_the_bgstats_link_stay_english_in_every_language(t
     t.box.leave()
     t.start("decrypto")                              # one being played too
     paths = ["/api/evening", "/api/evening.csv", "/api/evening.json", "/api/evenings",
-             *(f"/api/g/{game}" for game in ids.values()), *(f"/api/g/{game}.csv" for game in ids.values())]
+             *(f"/api/g/{game}" for game in ids.values()), *(f"/api/g/{game}.csv" for game in ids.values()),
+             *(f"/api/g/{game}/steps.json" for game in ids.values())]       # issue 38: a game's record
 
     def answers() -> dict[str, str]:
         return {path: ok(t, path) for path in paths}
