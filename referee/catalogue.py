@@ -18,12 +18,13 @@ Per-game code lives in the game's own modules, found by convention:
   flows take it from here) and ``describe_roll``, in a module both
   processes may import, so that the replay on the phones says each step as
   the box does;
-- web (``referee.web.<name>``), all optional: ``details(i, round)`` (a score
-  sheet row's label and details), ``now(view)`` (where a game in progress
-  stands), ``team_form(state, team, form)`` (the event a team page's form
-  plays), ``chart(entry, names)`` (the chart of its page),
-  ``replay_step(view)`` (a step of the replay from the public view: the
-  round's number and label and the lines to show) and
+- web (``referee.web.<name>``): ``replay_step(view)``, which a game of the
+  score log must have (a step of the replay from the public view: the
+  round's number, which never goes down along a game, its label and the
+  lines to show); optional, ``details(i, round)`` (a score sheet row's
+  label and details), ``now(view)`` (where a game in progress stands),
+  ``team_form(state, team, form)`` (the event a team page's form plays),
+  ``chart(entry, names)`` (the chart of its page) and
   ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
   game is over).
 
