@@ -38,6 +38,8 @@ import aiohttp
 
 PAGES = ("/", "/e/", "/api/evening", "/api/evenings", "/api/evening.csv", "/g/1", "/g/2", "/api/g/1",
          "/static/style.css")
+# Issue 38: replay steps and records of finished games; the box does none of this work.
+PAGES += ("/g/1/step/0", "/g/3/step/5", "/g/4/step/9?reveal=1", "/api/g/4/steps.json")
 DEFAULT = {"pages": 64, "idle": 1000, "sse": 300, "slow": 200, "garbage": 16}
 PROBE_EVERY = 0.05
 PROBE_ADDRESS = "127.0.0.2"

@@ -41,22 +41,26 @@ TARGET_RATIO = 0.5   # the box's live pages at least half as fast as static file
 FIRST_ANSWER_MS = 100
 
 # Runs in its own process: the load, then one line of JSON on stdout.
+# The addresses are one argument, separated by spaces: each request asks
+# for one of them at random (bench.replay_bench asks for many steps).
 LOAD = r"""
-import asyncio, json, math, sys, time
+import asyncio, json, math, random, sys, time
 import aiohttp
 
-async def main(url, clients, seconds):
+async def main(urls, clients, seconds):
     latencies, errors = [], 0
     end = time.perf_counter() + seconds
+    urls = urls.split()
 
     async def client(n):
         nonlocal errors
+        rng = random.Random(n)
         # Each client a phone of its own, with an address of its own.
         connector = aiohttp.TCPConnector(local_addr=(f"127.0.{1 + n // 250}.{1 + n % 250}", 0))
         async with aiohttp.ClientSession(connector=connector, headers={"Accept-Encoding": "gzip"}) as session:
             while (start := time.perf_counter()) < end:
                 try:
-                    async with session.get(url) as response:
+                    async with session.get(rng.choice(urls)) as response:
                         await response.read()
                         ok = response.status == 200
                 except aiohttp.ClientError:

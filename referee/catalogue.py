@@ -14,10 +14,19 @@ Per-game code lives in the game's own modules, found by convention:
 - rules (``games.<name>``): the ``games.base.Rules`` contract;
 - flows (``referee.box.flows.<name>``): ``setup(box)``, ``Play(box, session)``
   and ``describe(event, before)``, the last action in a few words;
-- web (``referee.web.<name>``), all optional: ``details(i, round)`` (a score
-  sheet row's label and details), ``now(view)`` (where a game in progress
-  stands), ``team_form(state, team, form)`` (the event a team page's form
-  plays) and ``chart(entry, names)`` (the chart of its page).
+- said (``referee.said.<name>``), optional: the same ``describe`` (the
+  flows take it from here) and ``describe_roll``, in a module both
+  processes may import, so that the replay on the phones says each step as
+  the box does;
+- web (``referee.web.<name>``): ``replay_step(view)``, which a game of the
+  score log must have (a step of the replay from the public view: the
+  round's number, which never goes down along a game, its label and the
+  lines to show); optional, ``details(i, round)`` (a score sheet row's
+  label and details), ``now(view)`` (where a game in progress stands),
+  ``team_form(state, team, form)`` (the event a team page's form plays),
+  ``chart(entry, names)`` (the chart of its page) and
+  ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
+  game is over).
 
 A game added here, with those modules, is played by the box, logged, shown,
 exported and published with nothing else touched (``register``).
@@ -49,6 +58,7 @@ class Game:
     deals_words: bool = False      # deals words the box must not repeat tonight
     league_points: bool = False    # its totals add up across the club's tables
     points: bool = True            # its totals are points (Decrypto's are tokens, not summed)
+    said: str | None = None        # the module of its words for an action, read by both processes
 
 
 GAMES: dict[str, Game] = {}
@@ -61,7 +71,7 @@ def register(game: Game) -> Game:
 
 def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
     return register(Game(name, title, f"games.{name}", f"referee.box.flows.{name}",
-                         f"referee.web.{name}" if web else None, **kw))
+                         f"referee.web.{name}" if web else None, said=f"referee.said.{name}" if web else None, **kw))
 
 
 _builtin("tools", N_("Table tools"), web=False, seats=(1, 1), on_menu=False, logged=False)

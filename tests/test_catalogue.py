@@ -59,9 +59,12 @@ def test_24_1_every_entry_names_modules_with_the_hooks_it_promises(game):
     assert callable(flows.Play) and callable(flows.describe)
     assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
     web = catalogue.load(game.web) if game.web else None
-    for hook in ("details", "now", "team_form", "chart"):
+    for hook in ("details", "now", "team_form", "chart", "replay_step", "replay_hidden"):
         assert getattr(web, hook, None) is None or callable(getattr(web, hook))
     assert (getattr(web, "team_form", None) is not None) == bool(game.teams) == bool(game.phone_events)
+    # Issue 38: every game of the score log has a replay, and its words for an action.
+    assert not game.logged or callable(web.replay_step)
+    assert not game.logged or callable(catalogue.load(game.said).describe)
     low, high = game.seats
     assert 1 <= low <= high
 
@@ -97,6 +100,9 @@ def test_24_1_a_game_added_through_the_catalogue_alone_is_played_logged_exported
     assert status == 200 and "Tally Finished" in text(page) and "★ Ann 3 Bob 1" in text(page)
     status, _h, page = t.get(f"/g/{game_id}")
     assert status == 200 and "Ann wins" in text(page) and "Point 4" in page and "scored by Bob" in page
+    # Its replay, step by step, in its own words (issue 38).
+    status, _h, page = t.get(f"/g/{game_id}/step/4")
+    assert status == 200 and "» Ann scores" in text(page) and "Point 4" in text(page) and "Ann 3 Bob 1" in text(page)
     status, _h, sheet = t.get("/api/evening.csv")
     rows = list(csv.reader(io.StringIO(sheet.lstrip("\ufeff")), delimiter=";"))
     assert ["Tally", "Ann", "3", "yes"] == [rows[1][1], rows[1][6], rows[1][7], rows[1][8]]

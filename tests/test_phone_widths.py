@@ -65,8 +65,12 @@ def evening(t) -> list[str]:
     t.start("decrypto")                # a game in play: its team pages
     teams = [path_of(team_links.team_url(t.box, team)) for team in (0, 1)]
     month = f"{history.evening_of(t.clock.wall()):%Y-%m}"     # its longest names: Decrypto's
+    # Issue 38: the replay's steps, with what the box kept hidden and from a team's side.
+    steps = [f"/g/{decrypto}/step/6?reveal=1", f"/g/{decrypto}/step/3?side=white", f"/g/{osmisifry}/step/1",
+             f"/g/{seats}/step/2"]
+    assert [t.get(path)[0] for path in steps] == [200] * len(steps)
     return ["/", "/e/", *(f"/g/{g}" for g in (decrypto, davinci, osmisifry, octiles, decipher, seats)), "/p/",
-            "/p/@ann", "/p/@bob", f"/p/ladder/decrypto/{month}", *teams]
+            "/p/@ann", "/p/@bob", f"/p/ladder/decrypto/{month}", *teams, *steps]
 
 
 def test_issue34_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811

@@ -468,3 +468,37 @@ def test_issue17_the_decrypto_game_page_reads_at_a_glance_at_360_px_light_and_da
         assert "Σ: held after the round." in phone.text(page)    # Decrypto counts tokens (25.2)
         assert serious_findings(phone, page, axe) == []
         phone.shot(page, "glance-dark" if dark else "glance")
+
+
+REPLAY_WIDTH = 320   # the narrowest phone the pages are made for
+
+
+def test_38_the_replay_steps_by_arrow_keys_and_reads_at_320_px_light_and_dark(t, phone, axe):  # noqa: F811
+    t.start("decrypto")
+    decrypto_clues(t)
+    t.hold("*", 1.0)                      # the game menu: Black's "done" taken back
+    t.press("#")
+    act(t, decrypto.CluesDone(1))
+    decrypto_guesses(t, miscommunicate={1})
+    decrypto_clues(t)
+    decrypto_guesses(t, miscommunicate={1})
+    game = t.box.session.id
+    t.box.leave()
+    steps = json.loads(t.get(f"/api/g/{game}/steps.json")[2])["steps"]
+    undone = next(n for n, s in enumerate(steps) if s["taken_back"])
+    # The arrow keys follow the page's links: forward, back, the end, the start.
+    page = phone.open(f"/g/{game}/step/2", width=REPLAY_WIDTH)
+    for key, step in (("ArrowRight", 3), ("ArrowLeft", 2), ("End", len(steps) - 1), ("Home", 0)):
+        phone.call(page.keyboard.press(key))
+        phone.call(page.wait_for_url(f"**/g/{game}/step/{step}"))
+    # Light as the table saw it, dark with what the box kept hidden (one axe run each).
+    for dark, query in ((False, ""), (True, "?reveal=1")):
+        page = phone.open(f"/g/{game}/step/{undone}{query}", dark=dark, width=REPLAY_WIDTH)
+        assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= REPLAY_WIDTH
+        # The action taken back is there, folded until asked for.
+        assert phone.call(page.evaluate("document.querySelector('details.tried').open")) is False
+        assert "Black: clues done" not in phone.call(page.inner_text("details.tried"))
+        phone.call(page.click("details.tried summary"))
+        assert "Black: clues done" in phone.call(page.inner_text("details.tried"))
+        assert serious_findings(phone, page, axe) == []
+        phone.shot(page, f"replay{'-hidden-dark' if dark else ''}")

@@ -117,6 +117,10 @@ def test_every_page_speaks_the_box_language_with_no_english_left(t):
     pages["evenings"] = ok(t, "/e/")
     for name, game in ids.items():
         pages[name] = ok(t, f"/g/{game}")
+        pages[f"{name}, step by step"] = ok(t, f"/g/{game}/step/1")      # issue 38: the replay
+    pages["decrypto, a side's step"] = ok(t, f"/g/{ids['decrypto']}/step/1?side=white")
+    status, _, pages["a replay of the game on"] = t.get(f"/g/{current_id(t)}/step/0")
+    assert status == 409
     status, _, pages["404"] = t.get("/nothing-here")
     assert status == 404
     for name, body in pages.items():
@@ -282,7 +286,8 @@ def test_the_api_the_files_and_the_bgstats_link_stay_english_in_every_language(t
     t.box.leave()
     t.start("decrypto")                              # one being played too
     paths = ["/api/evening", "/api/evening.csv", "/api/evening.json", "/api/evenings",
-             *(f"/api/g/{game}" for game in ids.values()), *(f"/api/g/{game}.csv" for game in ids.values())]
+             *(f"/api/g/{game}" for game in ids.values()), *(f"/api/g/{game}.csv" for game in ids.values()),
+             *(f"/api/g/{game}/steps.json" for game in ids.values())]       # issue 38: a game's record
 
     def answers() -> dict[str, str]:
         return {path: ok(t, path) for path in paths}

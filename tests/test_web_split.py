@@ -360,3 +360,23 @@ def test_16_the_web_turns_away_connections_beyond_its_limits(table):
     finally:
         for sock in held:
             sock.close()
+
+
+def test_38_a_game_on_has_no_replay_and_once_ended_its_steps_are_served(table):
+    # Issue 38 through the two processes: the web refuses the replay while
+    # the box plays the game, and serves it step by step once it has ended.
+    t = table
+    start_decrypto(t)
+    assert t.press("team1", "team1") == ["ok", "ok"]          # White: clues done
+    game = evening(t)[0]["id"]
+    for path in (f"/g/{game}/step/0", f"/g/{game}/step/1?reveal=1", f"/api/g/{game}/steps.json"):
+        assert t.get(path)[0] == 409, path
+    assert t.ask("down *") == "ok"                          # held: the game menu, its undo question first
+    until(lambda: "D:End game" in t.screen(), what="the game menu")
+    assert t.ask("up *") == "ok"
+    assert t.press("D", "#") == ["ok", "ok"]                # end this game: yes
+    until(lambda: evening(t)[0]["status"] != "playing", what="the game's end")
+    status, _h, page = t.get(f"/g/{game}/step/1")
+    assert status == 200 and "» White: clues done" in page
+    status, _h, body = t.get(f"/api/g/{game}/steps.json")
+    assert status == 200 and [s["said"] for s in json.loads(body)["steps"]] == ["", "White: clues done"]

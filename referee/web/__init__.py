@@ -14,6 +14,8 @@ Routes
 ------
 ``/``                       tonight: every game, the one in progress on top
 ``/g/<id>``                 one game: result, chart of running totals, score sheet
+``/g/<id>/step/<k>``        a finished game step by step (``referee.web.replay``; ``?reveal=1``,
+                            ``?side=white|black``; ``/g/<id>/step?round=`` jumps); 409 while it is on
 ``/e/``                     the evenings, newest first (``?before=YYYY-MM-DD`` pages on)
 ``/e/<YYYY-MM-DD>``         an earlier evening
 ``/T/<token>``              a team's page (``/t/`` too); POST sends its forms
@@ -27,6 +29,7 @@ Routes
 ``/api/e/<date>``           an earlier evening as JSON (``.csv``, ``.json`` as files)
 ``/api/evenings``           the list of evenings as JSON (``?before=`` too)
 ``/api/g/<id>``             one game's score-log entry as JSON; ``.csv``: its sheet
+``/api/g/<id>/steps.json``  a finished game's record (``docs/steps-json.md``); 409 while it is on
 ``/api/p/<player>.csv|.json`` a player's games as a file
 
 ``serve(reader, client, host, port)`` starts it (``referee.web.main`` does,

@@ -32,7 +32,7 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
+from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets, team_pages
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -356,6 +356,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None) -> we
     get(f"/api/g/{GAME}", site.api_game)
     get(f"/api/g/{GAME}.csv", site.game_file)
     names_page.add_routes(app, site)
+    replay.add_routes(app, site)
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     return app

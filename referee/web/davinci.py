@@ -34,3 +34,17 @@ def empty(entry: dict) -> str:
     if entry.get("scored", True):
         return _("No game finished yet: tournament points come at the end of each game.")
     return _("One game, no points: the last player with hidden tiles wins.")
+
+
+def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+    """A step of the replay: each player's tiles as counts of hidden and
+    face-up ones (the box never knows a tile's number), the pool, the turn
+    and the tournament's points."""
+    label = _("Game {n} of {last}").format(n=v["game"], last=v["games"]) if v["games"] > 1 else _("Game {n}").format(n=v["game"])
+    rows = [(_name(p["name"]), _("hidden {h}, up {r}").format(h=p["hidden"], r=p["revealed"])) for p in v["players"]]
+    rows += [("", line) for line in now(v)[(1 if v["games"] > 1 else 0):]] if v["winner"] is None else []
+    if v["winner"] is not None:
+        rows.append((_("Winner:"), _name(v["winner"])))
+    if v["games"] > 1:
+        rows.append((_("Da Vinci points"), ", ".join(f"{_name(n)} {p}" for n, p in v["standings"].items())))
+    return v["game"], label, rows

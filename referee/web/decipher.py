@@ -24,3 +24,17 @@ def now(v: dict) -> list[str]:
         return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
     return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=sheets.side("decipher", v["maker"]))]
             + ([_("bonus mode")] if v.get("bonus_mode") else []))
+
+
+def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+    """A step of the replay: who makes the word and who seeks, each
+    player's guess tokens and the points so far (never the piece count,
+    which the maker keeps)."""
+    rows = [("", line) for line in now(v)[1:]]
+    if v["seeker"] is not None:
+        rows.append(("", _("{name} to play").format(name=sheets.side("decipher", v["seeker"]))))
+    for p in v["players"]:
+        held = "" if p["maker"] else f" · {_('Guess tokens')} {p['guess_tokens']}"
+        rows.append((sheets.side("decipher", p["name"]), f"{v['totals'][p['name']]}{held}"))
+    rows.append((_("NO tokens"), str(v["no_tokens"])))
+    return v["round"], sheets.of(v["round"], v["rounds"]), rows

@@ -120,3 +120,55 @@ def reason(entry: dict) -> str:
         parts.append(_("Keywords guessed: {counts}.").format(
             counts=", ".join(f"{sheets.side('decrypto', team)} {n}" for team, n in counts.items())))
     return " ".join(parts)
+
+
+# --- the replay (referee.web.replay) -------------------------------------------------------
+
+def _code_row(number: int, reveal: dict, teams: list[str], clues) -> tuple[str, str]:
+    """A revealed code, with the clues that were read aloud for it."""
+    team = sheets.side("decrypto", teams[reveal["team"]])
+    said = _("Round {n}: {team} {code}").format(n=number, team=team, code=sheets.code(reveal["code"]))
+    heard = clues[reveal["team"]] if clues else None
+    return "", f"{said} ({', '.join(heard)})" if heard else said
+
+
+def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+    """A step of the replay from the public view alone: no keyword, and no
+    code before its reveal [DE-6], which the view holds back itself."""
+    teams = v["teams"]
+    rows = [(sheets.side("decrypto", team), sheets.tokens_text(i, m))
+            for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
+    rows += [("", line) for line in now(v)[1:]]
+    rows += [("", _("{team} clues: {clues}").format(team=sheets.side("decrypto", teams[t]), clues=", ".join(clues)))
+             for t, clues in enumerate(v["clues"]) if clues]
+    for r in v["history"]:
+        rows += [_code_row(r["round"], x, teams, r["clues"]) for x in r["reveals"]]
+    rows += [_code_row(v["round"], x, teams, v["clues"]) for x in v["reveals"]]
+    if v["result"] is not None and v["result"]["winners"]:
+        rows.append((_("Winners:"), ", ".join(sheets.side("decrypto", teams[w]) for w in v["result"]["winners"])))
+    return v["round"], sheets.of(v["round"], v["last_round"]), rows
+
+
+def replay_hidden(state: d.State, side: int | None) -> list[tuple[str, str]]:
+    """What the box knew and kept hidden at a step, for a game that is over:
+    both teams' keywords and codes (``side`` None), or one team's keywords
+    with its clues under them, its notesheet as the team saw it."""
+    rows = []
+    for team in (0, 1) if side is None else (side,):
+        name = sheets.side("decrypto", state.names[team])
+        words = state.keywords[team]
+        if words:
+            rows.append((_("{team}: keywords").format(team=name),
+                         ", ".join(f"{n}.\u00a0{word}" for n, word in enumerate(words, 1))))
+        code = state.codes[team]
+        if code:
+            rows.append((_("{team}: code").format(team=name), sheets.code(code)))
+        if side is not None and words:
+            for number, clues in d.notesheet(state, team):
+                rows.append((_("Round {n}").format(n=number),
+                             ", ".join(f"{words[k]}: {clue}" for k, clue in enumerate(clues) if clue)))
+            typed = state.clues[team]
+            if typed and code and not any(x.team == team for x in state.reveals):
+                rows.append((_("Round {n}").format(n=state.round),
+                             ", ".join(f"{words[digit - 1]}: {clue}" for digit, clue in zip(code, typed))))
+    return rows

@@ -38,3 +38,17 @@ def now(v: dict) -> list[str]:
     if v.get("over"):
         return []
     return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=sheets.side("octiles", v["player"]))]
+
+
+def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+    """A step of the replay: its round, who moves, the spaces with a tile,
+    and in referee mode each player's runners home."""
+    rows = [("", line) for line in now(v)[1:]]
+    spaces = sorted(t["number"] for t in v["tiles"].values())
+    if spaces:
+        rows.append((_("Tiles on spaces"), ", ".join(map(str, spaces))))
+    for name, home in v.get("home", {}).items():
+        rows.append((sheets.side("octiles", name), _("runners home: {n}").format(n=home)))
+    if v["finished"]:
+        rows.append((_("All runners home."), ", ".join(sheets.side("octiles", n) for n in v["finished"])))
+    return v["round"], _("Round {n}").format(n=v["round"]), rows

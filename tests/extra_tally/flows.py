@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from extra_tally import rules
+from extra_tally.said import describe  # noqa: F401  (the catalogue's hook)
 from referee.box.flows import Flow
 from referee.box.screen import Screen
 
@@ -32,7 +33,3 @@ class Play(Flow):
         s = self.session.state
         lines = tuple(f"{name} {n}" for name, n in zip(s.names, rules.points(s)))
         return {"main": Screen("Tally", lines + (("Over",) if rules.is_over(s) else ()))}
-
-
-def describe(event, before) -> str:
-    return f"{before.names[event.seat]} scores"

@@ -25,20 +25,14 @@ from __future__ import annotations
 
 from games import davinci as dv
 from games.base import Illegal, winners
-from referee import i18n, setup_names
+from referee import i18n
 from referee.box.flows import Flow, answers, clock_text
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
+from referee.said.davinci import describe, seat_label  # noqa: F401  (describe: the catalogue's hook)
 
 TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
-
-
-def seat_label(seat: int, players: tuple[str, ...] = ()) -> str:
-    """A seat as the screens name it: the name the table gave it, or P1…P4
-    where it kept its default (``referee.setup_names.is_default``)."""
-    name = players[seat] if seat < len(players) else ""
-    return name if name and not setup_names.is_default(name) else _("P{n}").format(n=seat + 1)
 
 
 def setup(box) -> Flow:
@@ -309,20 +303,3 @@ class Play(Flow):
                       for seat, total in enumerate(standings.values()))
         return Screen(title, lines, keys=keys, qr=url)
 
-
-def describe(event, before) -> str:
-    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
-    match event:
-        case dv.Dealt(starts=starter):
-            # Who starts, not "the deal": what the # on the deal page chose.
-            seat = before.starter if starter is None else starter
-            return _("{p} starts the deal").format(p=seat_label(seat, before.players))
-        case dv.Attack(target, hit, by):
-            who = seat_label(before.turn if by is None else by, before.players)
-            text = _("{p} hits {t}") if hit else _("{p} misses {t}")
-            return text.format(p=who, t=seat_label(target, before.players))
-        case dv.Stop():
-            return _("{p} stops").format(p=seat_label(before.turn, before.players))
-        case dv.NextGame():
-            return _("next game")
-    return ""

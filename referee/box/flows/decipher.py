@@ -33,6 +33,7 @@ from referee.box.flows import Flow, answers, more
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
+from referee.said.decipher import describe  # noqa: F401  (the catalogue's hook)
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].
@@ -474,27 +475,3 @@ class Play(Flow):
                 Page.CORRECT: _correct_screen, Page.GUESS: _guess_screen, Page.GIVEUP: _giveup_screen,
                 Page.SCORES: _scores_screen, Page.SHEET: _sheet_screen}
 
-
-def describe(event, before) -> str:
-    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
-    maker = before.players[before.maker]
-    match event:
-        case game.Pieces():
-            # [DC-3] The undo question is on main: the count stays the maker's.
-            return _("the piece count")
-        case game.BonusMode():
-            return _("bonus mode")
-        case game.No():
-            return _("{name}'s NO").format(name=maker)
-        case game.Yes():
-            return _("{name}'s YES").format(name=maker)
-        case game.PieceRequested():
-            return _("{name} asks a piece").format(name=before.players[before.seeker])
-        case game.Guess(seeker, right):
-            text = _("{name} guessed right") if right else _("{name} guessed wrong")
-            return text.format(name=before.players[seeker])
-        case game.GiveUp():
-            return _("nobody guesses")
-        case game.NextRound():
-            return _("next round")
-    return ""

@@ -53,6 +53,7 @@ from referee.box.flows import Flow, clock_text, forms
 from referee.box.screen import COLS, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
+from referee.said.decrypto import code_text, describe, said_line  # noqa: F401  (describe: the catalogue's hook)
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
@@ -151,10 +152,6 @@ def help_screen(page: int) -> Screen:
 
 # --- playing ---------------------------------------------------------------------------
 
-def code_text(code) -> str:
-    return "-".join(str(digit) for digit in code)
-
-
 def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
     """Every code revealed so far, with its round, in the order played."""
     done = [(r.number, x) for r in state.rounds for x in r.reveals]
@@ -164,13 +161,6 @@ def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
 def reveal_key(number: int, reveal: d.Reveal) -> str:
     # A different guess after an undo is a different reveal, to be shown anew.
     return f"{number}:{reveal.team}:{reveal.intercept}:{reveal.decode}"
-
-
-def said_line(team: str, guess, right: bool) -> str:
-    """A team's guess and whether it was the code, on a line that never
-    breaks inside the code."""
-    text = _("{team}: {code} right") if right else _("{team}: {code} wrong")
-    return text.format(team=team, code=code_text(guess))
 
 
 class Play(Flow):
@@ -626,25 +616,3 @@ class Play(Flow):
         tokens = _("Tokens: {n} of 2").format(n=s.interceptions[seat])
         return Screen(title, (*wrap(text), tokens))
 
-
-def describe(event, before) -> str:
-    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
-    def team(seat: int) -> str:
-        return _(before.names[seat])
-    match event:
-        case d.CluesDone(seat):
-            return _("{team}: clues done").format(team=team(seat))
-        case d.Clues(seat):
-            return _("{team}'s clues").format(team=team(seat))
-        case d.SwapKeyword(seat, position):
-            return _("{team} swaps word {n}").format(team=team(seat), n=position)
-        case d.Guess(seat, code) if d.step(before).kind == "intercept":
-            # Right or wrong is said with the code, after the decode [DE-6]:
-            # here it would tell the decoding team its code.
-            return _("{team} intercepts: {code}").format(team=team(seat), code=code_text(code))
-        case d.Guess(seat, code):
-            target = d.step(before).of_team
-            return said_line(team(seat), code, target is not None and tuple(code) == tuple(before.codes[target] or ()))
-        case d.KeywordsGuessed(seat, count):
-            return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
-    return ""

@@ -47,20 +47,17 @@ from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
-from referee import catalogue
 from referee.box.flows import Flow
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
 from referee.box.screen import Screen, fit, wrap
 from referee.i18n import _, ngettext
+from referee.said.octiles import SEAT_NAMES, describe  # noqa: F401  (describe: the catalogue's hook)
 
 BESIDE = 13      # text columns left of the tile picture
 TURNING = 10     # text columns left of the full-height picture
 FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
-# Given a count, the rules name the players after their seats.
-# The seats' names the rules give, in English; the screens translate them.
-SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
 MAP_PAGES = 2   # the spaces by number, then the start homes and how circles are named
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
@@ -583,19 +580,3 @@ class Play(Flow):
     _ASKS = {Ask.MORE: _ask_more, Ask.END: _ask_end, Ask.FINISHED: _ask_finished, Ask.SURE: _ask_sure}
     _STEPS = {"play": _play, "no_move": _no_move, "stuck": _stuck}
 
-
-def describe(event, before) -> str:
-    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
-    def name(seat: int) -> str:
-        given = before.names[seat]
-        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
-    match event:
-        case oc.Play(space) | oc.Played(space):
-            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
-        case oc.Pass():
-            return _("{name} passes").format(name=name(before.turn))
-        case oc.Finished(seat):
-            return _("{name} finished").format(name=name(seat))
-        case oc.Stop():
-            return _("stopping the game")
-    return ""

@@ -44,6 +44,7 @@ from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee import i18n
 from referee.config import read_letter_table
 from referee.i18n import _
+from referee.said.osmisifry import describe, describe_roll  # noqa: F401  (the catalogue's hooks)
 
 CREATION = ("roll_letter", "pick")
 COUNTS = 3              # questions answered with a number, before the yes/no
@@ -393,32 +394,3 @@ def _score_row(name: str, points: dict) -> str:
     sums = f"{points['agent']}+{points['officer']}={points['total']}"
     return fit(name, COLS - 12).ljust(COLS - 12) + sums.rjust(12)
 
-
-def describe(event, before) -> str:
-    """The last action in a few words, for the undo question (``referee.box.flows.actions``)."""
-    match event:
-        case osm.PickLetter(player, index):
-            letter = before.offer.letters[index] if index < len(before.offer.letters) else "?"
-            return _("{name} takes {letter}").format(name=before.players[player], letter=letter)
-        case osm.Drawing(player):
-            return _("{name} drawing").format(name=before.players[player])
-        case osm.EndCreation():
-            return _("end of creation")
-        case osm.StartDecoding():
-            return _("start of decoding")
-        case osm.EndDecoding():
-            return _("officers done")
-        case osm.Score(agent):
-            return _("score of {name}").format(name=before.players[agent])
-    return ""
-
-
-def describe_roll(event, before) -> str:
-    """A roll in a few words: the letter or the side it gave."""
-    dice = "+".join(map(str, event.values))
-    if event.purpose == "letter":
-        return _("roll {dice} → {letter}").format(dice=dice, letter=before.table.letter(*event.values))
-    if event.purpose == "direction":
-        side = _("left") if event.values[0] <= 4 else _("right")   # [OS-9]
-        return _("roll {dice} → {side}").format(dice=dice, side=side)
-    return _("roll {dice}").format(dice=dice)

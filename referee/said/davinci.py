@@ -1,0 +1,32 @@
+"""Da Vinci Code: what a player did, in the words of the box's ``»`` line and
+undo question, which the replay on the phones repeats (``referee.said``)."""
+from __future__ import annotations
+
+from games import davinci as dv
+from referee import setup_names
+from referee.i18n import _
+
+
+def seat_label(seat: int, players: tuple[str, ...] = ()) -> str:
+    """A seat as the screens name it: the name the table gave it, or P1…P4
+    where it kept its default (``referee.setup_names.is_default``)."""
+    name = players[seat] if seat < len(players) else ""
+    return name if name and not setup_names.is_default(name) else _("P{n}").format(n=seat + 1)
+
+
+def describe(event, before) -> str:
+    """The action in a few words, read in the state before it."""
+    match event:
+        case dv.Dealt(starts=starter):
+            # Who starts, not "the deal": what the # on the deal page chose.
+            seat = before.starter if starter is None else starter
+            return _("{p} starts the deal").format(p=seat_label(seat, before.players))
+        case dv.Attack(target, hit, by):
+            who = seat_label(before.turn if by is None else by, before.players)
+            text = _("{p} hits {t}") if hit else _("{p} misses {t}")
+            return text.format(p=who, t=seat_label(target, before.players))
+        case dv.Stop():
+            return _("{p} stops").format(p=seat_label(before.turn, before.players))
+        case dv.NextGame():
+            return _("next game")
+    return ""

@@ -1,0 +1,29 @@
+"""Octiles: what a player did, in the words of the box's ``»`` line and
+undo question, which the replay on the phones repeats (``referee.said``)."""
+from __future__ import annotations
+
+from games import octiles as oc
+from referee import catalogue
+from referee.i18n import _
+
+
+# Given a count, the rules name the players after their seats.
+# The seats' names the rules give, in English; the screens translate them.
+SEAT_NAMES = {name: name for name in catalogue.get("octiles").rule_names}
+
+
+def describe(event, before) -> str:
+    """The action in a few words, read in the state before it."""
+    def name(seat: int) -> str:
+        given = before.names[seat]
+        return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
+    match event:
+        case oc.Play(space) | oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Pass():
+            return _("{name} passes").format(name=name(before.turn))
+        case oc.Finished(seat):
+            return _("{name} finished").format(name=name(seat))
+        case oc.Stop():
+            return _("stopping the game")
+    return ""

@@ -1,0 +1,36 @@
+"""Osmišifry: what a player did, in the words of the box's ``»`` line and
+undo question, which the replay on the phones repeats (``referee.said``)."""
+from __future__ import annotations
+
+from games import osmisifry as osm
+from referee.i18n import _
+
+
+def describe(event, before) -> str:
+    """The action in a few words, read in the state before it."""
+    match event:
+        case osm.PickLetter(player, index):
+            letter = before.offer.letters[index] if index < len(before.offer.letters) else "?"
+            return _("{name} takes {letter}").format(name=before.players[player], letter=letter)
+        case osm.Drawing(player):
+            return _("{name} drawing").format(name=before.players[player])
+        case osm.EndCreation():
+            return _("end of creation")
+        case osm.StartDecoding():
+            return _("start of decoding")
+        case osm.EndDecoding():
+            return _("officers done")
+        case osm.Score(agent):
+            return _("score of {name}").format(name=before.players[agent])
+    return ""
+
+
+def describe_roll(event, before) -> str:
+    """A roll in a few words: the letter or the side it gave."""
+    dice = "+".join(map(str, event.values))
+    if event.purpose == "letter":
+        return _("roll {dice} → {letter}").format(dice=dice, letter=before.table.letter(*event.values))
+    if event.purpose == "direction":
+        side = _("left") if event.values[0] <= 4 else _("right")   # [OS-9]
+        return _("roll {dice} → {side}").format(dice=dice, side=side)
+    return _("roll {dice}").format(dice=dice)

@@ -1,0 +1,221 @@
+"""The replay: a finished game step by step on the phones.
+
+``/g/N/step/K`` is step K of game N (0: the setup), its own address so that
+a step can be shared: what was done, in the box's words (``referee.said``),
+the round it belongs to, and the public state after it, which the game's
+web module lays out from its public view (``replay_step(view)``: the
+round's number, its label and the lines to show).  Buttons go to the
+start, back, forward and to the end, a list jumps to a round, and the
+arrow keys step (``replay.js``; without it the links do).  An action the
+table took back is shown under the step it followed, folded away.
+
+By default a step shows what a spectator at the table knew then: the
+public view alone, which never holds a keyword or a code before its reveal
+[DE-6].  Once the game is over, ``?reveal=1`` adds what the box knew and
+kept hidden, and ``?side=white`` (or ``black``) one team's keywords beside
+its clues, where the game's web module has ``replay_hidden(state, side)``.
+While the game is on, every address of its replay answers 409 and shows
+nothing, so that nothing reaches the other team.
+
+``/api/g/N/steps.json`` is the record as data (``referee.web.steps``,
+``docs/steps-json.md``).
+"""
+from __future__ import annotations
+
+import msgspec
+from aiohttp import web
+
+from referee import catalogue, i18n
+from referee.i18n import _
+from referee.store import scorelog
+from referee.web import sheets, steps
+from referee.web.bodies import Body, send
+
+SIDES = {"white": 0, "black": 1}
+PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
+STEP = r"{step:\d{1,6}}"
+
+
+def add_routes(app: web.Application, site) -> None:
+    records = steps.Records()
+    # Step pages rendered, by game, row, step, view and language: a finished
+    # game's pages change with nothing else at the table, so they are kept
+    # across other changes (which empty the site's cache), within a bound.
+    pages = steps.Kept(PAGES_KEPT)
+    site.replay_records = records   # the bench reads how many are kept
+    looked_up: dict = {}            # game id -> its record's key, until the store changes
+    seen = [None]                   # the store's version they were looked up at
+
+    def game_row(request: web.Request):
+        site.reader.refresh()
+        row = site.reader.store.game(int(request.match_info["id"]))
+        if row is None or not catalogue.logged(row.name):
+            raise web.HTTPNotFound()
+        return row
+
+    def finished(request: web.Request) -> tuple[steps.Record, dict]:
+        """The game's record and score-log entry; 409 while it is played.
+        Both come from the record, built once per game and row: a crowd on
+        one game replays it once, not once a request."""
+        row = game_row(request)
+        record = records.record(site.reader.store, row)
+        entry = record.memo.get("entry")
+        if entry is None:
+            entry = record.memo["entry"] = scorelog.entry_of(row, record.rules, record.steps[-1].state)
+        if entry.get("status") == "playing":
+            raise _Playing()
+        return record, entry
+
+    def mode(request: web.Request) -> tuple[str, int | None]:
+        side = SIDES.get(request.query.get("side", ""))
+        if side is not None:
+            return f"side{side}", side
+        return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
+
+    def record_key(request: web.Request) -> tuple:
+        """The key of the game's record, looked up in the store once per
+        change at the table, not once a request."""
+        site.reader.refresh()
+        if seen[0] != site.reader.version:
+            looked_up.clear()
+            seen[0] = site.reader.version
+        game = int(request.match_info["id"])
+        if game not in looked_up:
+            looked_up[game] = records.key(site.reader.store, game_row(request))
+        return looked_up[game]
+
+    async def page(request: web.Request) -> web.Response:
+        number = int(request.match_info["step"])
+        shown, side = mode(request)
+        key = (*record_key(request), number, shown, i18n.lang)
+        body = pages.get(key)
+        if body is None:
+            try:
+                record, entry = finished(request)
+            except _Playing:
+                return playing(request)
+            if number >= len(record.steps):
+                raise web.HTTPNotFound()
+            body = Body.of(render(site, record, entry, number, shown, side), "html")
+            pages.put(key, body)
+        return send(request, body)
+
+    async def jump(request: web.Request) -> web.Response:
+        # The round list's form, which works without a script: the first step of the round.
+        try:
+            record, _entry = finished(request)
+        except _Playing:
+            return playing(request)
+        wanted = request.query.get("round", "")
+        first = next((n for n, number, _label in rounds(record) if str(number) == wanted), 0)
+        raise web.HTTPFound(f"/g/{record.game.id}/step/{first}{_query(*mode(request))}")
+
+    async def api(request: web.Request) -> web.Response:
+        def make() -> Body:
+            record, entry = finished(request)
+            return Body.of(msgspec.json.encode(steps.to_file(record, entry["status"])).decode(), "json")
+        try:
+            return send(request, site.cached(request, make))
+        except _Playing:
+            raise web.HTTPConflict(reason="the game is still being played") from None
+
+    def playing(request: web.Request) -> web.Response:
+        game = site.reader.store.game(int(request.match_info["id"]))
+        text = site.render("replay-playing.html", title=_("Step by step"), live=False,
+                           game=sheets.title(game.name), id=game.id)
+        return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
+    app.router.add_get(r"/g/{id:\d{1,9}}/step", jump)
+    app.router.add_get(r"/api/g/{id:\d{1,9}}/steps.json", api)
+
+
+class _Playing(Exception):
+    pass
+
+
+def _query(shown: str, side: int | None) -> str:
+    if side is not None:
+        return f"?side={next(k for k, v in SIDES.items() if v == side)}"
+    return "?reveal=1" if shown == "reveal" else ""
+
+
+def _lines(record: steps.Record, number: int):
+    """The game's ``replay_step`` of the state after step ``number``, from
+    its public view alone: (round number, round label, lines)."""
+    hook = catalogue.hook(record.name, "web", "replay_step")
+    return (0, "", []) if hook is None else hook(record.rules.public(record.steps[number].state))
+
+
+def _round_after(record: steps.Record, number: int) -> tuple[int, str]:
+    """The round the state after step ``number`` is in, its number and
+    label; kept per step and language (the lines are not: a page of them
+    is kept whole, and a record stays small)."""
+    key = (number, i18n.lang)
+    found = record.memo.get(key)
+    if found is None:
+        found = record.memo[key] = _lines(record, number)[:2]
+    return found
+
+
+def shown_step(record: steps.Record, number: int):
+    """The public part of step ``number``: the round it was played in, as
+    the state before it has it (the state after the step before; the
+    setup's is its own), its number and label, and the lines of the state
+    after it."""
+    round_number, label = _round_after(record, max(number - 1, 0))
+    return round_number, label, _lines(record, number)[2]
+
+
+def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
+    """Each round's first step: (step, round number, label), in order;
+    worked out once per record and language.  A game's round number never
+    goes down, so each round's end is found by galloping and halving over
+    the steps, not by laying out every one (a 300-action game has its
+    thirty-odd rounds in some 150 views, not 300)."""
+    key = ("rounds", i18n.lang)
+    if key not in record.memo:
+        def round_at(n: int) -> tuple[int, str]:
+            return _round_after(record, max(n - 1, 0))
+        found, first, last = [], 0, len(record.steps)
+        while first < last:
+            number, label = round_at(first)
+            found.append((first, number, label))
+            # The round's last step is in [low, high): gallop, then halve.
+            low, reach = first, 1
+            while first + reach < last and round_at(first + reach)[0] == number:
+                low, reach = first + reach, reach * 2
+            high = min(first + reach, last)
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (middle, high) if round_at(middle)[0] == number else (low, middle)
+            first = high
+        record.memo[key] = found
+    return record.memo[key]
+
+
+def _flat(tried: list[steps.Tried]) -> list[steps.Tried]:
+    out = []
+    for t in tried:
+        out += [t, *_flat(t.tried)]
+    return out
+
+
+def render(site, record: steps.Record, entry: dict, number: int, shown: str, side: int | None) -> str:
+    step = record.steps[number]
+    last = len(record.steps) - 1
+    round_number, round_label, rows = shown_step(record, number)
+    hidden_hook = catalogue.hook(record.name, "web", "replay_hidden")
+    hidden = hidden_hook(step.state, side) if hidden_hook is not None and shown else []
+    query = _query(shown, side)
+    base = f"/g/{record.game.id}/step/"
+    return site.render(
+        "replay.html", title=_("Step by step"), live=False, scripts=("replay.js",),
+        game=sheets.title(record.name), id=record.game.id, number=number, last=last, query=query, base=base,
+        said=record.said(step), round_number=round_number, round_label=round_label, rows=rows,
+        rounds=rounds(record),
+        tried=[record.said(t) for t in _flat(step.tried)], hidden=hidden, shown=shown, side=side,
+        can_reveal=hidden_hook is not None,
+        sides=[(key, sheets.side(record.name, name)) for key, name in zip(SIDES, entry.get("players", ())[:2])]
+        if hidden_hook is not None and catalogue.get(record.name).teams else [],
+        verdict=sheets.verdict(entry), complete=record.broken_at is None)
