@@ -417,3 +417,15 @@ def test_item12_a_power_cut_behind_the_menu_comes_back_on_the_menu_with_the_coun
     assert table.screen().splitlines()[0] == "[Timer 0:40 1/2]"
     table.advance(40)
     assert table.sounds[-1] == "timeup"
+
+
+def test_a_game_left_while_its_menu_is_up_lands_on_the_main_menu(table):
+    # Box.leave is how every flow ends a game; the menu held up by * belongs
+    # to the game and goes with it, where it once drew a menu of no game.
+    table.start("decrypto")
+    table.hold("*", 1.2)
+    assert table.screen().startswith("[Game menu]")
+    table.box.leave()
+    assert table.screen().startswith("[Tabletop Referee 1/2]")
+    table.press("1")
+    assert table.screen().startswith("[Decrypto]")

@@ -249,6 +249,7 @@ class Box:
             return
         self.saved()
         self.session = None
+        self.game_menu.close()      # a menu of no game would draw nothing but a crash
         self.time.cancel()
         self.goto(menu.Main(self))
         self.changed()
