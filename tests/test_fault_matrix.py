@@ -323,10 +323,14 @@ def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(c
 
 @needs_mounts
 def test_33_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_written_once_there_is_room(card):
+    # The web's first look is at its start: a web that has held players.db
+    # open since an earlier case would go on writing the file it holds.
+    card.stop_web()
     remove_players_db(card)
     lines = len(set_aside_lines(card))
     card.fill()
     try:
+        card.start_web()
         for _ in range(3):
             assert players(card) == card.expected
         said = set_aside_lines(card)[lines:]
