@@ -21,10 +21,14 @@ AXE    := build/npm/node_modules/axe-core/axe.min.js
 sim: $(READY)
 	$(BIN)/referee sim
 
+# Four workers, though the machine may have two cores: much of the suite
+# waits on real `referee run` and `referee web` processes keeping real time,
+# and a worker waiting leaves its core to another.  loadgroup keeps a group
+# (the enclosure's boxes) on one worker.
 test: $(TESTS) $(AXE)
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 4 --dist loadgroup
 
 $(AXE):
 	@command -v npm >/dev/null || scripts/need-apt npm  # nodejs from NodeSource brings its own npm
