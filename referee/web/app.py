@@ -31,7 +31,8 @@ from referee import catalogue, channel, i18n
 from referee import setup_names
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, sheets, team_pages
+from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, sheets, table,
+                         team_pages)
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -356,6 +357,7 @@ def make_app(reader, client: channel.Client) -> web.Application:
     names_page.add_routes(app, site)
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
+    table.add_routes(app, site)
     return app
 
 
@@ -384,8 +386,12 @@ class Server:
         await listening.start()
         self.guard = listening.guard
         self.host, self.port = host, listening.port
-        hub = self.site.hub
-        self._watch = asyncio.get_running_loop().create_task(self.channel.watch(hub.changed, hub.changed))
+        hub, board = self.site.hub, self.site.board
+
+        def told() -> None:
+            hub.changed()
+            board.heard()   # the table view's line and countdown came with the notice
+        self._watch = asyncio.get_running_loop().create_task(self.channel.watch(told, told, on_lose=board.lost))
 
     @property
     def url(self) -> str:
