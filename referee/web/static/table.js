@@ -48,6 +48,7 @@
     box.hidden = false;
     var now = left();
     place.textContent = text(now);
+    place.setAttribute("data-running", String(clock.running && now > 0));
     if (clock.running && now > 0) {
       // Next when the whole seconds shown change.
       var due = (now - (Math.ceil(now - 1e-6) - 1)) * 1000;
