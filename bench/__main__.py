@@ -39,7 +39,8 @@ def rows():
     yield ("peak RSS after 2000 keys (virtual table)", f"{c['rss_after_2000_keys_mb']:.1f} MB",
            "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60)
     for name in ("keys_bench", "finger_bench", "dice_bench", "octiles_bench", "crowd_bench", "web_bench",
-                 "timer_bench", "club_bench", "naming_bench", "start_bench", "players_bench", "wifi_bench"):
+                 "timer_bench", "club_bench", "naming_bench", "start_bench", "players_bench", "wifi_bench",
+                 "table_bench"):
         try:
             module = importlib.import_module(f"bench.{name}")
         except ModuleNotFoundError as exc:

@@ -11,7 +11,7 @@ import re
 
 import zxingcpp
 
-from games import davinci, decrypto
+from games import davinci, decrypto, tools
 from referee.box.screen import W, key_line, qr_image
 from referee.testing import Table
 from referee.web import sheets
@@ -201,3 +201,39 @@ def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(ta
             right = now.kind == "decode" and not (round_ == 1 and now.team == 1)
             act(t, decrypto.Guess(now.team, code if right else wrong(code)))
         check()
+
+
+def test_38_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, monkeypatch):
+    """A TV gone from the Wi-Fi without a word: its stream's buffers fill and
+    the web ends it, rather than keep what it cannot send (here at once: no
+    write may wait); a screen that reads goes on being served."""
+    import socket
+
+    from referee.web import live
+    monkeypatch.setattr(live, "WRITE_SECONDS", 0)
+    t = table
+    t.start("tools")
+    host, port = t.web_url().split("//")[1].strip("/").split(":")
+    board = t._web.site.board
+    sent = board.message
+    # An evening's worth of messages in a few: each stands for hundreds.
+    monkeypatch.setattr(board, "message", lambda version: sent(version) + b": " + b"x" * 256 * 1024 + b"\n\n")
+    gone = socket.socket()
+    gone.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    gone.connect((host, int(port)))
+    gone.sendall(b"GET /table/live HTTP/1.1\r\nHost: x\r\n\r\n")          # and never reads again
+    try:
+        for _ in range(20):
+            if board.listeners:
+                break
+            t.get("/static/table.js")
+        assert board.listeners == 1
+        for n in range(100):
+            act(t, tools.SetTimer(60 + n))
+            t.get("/static/table.js")
+            if not board.listeners:
+                break
+        assert board.listeners == 0 and n < 99
+    finally:
+        gone.close()
+    assert view(t)["countdown"]["seconds"] == 60 + n     # the page itself is served on

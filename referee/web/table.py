@@ -95,6 +95,7 @@ class Board(live.Hub):
         self._word: channel.TableNotice | None = None
         self._at = 0.0       # when (the reader's clock) it was heard
         self._kept: tuple | None = None   # (stamp, View, the HTML as a JSON string)
+        self._tonight_kept: tuple | None = None   # (tonight's games and their ends, lang; what they make)
 
     # --- what the box said --------------------------------------------------------
 
@@ -136,8 +137,9 @@ class Board(live.Hub):
         """The view as of the last change, with the countdown as of now."""
         return msgspec.structs.replace(self._current()[0], countdown=self._countdown())
 
-    def _current(self) -> tuple[View, str]:
-        self.reader.refresh()
+    def _current(self, look: bool = True) -> tuple[View, str]:
+        if look:    # a stream has just looked itself
+            self.reader.refresh()
         stamp = (self.version, i18n.lang, self.site.tonight())
         if self._kept is None or self._kept[0] != stamp:
             view = self._make()
@@ -150,8 +152,11 @@ class Board(live.Hub):
         word = self._word if self._word is not None and session is not None and self._word.game == session.id \
             else None
         said = word.said if word is not None else ""
-        tonight, games = self._tonight()
         lang = i18n.lang
+        if session is not None and catalogue.logged(session.name) and not session.rules.is_over(session.state):
+            tonight, games = [], []     # a game in play fills the screen
+        else:
+            tonight, games = self._tonight()
         if session is None:
             return View(lang, _("Tonight"), [], "", [], tonight, games)
         if not catalogue.logged(session.name):
@@ -161,8 +166,7 @@ class Board(live.Hub):
         entry = scorelog.game_entry(store, row)
         sides = [Side(s.name, _score(entry, s), s.winner, list(s.members)) for s in sheets.standings(entry)]
         if entry.get("status") == "playing":
-            lines = _now_lines(session)
-            return View(lang, sheets.title(session.name), lines, said, sides, [], [])
+            return View(lang, sheets.title(session.name), _now_lines(session), said, sides, [], [])
         lines = [line for line in (sheets.verdict(entry), sheets.reason(entry)) if line]
         return View(lang, sheets.title(session.name), lines, said, sides, tonight, games)
 
@@ -171,7 +175,17 @@ class Board(live.Hub):
         (as the players' pages count them: a game played to its end with two
         names or more), most wins first, then fewer games, then the name, as
         the club's league orders them; and tonight's games, newest first."""
-        entries = scorelog.evening(self.reader.store, self.reader.clock.wall())
+        store, now = self.reader.store, self.reader.clock.wall()
+        # Counted again only when a game of tonight began or ended (the
+        # table tools' keys, say, change nothing of it).
+        key = (tuple((g.id, g.ended) for g in store.games(since=scorelog.evening_start(now), playing=True)),
+               i18n.lang)
+        if self._tonight_kept is None or self._tonight_kept[0] != key:
+            self._tonight_kept = (key, self._count_tonight(scorelog.evening(store, now)))
+        return self._tonight_kept[1]
+
+    @staticmethod
+    def _count_tonight(entries: list[dict]) -> tuple[list[Row], list[Played]]:
         rows: dict[str, Row] = {}
         for entry in reversed(entries):     # oldest first: a player keeps the spelling first typed
             if entry.get("status") != "finished":
@@ -191,7 +205,7 @@ class Board(live.Hub):
     # --- the stream ----------------------------------------------------------------------
 
     def message(self, version) -> bytes:
-        _view, html = self._current()
+        _view, html = self._current(look=False)
         cd = self._countdown()
         data = b'{"lang":' + msgspec.json.encode(i18n.lang) + b',"title":' + msgspec.json.encode(_page_title()) \
             + b',"html":' + html.encode() + b',"countdown":' + msgspec.json.encode(cd) + b"}"
