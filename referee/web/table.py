@@ -240,7 +240,7 @@ def add_routes(app: web.Application, site) -> None:
     async def page(request: web.Request) -> web.Response:
         view = board.view()
         cd = view.countdown
-        text = site.render("table.html", title=_("Table view"), view=view, live=True,
+        text = site.render("table.html", title=_("Table view"), view=view, live=False,
                            countdown=clock_text(cd.left) if cd is not None else "", silent=SILENT_SECONDS)
         return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
 
