@@ -131,6 +131,22 @@ def test_38_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, br
     assert "Black: clues done" in shown(browser, page, ".said")
 
 
+def test_38_the_countdown_stands_while_the_box_is_down_and_follows_it_back(box, browser):  # noqa: F811
+    t = box
+    page = open_view(browser, t)
+    t.press("1", "#")                                   # Decrypto
+    t.press("team1", "team1")                           # Black has 30 seconds [DE-4]
+    browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=5000))
+    t.box.kill()                                        # the power goes: the game clock stops
+    t.box.wait(10)
+    browser.call(page.wait_for_selector("#countdown[data-running=false]", timeout=5000))
+    t.box = t._spawn("run", "box.log")
+    until(t._connect, what="the box's start")
+    browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=10000))
+    assert abs(seconds(countdown(browser, page)) - seconds(on_the_box(t))) <= 1
+    assert "White: clues done" in shown(browser, page, ".said")
+
+
 def test_38_the_countdown_keeps_the_boxs_time_across_a_pause_and_an_undo(box, browser):  # noqa: F811
     t = box
     page = open_view(browser, t, held=True)

@@ -164,6 +164,7 @@ def test_38_between_games_the_table_view_shows_tonights_standings(table):
                           {"title": "Da Vinci Code", "verdict": "Ann wins"}]
     page = t.get("/table")[2]
     assert "<th scope=\"row\">Cy</th><td>1</td><td>1</td>" in page
+    assert not re.search(r"<(a|button|form|input|select)\b", page)    # nothing to press on a TV
 
 
 def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(table):
