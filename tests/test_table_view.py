@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import zxingcpp
 
 from games import davinci, decrypto, tools
@@ -165,6 +166,9 @@ def test_38_between_games_the_table_view_shows_tonights_standings(table):
     page = t.get("/table")[2]
     assert "<th scope=\"row\">Cy</th><td>1</td><td>1</td>" in page
     assert not re.search(r"<(a|button|form|input|select)\b", page)    # nothing to press on a TV
+    t.box.store.add_merge("bob", "cy", t.box.labels.now())           # as Settings' Merge names writes it
+    t.box.changed()
+    assert [(r["name"], r["games"], r["wins"]) for r in view(t)["tonight"]] == [("Ann", 2, 1), ("Cy", 2, 1)]
 
 
 def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(table):
@@ -238,3 +242,67 @@ def test_38_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, mon
     finally:
         gone.close()
     assert view(t)["countdown"]["seconds"] == 60 + n     # the page itself is served on
+
+
+@pytest.mark.soak
+@pytest.mark.slow_case      # some 800 changes at the least, each replayed by the web: make soak's alone
+def test_38_an_evening_of_changes_with_screens_open_leaves_the_memory_where_it_was(table):
+    """Five screens reading the stream while the table plays on, 4000
+    changes after the warm-up (``make soak`` alone; a screen that reads
+    nothing is dropped is make test's, above): each hears every change or the
+    newest of several, none is dropped, and the objects the process holds,
+    the box's and the web's, are as many as before, counted at the same
+    point of the record's snapshot cycle (every ``SNAPSHOT_EVERY`` events,
+    which bounds a replay's window) once the box's and the web's windows of
+    the last ``KEPT`` events are full."""
+    import asyncio
+    import gc
+
+    import aiohttp
+
+    from referee.store.replay import KEPT, SNAPSHOT_EVERY
+    t = table
+    t.start("tools")
+    url = t.web_url()
+    board = t._web.site.board
+    heard = [0] * 5
+
+    async def open_session() -> aiohttp.ClientSession:
+        return aiohttp.ClientSession()
+
+    session = t.loop.run_until_complete(open_session())
+
+    async def screen(n: int) -> None:
+        async with session.get(url + "table/live") as stream:
+            async for line in stream.content:
+                heard[n] += line.startswith(b"data: ")
+
+    screens = [t.loop.create_task(screen(n)) for n in range(5)]
+
+    def change(n: int) -> None:
+        act(t, tools.SetTimer(60 + n % 900))
+        t.get("/static/table.js")                          # a turn of the loop: the screens read
+
+    def objects() -> int:
+        gc.collect()
+        return len(gc.get_objects())
+
+    try:
+        n = 0
+        while n < KEPT + SNAPSHOT_EVERY or t.box.store.last_seq(t.box.session.id) % SNAPSHOT_EVERY:
+            change(n)
+            n += 1
+        changes = 20 * SNAPSHOT_EVERY
+        before = objects()
+        for n in range(changes):
+            change(n)
+        grown = objects() - before
+        assert board.listeners == 5 and min(heard) >= changes // 2     # every screen served all along
+    finally:
+        for task in screens:
+            task.cancel()
+        t.loop.run_until_complete(asyncio.gather(*screens, return_exceptions=True))
+        t.loop.run_until_complete(session.close())
+    # A few hundred come and go (the loop's handles, caches that fill); one
+    # kept a change would be thousands.
+    assert grown < changes // 4, f"{grown} objects more after {changes} changes"

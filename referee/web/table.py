@@ -30,7 +30,7 @@ import math
 import msgspec
 from aiohttp import web
 
-from referee import catalogue, channel, i18n
+from referee import catalogue, channel, i18n, merging
 from referee.i18n import _
 from referee.store import scorelog
 from referee.web import live, players, sheets
@@ -94,7 +94,7 @@ class Board(live.Hub):
         self.told = 0        # notices heard and losses of the box, so far
         self._word: channel.TableNotice | None = None
         self._at = 0.0       # when (the reader's clock) it was heard
-        self._kept: tuple | None = None   # (stamp, View, the HTML as a JSON string)
+        self._kept: tuple | None = None   # (stamp, View, the HTML as a JSON string, encoded)
         self._tonight_kept: tuple | None = None   # (tonight's games and their ends, lang; what they make)
 
     # --- what the box said --------------------------------------------------------
@@ -137,14 +137,14 @@ class Board(live.Hub):
         """The view as of the last change, with the countdown as of now."""
         return msgspec.structs.replace(self._current()[0], countdown=self._countdown())
 
-    def _current(self, look: bool = True) -> tuple[View, str]:
-        if look:    # a stream has just looked itself
+    def _current(self, look: bool = True) -> tuple[View, bytes]:
+        if look:    # (a stream's message: the stream has just looked)
             self.reader.refresh()
         stamp = (self.version, i18n.lang, self.site.tonight())
         if self._kept is None or self._kept[0] != stamp:
             view = self._make()
             html = self.site.render("table-main.html", view=view, countdown="")
-            self._kept = (stamp, view, json.dumps(html, ensure_ascii=False))
+            self._kept = (stamp, view, json.dumps(html, ensure_ascii=False).encode())
         return self._kept[1], self._kept[2]
 
     def _make(self) -> View:
@@ -173,19 +173,22 @@ class Board(live.Hub):
     def _tonight(self) -> tuple[list[Row], list[Played]]:
         """Tonight's standings: each named player's counted games and wins
         (as the players' pages count them: a game played to its end with two
-        names or more), most wins first, then fewer games, then the name, as
-        the club's league orders them; and tonight's games, newest first."""
+        names or more, names merged on the box one player), most wins first,
+        then fewer games, then the name, as the club's league orders them;
+        and tonight's games, newest first."""
         store, now = self.reader.store, self.reader.clock.wall()
-        # Counted again only when a game of tonight began or ended (the
-        # table tools' keys, say, change nothing of it).
+        merges = store.merges()
+        # Counted again only when a game of tonight began or ended, or a
+        # merge was made or taken back (the table tools' keys, say, change
+        # nothing of it).
         key = (tuple((g.id, g.ended) for g in store.games(since=scorelog.evening_start(now), playing=True)),
-               i18n.lang)
+               tuple(m.id for m in merges), i18n.lang)
         if self._tonight_kept is None or self._tonight_kept[0] != key:
-            self._tonight_kept = (key, self._count_tonight(scorelog.evening(store, now)))
+            self._tonight_kept = (key, self._count_tonight(scorelog.evening(store, now), merging.aliases(merges)))
         return self._tonight_kept[1]
 
     @staticmethod
-    def _count_tonight(entries: list[dict]) -> tuple[list[Row], list[Played]]:
+    def _count_tonight(entries: list[dict], aliases: dict[str, str]) -> tuple[list[Row], list[Played]]:
         rows: dict[str, Row] = {}
         for entry in reversed(entries):     # oldest first: a player keeps the spelling first typed
             if entry.get("status") != "finished":
@@ -195,7 +198,11 @@ class Board(live.Hub):
                 continue
             for side in result.sides:
                 for name in side.players:
-                    row = rows.setdefault(players.key(name), Row(name, 0, 0))
+                    own = players.key(name)
+                    player = aliases.get(own, own)
+                    row = rows.setdefault(player, Row(name, 0, 0))
+                    if own == player and players.key(row.name) != player:
+                        row.name = name     # a merged player under the name merged into
                     row.games += 1
                     row.wins += side.won
         standing = sorted(rows.values(), key=lambda r: (-r.wins, r.games, r.name.casefold()))
@@ -208,7 +215,7 @@ class Board(live.Hub):
         _view, html = self._current(look=False)
         cd = self._countdown()
         data = b'{"lang":' + msgspec.json.encode(i18n.lang) + b',"title":' + msgspec.json.encode(_page_title()) \
-            + b',"html":' + html.encode() + b',"countdown":' + msgspec.json.encode(cd) + b"}"
+            + b',"html":' + html + b',"countdown":' + msgspec.json.encode(cd) + b"}"
         return b"data: " + data + b"\n\n"
 
     # A named event, which the page hears (a comment it would not): so the
