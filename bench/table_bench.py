@@ -33,7 +33,7 @@ import sys
 from bench import processes
 
 VIEWS = 100
-KEYS = 40
+KEYS = 100
 GAP = 0.25                  # seconds between two presses
 VIEW_P99_MS = 250
 COUNTDOWN_S = 0.5
