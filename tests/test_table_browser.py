@@ -215,3 +215,23 @@ def test_38_between_games_tonights_standings_fill_a_big_screen_light_and_dark(ta
     assert browser.call(page.evaluate("document.documentElement.scrollHeight")) <= SCREEN["height"]
     assert serious_findings(browser, page, axe) == []
     shot(browser, page, "tonight-dark")
+
+
+def test_38_a_stream_fallen_silent_is_opened_again(table, at_the_table):  # noqa: F811
+    """A Wi-Fi that drops without a word leaves the stream open and silent:
+    after ``SILENT_SECONDS`` with not even the keepalive, the page opens
+    another and follows the table again (the page's clock moved by hand)."""
+    from referee.web.table import SILENT_SECONDS
+    t, browser = table, at_the_table  # noqa: F811
+    t.start("tools")
+    page = open_view(browser, t, held=True)
+    streams = []
+    page.on("request", lambda r: r.url.endswith("/table/live") and streams.append(r.url))
+    browser.call(page.wait_for_selector("#countdown[data-running=false]", timeout=5000))
+    browser.call(page.clock.run_for((SILENT_SECONDS - 5) * 1000))
+    assert streams == []                                  # silent, but not for long enough yet
+    browser.call(page.clock.run_for(10_000))
+    until(lambda: streams, 5, "a new stream")
+    t.press("#")                                          # the countdown goes: the new stream says so
+    browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=5000))
+    browser.call(page.wait_for_selector(".offline", state="hidden", timeout=5000))
