@@ -145,10 +145,12 @@ def table(box) -> dict:
     session = box.session
     if session is None:
         return {"game": None, "said": "", "countdown": None}
-    said = box.game_menu.said() if session.name != "tools" and session.can_undo() else ""
+    logged = catalogue.logged(session.name)    # a game, not the table tools
+    said = box.game_menu.said() if logged and session.can_undo() else ""
     cd = box.countdown()
-    if cd is None and session.name == "tools":
-        cd = session.state.countdown   # the tools' timer page shows it paused, or not yet started
+    if cd is None and not logged:
+        # The tools' timer page shows its countdown paused, or not yet started, too.
+        cd = getattr(session.state, "countdown", None)
     countdown = None if cd is None else {"left": round(cd.remaining(box.game_time()), 3), "running": cd.running,
                                          "seconds": cd.seconds}
     return {"game": session.id, "said": said, "countdown": countdown}
