@@ -220,7 +220,7 @@ class Board(live.Hub):
 
     # A named event, which the page hears (a comment it would not): so the
     # page knows its stream is alive, and opens another when it falls silent.
-    keepalive = b"event: alive\ndata: \n\n"
+    keepalive = b"event: alive\ndata: 1\n\n"
 
 
 def _score(entry: dict, s: sheets.Standing) -> str:
