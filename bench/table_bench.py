@@ -19,8 +19,8 @@ the views' process alike.
   key started it (its frame: the countdown starts as the key is handled)
   plus the seconds it had left then (the control socket's ``state``).  The
   difference, for every view and every start;
-- **key → frame at the box**: the same presses' ``took`` (``drawn - due``)
-  with no view open, then with the views open.
+- **key → frame at the box**: the presses' ``took`` (``drawn - due``) in
+  blocks with no view open and with the views open, in turn.
 
     python -m bench.table_bench       (or through ``make bench``)
 """
@@ -33,7 +33,8 @@ import sys
 from bench import processes
 
 VIEWS = 100
-KEYS = 100
+KEYS = 120                  # in all, with the views open; as many again with none
+ROUNDS = 3                  # blocks of each, in turn
 GAP = 0.25                  # seconds between two presses
 VIEW_P99_MS = 250
 COUNTDOWN_S = 0.5
@@ -81,27 +82,40 @@ def measure(views: int = VIEWS, keys: int = KEYS) -> dict:
 
 
 async def _measure(views: int, keys: int) -> dict:
+    """Blocks of presses with no view open and with the views open, in turn
+    (``ROUNDS`` of each), so that the machine's other load, which comes and
+    goes, falls on both alike."""
+    alone, watched, heard, web_cpu = [], [], [], 0.0
     with processes.temporary() as folder:
         async with processes.Table(folder) as t:
             await t.hand.press("6")                    # the table tools: a minute, not started
-            alone = await _presses(t, keys)
-            room = await asyncio.create_subprocess_exec(
-                sys.executable, "-c", SCREENS, t.url, str(views), cwd=processes.ROOT,
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, preexec_fn=_nice)
-            try:
-                assert (await asyncio.wait_for(room.stdout.readline(), 90)).strip() == b"ready"
-                web_cpu = processes.cpu_seconds(t.web.pid)
-                watched = await _presses(t, keys)
-                web_cpu = processes.cpu_seconds(t.web.pid) - web_cpu
-                web_rss = processes.memory_mb(t.web.pid, "VmRSS")
-                room.stdin.close()                     # the room goes home
-                heard = json.loads(await asyncio.wait_for(room.stdout.read(), 60))
-            finally:
-                if room.returncode is None:
-                    room.kill()
-                await room.wait()
-    return {"alone": _frames(alone), "watched": _frames(watched), **_views(watched, heard),
-            "views": views, "keys": keys, "web_rss_mb": web_rss, "web_cpu_per_key_ms": web_cpu * 1000 / keys}
+            for _ in range(ROUNDS):
+                alone += _split(await _presses(t, keys // ROUNDS))
+                room = await asyncio.create_subprocess_exec(
+                    sys.executable, "-c", SCREENS, t.url, str(views), cwd=processes.ROOT,
+                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, preexec_fn=_nice)
+                try:
+                    assert (await asyncio.wait_for(room.stdout.readline(), 90)).strip() == b"ready"
+                    before = processes.cpu_seconds(t.web.pid)
+                    block = await _presses(t, keys // ROUNDS)
+                    web_cpu += processes.cpu_seconds(t.web.pid) - before
+                    web_rss = processes.memory_mb(t.web.pid, "VmRSS")
+                    room.stdin.close()                 # the room goes home
+                    heard.append((block, json.loads(await asyncio.wait_for(room.stdout.read(), 60))))
+                finally:
+                    if room.returncode is None:
+                        room.kill()
+                    await room.wait()
+                watched += _split(block)
+    found = [_views(block, screens) for block, screens in heard]
+    lags = [lag for f in found for lag in f["lags"]]
+    errors = sorted(e for f in found for e in f["errors"])
+    q = processes.quantiles(lags)
+    return {"alone": _frames(alone), "watched": _frames(watched), "views": views, "keys": len(watched),
+            "view_median_ms": q["median_ms"], "view_p99_ms": q["p99_ms"], "missed": sum(f["missed"] for f in found),
+            "countdown_max_s": errors[-1] if errors else float("nan"),
+            "countdown_p99_s": errors[int(0.99 * (len(errors) - 1))] if errors else float("nan"),
+            "web_rss_mb": web_rss, "web_cpu_per_key_ms": web_cpu * 1000 / max(1, len(watched))}
 
 
 async def _presses(t: processes.Table, keys: int) -> list[dict]:
@@ -117,14 +131,21 @@ async def _presses(t: processes.Table, keys: int) -> list[dict]:
     return done
 
 
+def _split(presses: list[dict]) -> list[dict]:
+    """Each press with the box's CPU it took (its loop inside ``Box.on_key``,
+    the notice to the web included), the first of a block left out."""
+    return [{**p, "cpu_key": p["cpu"] - before["cpu"]} for before, p in zip(presses, presses[1:])]
+
+
 def _frames(presses: list[dict]) -> dict:
-    """Key → frame, and the box's own CPU per key (its loop inside
-    ``Box.on_key``, the notice to the web included)."""
-    cpu = (presses[-1]["cpu"] - presses[0]["cpu"]) * 1000 / max(1, len(presses) - 1)
+    """Key → frame, and the box's own CPU per key."""
+    cpu = sum(p["cpu_key"] for p in presses) * 1000 / max(1, len(presses))
     return {**processes.quantiles([(p["drawn"] - p["due"]) * 1000 for p in presses]), "cpu_ms": cpu}
 
 
 def _views(presses: list[dict], heard: list[list]) -> dict:
+    """For every key and every view: how long until it showed the key's
+    countdown, and how far its countdown's end was from the box's."""
     lags, errors, missed = [], [], 0
     for i, key in enumerate(presses):
         later = presses[i + 1]["due"] if i + 1 < len(presses) else float("inf")
@@ -136,11 +157,7 @@ def _views(presses: list[dict], heard: list[list]) -> dict:
             lags.append((seen[0] - key["due"]) * 1000)
             if key["running"]:
                 errors.append(abs((seen[0] + seen[2]) - (key["drawn"] + key["left"])))
-    q = processes.quantiles(lags)
-    errors.sort()
-    return {"view_median_ms": q["median_ms"], "view_p99_ms": q["p99_ms"], "missed": missed,
-            "countdown_max_s": errors[-1] if errors else float("nan"),
-            "countdown_p99_s": errors[int(0.99 * (len(errors) - 1))] if errors else float("nan")}
+    return {"lags": lags, "errors": errors, "missed": missed}
 
 
 def _nice() -> None:
