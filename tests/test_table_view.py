@@ -16,7 +16,7 @@ from games import davinci, decrypto, tools
 from referee.box.screen import W, key_line, qr_image
 from referee.testing import Table
 from referee.web import sheets
-from test_web import act, decrypto_clues, decrypto_guesses, state, wrong  # noqa: F401
+from test_web import act, decipher_game, decrypto_clues, decrypto_guesses, state, wrong  # noqa: F401
 
 
 def view(t: Table) -> dict:
@@ -101,6 +101,16 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
     assert v["said"] == f"White: {dashed(code)} right"          # the reveal, as its page reads it
     assert [s["score"] for s in v["sides"]] == ["0 interceptions, 0 miscommunications",
                                                 "1 interception, 0 miscommunications"]
+
+
+def test_38_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(table):
+    t = table
+    decipher_game(t)                                   # Cy makes the third word
+    v = watched(t)
+    totals = t.log()[0]["totals"]
+    assert v["lines"] == ["Round 3 of 3", "Cy makes the word"] and v["said"] == "Cy's YES"
+    assert [(s["name"], s["score"]) for s in v["sides"]] == [(name, str(totals[name])) for name in ("Ann", "Bob", "Cy")]
+    assert f'<span class="score points">{totals["Bob"]}</span>' in t.get("/table")[2]   # large: a number
 
 
 def test_38_the_countdown_stays_with_the_box_across_a_pause_an_undo_and_a_power_cut(table):
