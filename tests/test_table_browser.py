@@ -63,10 +63,11 @@ def to_the_menu(t: Table) -> None:
     assert state(t)["game"] is None and t.screen().startswith("[Tabletop Referee"), t.screen()
 
 
-def open_view(browser, t, dark: bool = False, held: bool = False):  # noqa: F811
+def open_view(browser, t, dark: bool = False, held: bool = False, streams: list | None = None):  # noqa: F811
     """A TV's browser on the table view of ``t`` (real processes, or the
     virtual table); ``held``: the page's clock stands until the test moves
-    it (Playwright's clock)."""
+    it (Playwright's clock); ``streams``: each stream the page opens is
+    noted there."""
     url = t.url if isinstance(t, Table) else t.web_url()
 
     async def go():
@@ -74,6 +75,8 @@ def open_view(browser, t, dark: bool = False, held: bool = False):  # noqa: F811
         page = await context.new_page()
         page.on("console", lambda m: m.type == "error" and browser.errors.append(m.text))
         page.on("pageerror", lambda e: browser.errors.append(str(e)))
+        if streams is not None:
+            page.on("request", lambda r: r.url.endswith("/table/live") and streams.append(r.url))
         if held:
             await page.clock.install()
             await page.clock.pause_at(1_800_000_000_000)
@@ -224,14 +227,14 @@ def test_38_a_stream_fallen_silent_is_opened_again(table, at_the_table):  # noqa
     from referee.web.table import SILENT_SECONDS
     t, browser = table, at_the_table  # noqa: F811
     t.start("tools")
-    page = open_view(browser, t, held=True)
-    streams = []
-    page.on("request", lambda r: r.url.endswith("/table/live") and streams.append(r.url))
+    streams: list = []
+    page = open_view(browser, t, held=True, streams=streams)
     browser.call(page.wait_for_selector("#countdown[data-running=false]", timeout=5000))
+    assert len(streams) == 1
     browser.call(page.clock.run_for((SILENT_SECONDS - 5) * 1000))
-    assert streams == []                                  # silent, but not for long enough yet
+    assert len(streams) == 1                              # silent, but not for long enough yet
     browser.call(page.clock.run_for(10_000))
-    until(lambda: streams, 5, "a new stream")
+    until(lambda: len(streams) == 2, 5, "a new stream")
     t.press("#")                                          # the countdown goes: the new stream says so
     browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=5000))
     browser.call(page.wait_for_selector(".offline", state="hidden", timeout=5000))
