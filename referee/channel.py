@@ -46,11 +46,17 @@ Every request names its ``op``; every answer is one line::
     ← {"ok": true}  ← {"refused": "<sentence>"}  ← {"error": "no such page"}
 
     → {"op": "watch"}
-    ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>}
-    ← {"changed": 1, "names": ..., "merges": ...}  ← {"changed": 2, ...}  ...
+    ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>,
+       "table": {"game": <id or null>, "said": "<the » line>",
+                 "countdown": {"left": <seconds>, "running": <bool>, "seconds": <its length>} or null}}
+    ← {"changed": 1, "names": ..., "merges": ..., "table": ...}  ← {"changed": 2, ...}  ...
                                             after every change at the table (a
                                             names page opened included), until
-                                            either side hangs up
+                                            either side hangs up; ``table`` is
+                                            what the public screen shows that
+                                            the store does not hold: the line of
+                                            the last action and the countdown
+                                            as it stood when the line was sent
 
 Anything else is answered ``{"error": "<why>"}`` and the connection stays
 in step: an unknown op, a line that is no such request (``REQUESTS``: each
@@ -136,6 +142,21 @@ class Watch(msgspec.Struct, tag_field="op", tag="watch"):
     pass
 
 
+class Countdown(msgspec.Struct):
+    """The countdown on the box when a notice left it: ``left`` seconds,
+    running or paused, of ``seconds`` in all."""
+    left: Annotated[float, msgspec.Meta(ge=0, le=10**7)]
+    running: bool
+    seconds: Annotated[float, msgspec.Meta(ge=0, le=10**7)]
+
+
+class TableNotice(msgspec.Struct):
+    """A notice's ``table`` (``referee.box.channel_end.table``)."""
+    game: int | None = None
+    said: Annotated[str, msgspec.Meta(max_length=400)] = ""
+    countdown: Countdown | None = None
+
+
 REQUESTS = (Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | MergesView | MergesMerge
             | MergesUndo | Watch)
 OPS = frozenset(kind.__struct_config__.tag for kind in REQUESTS.__args__)
@@ -207,6 +228,7 @@ class Client:
         self.watching = False       # told of every change, as of now
         self.names: str | None = None   # the names page open, while watching
         self.merges: str | None = None  # the merge page open, while watching
+        self.table: TableNotice | None = None   # the box's last word for the table view
 
     async def ask(self, op: str, **fields) -> dict:
         """One request, one answer, on a connection of its own (cheap on a
@@ -226,9 +248,10 @@ class Client:
             raise ChannelError("the box hung up")
         return answer
 
-    async def watch(self, on_change, on_connect=None, backoff=(0.1, 5.0)) -> None:
+    async def watch(self, on_change, on_connect=None, backoff=(0.1, 5.0), on_lose=None) -> None:
         """Runs until cancelled.  ``on_connect`` is called each time the
-        box is reached again (a restarted box may have moved on meanwhile)."""
+        box is reached again (a restarted box may have moved on meanwhile),
+        ``on_lose`` each time a watch that was under way ends."""
         delay = backoff[0]
         while True:
             try:
@@ -255,11 +278,17 @@ class Client:
             except (OSError, ValueError):
                 pass
             finally:
-                self.watching = False
+                was, self.watching = self.watching, False
                 writer.close()
+                if was and on_lose:
+                    on_lose()
             await asyncio.sleep(delay)
 
     def _told(self, notice: dict) -> None:
         names, merges = notice.get("names"), notice.get("merges")
         self.names = names if isinstance(names, str) else None
         self.merges = merges if isinstance(merges, str) else None
+        try:
+            self.table = msgspec.convert(notice.get("table"), TableNotice)
+        except msgspec.ValidationError:
+            self.table = None   # a box of an older version, or a notice out of shape: no table line

@@ -439,13 +439,16 @@ def test_club_score_log_screen_offers_the_leagues_qr_code():
     with Table(config={"club": {"league_url": "http://10.0.0.5:8090/"}}) as t:
         t.press("7")                                   # Score log
         assert scanned(t) == [t.box.public_url()]
-        assert "B:League" in t.screen()
+        assert "B:►" in t.screen()
         t.press("B")
         assert scanned(t) == ["http://10.0.0.5:8090/"] and "[League]" in t.screen()
         t.press("B")
+        assert scanned(t) == [t.box.public_url() + "TABLE"]   # the table view's, then round again
+        t.press("B")
         assert scanned(t) == [t.box.public_url()]
-    with Table() as t:                                 # no club: no key for it
+    with Table() as t:                                 # no club: no page for it
         t.press("7")
+        t.press("B")
         t.press("B")
         assert scanned(t) == [t.box.public_url()] and "League" not in t.screen()
 

@@ -468,7 +468,7 @@ def screens_while(box: RealBox, done, what: str) -> str:
 def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault):
     make = SMALL[fault][0]
     comitup_says(box, "CONNECTED")       # the hotspot is read as comitup opens it
-    screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
+    screens_while(box, lambda s: s.startswith("[Scores]"), "connected")
     clear(box.data / "hotspot.toml")
     (box.data / "hotspot.toml").write_text(HOTSPOT)
     comitup_says(box, "HOTSPOT")
@@ -481,17 +481,17 @@ def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault):
         if make is not None:
             make(str(path), good)
         # No word from comitup: the score log alone, no hotspot's pages.
-        screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "the state read")
+        screens_while(box, lambda s: s.startswith("[Scores]"), "the state read")
     else:
         comitup_says(box, "CONNECTED")
-        screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
+        screens_while(box, lambda s: s.startswith("[Scores]"), "connected")
         clear(path)
         if make is not None:
             make(str(path), good)
         comitup_says(box, "HOTSPOT")
         # The hotspot's pages (comitup's page next), without the Wi-Fi's
         # code: its name is not known.
-        screens_while(box, lambda s: titled(s, "Scores") and "B:" in s, "the hotspot without its name")
+        screens_while(box, lambda s: titled(s, "Scores") and not s.startswith("[Scores]"), "the hotspot without its name")
     said = [line for line in box.journal().splitlines()[lines:] if name in line]
     assert len(said) <= 1, said
     if fault in ("fifo", "link_to_fifo", "link_to_dev_zero", "huge") and said:
@@ -703,7 +703,7 @@ def test_33_every_file_in_the_data_folder_is_one_the_matrix_knows(card, box):
     assert players(card) == card.expected
     comitup_says(box, "CONNECTED")
     (box.data / "hotspot.toml").write_text(HOTSPOT)
-    screens_while(box, lambda s: titled(s, "Scores") and "B:" not in s, "connected")
+    screens_while(box, lambda s: s.startswith("[Scores]"), "connected")
     found = sorted(set(os.listdir(card.root)) | set(os.listdir(box.data)))
     unknown = [name for name in found if not any(fnmatch.fnmatchcase(name, known) for known in KNOWN)]
     assert unknown == [], f"files the fault matrix does not know: {unknown}"

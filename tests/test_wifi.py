@@ -106,10 +106,10 @@ def test_26_the_hotspot_pages_are_numbered_steps_and_its_name_breaks_at_its_hyph
         screen = t.box.shown["main"]
         assert (screen.title, screen.lines) == ("1. Wi-Fi", ("referee-", "432", "Password:", "k7mq2xv9ab"))
         titles = []
-        for _ in range(3):
+        for _ in range(4):
             t.press("B")
             titles.append(t.box.shown["main"].title)
-        assert titles == ["2. Scores", "3. At home", "1. Wi-Fi"]
+        assert titles == ["2. Scores", "3. At home", "Table view", "1. Wi-Fi"]   # the table view's code: no step
 
 
 # --- the screens follow the state --------------------------------------------------------------
@@ -141,6 +141,10 @@ def test_26_the_score_log_screen_follows_each_state_within_2_s_in_every_language
         assert t.box.shown["main"].title == _("{n}. At home").format(n=3)
         assert scanned(t.image("main")) == [wifi.COMITUP_PAGE.upper()]
         assert "10.41.0.1/" in t.box.shown["main"].lines
+        assert_fits(t)
+        t.press("B")
+        assert t.box.shown["main"].title == _("Table view")
+        assert scanned(t.image("main")) == ["HTTP://10.41.0.1:8080/TABLE"]
         assert_fits(t)
         t.press("B")
         assert t.box.shown["main"].title == _("{n}. Wi-Fi").format(n=1)
@@ -282,6 +286,7 @@ def test_26_the_local_name_is_written_under_the_address_where_it_fits_whole(monk
         t.press("7")
         assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/", "referee.", "local:8080")
         monkeypatch.setattr(socket, "gethostname", lambda: "raspberrypi")
+        t.press("B")
         t.press("B")
         t.press("B")                                    # round again: drawn anew
         assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/")   # never cut: a name typed must be whole

@@ -131,8 +131,29 @@ def names_open(box, asked: NamesOpen) -> dict:
 
 def pages(box) -> dict:
     """The capability pages open on the box now, for the web to turn every
-    other address away itself."""
-    return {"names": setup_names.open_token(box), "merges": merging.open_token(box)}
+    other address away itself; and what only the box knows of the table
+    (``table``)."""
+    return {"names": setup_names.open_token(box), "merges": merging.open_token(box), "table": table(box)}
+
+
+def table(box) -> dict:
+    """What the table view shows that the store cannot tell the web: the
+    line of what was last done, as the public screen says it, and the
+    countdown as it stands on the game clock this instant (only the box
+    keeps that clock; the web counts on from it).  Both are on the public
+    screen already: nothing here is a secret."""
+    session = box.session
+    if session is None:
+        return {"game": None, "said": "", "countdown": None}
+    logged = catalogue.logged(session.name)    # a game, not the table tools
+    said = box.game_menu.said() if logged and session.can_undo() else ""
+    cd = box.countdown()
+    if cd is None and not logged:
+        # The tools' timer page shows its countdown paused, or not yet started, too.
+        cd = getattr(session.state, "countdown", None)
+    countdown = None if cd is None else {"left": round(cd.remaining(box.game_time()), 3), "running": cd.running,
+                                         "seconds": cd.seconds}
+    return {"game": session.id, "said": said, "countdown": countdown}
 
 
 def merges_view(box, asked: MergesView) -> dict:

@@ -23,6 +23,8 @@ Routes
 ``/M/<token>``              the merge page the Settings' QR code opens (``/m/`` too)
 ``/p/``, ``/p/@<player>``    every player; one player's history and ratings (``/p/<player>`` leads there)
 ``/live``                   server-sent events: a number after every change
+``/table``                  the table view for a TV (``/TABLE`` too, as the box's QR code writes it)
+``/table/live``             server-sent events: the table view and its countdown after every change
 ``/static/<name>``          the stylesheet, the script, the icon
 ``/api/evening``            tonight as JSON: exactly ``scorelog.evening``
 ``/api/evening.csv|.json``  tonight as a file (a row per player and game)
@@ -30,6 +32,8 @@ Routes
 ``/api/evenings``           the list of evenings as JSON (``?before=`` too)
 ``/api/g/<id>``             one game's score-log entry as JSON; ``.csv``: its sheet
 ``/api/g/<id>/steps.json``  a finished game's record (``docs/steps-json.md``); 409 while it is on
+
+``/api/table``              the table view as JSON, its countdown as of the answer
 ``/api/p/<player>.csv|.json`` a player's games as a file
 
 ``serve(reader, client, host, port)`` starts it (``referee.web.main`` does,

@@ -32,7 +32,8 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets, team_pages
+from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
+                         table, team_pages)
 from referee.web.bodies import TYPES, Body, attachment, send
 
 log = logging.getLogger(__name__)
@@ -359,6 +360,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None) -> we
     replay.add_routes(app, site)
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
+    table.add_routes(app, site)
     return app
 
 
@@ -387,8 +389,12 @@ class Server:
         await listening.start()
         self.guard = listening.guard
         self.host, self.port = host, listening.port
-        hub = self.site.hub
-        self._watch = asyncio.get_running_loop().create_task(self.channel.watch(hub.changed, hub.changed))
+        hub, board = self.site.hub, self.site.board
+
+        def told() -> None:
+            hub.changed()
+            board.heard()   # the table view's line and countdown came with the notice
+        self._watch = asyncio.get_running_loop().create_task(self.channel.watch(told, told, on_lose=board.lost))
 
     @property
     def url(self) -> str:

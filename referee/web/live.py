@@ -12,6 +12,9 @@ Streams are capped: a new phone is never turned away, the oldest stream is
 ended for it instead (its page reconnects, and if that one is old too, the
 crowd takes turns).  Browsers reconnect by themselves after a dropped
 stream; ``live.js`` also after a refusal, with a growing pause.
+
+The table view's stream (``referee.web.table``) is a ``Hub`` too, whose
+``message`` carries the view itself: what only public pages show.
 """
 from __future__ import annotations
 
@@ -22,6 +25,10 @@ from aiohttp import web
 MOST_LISTENERS = 200
 KEEPALIVE_SECONDS = 15.0    # a comment line now and then, so idle Wi-Fi keeps the stream
 RETRY_MS = 1000             # how soon a browser reconnects (after a restart of the web)
+# A stream that takes nothing for this long while its buffer is full (a
+# phone gone from the Wi-Fi without a word) is ended: each stream holds at
+# most one message and the transport's buffer, never a queue that grows.
+WRITE_SECONDS = 10.0
 
 
 class Hub:
@@ -57,6 +64,14 @@ class Hub:
         for wake in self._wakes:
             wake.set()
 
+    wake = _wake_all
+
+    def message(self, version) -> bytes:
+        """What a stream is sent for ``version``: here the number alone."""
+        return f"data: {version}\n\n".encode()
+
+    keepalive = b": still here\n\n"
+
     def close(self) -> None:
         """End every stream (the server is stopping)."""
         self.closed = True
@@ -89,13 +104,25 @@ class Hub:
                     self.reader.refresh()
                 if self.version != sent:
                     sent = self.version
-                    await response.write(f"data: {sent}\n\n".encode())
+                    await _write(response, self.message(sent))
                 try:
                     await asyncio.wait_for(wake.wait(), KEEPALIVE_SECONDS)
                 except TimeoutError:
-                    await response.write(b": still here\n\n")
-        except ConnectionError:
+                    await _write(response, self.keepalive)
+        except (ConnectionError, _Stuck):
             pass  # the phone went away
         finally:
             self._wakes.pop(wake, None)
         return response
+
+
+class _Stuck(Exception):
+    """A stream whose reader took nothing for ``WRITE_SECONDS``."""
+
+
+async def _write(response: web.StreamResponse, data: bytes) -> None:
+    try:
+        async with asyncio.timeout(WRITE_SECONDS):
+            await response.write(data)
+    except TimeoutError:
+        raise _Stuck() from None

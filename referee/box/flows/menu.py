@@ -77,7 +77,9 @@ class ScoreLog(Flow):
     club night (``[club] league_url``), B shows the league's instead.  On the
     box's own Wi-Fi (comitup's hotspot, see ``referee.box.wifi``) B turns three
     pages, numbered as steps: the code that joins a phone to that Wi-Fi, the score log's, and
-    comitup's page, where a phone joins the box to the home Wi-Fi."""
+    comitup's page, where a phone joins the box to the home Wi-Fi.  On every
+    network B also turns to the table view's code (``/table``: the game for a
+    TV or a tablet at the end of the table), the last page, no step."""
 
     page = 0
 
@@ -97,19 +99,17 @@ class ScoreLog(Flow):
         network = self.box.network
         if network.state == "HOTSPOT":
             own = network.hotspot is not None and fits(wifi.wifi_code(network.hotspot.name, network.hotspot.password))
-            return ["wifi", "scores", "home"] if own else ["scores", "home"]
-        return ["scores", "league"] if self.box.config.club.league_url else ["scores"]
+            return ["wifi", "scores", "home", "table"] if own else ["scores", "home", "table"]
+        return ["scores", "league", "table"] if self.box.config.club.league_url else ["scores", "table"]
 
     def screens(self):
         if self.box.network.state != self._state:
             self._state, self.page = self.box.network.state, 0
         pages = self._pages()
         page = pages[self.page % len(pages)]
-        if len(pages) == 2 and "league" in pages:
-            keys = (("B", _("Scores") if page == "league" else _("League")),)
-        else:
-            # An arrow, as other pages turn: with "*:Menu" it fits beside the code.
-            keys = (("B", "►"),) if len(pages) > 1 else ()
+        # An arrow, as other pages turn: with "*:Menu" it fits one row beside
+        # the code, which leaves four rows for a long address written whole.
+        keys = (("B", "►"),)
         keys += (("*", _("Menu")),)   # * goes back to the main menu; # does nothing here
         if page == "league":
             club = self.box.config.club.league_url
@@ -125,13 +125,17 @@ class ScoreLog(Flow):
             title = _("{n}. Wi-Fi").format(n=step)
             return {"main": Screen(title, credentials(spot.name, spot.password, code),
                                    keys=keys, qr=code)}
+        if self.box.network.state == "CONNECTING":
+            return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
+        if page == "table":
+            url = self.box.public_url() + "TABLE"
+            return {"main": Screen(_("Table view"), beside(_("Open on a big screen"), url, room=room(keys, url)),
+                                   keys=keys, qr=url)}
         if page == "home":
             url = wifi.COMITUP_PAGE.upper()
             title = _("{n}. At home").format(n=step)
             return {"main": Screen(title, beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),
                                    keys=keys, qr=url)}
-        if self.box.network.state == "CONNECTING":
-            return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
         url = self.box.public_url()
         title = _("{n}. Scores").format(n=step) if step else _("Scores")
         return {"main": Screen(title, beside(_("Scan for tonight's scores"), url, local=self._local(),
