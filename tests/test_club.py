@@ -439,17 +439,17 @@ def test_club_score_log_screen_offers_the_leagues_qr_code():
     with Table(config={"club": {"league_url": "http://10.0.0.5:8090/"}}) as t:
         t.press("7")                                   # Score log
         assert scanned(t) == [t.box.public_url()]
-        assert "B:►" in t.screen()
-        t.press("B")
+        assert "D:►" in t.screen()
+        t.press("D")
         assert scanned(t) == ["http://10.0.0.5:8090/"] and "[League]" in t.screen()
-        t.press("B")
+        t.press("D")
         assert scanned(t) == [t.box.public_url() + "TABLE"]   # the table view's, then round again
-        t.press("B")
+        t.press("D")
         assert scanned(t) == [t.box.public_url()]
     with Table() as t:                                 # no club: no page for it
         t.press("7")
-        t.press("B")
-        t.press("B")
+        t.press("D")
+        t.press("D")
         assert scanned(t) == [t.box.public_url()] and "League" not in t.screen()
 
 

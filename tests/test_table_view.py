@@ -48,15 +48,17 @@ def left_on_the_box(t: Table) -> float:
 def test_38_the_score_log_menu_offers_the_table_views_code_and_address(table):
     t = table
     t.press("7")                                       # Score log
-    t.press("B")                                       # its next page: the table view's
+    t.press("D")                                       # its next page: the table view's
     screen = t.box.shown["main"]
     url = t.box.public_url() + "TABLE"
     assert screen.title == "Table view" and screen.qr == url
     assert [c.text for c in zxingcpp.read_barcodes(t.image("main").convert("L"))] == [url]
     assert "".join(screen.lines) == "127.0.0.1:8080/TABLE"   # written whole, for a TV's keyboard
     width = (W - qr_image(url).width - 4) // 6
-    assert len(key_line(screen.keys)) <= width and screen.keys == (("B", "►"), ("*", "Menu"))
-    t.press("B")
+    assert len(key_line(screen.keys)) <= width and screen.keys == (("D", "►"), ("*", "Menu"))
+    t.press("B")                                       # B, the box's "no", turns no page
+    assert t.box.shown["main"].title == "Table view"
+    t.press("D")
     assert t.box.shown["main"].title == "Scores"       # round again
     assert "Table view" in t.get("/TABLE")[2]          # the address as the code has it, in capitals
     t.press("#")                                       # # does nothing here
@@ -66,7 +68,7 @@ def test_38_the_score_log_menu_offers_the_table_views_code_and_address(table):
 def test_38_a_long_address_is_written_whole_beside_the_table_views_code():
     with Table(config={"web": {"public_url": "HTTP://192.168.100.200:8080"}}) as t:
         t.press("7")
-        t.press("B")
+        t.press("D")
         screen = t.box.shown["main"]
         assert screen.lines == ("192.168.", "100.200", ":8080/", "TABLE")
         assert "TABLE" in t.screen()                   # on the panel, not cut off under the key bar

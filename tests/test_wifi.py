@@ -107,7 +107,7 @@ def test_26_the_hotspot_pages_are_numbered_steps_and_its_name_breaks_at_its_hyph
         assert (screen.title, screen.lines) == ("1. Wi-Fi", ("referee-", "432", "Password:", "k7mq2xv9ab"))
         titles = []
         for _ in range(4):
-            t.press("B")
+            t.press("D")
             titles.append(t.box.shown["main"].title)
         assert titles == ["2. Scores", "3. At home", "Table view", "1. Wi-Fi"]   # the table view's code: no step
 
@@ -133,20 +133,20 @@ def test_26_the_score_log_screen_follows_each_state_within_2_s_in_every_language
         t.advance(2.0)
         assert t.box.shown["main"].title == _("{n}. Wi-Fi").format(n=1) and t.box.shown["main"].qr.startswith("WIFI:")
         assert_fits(t)
-        t.press("B")
+        t.press("D")
         assert t.box.shown["main"].title == _("{n}. Scores").format(n=2)   # the pages are steps, numbered
         assert scanned(t.image("main")) == ["HTTP://10.41.0.1:8080/"]
         assert_fits(t)
-        t.press("B")
+        t.press("D")
         assert t.box.shown["main"].title == _("{n}. At home").format(n=3)
         assert scanned(t.image("main")) == [wifi.COMITUP_PAGE.upper()]
         assert "10.41.0.1/" in t.box.shown["main"].lines
         assert_fits(t)
-        t.press("B")
+        t.press("D")
         assert t.box.shown["main"].title == _("Table view")
         assert scanned(t.image("main")) == ["HTTP://10.41.0.1:8080/TABLE"]
         assert_fits(t)
-        t.press("B")
+        t.press("D")
         assert t.box.shown["main"].title == _("{n}. Wi-Fi").format(n=1)
         say(folder, "CONNECTING")
         t.advance(2.0)
@@ -164,7 +164,7 @@ def test_26_without_the_hotspots_password_the_hotspot_shows_its_pages_but_no_wif
         t.advance(2.0)
         t.press("7")
         assert t.box.shown["main"].qr == "HTTP://10.41.0.1:8080/"
-        t.press("B")
+        t.press("D")
         assert t.box.shown["main"].qr == wifi.COMITUP_PAGE.upper()
 
 
@@ -286,9 +286,9 @@ def test_26_the_local_name_is_written_under_the_address_where_it_fits_whole(monk
         t.press("7")
         assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/", "referee.", "local:8080")
         monkeypatch.setattr(socket, "gethostname", lambda: "raspberrypi")
-        t.press("B")
-        t.press("B")
-        t.press("B")                                    # round again: drawn anew
+        t.press("D")
+        t.press("D")
+        t.press("D")                                    # round again: drawn anew
         assert t.box.shown["main"].lines == ("10.41.0.1", ":8080/")   # never cut: a name typed must be whole
 
 
@@ -429,9 +429,9 @@ def test_26_each_comitup_state_through_the_registered_callback_reaches_a_running
         assert as_comitup_calls(script, "HOTSPOT") == 0
         until(lambda: box.screen().startswith(f"[{_('{n}. Wi-Fi').format(n=1)}]"), what="the hotspot's Wi-Fi code")
         assert f"QR WIFI:T:WPA;S:referee-432;P:{password};;" in box.screen()
-        assert box.ask("press B") == "ok"
+        assert box.ask("press D") == "ok"
         assert f"QR HTTP://10.41.0.1:{box.port}/" in box.screen()
-        assert box.ask("press B") == "ok"
+        assert box.ask("press D") == "ok"
         assert box.screen().startswith(f"[{_('{n}. At home').format(n=3)}]") and "QR HTTP://10.41.0.1/" in box.screen()
         assert as_comitup_calls(script, "CONNECTING") == 0
         until(lambda: "QR" not in box.screen(), what="the box joining a known Wi-Fi")

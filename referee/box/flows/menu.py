@@ -74,11 +74,11 @@ class ComingSoon(Flow):
 
 class ScoreLog(Flow):
     """The QR code of tonight's score log, for every phone at the table; on a
-    club night (``[club] league_url``), B shows the league's instead.  On the
-    box's own Wi-Fi (comitup's hotspot, see ``referee.box.wifi``) B turns three
+    club night (``[club] league_url``), D shows the league's instead.  On the
+    box's own Wi-Fi (comitup's hotspot, see ``referee.box.wifi``) D turns three
     pages, numbered as steps: the code that joins a phone to that Wi-Fi, the score log's, and
     comitup's page, where a phone joins the box to the home Wi-Fi.  On every
-    network B also turns to the table view's code (``/table``: the game for a
+    network D also turns to the table view's code (``/table``: the game for a
     TV or a tablet at the end of the table), the last page, no step."""
 
     page = 0
@@ -90,7 +90,7 @@ class ScoreLog(Flow):
     def key(self, key, kind):
         if kind != "press":
             return
-        if key == "B" and len(self._pages()) > 1:
+        if key == "D" and len(self._pages()) > 1:   # D turns pages, as on every page of the box
             self.page = (self.page + 1) % len(self._pages())
         elif key == "*":   # not #: the page offers only * to leave
             self.box.goto(Main(self.box))
@@ -109,7 +109,7 @@ class ScoreLog(Flow):
         page = pages[self.page % len(pages)]
         # An arrow, as other pages turn: with "*:Menu" it fits one row beside
         # the code, which leaves four rows for a long address written whole.
-        keys = (("B", "►"),)
+        keys = (("D", "►"),)
         keys += (("*", _("Menu")),)   # * goes back to the main menu; # does nothing here
         if page == "league":
             club = self.box.config.club.league_url
