@@ -16,26 +16,17 @@ import test_decrypto_table as de
 from referee.config import ConfigError, parse
 from referee.testing import Table
 from test_players import NEW, by_hand, page, text
+from test_merges import marek_wins_against
 
 PANDA = ["Mirek", "Ania", "Marek"]
 DAY = 24 * 3600
 
 
-def seat_three_wins(t: Table, players) -> None:
-    """tests/test_players.py's game: the third seat wins, the second is second."""
-    t.start("decipher", players=players)
-    t.type("#3A#")
-    t.type("#D4")
-    t.type("*3A#")
-    t.type("#2A")
-    t.press("#")
-
-
 def four_games(t: Table) -> None:
     """Marek beats Ania and Mirek three times; then Zoe, new, beats them once."""
     for _ in range(3):
-        seat_three_wins(t, PANDA)
-    seat_three_wins(t, ["Mirek", "Ania", "Zoe"])
+        marek_wins_against(t, PANDA)
+    marek_wins_against(t, ["Mirek", "Ania", "Zoe"])
 
 
 def four_games_by_hand() -> dict[str, tuple[float, float]]:
@@ -107,7 +98,7 @@ def test_37_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, ma
 def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provisional():
     with Table(seed=7, config={"ladder": {"provisional_games": 2, "provisional_sigma": 25}}) as t:
         for _ in range(2):
-            seat_three_wins(t, PANDA)                                         # September
+            marek_wins_against(t, PANDA)                                         # September
         september = page(t, "/p/ladder/decipher")
         assert [r[1] for r in ladder_rows(september)] == ["Marek", "Ania", "Mirek"]
         t.restart(off=45 * DAY)                                               # nobody plays in October
@@ -115,7 +106,7 @@ def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provis
         assert ladder_rows(gone) == [] and ladder_rows(gone, "provisional") == []
         assert "3 players away for a whole season are left off until they play again." in text(gone)
         assert "away for a whole season: off the ladder until the next game" in text(page(t, "/p/@mirek"))
-        seat_three_wins(t, ["Zoe", "Ania", "Marek"])                          # November: two come back
+        marek_wins_against(t, ["Zoe", "Ania", "Marek"])                          # November: two come back
         back = page(t, "/p/ladder/decipher")
         assert ladder_rows(back) == []
         assert {r[0]: r[3] for r in ladder_rows(back, "provisional")} == {
@@ -128,7 +119,7 @@ def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provis
             text(november)) and "Mirek" not in text(november)
         assert 'href="/p/ladder/decipher/2026-09">September 2026</a>' in back    # every season linked
         assert "October 2026" not in back                                    # nobody played then
-        seat_three_wins(t, ["Zoe", "Ania", "Marek"])
+        marek_wins_against(t, ["Zoe", "Ania", "Marek"])
         again = page(t, "/p/ladder/decipher")
         t.restart()                                                          # counted from players.db
         after = page(t, "/p/ladder/decipher")
@@ -143,9 +134,9 @@ def test_37_a_clubs_own_seasons_from_config_toml():
     seasons = [{"name": "Autumn", "start": "2026-09-01", "end": "2026-11-30"},
                {"name": "<b>Winter</b>", "start": "2026-12-01", "end": "2027-02-28"}]
     with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25, "seasons": seasons}}) as t:
-        seat_three_wins(t, PANDA)
+        marek_wins_against(t, PANDA)
         t.restart(off=80 * DAY)                            # December: Winter
-        seat_three_wins(t, ["Zoe", "Ania", "Marek"])
+        marek_wins_against(t, ["Zoe", "Ania", "Marek"])
         autumn, winter = page(t, "/p/ladder/decipher/2026-09-01"), page(t, "/p/ladder/decipher/2026-12-01")
         assert t.get("/p/ladder/decipher/2026-09")[0] == 404            # no months when the club has seasons
         marek = text(page(t, "/p/@marek"))
@@ -180,8 +171,8 @@ def test_37_a_mistake_in_the_ladders_config_is_said_with_its_key(ladder, said):
 def test_37_a_players_page_names_rivals_the_best_partner_and_time_played(table):
     t = table
     for _ in range(2):
-        seat_three_wins(t, ["Mirek", "Ania", "<b>Bob</b>"])                # Bob beats Ania twice
-    seat_three_wins(t, ["<b>Bob</b>", "Ania", "Mirek"])                   # ... then Mirek beats her
+        marek_wins_against(t, ["Mirek", "Ania", "<b>Bob</b>"])                # Bob beats Ania twice
+    marek_wins_against(t, ["<b>Bob</b>", "Ania", "Mirek"])                   # ... then Mirek beats her
     decrypto = []
     for members in ([["Ania", "Cyril"], ["Dana", "Ema"]], [["Ania", "Cyril"], ["Dana", "Ema"]],
                     [["Ania", "Dana"], ["Cyril", "Ema"]], [["Ania", "Cyril"], ["Ema", "Dana"]]):
@@ -214,7 +205,7 @@ def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_h
 
     from referee.store import snapshot
     t = table
-    seat_three_wins(t, PANDA)
+    marek_wins_against(t, PANDA)
     t.advance(1800)
     t.start("decipher", players=PANDA)
     t.advance(1200)
@@ -240,8 +231,8 @@ def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_h
 def test_37_two_names_merged_are_one_player_on_the_ladder():
     from test_merges import merge_page, post
     with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25}}) as t:
-        seat_three_wins(t, PANDA)
-        seat_three_wins(t, ["Mirek", "Ania K.", "Marek"])
+        marek_wins_against(t, PANDA)
+        marek_wins_against(t, ["Mirek", "Ania K.", "Marek"])
         assert [r[1] for r in ladder_rows(page(t, "/p/ladder/decipher"))] == ["Marek", "Ania", "Ania K.", "Mirek"]
         path = merge_page(t)
         assert post(t, path, {"from": "ania k.", "into": "ania", "merge": "1"})[0] == 303
