@@ -21,6 +21,7 @@ import asyncio
 import datetime as dt
 from urllib.parse import quote
 
+import msgspec
 from aiohttp import web
 from babel.dates import format_date
 
@@ -29,7 +30,7 @@ from referee import catalogue, i18n
 from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
-from referee.web import export, history, ladder, sheets
+from referee.web import export, history, ladder, ladder_files, sheets
 from referee.web.bodies import Body, attachment, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
@@ -239,20 +240,33 @@ def game_of(request: web.Request) -> str:
     return game
 
 
-def places(rater, who: str, rules, today: dt.date) -> list[dict]:
-    """The player's place on each ladder of a game they played: all-time and
-    this season's."""
+def on_ladders(rater, who: str, rules, today: dt.date) -> list[tuple[str, list[tuple]]]:
+    """The ladders of each game the player played, all-time and this
+    season's (if they played in it): ``(game, [(season, board, their
+    standing)])``, the standing None when away for a whole season."""
     now = ladder.current(rules, today)
     out = []
     for game in ladder.games(rater):
         if who not in rater.history[game]:
             continue
-        lines = []
+        found = []
         for season in (None, now) if now else (None,):
             b = ladder.board(rater, game, rules, today, season)
             mine = next((s for s in b.ranked + b.provisional if s.player == who), None)
             if mine is None and season is not None:
                 continue      # not played this season
+            found.append((season, b, mine))
+        out.append((game, found))
+    return out
+
+
+def places(rater, who: str, rules, today: dt.date) -> list[dict]:
+    """The player's place on each ladder of a game they played: all-time and
+    this season's."""
+    out = []
+    for game, found in on_ladders(rater, who, rules, today):
+        lines = []
+        for season, b, mine in found:
             if mine is None:
                 said = _("away for a whole season: off the ladder until the next game")
             elif mine.provisional:
@@ -263,6 +277,12 @@ def places(rater, who: str, rules, today: dt.date) -> list[dict]:
                           "said": said})
         out.append({"title": sheets.title(game), "lines": lines})
     return out
+
+
+def places_json(rater, who: str, rules, today: dt.date) -> dict[str, list]:
+    """The same as the player's file gives it: each game's places, in numbers."""
+    return {game: [msgspec.to_builtins(ladder_files.place(season, b, mine)) for season, b, mine in found]
+            for game, found in on_ladders(rater, who, rules, today)}
 
 
 def short_date(ended: float) -> str:
@@ -313,12 +333,15 @@ def player_csv(p: Player) -> str:
     return export.csv_text(rows)
 
 
-def player_json(p: Player) -> dict:
+def player_json(p: Player, ladders: dict[str, list] | None = None) -> dict:
+    """The player's file; ``ladders``: their places (``places_json``)."""
+    ladders = ladders or {}
     return {
         "name": p.name, "merged": p.merged, "played": p.played, "won": p.won, "streak": p.streak, "best_streak": p.best_streak,
         "games": {name: {"played": g.played, "won": g.won, "points": g.points,
                          "rating": None if g.rating is None else
-                         {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games}}
+                         {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games},
+                         "ladders": ladders.get(name, [])}
                   for name, g in p.games.items()},
         "results": [{"game_id": l.result.game, "game": l.result.name, "ended": l.result.ended,
                      "place": l.side.rank, "of": l.of, "winner": l.side.won, "score": l.side.score,
@@ -388,6 +411,12 @@ def add_routes(app, site) -> None:
         return send(request, site.cached(request, lambda: site.html(
             "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, site.tonight(), season))))
 
+    async def ladder_json(request):
+        game, season = game_of(request), season_of(request, site.ladder)
+        ledger = await book.fresh()
+        return send(request, site.cached(request, lambda: Body.of(export.json_text(
+            ladder_files.ladder_file(ledger, game, site.ladder, site.tonight(), season)), "json")))
+
     async def one(request) -> str:
         """The player asked for, once the ledger is up to date (``wanted``)."""
         return wanted(await book.fresh(), request)
@@ -404,7 +433,8 @@ def add_routes(app, site) -> None:
         kind = request.match_info["kind"]
         body = site.cached(request, lambda: Body.of(
             player_csv(player(book.ledger, who)) if kind == "csv" else
-            export.json_text(player_json(player(book.ledger, who))), kind))
+            export.json_text(player_json(player(book.ledger, who),
+                                         places_json(book.ledger, who, site.ladder, site.tonight()))), kind))
         return send(request, body, attachment(f"player-{quote(who, safe='')}.{kind}"))
 
     async def close_book(app) -> None:
@@ -414,5 +444,7 @@ def add_routes(app, site) -> None:
     app.router.add_get("/p/", everyone_page)
     app.router.add_get("/p/ladder/{game}", ladder_html)
     app.router.add_get("/p/ladder/{game}/{season}", ladder_html)
+    app.router.add_get("/api/p/ladder/{game}.json", ladder_json)
+    app.router.add_get("/api/p/ladder/{game}/{season}.json", ladder_json)
     app.router.add_get(f"/p/{WHO}", player_html)
     app.router.add_get(f"/api/p/{WHO}.{{kind:csv|json}}", player_file)
