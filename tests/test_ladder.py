@@ -247,3 +247,20 @@ def test_37_two_names_merged_are_one_player_on_the_ladder():
         assert post(t, path, {"from": "ania k.", "into": "ania", "merge": "1"})[0] == 303
         rows = ladder_rows(page(t, "/p/ladder/decipher"))
     assert [(r[1], r[4]) for r in rows] == [("Marek", "2"), ("Ania", "2"), ("Mirek", "2")]
+
+
+def test_37_the_players_pages_are_kept_through_a_games_moves_and_made_again_at_its_end(table):
+    t = table
+    seat_three_wins(t, PANDA)
+    paths = ("/p/@ania", "/p/ladder/decipher", "/api/p/ladder/decipher.json", "/p/")
+    tags = {path: t.get(path)[1]["ETag"] for path in paths}
+    t.start("decipher", players=PANDA)
+    for keys in ("#3A#", "#D4", "*3A#"):                      # every move a change of the store...
+        t.type(keys)
+        for path in paths:                                   # ...but not of the players' pages
+            assert t.get(path, {"If-None-Match": tags[path]})[0] == 304, (keys, path)
+    t.type("#2A")                                            # the game ends: counted
+    for path in paths:
+        status, headers, _body = t.get(path, {"If-None-Match": tags[path]})
+        assert status == 200 and headers["ETag"] != tags[path], path
+    assert "2 games" in text(page(t, "/p/@ania"))

@@ -31,7 +31,7 @@ from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, ladder, ladder_files, sheets
-from referee.web.bodies import Body, attachment, send
+from referee.web.bodies import Body, Kept, attachment, key_of, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
@@ -365,6 +365,14 @@ class Book:
         self.ledger = Ledger.beside(reader.database)
         self._lock = asyncio.Lock()
         self._seen = None
+        self._kept = Kept()
+
+    def cached(self, request: web.Request, make, today: dt.date, *, query: str = "") -> Body:
+        """A player page's answer (``Site.cached``), kept while the ledger
+        holds the same games: every move at the table is a change of the
+        store, but only a game's end (or a merge) changes these pages.
+        Called after ``fresh``, which has just looked at the store."""
+        return self._kept.get((self.ledger.changes, today, i18n.lang), key_of(request, query), make)
 
     async def fresh(self) -> Ledger:
         self.reader.refresh()
@@ -400,22 +408,24 @@ def add_routes(app, site) -> None:
         if order not in ORDERS:
             raise web.HTTPBadRequest()
         ledger = await book.fresh()
-        return send(request, site.cached(request, lambda: site.html(
+        return send(request, book.cached(request, lambda: site.html(
             "players.html", live=False, **players_page(everyone(ledger, order), order, len(ledger.ordered()),
                                                        ladder.games(ledger))),
-            query="by"))
+            site.tonight(), query="by"))
 
     async def ladder_html(request):
         game, season = game_of(request), season_of(request, site.ladder)
         ledger = await book.fresh()
-        return send(request, site.cached(request, lambda: site.html(
-            "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, site.tonight(), season))))
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: site.html(
+            "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, today, season)), today))
 
     async def ladder_json(request):
         game, season = game_of(request), season_of(request, site.ladder)
         ledger = await book.fresh()
-        return send(request, site.cached(request, lambda: Body.of(export.json_text(
-            ladder_files.ladder_file(ledger, game, site.ladder, site.tonight(), season)), "json")))
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: Body.of(export.json_text(
+            ladder_files.ladder_file(ledger, game, site.ladder, today, season)), "json"), today))
 
     async def one(request) -> str:
         """The player asked for, once the ledger is up to date (``wanted``)."""
@@ -423,18 +433,20 @@ def add_routes(app, site) -> None:
 
     async def player_html(request):
         who = await one(request)
-        return send(request, site.cached(request, lambda: site.html(
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: site.html(
             "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)),
-            places=places(book.ledger, who, site.ladder, site.tonight()),
-            **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}"))))
+            places=places(book.ledger, who, site.ladder, today),
+            **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}")), today))
 
     async def player_file(request):
         who = await one(request)
         kind = request.match_info["kind"]
-        body = site.cached(request, lambda: Body.of(
+        today = site.tonight()
+        body = book.cached(request, lambda: Body.of(
             player_csv(player(book.ledger, who)) if kind == "csv" else
             export.json_text(player_json(player(book.ledger, who),
-                                         places_json(book.ledger, who, site.ladder, site.tonight()))), kind))
+                                         places_json(book.ledger, who, site.ladder, today))), kind), today)
         return send(request, body, attachment(f"player-{quote(who, safe='')}.{kind}"))
 
     async def close_book(app) -> None:
