@@ -142,7 +142,8 @@ class LeagueSite:
             # The league keeps no game's page: a game's link is its evening's.
             return self._page("league-player.html", live=False, **page,
                               places=places(rater, who, self.ladder, evening_of(self.clock())),
-                              **rivals_view(rater, who, lambda result: f"/e/{evening_of(result.started or result.ended)}"))
+                              **rivals_view(rater, who, lambda result: f"/e/{evening_of(result.started or result.ended)}",
+                                            lambda result: self.league.tables_of.get(result.game, "")))
         return send(request, self.cached(f"/p/{who}", make))
 
     async def player_file(self, request: web.Request) -> web.Response:

@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 import msgspec
 from aiohttp import web
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 
 from games.base import Illegal
 from referee import catalogue, i18n
@@ -289,17 +289,37 @@ def short_date(ended: float) -> str:
     return format_date(history.evening_of(ended), "medium", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
 
 
-def rivals_view(rater, who: str, game_href) -> dict:
+def game_labels(games, where=None) -> list[str]:
+    """Each game's link text: its evening's date, and where another game of
+    the list is of the same evening, the time it began too (and with
+    ``where(result)``, its table: the league's tables play at once), so
+    that no two links read the same."""
+    dates = [short_date(g.ended) for g in games]
+    labels = []
+    for g, date in zip(games, dates):
+        if dates.count(date) > 1:
+            began = dt.datetime.fromtimestamp(g.started or g.ended)
+            date += " " + format_time(began, "short", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
+            if where is not None and where(g):
+                date += " · " + where(g)
+        labels.append(date)
+    return labels
+
+
+def rivals_view(rater, who: str, game_href, where=None) -> dict:
     """The "Rivals and partners" part of a player's page; ``game_href(result)``
-    is where a game's link leads."""
+    is where a game's link leads, ``where(result)`` the table it was played
+    at (the league's)."""
     r = rivals(rater, who)
 
     def met(label: str, m: Met | None, said: str = "") -> dict | None:
         if m is None:
             return None
+        shown = m.games[::-1][:SHOWN]
         return {"label": label, "name": m.name, "href": own(m.player),
                 "said": said or ngettext("{n} game", "{n} games", m.count).format(n=m.count),
-                "games": [{"href": game_href(g), "date": short_date(g.ended)} for g in m.games[::-1][:SHOWN]]}
+                "games": [{"href": game_href(g), "date": label}
+                          for g, label in zip(shown, game_labels(shown, where))]}
     rows = [met(_("Most games against"), r.most_met), met(_("Most losses to"), r.lost_to),
             met(_("Most wins over"), r.beat)]
     if r.partner is not None:
