@@ -238,3 +238,57 @@ def test_37_two_names_merged_are_one_player_on_the_ladder():
         assert post(t, path, {"from": "ania k.", "into": "ania", "merge": "1"})[0] == 303
         rows = ladder_rows(page(t, "/p/ladder/decipher"))
     assert [(r[1], r[4]) for r in rows] == [("Marek", "2"), ("Ania", "2"), ("Mirek", "2")]
+
+
+def test_37_the_players_pages_are_kept_through_a_games_moves_and_made_again_at_its_end(table):
+    t = table
+    seat_three_wins(t, PANDA)
+    paths = ("/p/@ania", "/p/ladder/decipher", "/api/p/ladder/decipher.json", "/p/")
+    tags = {path: t.get(path)[1]["ETag"] for path in paths}
+    t.start("decipher", players=PANDA)
+    for keys in ("#3A#", "#D4", "*3A#"):                      # every move a change of the store...
+        t.type(keys)
+        for path in paths:                                   # ...but not of the players' pages
+            assert t.get(path, {"If-None-Match": tags[path]})[0] == 304, (keys, path)
+    t.type("#2A")                                            # the game ends: counted
+    for path in paths:
+        status, headers, _body = t.get(path, {"If-None-Match": tags[path]})
+        assert status == 200 and headers["ETag"] != tags[path], path
+    assert "2 games" in text(page(t, "/p/@ania"))
+
+
+def rival_links(html: str, label: str) -> list[tuple[str, str]]:
+    """The games linked beside a rival on a player's page: (address, text)."""
+    row = re.search(rf"<dt>{label}</dt>\s*<dd>(.*?)</dd>", html, re.S)[1]
+    return re.findall(r'<a href="(/[ge]/[^"]+)">([^<]+)</a>', row)
+
+
+def test_37_a_rivals_games_of_one_evening_are_told_apart_by_their_start(table):
+    t = table
+    seat_three_wins(t, PANDA)
+    t.advance(1500)
+    seat_three_wins(t, PANDA)                          # the same evening, 25 minutes on
+    t.restart(off=DAY)
+    seat_three_wins(t, PANDA)                          # the next evening: alone on its day
+    links = rival_links(page(t, "/p/@ania"), "Most games against")
+    labels = [label for _href, label in links]
+    assert len(links) == 3 and len(set(labels)) == 3, labels
+    # "22 Sept 2026", then "21 Sept 2026 14:38" and "21 Sept 2026 14:13"
+    latest, *same_evening = labels
+    assert not re.search(r"\d:\d\d", latest), latest
+    [(day, later), (day_too, earlier)] = [re.fullmatch(r"(.+ 2026) (\d\d?:\d\d)", label).groups()
+                                          for label in same_evening]
+    assert day == day_too != latest and later > earlier
+
+
+def test_37_the_leagues_rivals_games_at_two_tables_at_once_say_their_table():
+    from referee.club.league import League
+    from test_league_merges import fed, game, pages
+    league = League(":memory:")
+    try:
+        fed(league, game("north", 1, ["Ann", "Bob"]), game("south", 1, ["Ann", "Bob"]))    # begun at one minute
+        ann, = pages(league, "/p/@ann")
+    finally:
+        league.close()
+    labels = [label for _href, label in rival_links(ann, "Most games against")]
+    assert len(set(labels)) == 2 and [label.rsplit(" · ", 1)[1] for label in labels] == ["south", "north"], labels

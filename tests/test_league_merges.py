@@ -25,6 +25,7 @@ from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
 from referee.store.scorelog import evening_start
+from referee.web.history import evening_of
 from test_club import CLUB, club, davinci_win, league_player, table_of  # noqa: F401
 from test_merges import merge_page, post
 
@@ -216,6 +217,14 @@ def shown_merges(league) -> list[tuple[str, str, str, bool]]:
     return [(j["table"], j["name"], j["into"], j["joined"]) for j in league.api()["merges"]]
 
 
+def on_the_ladder(league, season: str) -> dict[str, int]:
+    """The league's Da Vinci Code ladder of ``season``, ranked and provisional:
+    each name's games.  (The season's: the tables' manual clocks may lie a
+    whole season before the league's, which leaves everyone off all-time.)"""
+    board = league.api(f"/api/p/ladder/davinci/{season}.json")
+    return {row["name"]: row["games"] for row in board["ranked"] + board["provisional"]}
+
+
 def test_37_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitto(club):
     broker, league, box = club
     north, south = box("north", 1), box("south", 2)
@@ -233,6 +242,11 @@ def test_37_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitt
     league.until(lambda: (league_player(league, "anna") or {}).get("played") == 3, "the south's merge")
     _status, page = league.get("/p/@anna")
     assert "Names joined at the club&#39;s tables: Ania → Anna (south)" in page.decode()
+    # On the league's ladder too: one entry, the games of both names.
+    season = f"{evening_of(south.table.clock.wall()):%Y-%m}"
+    assert on_the_ladder(league, season) == {"Anna": 3, "Cid": 2, "Bob": 2, "Ola": 1}
+    _status, page = league.get(f"/p/ladder/davinci/{season}")
+    assert page.decode().count('href="/p/@anna"') == 1 and "Ania" not in page.decode()
 
     # The north joins Ania into Ola: one name, two people: the later is refused, and the page says so.
     path = merge_page(north.table)
@@ -248,4 +262,5 @@ def test_37_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitt
     assert post(south.table, path, {"undo": str(undo.id)})[0] == 303
     league.until(lambda: shown_merges(league) == [("north", "Ania", "Ola", True)], "the south's undo")
     assert league_player(league, "ola")["played"] == 3 and league_player(league, "anna")["played"] == 1
+    assert on_the_ladder(league, season) == {"Ola": 3, "Anna": 1, "Cid": 2, "Bob": 2}
 

@@ -1,7 +1,8 @@
 """Issue 28 on a phone, at 360 px, light and dark, axe-clean, names shown
 as text: the merge page scanned from the box's own screen and used with its
-own controls, and the league's players' pages; issue 37's ladders and a
-player's rivals, on the box and in the league."""
+own controls, and the league's players' pages; issue 37's ladders (all-time
+and a season's) and a player's rivals, on the box and in the league, each at
+320 and 360 px, light and dark."""
 from __future__ import annotations
 
 import asyncio
@@ -15,6 +16,20 @@ from test_merges import marek_wins_against
 from test_web_browser import PHONE, at_the_table, axe, browser, path_of, serious_findings  # noqa: F401
 
 pytestmark = pytest.mark.browser
+WIDTHS = (320, PHONE["width"])
+
+
+def on_both_phones(browser, axe, path: str, dark: bool, widths=WIDTHS):  # noqa: F811
+    """``path`` on a 320 px phone, then the same page widened to 360 px:
+    at each no wider than the screen and axe-clean (one page, not two:
+    the browser is shared by the module)."""
+    page = browser.open(path, dark=dark, width=widths[0])
+    for width in widths:
+        if width != widths[0]:
+            browser.call(page.set_viewport_size({**PHONE, "width": width}))
+        assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= width, (path, width)
+        assert serious_findings(browser, page, axe) == [], (path, width, dark)
+    return page
 
 
 def test_28_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_table, axe):  # noqa: F811
@@ -100,12 +115,12 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
                     entry=entry))) == "taken"
     site = LeagueSite(league, clock=lambda: now)     # the tables' evening: nobody has been away
     browser.table = site
+    month = f"{dt.date.fromtimestamp(now - 6 * 3600):%Y-%m}"
     try:
         for dark in (False, True):
-            for path in ("/p/ladder/davinci", "/p/", "/p/@ann"):
-                page = browser.open(path, dark=dark)
-                assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
-                assert serious_findings(browser, page, axe) == []
+            for path in ("/p/ladder/davinci", f"/p/ladder/davinci/{month}", "/p/", "/p/@ann"):
+                # All players at 320 px: the box's sweep in four languages (test_phone_widths.py)
+                page = on_both_phones(browser, axe, path, dark, WIDTHS[1:] if path == "/p/" else WIDTHS)
                 if path.startswith("/p/ladder/"):
                     assert "<b>Bob</b>" in browser.text(page) and "3 more games" in browser.text(page)
             assert "<b>Bob</b>" in browser.text(page)        # as text, never markup
@@ -207,6 +222,7 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
 
 def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
     from referee.testing import Table
+    from referee.web import history
     from test_ladder import seat_three_wins
     with Table(seed=7, config={"ladder": {"provisional_games": 2}}) as t:
         browser.table = t
@@ -214,16 +230,17 @@ def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe
             for _ in range(2):
                 seat_three_wins(t, ["Ania", "Alexandrina", "<b>Bob</b>"])
             seat_three_wins(t, ["Ania", "Bartholomew", "Maximiliane"])
+            month = f"{history.evening_of(t.clock.wall()):%Y-%m}"
             for dark in (False, True):
-                for path in ("/p/ladder/decipher", "/p/@ania"):       # "All players": the league's test
-                    page = browser.open(path, dark=dark, width=320)
-                    assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= 320, path
-                    assert serious_findings(browser, page, axe) == [], path
-                    if path == "/p/ladder/decipher":
+                # "All players": the league's test
+                for path in ("/p/ladder/decipher", f"/p/ladder/decipher/{month}", "/p/@ania"):
+                    page = on_both_phones(browser, axe, path, dark)
+                    if path.startswith("/p/ladder/"):
                         assert "<b>Bob</b>" in browser.call(page.inner_text("table.provisional"))   # sigma over 8
                         assert "1 more game" in browser.call(page.inner_text("table.provisional"))
+                    if path == "/p/ladder/decipher":
                         browser.shot(page, "ladder-dark" if dark else "ladder")
-                    else:
+                    if path == "/p/@ania":
                         assert "Most losses to\n<b>Bob</b>, 2 games" in browser.text(page)
             assert browser.errors == []
         finally:

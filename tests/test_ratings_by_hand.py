@@ -43,7 +43,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from referee.club import messages
 from referee.club.league import League
 from referee.club.league_web import LeagueSite, make_app
+from referee.config import Ladder
 from referee.testing import Table
+from test_ladder import ladder_rows
 
 NOW = time.time()
 CLUB = "club"
@@ -52,6 +54,10 @@ EXACT = 1e-9          # the written numbers have ten decimals
 
 def by_hand(mu: float, sigma: float) -> dict:
     return {"mu": pytest.approx(mu, abs=EXACT), "sigma": pytest.approx(sigma, abs=EXACT)}
+
+
+def exactly(value: float):
+    return pytest.approx(value, abs=EXACT)
 
 
 # --- through the league: a box's payload in, the league's player API out --------------------------
@@ -63,24 +69,36 @@ def entry(game: str, number: int, players: list[str], winners: list[str], **more
         v=1, kind="game", id=f"north:{number}:1", table="north", game=number, seq=1, at=1.0, entry=sent))
 
 
-def ratings(payloads, game: str, names: list[str]) -> dict[str, dict]:
-    """Each name's rating at ``game`` as the league's player API gives it."""
+def league_get(payloads, paths: list[str], rules: Ladder | None = None) -> list[str]:
+    """The league's answers at ``paths``, once it has taken ``payloads``."""
     league = League(":memory:")
     try:
         for topic, payload in payloads:
             assert league.take(topic, payload) == "taken"
 
         async def get():
-            async with TestClient(TestServer(make_app(LeagueSite(league)))) as client:
-                out = {}
-                for name in names:
-                    answer = await client.get(f"/api/p/{quote(name.casefold(), safe='')}.json")
-                    assert answer.status == 200, name
-                    out[name] = json.loads(await answer.text())["games"][game]["rating"]
+            async with TestClient(TestServer(make_app(LeagueSite(league, ladder=rules)))) as client:
+                out = []
+                for path in paths:
+                    answer = await client.get(path)
+                    assert answer.status == 200, path
+                    out.append(await answer.text())
                 return out
         return asyncio.run(get())
     finally:
         league.close()
+
+
+def ratings(payloads, game: str, names: list[str]) -> dict[str, dict]:
+    """Each name's rating at ``game`` as the league's player API gives it,
+    with its all-time ``ordinal`` beside it."""
+    files = league_get(payloads, [f"/api/p/{quote(name.casefold(), safe='')}.json" for name in names])
+    out = {}
+    for name, file in zip(names, files):
+        got = json.loads(file)["games"][game]
+        [all_time] = [p for p in got["ladders"] if p["season"] is None]
+        out[name] = {**got["rating"], "ordinal": all_time["ordinal"]}
+    return out
 
 
 def rated(got: dict) -> dict:
@@ -101,11 +119,15 @@ def test_37_three_players_a_tie_for_second():
     #   q = Cyd: p = 1/2, A 2: -1/4 and 1/8.  Σ = -1/3, 17/36.
     #   Omega = 69.451389 / c · -1/3 = -1.4345243404, Delta = 0.0306022679 · (17/36) / (2/9) = 0.0650298192
     #   mu 23.5654756596, sigma 8.333750 · √(1 - 0.0650298192) = 8.0582242228
+    # The conservative value mu - 3 sigma: Ala 27.8690486807 - 24.6157301322 = 3.2533185485,
+    #   Bea and Cyd 23.5654756596 - 24.1746726684 = -0.6091970088.
     got = ratings([entry("decipher", 1, ["Ala", "Bea", "Cyd"], ["Ala"], totals={"Ala": 20, "Bea": 10, "Cyd": 10})],
                   "decipher", ["Ala", "Bea", "Cyd"])
     assert rated(got["Ala"]) == by_hand(27.8690486807, 8.2052433774)
     assert rated(got["Bea"]) == rated(got["Cyd"]) == by_hand(23.5654756596, 8.0582242228)
     assert {name: got[name]["games"] for name in got} == {"Ala": 1, "Bea": 1, "Cyd": 1}
+    assert got["Ala"]["ordinal"] == exactly(3.2533185485)
+    assert got["Bea"]["ordinal"] == got["Cyd"]["ordinal"] == exactly(-0.6091970088)
 
 
 def decrypto(number: int, white: list[str], black: list[str], winner: str) -> tuple[str, bytes]:
@@ -154,6 +176,57 @@ def test_37_decrypto_two_against_two_then_three_against_three():
     assert three["Ada"]["games"] == 2 and three["Eva"]["games"] == 1
 
 
+def test_37_the_provisional_rule_on_the_leagues_ladder_with_the_numbers_by_hand():
+    # The two Decrypto games above; mu - 3 sigma from their numbers:
+    #   two games: Ben 28.5565136543 - 3 · 8.0725074766 = 4.3389912245, Ada 1.1545531595,
+    #     Dia 0.4104019809, Cas -2.7740360841;
+    #   one game: Fin 26.6532876153 - 3 · 8.2216926307 = 1.9882097232, Eva -1.3183655074.
+    games = [decrypto(1, ["Ada", "Ben"], ["Cas", "Dia"], "White"),
+             decrypto(2, ["Ada", "Cas", "Eva"], ["Ben", "Dia", "Fin"], "Black")]
+    two_games = [("Ben", 1, 4.3389912245), ("Ada", 2, 1.1545531595), ("Dia", 3, 0.4104019809),
+                 ("Cas", 4, -2.7740360841)]
+    one_game = [("Fin", None, 1.9882097232), ("Eva", None, -1.3183655074)]
+
+    def shown(rows):
+        return [(r["name"], r["place"], r["ordinal"]) for r in rows]
+
+    def expected(rows):
+        return [(name, place, exactly(value)) for name, place, value in rows]
+
+    # Ranked from two games, sigma up to 8.25: Fin and Eva are a game short, Fin listed
+    # apart though his value is the second best.
+    board, page, fin = league_get(games, ["/api/p/ladder/decrypto.json", "/p/ladder/decrypto", "/api/p/fin.json"],
+                                  Ladder(provisional_games=2, provisional_sigma=8.25))
+    board = json.loads(board)
+    assert shown(board["ranked"]) == expected(two_games)
+    assert shown(board["provisional"]) == expected(one_game)
+    assert [(r["more"], r["provisional"]) for r in board["provisional"]] == [(1, True), (1, True)]
+    # The page shows the same values, each to one decimal, the provisional apart with what they lack.
+    assert [row[:3] for row in ladder_rows(page)] == [[f"{place}.", name, f"{value:.1f}"]
+                                                       for name, place, value in two_games]
+    assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Fin", "1 more game"),
+                                                                             ("Eva", "1 more game")]
+    assert json.loads(fin)["games"]["decrypto"]["ladders"][0] == {
+        "season": None, "away": False, "place": None, "of": 4, "ordinal": exactly(1.9882097232),
+        "provisional": True, "more": 1}
+
+    # One game is enough, but sigma at most 8.1: Fin's and Eva's 8.2216926307 keeps them apart.
+    board, page = league_get(games, ["/api/p/ladder/decrypto.json", "/p/ladder/decrypto"],
+                             Ladder(provisional_games=1, provisional_sigma=8.1))
+    board = json.loads(board)
+    assert shown(board["ranked"]) == expected(two_games)
+    assert [(r["name"], r["more"]) for r in board["provisional"]] == [("Fin", 0), ("Eva", 0)]
+    assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Fin", "σ above 8.1"),
+                                                                             ("Eva", "σ above 8.1")]
+
+    # Neither holds anyone back: six ranked, Fin second.
+    board, fin = league_get(games, ["/api/p/ladder/decrypto.json", "/api/p/fin.json"],
+                            Ladder(provisional_games=1, provisional_sigma=8.25))
+    assert [r["name"] for r in json.loads(board)["ranked"]] == ["Ben", "Fin", "Ada", "Dia", "Eva", "Cas"]
+    assert json.loads(board)["provisional"] == []
+    assert json.loads(fin)["games"]["decrypto"]["ladders"][0]["place"] == 2
+
+
 def test_37_an_octiles_finishing_order():
     # Seats Hal, Ivy, Jo, Gus; all runners home in the order Gus, Ivy, Hal, and Jo not:
     # ranks 3, 2, 4, 1 (the runners home, 2, 2, 1, 2, would tie three: the order decides).
@@ -184,7 +257,8 @@ def attack(t: Table, target: int, hit: bool) -> None:
 
 
 def test_37_a_da_vinci_code_tournament_of_three_games_and_the_conservative_value():
-    with Table(seed=4) as t:
+    # One game counts, sigma at most 8.1 (see the end).
+    with Table(seed=4, config={"ladder": {"provisional_games": 1, "provisional_sigma": 8.1}}) as t:
         t.start("davinci", players=["Ann", "Bob", "Cid"], tournament=True)
         # Game 1, Ann starts and turns up both rows: 8 hits + 2 finished · 3 + 5 = 19 [DV-11].
         t.press("#")
@@ -219,6 +293,20 @@ def test_37_a_da_vinci_code_tournament_of_three_games_and_the_conservative_value
             assert status == 200, name
             got = json.loads(body)["games"]["davinci"]
             assert rated(got["rating"]) == by_hand(mu, sigma) and got["rating"]["games"] == 1
-            assert got["rating"]["mu"] - 3 * got["rating"]["sigma"] == pytest.approx(conservative, abs=1e-8)
+            assert got["ladders"][0]["ordinal"] == exactly(conservative)
         status, _headers, page = t.get("/p/@ann")
         assert status == 200 and "Rating ≈ 28 ± 8, 1 game" in page
+        # Ann's sigma, 8.2052433774, is above 8.1: the best value is provisional, Bob and Cid
+        # (8.0582242228) rank, as the box's ladder file and page say.
+        status, _headers, board = t.get("/api/p/ladder/davinci.json")
+        assert status == 200
+        board = json.loads(board)
+        assert [(r["name"], r["place"], r["ordinal"]) for r in board["ranked"]] == [
+            ("Bob", 1, exactly(1.5425895018)), ("Cid", 2, exactly(-2.7609835193))]
+        assert [(r["name"], r["ordinal"], r["more"]) for r in board["provisional"]] == [
+            ("Ann", exactly(3.2533185485), 0)]
+        page = t.get("/p/ladder/davinci")[2]
+        assert [row[:3] for row in ladder_rows(page)] == [["1.", "Bob", "1.5"], ["2.", "Cid", "-2.8"]]
+        assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Ann", "σ above 8.1")]
+        status, _headers, bob = t.get("/api/p/bob.json")
+        assert [(p["place"], p["of"]) for p in json.loads(bob)["games"]["davinci"]["ladders"]] == [(1, 2), (1, 2)]

@@ -10,7 +10,8 @@ an address that is none, or far from now, is 404.
 ``/p/`` and ``/p/@<player>`` are every player's page over all the club's
 tables, as a box's web shows its own and at the same addresses
 (``referee.web.player_pages``), the games' tables named;
-``/api/p/<player>.json`` the same as a file.
+``/api/p/<player>.json`` the same as a file, and ``/api/p/ladder/<game>.json``
+(``/<season>.json``) a ladder's.
 """
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ from referee.web.bodies import Body, send
 from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
-from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, player_json, player_page,
-                                      players_page, rivals_view, season_of, wanted)
+from referee.web import ladder_files
+from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, places_json, player_json,
+                                      player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
@@ -117,6 +119,14 @@ class LeagueSite:
             "league-ladder.html", live=False,
             **ladder_page(rater, game, self.ladder, evening_of(self.clock()), season))))
 
+    async def leaderboard_file(self, request: web.Request) -> web.Response:
+        """The same ladder as JSON (``referee.web.ladder_files``)."""
+        game, season = game_of(request), season_of(request, self.ladder)
+        rater = self.league.players
+        return send(request, self.cached(request.path, lambda: Body.of(json.dumps(
+            ladder_files.ladder_file(rater, game, self.ladder, evening_of(self.clock()), season),
+            ensure_ascii=False), "json")))
+
     def _who(self, request: web.Request) -> str:
         return wanted(self.league.players, request)
 
@@ -132,13 +142,16 @@ class LeagueSite:
             # The league keeps no game's page: a game's link is its evening's.
             return self._page("league-player.html", live=False, **page,
                               places=places(rater, who, self.ladder, evening_of(self.clock())),
-                              **rivals_view(rater, who, lambda result: f"/e/{evening_of(result.started or result.ended)}"))
+                              **rivals_view(rater, who, lambda result: f"/e/{evening_of(result.started or result.ended)}",
+                                            lambda result: self.league.tables_of.get(result.game, "")))
         return send(request, self.cached(f"/p/{who}", make))
 
     async def player_file(self, request: web.Request) -> web.Response:
         who = self._who(request)
         body = self.cached(f"/api/p/{who}.json", lambda: Body.of(
-            json.dumps(player_json(player(self.league.players, who)), ensure_ascii=False), "json"))
+            json.dumps(player_json(player(self.league.players, who),
+                                   places_json(self.league.players, who, self.ladder, evening_of(self.clock()))),
+                       ensure_ascii=False), "json"))
         return send(request, body, {"Content-Disposition": 'attachment; filename="player.json"'})
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
@@ -202,6 +215,8 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/p/ladder/{game}/{season}", site.leaderboard)
     get(f"/p/{WHO}", site.player)
     get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
+    get("/api/p/ladder/{game}.json", site.leaderboard_file)
+    get("/api/p/ladder/{game}/{season}.json", site.leaderboard_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

@@ -34,12 +34,11 @@ from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
                          table, team_pages)
-from referee.web.bodies import TYPES, Body, attachment, send
+from referee.web.bodies import TYPES, Body, Kept, attachment, key_of, send
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
-MOST_CACHED = 256           # rendered answers kept between two changes
 SHUTDOWN_SECONDS = 2.0
 DAY = r"{day:\d{4}-\d{2}-\d{2}}"
 GAME = r"{id:\d{1,9}}"
@@ -84,8 +83,7 @@ class Site:
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
-        self._stamp = None
-        self._cache: dict[str, Body] = {}
+        self._cache = Kept()
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -93,21 +91,10 @@ class Site:
         return history.evening_of(self.reader.clock.wall())
 
     def cached(self, request: web.Request, make, *, query: str = "") -> Body:
-        """The answer to this path since the last change at the table.  The
-        query string is not part of the key (but for the one parameter a
-        page reads, ``query``): new ones cost nothing."""
+        """The answer to this path since the last change at the table
+        (``bodies.key_of``: ``query`` is the one parameter a page reads)."""
         self.reader.refresh()
-        stamp = (self.reader.version, self.tonight(), i18n.lang)
-        if stamp != self._stamp:
-            self._cache.clear()
-            self._stamp = stamp
-        key = f"{request.path}?{query}={request.query.get(query, '')}" if query else request.path
-        body = self._cache.get(key)
-        if body is None:
-            if len(self._cache) >= MOST_CACHED:
-                self._cache.clear()
-            body = self._cache[key] = make()
-        return body
+        return self._cache.get((self.reader.version, self.tonight(), i18n.lang), key_of(request, query), make)
 
     def render(self, names, **context) -> str:
         return self.env.select_template(names if isinstance(names, list) else [names]).render(

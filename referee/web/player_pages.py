@@ -21,16 +21,17 @@ import asyncio
 import datetime as dt
 from urllib.parse import quote
 
+import msgspec
 from aiohttp import web
-from babel.dates import format_date
+from babel.dates import format_date, format_time
 
 from games.base import Illegal
 from referee import catalogue, i18n
 from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
-from referee.web import export, history, ladder, sheets
-from referee.web.bodies import Body, attachment, send
+from referee.web import export, history, ladder, ladder_files, sheets
+from referee.web.bodies import Body, Kept, attachment, key_of, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
@@ -239,20 +240,33 @@ def game_of(request: web.Request) -> str:
     return game
 
 
-def places(rater, who: str, rules, today: dt.date) -> list[dict]:
-    """The player's place on each ladder of a game they played: all-time and
-    this season's."""
+def on_ladders(rater, who: str, rules, today: dt.date) -> list[tuple[str, list[tuple]]]:
+    """The ladders of each game the player played, all-time and this
+    season's (if they played in it): ``(game, [(season, board, their
+    standing)])``, the standing None when away for a whole season."""
     now = ladder.current(rules, today)
     out = []
     for game in ladder.games(rater):
         if who not in rater.history[game]:
             continue
-        lines = []
+        found = []
         for season in (None, now) if now else (None,):
             b = ladder.board(rater, game, rules, today, season)
             mine = next((s for s in b.ranked + b.provisional if s.player == who), None)
             if mine is None and season is not None:
                 continue      # not played this season
+            found.append((season, b, mine))
+        out.append((game, found))
+    return out
+
+
+def places(rater, who: str, rules, today: dt.date) -> list[dict]:
+    """The player's place on each ladder of a game they played: all-time and
+    this season's."""
+    out = []
+    for game, found in on_ladders(rater, who, rules, today):
+        lines = []
+        for season, b, mine in found:
             if mine is None:
                 said = _("away for a whole season: off the ladder until the next game")
             elif mine.provisional:
@@ -265,21 +279,47 @@ def places(rater, who: str, rules, today: dt.date) -> list[dict]:
     return out
 
 
+def places_json(rater, who: str, rules, today: dt.date) -> dict[str, list]:
+    """The same as the player's file gives it: each game's places, in numbers."""
+    return {game: [msgspec.to_builtins(ladder_files.place(season, b, mine)) for season, b, mine in found]
+            for game, found in on_ladders(rater, who, rules, today)}
+
+
 def short_date(ended: float) -> str:
     return format_date(history.evening_of(ended), "medium", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
 
 
-def rivals_view(rater, who: str, game_href) -> dict:
+def game_labels(games, where=None) -> list[str]:
+    """Each game's link text: its evening's date, and where another game of
+    the list is of the same evening, the time it began too (and with
+    ``where(result)``, its table: the league's tables play at once), so
+    that no two links read the same."""
+    dates = [short_date(g.ended) for g in games]
+    labels = []
+    for g, date in zip(games, dates):
+        if dates.count(date) > 1:
+            began = dt.datetime.fromtimestamp(g.started or g.ended)
+            date += " " + format_time(began, "short", locale=sheets.LOCALES.get(i18n.lang, i18n.lang))
+            if where is not None and where(g):
+                date += " · " + where(g)
+        labels.append(date)
+    return labels
+
+
+def rivals_view(rater, who: str, game_href, where=None) -> dict:
     """The "Rivals and partners" part of a player's page; ``game_href(result)``
-    is where a game's link leads."""
+    is where a game's link leads, ``where(result)`` the table it was played
+    at (the league's)."""
     r = rivals(rater, who)
 
     def met(label: str, m: Met | None, said: str = "") -> dict | None:
         if m is None:
             return None
+        shown = m.games[::-1][:SHOWN]
         return {"label": label, "name": m.name, "href": own(m.player),
                 "said": said or ngettext("{n} game", "{n} games", m.count).format(n=m.count),
-                "games": [{"href": game_href(g), "date": short_date(g.ended)} for g in m.games[::-1][:SHOWN]]}
+                "games": [{"href": game_href(g), "date": label}
+                          for g, label in zip(shown, game_labels(shown, where))]}
     rows = [met(_("Most games against"), r.most_met), met(_("Most losses to"), r.lost_to),
             met(_("Most wins over"), r.beat)]
     if r.partner is not None:
@@ -313,12 +353,15 @@ def player_csv(p: Player) -> str:
     return export.csv_text(rows)
 
 
-def player_json(p: Player) -> dict:
+def player_json(p: Player, ladders: dict[str, list] | None = None) -> dict:
+    """The player's file; ``ladders``: their places (``places_json``)."""
+    ladders = ladders or {}
     return {
         "name": p.name, "merged": p.merged, "played": p.played, "won": p.won, "streak": p.streak, "best_streak": p.best_streak,
         "games": {name: {"played": g.played, "won": g.won, "points": g.points,
                          "rating": None if g.rating is None else
-                         {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games}}
+                         {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games},
+                         "ladders": ladders.get(name, [])}
                   for name, g in p.games.items()},
         "results": [{"game_id": l.result.game, "game": l.result.name, "ended": l.result.ended,
                      "place": l.side.rank, "of": l.of, "winner": l.side.won, "score": l.side.score,
@@ -342,6 +385,14 @@ class Book:
         self.ledger = Ledger.beside(reader.database)
         self._lock = asyncio.Lock()
         self._seen = None
+        self._kept = Kept()
+
+    def cached(self, request: web.Request, make, today: dt.date, *, query: str = "") -> Body:
+        """A player page's answer (``Site.cached``), kept while the ledger
+        holds the same games: every move at the table is a change of the
+        store, but only a game's end (or a merge) changes these pages.
+        Called after ``fresh``, which has just looked at the store."""
+        return self._kept.get((self.ledger.changes, today, i18n.lang), key_of(request, query), make)
 
     async def fresh(self) -> Ledger:
         self.reader.refresh()
@@ -377,16 +428,24 @@ def add_routes(app, site) -> None:
         if order not in ORDERS:
             raise web.HTTPBadRequest()
         ledger = await book.fresh()
-        return send(request, site.cached(request, lambda: site.html(
+        return send(request, book.cached(request, lambda: site.html(
             "players.html", live=False, **players_page(everyone(ledger, order), order, len(ledger.ordered()),
                                                        ladder.games(ledger))),
-            query="by"))
+            site.tonight(), query="by"))
 
     async def ladder_html(request):
         game, season = game_of(request), season_of(request, site.ladder)
         ledger = await book.fresh()
-        return send(request, site.cached(request, lambda: site.html(
-            "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, site.tonight(), season))))
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: site.html(
+            "ladder.html", live=False, **ladder_page(ledger, game, site.ladder, today, season)), today))
+
+    async def ladder_json(request):
+        game, season = game_of(request), season_of(request, site.ladder)
+        ledger = await book.fresh()
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: Body.of(export.json_text(
+            ladder_files.ladder_file(ledger, game, site.ladder, today, season)), "json"), today))
 
     async def one(request) -> str:
         """The player asked for, once the ledger is up to date (``wanted``)."""
@@ -394,17 +453,20 @@ def add_routes(app, site) -> None:
 
     async def player_html(request):
         who = await one(request)
-        return send(request, site.cached(request, lambda: site.html(
+        today = site.tonight()
+        return send(request, book.cached(request, lambda: site.html(
             "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)),
-            places=places(book.ledger, who, site.ladder, site.tonight()),
-            **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}"))))
+            places=places(book.ledger, who, site.ladder, today),
+            **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}")), today))
 
     async def player_file(request):
         who = await one(request)
         kind = request.match_info["kind"]
-        body = site.cached(request, lambda: Body.of(
+        today = site.tonight()
+        body = book.cached(request, lambda: Body.of(
             player_csv(player(book.ledger, who)) if kind == "csv" else
-            export.json_text(player_json(player(book.ledger, who))), kind))
+            export.json_text(player_json(player(book.ledger, who),
+                                         places_json(book.ledger, who, site.ladder, today))), kind), today)
         return send(request, body, attachment(f"player-{quote(who, safe='')}.{kind}"))
 
     async def close_book(app) -> None:
@@ -414,5 +476,7 @@ def add_routes(app, site) -> None:
     app.router.add_get("/p/", everyone_page)
     app.router.add_get("/p/ladder/{game}", ladder_html)
     app.router.add_get("/p/ladder/{game}/{season}", ladder_html)
+    app.router.add_get("/api/p/ladder/{game}.json", ladder_json)
+    app.router.add_get("/api/p/ladder/{game}/{season}.json", ladder_json)
     app.router.add_get(f"/p/{WHO}", player_html)
     app.router.add_get(f"/api/p/{WHO}.{{kind:csv|json}}", player_file)

@@ -281,6 +281,9 @@ class Ledger(Rater):
     _rows: dict = field(default_factory=dict)     # (game, player) -> (mu, sigma): the ratings table's rows
     unsaved: bool = False                 # the ledger is ahead of players.db, which could not be written
     _tried: float | None = None           # when players.db was last tried again (the caller's clock)
+    # Counts the changes of what the ledger holds: the players' pages are
+    # kept while it stays (a move at the table changes the store, not them).
+    changes: int = 0
 
     @classmethod
     def beside(cls, database: str) -> Ledger:
@@ -398,6 +401,7 @@ class Ledger(Rater):
         self.unsaved = True
 
     def _forget(self) -> None:
+        self.changes += 1
         for kept in (self.aliases, self.results, self.ratings, self.moves, self.names, self.games, self.spelled,
                      self.history, self._rows):
             kept.clear()
@@ -469,6 +473,7 @@ class Ledger(Rater):
                 log.exception("players: game %d cannot be replayed; it is left out of the history", game)
         if not gone and not made and aliases == self.aliases:
             return 0
+        self.changes += 1
         last = max(((r.ended, r.game) for r in self.results.values() if r.counted), default=(0.0, 0))
         # Merges made or taken back: every game is counted again, as if the
         # names had always been one player (or always two).
