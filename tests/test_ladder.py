@@ -242,7 +242,7 @@ def test_37_two_names_merged_are_one_player_on_the_ladder():
 
 def test_37_the_players_pages_are_kept_through_a_games_moves_and_made_again_at_its_end(table):
     t = table
-    seat_three_wins(t, PANDA)
+    marek_wins_against(t, PANDA)
     paths = ("/p/@ania", "/p/ladder/decipher", "/api/p/ladder/decipher.json", "/p/")
     tags = {path: t.get(path)[1]["ETag"] for path in paths}
     t.start("decipher", players=PANDA)
@@ -265,11 +265,11 @@ def rival_links(html: str, label: str) -> list[tuple[str, str]]:
 
 def test_37_a_rivals_games_of_one_evening_are_told_apart_by_their_start(table):
     t = table
-    seat_three_wins(t, PANDA)
+    marek_wins_against(t, PANDA)
     t.advance(1500)
-    seat_three_wins(t, PANDA)                          # the same evening, 25 minutes on
+    marek_wins_against(t, PANDA)                          # the same evening, 25 minutes on
     t.restart(off=DAY)
-    seat_three_wins(t, PANDA)                          # the next evening: alone on its day
+    marek_wins_against(t, PANDA)                          # the next evening: alone on its day
     links = rival_links(page(t, "/p/@ania"), "Most games against")
     labels = [label for _href, label in links]
     assert len(links) == 3 and len(set(labels)) == 3, labels

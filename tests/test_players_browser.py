@@ -223,13 +223,13 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
 def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
     from referee.testing import Table
     from referee.web import history
-    from test_ladder import seat_three_wins
+    from test_merges import marek_wins_against
     with Table(seed=7, config={"ladder": {"provisional_games": 2}}) as t:
         browser.table = t
         try:
             for _ in range(2):
-                seat_three_wins(t, ["Ania", "Alexandrina", "<b>Bob</b>"])
-            seat_three_wins(t, ["Ania", "Bartholomew", "Maximiliane"])
+                marek_wins_against(t, ["Ania", "Alexandrina", "<b>Bob</b>"])
+            marek_wins_against(t, ["Ania", "Bartholomew", "Maximiliane"])
             month = f"{history.evening_of(t.clock.wall()):%Y-%m}"
             for dark in (False, True):
                 # "All players": the league's test
