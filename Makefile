@@ -24,7 +24,7 @@ sim: $(READY)
 # Four workers, though the machine may have two cores: much of the suite
 # waits on real `referee run` and `referee web` processes keeping real time,
 # and a worker waiting leaves its core to another.  loadgroup keeps a group
-# (the enclosure's boxes) on one worker.
+# (the enclosure's boxes; MicroPython's tools) on one worker.
 test: $(TESTS) $(AXE)
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
