@@ -24,11 +24,13 @@ sim: $(READY)
 # Four workers, though the machine may have two cores: much of the suite
 # waits on real `referee run` and `referee web` processes keeping real time,
 # and a worker waiting leaves its core to another.  loadgroup keeps a group
-# (the enclosure's boxes; MicroPython's tools) on one worker.
+# (the enclosure's boxes; MicroPython's tools) on one worker.  Python's
+# bytecode cache stays on where the environment turns it off: each worker and
+# each of the hundreds of processes the suite starts compiled the project anew.
 test: $(TESTS) $(AXE)
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
-	$(BIN)/pytest -n 4 --dist loadgroup
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 4 --dist loadgroup
 
 $(AXE):
 	@command -v npm >/dev/null || scripts/need-apt npm  # nodejs from NodeSource brings its own npm
