@@ -220,6 +220,7 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
         site.close()
         league.close()
 
+
 def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
     from referee.testing import Table
     from referee.web import history

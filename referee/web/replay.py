@@ -131,7 +131,7 @@ def add_routes(app: web.Application, site) -> None:
 
 
 class _Playing(Exception):
-    pass
+    """The game is still on: its replay would tell one team the other's secrets."""
 
 
 def _query(shown: str, side: int | None) -> str:
