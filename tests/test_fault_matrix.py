@@ -317,6 +317,8 @@ def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(c
         assert len(said) <= (2 if soak else 1), said
     no_traceback(card.said(card.web_log))
     assert os.path.isfile(card.at("players.db")) and not os.path.islink(card.at("players.db"))
+    # Damage SQLite did not meet at opening would be met by the next write.
+    assert card.mounts.query(str(card.path / "players.db"), "PRAGMA integrity_check") == [("ok",)]
     assert records(card) == before
     assert card.web.poll() is None
 
@@ -634,6 +636,16 @@ def made_by(tmp_path, fault: str, name: str, make_good) -> str:
     return path
 
 
+def sound(path: str) -> bool:
+    """What the process kept passes SQLite's full check: no damage left in
+    it for a later write to meet."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        db.close()
+
+
 def set_aside_once(log: str, name: str, fault: str) -> None:
     said = [line for line in log.splitlines() if "set aside as " + name in line]
     if fault in ("damaged_middle", "damaged_end"):    # bytes SQLite may never read: then nothing to say
@@ -667,7 +679,7 @@ def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path
         league.terminate()
         league.wait(10)
     set_aside_once(log.read_text(), "league.db.damaged-", fault)
-    assert os.path.isfile(path)
+    assert os.path.isfile(path) and sound(path)
 
 
 @pytest.mark.parametrize("fault", cases(DERIVED_FAULTS, FAST_DERIVED.__contains__))
@@ -691,7 +703,7 @@ def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(t
         club.terminate()
         club.wait(10)
     set_aside_once(log.read_text(), "club.db.damaged-", fault)
-    assert os.path.isfile(path)
+    assert os.path.isfile(path) and sound(path)
 
 
 # --- the folder's files: each one in the matrix ---------------------------------------------------

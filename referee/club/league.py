@@ -40,6 +40,7 @@ import copy
 import dataclasses
 import datetime as dt
 import logging
+import os
 import re
 import sqlite3
 import time
@@ -53,6 +54,7 @@ from referee.club import joins
 from referee.club import messages as m
 from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
+from referee.files import check_sound
 from referee.store.scorelog import evening_start
 from referee.web.players import Rater, Result, key, result_of
 
@@ -115,8 +117,13 @@ class League:
 
     def __init__(self, path: str, clock=time.time) -> None:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(SCHEMA)
+            check_sound(self._db, os.path.basename(path))
+        except BaseException:
+            self._db.close()
+            raise
         self.clock = clock
         self.version = 0
         self.counts = {"taken": 0, "duplicate": 0, "refused": 0, "failed": 0}

@@ -19,7 +19,7 @@ import urllib.parse
 from dataclasses import replace
 
 from games import base
-from referee.files import opened
+from referee.files import check_sound, opened
 from referee.store import scorelog
 from referee.store.events import UNDO, GameRow, seated
 from referee.store.replay import effective, rules
@@ -158,6 +158,7 @@ def _cursor(path: str) -> sqlite3.Connection:
         db.executescript(CURSOR)
         db.execute("SELECT game, seq, ended FROM sent LIMIT 1").fetchall()
         db.execute("SELECT id, sent FROM merges_sent LIMIT 1").fetchall()
+        check_sound(db, os.path.basename(path))
     except BaseException:
         db.close()
         raise

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from games.base import clean_name
 from referee import catalogue, merging
-from referee.files import CARD, card_fault
+from referee.files import CARD, Unsound, card_fault, check_sound
 from referee.setup_names import is_default
 from referee.store import scorelog, snapshot
 from referee.store.events import Store
@@ -312,6 +312,7 @@ class Ledger(Rater):
         self._opened = True
         try:
             self._connect_fit()
+            check_sound(self._db, FILE)
             self._load()
         except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
             self.close()
@@ -412,8 +413,9 @@ class Ledger(Rater):
         try:
             self._connect_fit()
             try:
+                check_sound(self._db, FILE)
                 self._save_all()
-            except sqlite3.DatabaseError as exc:
+            except (sqlite3.DatabaseError, Unsound) as exc:
                 if card_fault(exc):
                     raise
                 self.close()
@@ -545,6 +547,8 @@ def _made_by() -> str:
 
 
 def _said(exc: BaseException) -> str:
+    if isinstance(exc, Unsound):
+        return str(exc)
     if isinstance(exc, sqlite3.Error):
         code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
         return CARD.get(code) or str(exc)
