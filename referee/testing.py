@@ -32,16 +32,20 @@ import os
 import random
 import tempfile
 import warnings
+from typing import TYPE_CHECKING
 
-import aiohttp
-
-from referee import channel, web
+from referee import channel
 from referee.box import channel_end
 from referee.box.coordinator import Box
 from referee.clock import ManualClock
 from referee.config import parse
 from referee.store import scorelog
-from referee.web.reader import Reader
+
+if TYPE_CHECKING:     # the web is loaded when a test first asks for a page
+    import aiohttp
+
+    from referee import web
+    from referee.web.reader import Reader
 
 PRESS_SECONDS = 0.05
 
@@ -200,6 +204,8 @@ class Table:
     def web_url(self) -> str:
         """The score log's address on this machine, e.g. "http://127.0.0.1:41234/"."""
         if self._web is None:
+            from referee import web
+            from referee.web.reader import Reader
             self._reader = Reader(self.database, self.clock, self.box.config.lang)
             client = channel.Client(channel.socket_path(self.database))
             self._web = self.loop.run_until_complete(web.serve(self._reader, client, "127.0.0.1", self._web_port,
@@ -221,6 +227,7 @@ class Table:
         url = self.web_url() + path.lstrip("/")
 
         async def ask():
+            import aiohttp
             if self._http is None:
                 self._http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar(),
                                                    timeout=aiohttp.ClientTimeout(total=10))
