@@ -104,6 +104,16 @@ def on_the_box(t: Table) -> str:
     return re.search(r"\d+:\d\d", t.screen()).group()
 
 
+def level_with_the_box(browser, t: Table, page) -> bool:  # noqa: F811
+    """The view's running countdown is the box's, to the second: read
+    between two readings of the box, so that a slow machine between the
+    reads does not count against the view."""
+    before = seconds(on_the_box(t))
+    shown_now = seconds(countdown(browser, page))
+    after = seconds(on_the_box(t))
+    return after - 1 <= shown_now <= before + 1
+
+
 def seconds(text: str) -> int:
     minutes, secs = text.split(":")
     return int(minutes) * 60 + int(secs)
@@ -146,7 +156,7 @@ def test_38_the_countdown_stands_while_the_box_is_down_and_follows_it_back(box, 
     t.box = t._spawn("run", "box.log")
     until(t._connect, what="the box's start")
     browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=10000))
-    assert abs(seconds(countdown(browser, page)) - seconds(on_the_box(t))) <= 1
+    assert level_with_the_box(browser, t, page)
     assert "White: clues done" in shown(browser, page, ".said")
 
 
@@ -171,7 +181,7 @@ def test_38_the_countdown_keeps_the_boxs_time_across_a_pause_and_an_undo(box, br
     t.press("#")                                        # take back the pause: it runs on from there
     assert "Undone." in t.screen()
     browser.call(page.wait_for_selector("#countdown[data-running=true]", timeout=5000))
-    assert abs(seconds(countdown(browser, page)) - seconds(on_the_box(t))) <= 1
+    assert level_with_the_box(browser, t, page)
     browser.call(page.clock.run_for(5_000))
     assert seconds(paused) - 6 <= seconds(countdown(browser, page)) <= seconds(paused) - 4
     shot(browser, page, "countdown")
