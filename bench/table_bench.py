@@ -19,8 +19,12 @@ the views' process alike.
   key started it (its frame: the countdown starts as the key is handled)
   plus the seconds it had left then (the control socket's ``state``).  The
   difference, for every view and every start;
-- **key → frame at the box**: the presses' ``took`` (``drawn - due``) in
-  blocks with no view open and with the views open, in turn.
+- **key → frame at the box**: the ``took`` (``drawn - due``) of keys that
+  write nothing (a digit typed on the timer, then ``*`` to clear it, after
+  each ``#``), in blocks with no view open and with the views open, in
+  turn.  A ``#`` commits an event and waits for the card's sync, whose
+  time is the disk's, not the box's: it came and went by ten milliseconds
+  between blocks and hid what the views cost.
 
     python -m bench.table_bench       (or through ``make bench``)
 """
@@ -107,11 +111,11 @@ async def _measure(views: int, keys: int) -> dict:
                         room.kill()
                     await room.wait()
                 watched += _split(block)
-    found = [_views(block, screens) for block, screens in heard]
+    found = [_views([p for p in block if not p["quiet"]], screens) for block, screens in heard]
     lags = [lag for f in found for lag in f["lags"]]
     errors = sorted(e for f in found for e in f["errors"])
     q = processes.quantiles(lags)
-    return {"alone": _frames(alone), "watched": _frames(watched), "views": views, "keys": len(watched),
+    return {"alone": _frames(alone), "watched": _frames(watched), "views": views, "keys": sum(not p["quiet"] for p in watched),
             "view_median_ms": q["median_ms"], "view_p99_ms": q["p99_ms"], "missed": sum(f["missed"] for f in found),
             "countdown_max_s": errors[-1] if errors else float("nan"),
             "countdown_p99_s": errors[int(0.99 * (len(errors) - 1))] if errors else float("nan"),
@@ -120,14 +124,19 @@ async def _measure(views: int, keys: int) -> dict:
 
 async def _presses(t: processes.Table, keys: int) -> list[dict]:
     """``keys`` presses of # (go, pause, go...), each with the box's took and
-    the countdown it left."""
+    the countdown it left, and after each a digit and ``*`` (typed, then
+    cleared: nothing written), each with its took (``quiet``)."""
     done = []
     for _ in range(keys):
         await t.hand.press("#")
         took = json.loads(await t.hand.ask("took"))
         cd = json.loads(await t.hand.ask("state"))["state"]["countdown"]
-        done.append({**took, "running": cd["started_at"] is not None, "left": cd["left"]})
-        await asyncio.sleep(GAP)
+        done.append({**took, "running": cd["started_at"] is not None, "left": cd["left"], "quiet": False})
+        for key in ("5", "*"):
+            await asyncio.sleep(GAP / 3)
+            await t.hand.press(key)
+            done.append({**json.loads(await t.hand.ask("took")), "quiet": True})
+        await asyncio.sleep(GAP / 3)
     return done
 
 
@@ -138,9 +147,11 @@ def _split(presses: list[dict]) -> list[dict]:
 
 
 def _frames(presses: list[dict]) -> dict:
-    """Key → frame, and the box's own CPU per key."""
+    """Key → frame of the keys that write nothing, and the box's own CPU
+    per key (every key)."""
     cpu = sum(p["cpu_key"] for p in presses) * 1000 / max(1, len(presses))
-    return {**processes.quantiles([(p["drawn"] - p["due"]) * 1000 for p in presses]), "cpu_ms": cpu}
+    quiet = [(p["drawn"] - p["due"]) * 1000 for p in presses if p["quiet"]]
+    return {**processes.quantiles(quiet), "cpu_ms": cpu}
 
 
 def _views(presses: list[dict], heard: list[list]) -> dict:
@@ -174,8 +185,8 @@ def rows():
            f"≤ {VIEW_P99_MS} ms", r["view_p99_ms"] <= VIEW_P99_MS and r["missed"] == 0)
     yield (f"table view: countdown against the box's, {n} views, max", f"{r['countdown_max_s'] * 1000:.0f} ms",
            f"≤ {COUNTDOWN_S * 1000:.0f} ms", r["countdown_max_s"] <= COUNTDOWN_S)
-    yield "table view: key → frame p99, no view", f"{r['alone']['p99_ms']:.2f} ms", "reported", True
-    yield (f"table view: key → frame p99, {n} views", f"{r['watched']['p99_ms']:.2f} ms", "unchanged (≤ none + 1 ms)",
+    yield "table view: key → frame p99 (keys that write nothing), no view", f"{r['alone']['p99_ms']:.2f} ms", "reported", True
+    yield (f"table view: key → frame p99 (keys that write nothing), {n} views", f"{r['watched']['p99_ms']:.2f} ms", "unchanged (≤ none + 1 ms)",
            r["watched"]["p99_ms"] <= r["alone"]["p99_ms"] + 1)
     yield ("table view: box CPU per key, no view / with views", f"{r['alone']['cpu_ms']:.2f} / "
            f"{r['watched']['cpu_ms']:.2f} ms", "reported", True)
