@@ -28,7 +28,7 @@ from referee.club import joins, messages
 from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
-from referee.web.bodies import Body, send
+from referee.web.bodies import Body, Kept, send
 from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
@@ -49,16 +49,13 @@ class LeagueSite:
         league.on_change = self.hub.changed
         self.static = static_files()
         self.env = environment(self.static, "referee.club", "referee.web")   # the score log's base.html
-        self._stamp = None
-        self._cache: dict[str, Body] = {}
+        self._kept = Kept()
 
     def cached(self, key: str, make) -> Body:
+        # Bounded like the score log's pages: any day or name in an address
+        # is a new key, and a crawler must not fill the league's memory.
         stamp = (self.league.version, dt.date.fromtimestamp(self.clock()), i18n.lang)
-        if stamp != self._stamp:
-            self._cache, self._stamp = {}, stamp
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
+        return self._kept.get(stamp, key, make)
 
     def _page(self, template: str, **context) -> Body:
         titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
