@@ -1,8 +1,8 @@
 """The table view under a room of screens (issue 38): a real ``referee run``
 and ``referee web`` (``bench.processes``), the table tools on the box, and
 ``VIEWS`` table views open on ``/table/live``, each from a loopback address
-of its own (a room of TVs and tablets), in a process of their own at the
-web's ``Nice=10``, on the same two cores.
+of its own (a room of TVs and tablets: ``bench.room``), in a process of
+their own at the web's ``Nice=10``, on the same two cores.
 
 Each measured key is ``#`` on the tools' timer, which starts and pauses the
 countdown in turn: every press changes the view.  The clocks are one:
@@ -32,9 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 
-from bench import processes
+from bench import processes, room
 
 VIEWS = 100
 KEYS = 120                  # in all, with the views open; as many again with none
@@ -42,44 +41,6 @@ ROUNDS = 3                  # blocks of each, in turn
 GAP = 0.25                  # seconds between two presses
 VIEW_P99_MS = 250
 COUNTDOWN_S = 0.5
-
-# The room of screens: each view reads its stream and notes when each
-# message came and what it said of the countdown.
-SCREENS = r"""
-import asyncio, json, sys, time
-import aiohttp
-from bench.crowd import guest, _enough_files
-
-async def main(url, views):
-    _enough_files(views)
-    heard = [[] for _ in range(views)]
-    ready = [asyncio.Event() for _ in range(views)]
-
-    async def view(n):
-        connector = aiohttp.TCPConnector(local_addr=(guest(n), 0))
-        async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None)) as session:
-            async with session.get(url + "table/live") as stream:
-                async for line in stream.content:
-                    now = time.monotonic()
-                    if line.startswith(b"data: {"):
-                        cd = json.loads(line[6:])["countdown"]
-                        heard[n].append((now, cd["running"], cd["left"]) if cd else (now, None, None))
-                        ready[n].set()
-
-    tasks = [asyncio.create_task(view(n)) for n in range(views)]
-    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 60)
-    print("ready", flush=True)
-    until = asyncio.StreamReader()
-    await asyncio.get_running_loop().connect_read_pipe(lambda: asyncio.StreamReaderProtocol(until), sys.stdin)
-    await until.read()                      # the bench closes our stdin when its keys are done
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    print(json.dumps(heard), flush=True)
-
-asyncio.run(main(sys.argv[1], int(sys.argv[2])))
-"""
-
 
 def measure(views: int = VIEWS, keys: int = KEYS) -> dict:
     return asyncio.run(_measure(views, keys))
@@ -95,21 +56,12 @@ async def _measure(views: int, keys: int) -> dict:
             await t.hand.press("6")                    # the table tools: a minute, not started
             for _ in range(ROUNDS):
                 alone += _split(await _presses(t, keys // ROUNDS))
-                room = await asyncio.create_subprocess_exec(
-                    sys.executable, "-c", SCREENS, t.url, str(views), cwd=processes.ROOT,
-                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, preexec_fn=_nice)
-                try:
-                    assert (await asyncio.wait_for(room.stdout.readline(), 90)).strip() == b"ready"
+                async with room.Room("table", t.url, views) as screens:
                     before = processes.cpu_seconds(t.web.pid)
                     block = await _presses(t, keys // ROUNDS)
                     web_cpu += processes.cpu_seconds(t.web.pid) - before
                     web_rss = processes.memory_mb(t.web.pid, "VmRSS")
-                    room.stdin.close()                 # the room goes home
-                    heard.append((block, json.loads(await asyncio.wait_for(room.stdout.read(), 60))))
-                finally:
-                    if room.returncode is None:
-                        room.kill()
-                    await room.wait()
+                    heard.append((block, await screens.leave()))   # the room goes home
                 watched += _split(block)
     found = [_views([p for p in block if not p["quiet"]], screens) for block, screens in heard]
     lags = [lag for f in found for lag in f["lags"]]
@@ -158,22 +110,14 @@ def _views(presses: list[dict], heard: list[list]) -> dict:
     """For every key and every view: how long until it showed the key's
     countdown, and how far its countdown's end was from the box's."""
     lags, errors, missed = [], [], 0
-    for i, key in enumerate(presses):
-        later = presses[i + 1]["due"] if i + 1 < len(presses) else float("inf")
-        for messages in heard:
-            seen = next((m for m in messages if key["due"] <= m[0] < later + 1 and m[1] == key["running"]), None)
-            if seen is None:
-                missed += 1
-                continue
-            lags.append((seen[0] - key["due"]) * 1000)
-            if key["running"]:
-                errors.append(abs((seen[0] + seen[2]) - (key["drawn"] + key["left"])))
+    for key, seen in room.first_seen(presses, heard, lambda key, note: note[1] == key["running"], grace=1.0):
+        if seen is None:
+            missed += 1
+            continue
+        lags.append((seen[0] - key["due"]) * 1000)
+        if key["running"]:
+            errors.append(abs((seen[0] + seen[2]) - (key["drawn"] + key["left"])))
     return {"lags": lags, "errors": errors, "missed": missed}
-
-
-def _nice() -> None:
-    import os
-    os.nice(processes.WEB_NICE)
 
 
 def rows():

@@ -142,22 +142,27 @@ def path_of(url: str) -> str:
     return urllib.parse.urlsplit(url).path
 
 
-def test_tonight_on_a_phone_follows_a_key_press_within_a_second(t, phone):  # noqa: F811
+def test_16_tonight_on_a_phone_follows_a_key_press_without_a_reload(t, phone):  # noqa: F811
+    """The page takes the change from its live stream and swaps it in: the
+    same page, never loaded again.  How soon, with fifty phones on it, is
+    bench/live_bench.py's row (key → page shows it); the wait here is only
+    a bound on a machine however slow."""
     decrypto_game(t)
     t.box.leave()
     t.start("decipher", players=["Ann", "Bob", "Cy"])
     page = phone.open("/")
     phone.call(page.wait_for_selector(".live:not([hidden])", timeout=5000))   # the stream is open
     assert "Ann\n0\nBob\n0" in phone.text(page)
+    phone.call(page.evaluate("window.before = true"))   # gone if the page were loaded again
     phone.shot(page, "tonight")
     SCRIPT.append(decipher.Guess(1, True))
-    pressed = time.monotonic()
     t.press("#")                                   # Bob has the word: round 1 is scored
     bob = t.log()[0]["totals"]["Bob"]
     phone.call(page.wait_for_function(
-        "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=1000))
-    assert time.monotonic() - pressed < 1.0
+        "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=10000),
+        seconds=12)
     assert "Round 1 of 3: scored" in phone.text(page)
+    assert phone.call(page.evaluate("window.before === true"))
     phone.shot(page, "tonight-after-key")
 
 
