@@ -42,6 +42,7 @@ GAP = 0.25                  # seconds between two presses
 VIEW_P99_MS = 250
 COUNTDOWN_S = 0.5
 
+
 def measure(views: int = VIEWS, keys: int = KEYS) -> dict:
     return asyncio.run(_measure(views, keys))
 
@@ -67,7 +68,8 @@ async def _measure(views: int, keys: int) -> dict:
     lags = [lag for f in found for lag in f["lags"]]
     errors = sorted(e for f in found for e in f["errors"])
     q = processes.quantiles(lags)
-    return {"alone": _frames(alone), "watched": _frames(watched), "views": views, "keys": sum(not p["quiet"] for p in watched),
+    return {"alone": _frames(alone), "watched": _frames(watched), "views": views,
+            "keys": sum(not p["quiet"] for p in watched),
             "view_median_ms": q["median_ms"], "view_p99_ms": q["p99_ms"], "missed": sum(f["missed"] for f in found),
             "countdown_max_s": errors[-1] if errors else float("nan"),
             "countdown_p99_s": errors[int(0.99 * (len(errors) - 1))] if errors else float("nan"),
