@@ -177,7 +177,7 @@ def test_16_a_page_whose_stream_was_refused_tries_again_and_follows_the_table(t,
     t.press("#")
     bob = t.log()[0]["totals"]["Bob"]
     phone.call(page.wait_for_function(
-        "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=2000))
+        "text => document.querySelector('main').innerText.includes(text)", arg=f"Bob\n{bob}", timeout=9000))
 
 
 def test_the_game_page_on_a_phone_light_and_dark(t, phone):  # noqa: F811
@@ -294,7 +294,7 @@ def test_DE5_clues_typed_on_a_phone_reach_the_other_team_once_read_out(table, at
     done(t, "team2")                               # both done: White's code is guessed, its clues read out
     phone.call(black.wait_for_function(
         "text => document.querySelector('main').innerText.includes(text)",
-        arg="White clues: Mexico, insect, fear", timeout=2000))
+        arg="White clues: Mexico, insect, fear", timeout=9000))
     # the page came again under Black's encryptor's thumbs: what was typed stays
     assert phone.call(black.input_value('input[name="clue1"]')) == "Pra"
     assert phone.call(black.evaluate("document.activeElement.name")) == "clue1"

@@ -322,7 +322,7 @@ def test_a_page_open_on_a_phone_turns_czech_when_the_table_does(t, phone):  # no
         """() => document.documentElement.lang === "cs"
                  && document.querySelector("h1").textContent === "Dnešní večer"
                  && document.querySelector("footer").textContent.includes("Všechny večery")
-                 && document.querySelector("main").textContent.includes("Dohráno")""", timeout=2000))
+                 && document.querySelector("main").textContent.includes("Dohráno")""", timeout=9000))
     assert phone.call(page.title()) == "Dnešní večer · Tabletop Referee"
     assert phone.call(page.locator(".live").is_visible())                    # still following the table
     phone.shot(page, "tonight-czech")
