@@ -25,7 +25,8 @@ def card_fault(exc: BaseException) -> bool:
 
 
 class Unsound(ValueError):
-    """SQLite's own check finds a file damaged."""
+    """A file found damaged: by SQLite's own check, or by the checks its
+    rows carry."""
 
 
 def check_sound(db: sqlite3.Connection, name: str) -> None:

@@ -323,6 +323,41 @@ def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(c
     assert card.web.poll() is None
 
 
+# Damage SQLite's own check passes: a value changed inside a row, or a row
+# gone.  Made on a copy beside the card, then put in place of players.db.
+VALUES = {
+    "a_rating_moved": "UPDATE ratings SET mu = mu + 5 WHERE rowid = (SELECT MIN(rowid) FROM ratings)",
+    "a_result_rescored": """UPDATE results SET result = replace(result, '"score": ', '"score": 1')""",
+    "a_rating_gone": "DELETE FROM ratings WHERE rowid = (SELECT MAX(rowid) FROM ratings)",
+}
+
+
+@needs_mounts
+@pytest.mark.parametrize("change", VALUES)
+def test_33_players_db_with_a_value_changed_or_a_row_gone_is_counted_again_from_the_record(card, change, tmp_path):
+    status, text = card.get("/api/p/ann.json")
+    assert status == 200
+    before = json.loads(text)
+    copy = tmp_path / "players.db"
+    copy.write_bytes(healthy(card))
+    db = sqlite3.connect(copy)
+    with db:
+        assert db.execute(VALUES[change]).rowcount == 1
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    remove_players_db(card)
+    lines = len(set_aside_lines(card))
+    shutil.copyfile(copy, card.at("players.db"))
+    status, text = card.get("/api/p/ann.json")
+    assert status == 200 and json.loads(text) == before      # the record's ratings, not the file's
+    said = set_aside_lines(card)[lines:]
+    assert len(said) == 1 and "set aside as players.db.damaged-" in said[0], said
+    card.stop_web()                                          # what was written again is taken as it is
+    card.start_web()
+    assert json.loads(card.get("/api/p/ann.json")[1]) == before and set_aside_lines(card)[lines:] == said
+    no_traceback(card.said(card.web_log))
+
+
 @needs_mounts
 def test_33_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_written_once_there_is_room(card):
     # The web's first look is at its start: a web that has held players.db

@@ -31,6 +31,7 @@ import os
 import sqlite3
 import stat
 import time
+import zlib
 from dataclasses import dataclass, field
 
 from games.base import clean_name
@@ -56,21 +57,25 @@ def model():
     from openskill.models import PlackettLuce
     return PlackettLuce(mu=MU, sigma=SIGMA)
 
-SCHEMA = """
+# Each row carries a check of its values (``_check``), and meta's 'rows'
+# the number of rows each table held at the last commit: a flipped byte
+# inside a value, or a row gone, which SQLite's own check passes, is found
+# when the file is opened, and the file is counted again, never trusted.
+TABLES = ("""
 CREATE TABLE IF NOT EXISTS results (
     game   INTEGER PRIMARY KEY,      -- the box's game id
     ended  REAL NOT NULL,            -- as the box's games row says: a change means the game changed
-    result TEXT NOT NULL             -- Result as JSON
-);
+    result TEXT NOT NULL,            -- Result as JSON
+    "check" INTEGER NOT NULL
+)""", """
 CREATE TABLE IF NOT EXISTS ratings (
     game   INTEGER NOT NULL,         -- the result that moved it
     player TEXT NOT NULL,            -- a player's key (``key``)
     mu     REAL NOT NULL,
     sigma  REAL NOT NULL,
+    "check" INTEGER NOT NULL,
     PRIMARY KEY (game, player)
-);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-"""
+)""", "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
 
 
 def key(name: str) -> str:
@@ -339,26 +344,39 @@ class Ledger(Rater):
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._file = self._identity()
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
+        for table in TABLES:
+            self._db.execute(table)
 
     def _load(self) -> None:
         made_by = self._db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
         if made_by is None or made_by[0] != _made_by():
-            # Results are the rules' summaries: other rules, other results.
+            # Results are the rules' summaries: other rules, other results
+            # (and another form of the file: its tables are made anew).
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute("DELETE FROM results")
-                self._db.execute("DELETE FROM ratings")
+                self._db.execute("DROP TABLE results")
+                self._db.execute("DROP TABLE ratings")
+                for table in TABLES:
+                    self._db.execute(table)
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
+                self._count_rows()
         # The merges the stored ratings were counted with.
         counted_with = self._db.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
         self.aliases = json.loads(counted_with[0]) if counted_with else {}
         if not (isinstance(self.aliases, dict) and all(isinstance(v, str) for v in self.aliases.values())):
             raise ValueError("the merges it was counted with are not merges")
-        for _game, text in self._db.execute("SELECT game, result FROM results"):
+        counted = self._db.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()
+        results = self._db.execute('SELECT game, ended, result, "check" FROM results').fetchall()
+        ratings = self._db.execute('SELECT game, player, mu, sigma, "check" FROM ratings').fetchall()
+        if counted is None or counted[0] != json.dumps([len(results), len(ratings)]):
+            raise Unsound(f"{FILE} does not hold the rows it was written with")
+        for *values, check in (*results, *ratings):
+            if check != _check(*values):
+                raise Unsound(f"a row of {FILE} is not the one written (game {values[0]!r})")
+        for _game, _ended, text in (row[:3] for row in results):
             result = Result.from_json(text)
             self.results[result.game] = result
-        self._load_ratings()
+        self._load_ratings(row[:4] for row in ratings)
 
     def _identity(self) -> tuple | None:
         try:
@@ -435,13 +453,20 @@ class Ledger(Rater):
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("DELETE FROM results")
             self._db.execute("DELETE FROM ratings")
-            self._db.executemany("INSERT INTO results VALUES (?, ?, ?)",
-                                 [(r.game, r.ended, r.to_json()) for r in self.results.values()])
-            self._db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?)",
-                                 [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()])
+            self._db.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
+                                 [_checked(r.game, r.ended, r.to_json()) for r in self.results.values()])
+            self._db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
+                                 [_checked(game, player, mu, sigma)
+                                  for (game, player), (mu, sigma) in self._rows.items()])
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
             self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
                              (json.dumps(self.aliases, ensure_ascii=False),))
+            self._count_rows()
+
+    def _count_rows(self) -> None:
+        """meta's 'rows', in the transaction that changed them."""
+        rows = [self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("results", "ratings")]
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rows', ?)", (json.dumps(rows),))
 
     def close(self) -> None:
         if self._db is not None:
@@ -512,8 +537,8 @@ class Ledger(Rater):
         with self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("DELETE FROM results WHERE game = ?", [(game,) for game in gone])
-            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?)",
-                                 [(r.game, r.ended, r.to_json()) for r in made])
+            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
+                                 [_checked(r.game, r.ended, r.to_json()) for r in made])
             if rated is None:
                 self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
                                  (json.dumps(self.aliases, ensure_ascii=False),))
@@ -521,11 +546,12 @@ class Ledger(Rater):
                 rows = [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()]
             else:
                 rows = [(result.game, player, mu, sigma) for result, ratings in rated for player, mu, sigma in ratings]
-            self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
+                                 [_checked(*row) for row in rows])
+            self._count_rows()
 
-    def _load_ratings(self) -> None:
+    def _load_ratings(self, rows) -> None:
         by_game = {r.game: r for r in self.results.values()}
-        rows = self._db.execute("SELECT game, player, mu, sigma FROM ratings").fetchall()
         for game, player, mu, sigma in sorted(rows, key=lambda row: (by_game[row[0]].ended, row[0])
                                               if row[0] in by_game else (0.0, row[0])):
             result = by_game.get(game)
@@ -536,9 +562,22 @@ class Ledger(Rater):
         self.learn_all()
 
 
-# What a result holds: results kept before it held the game's start are
-# worked out again (time played needs it).
-RESULTS = "2"
+# What a result holds, and the file's form: results kept before it held
+# the game's start (2), or before its rows carried checks (3), are worked
+# out again.
+RESULTS = "3"
+
+
+def _check(*values) -> int:
+    """A row's check: CRC-32 of its values as written (numbers as floats,
+    as SQLite's REAL columns give them back)."""
+    said = "\x1f".join(repr(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+                       for v in values)
+    return zlib.crc32(said.encode())
+
+
+def _checked(*values) -> tuple:
+    return (*values, _check(*values))
 
 
 def _made_by() -> str:
