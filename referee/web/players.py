@@ -328,7 +328,10 @@ class Ledger(Rater):
             self._set_aside(_said(exc))
             try:
                 self._connect()
-            except (sqlite3.Error, OSError) as again:
+                # The new file's rules and form, as at a first start: without
+                # them the next start would count every game again.
+                self._load()
+            except (sqlite3.Error, OSError, ValueError) as again:
                 self.close()
                 self._cannot_write(again)
 
