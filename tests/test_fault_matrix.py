@@ -327,7 +327,8 @@ def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(c
 # gone.  Made on a copy beside the card, then put in place of players.db.
 VALUES = {
     "a_rating_moved": "UPDATE ratings SET mu = mu + 5 WHERE rowid = (SELECT MIN(rowid) FROM ratings)",
-    "a_result_rescored": """UPDATE results SET result = replace(result, '"score": ', '"score": 1')""",
+    "a_result_rescored": """UPDATE results SET result = replace(result, '"score": ', '"score": 1')
+                            WHERE game = (SELECT MIN(game) FROM results)""",
     "a_rating_gone": "DELETE FROM ratings WHERE rowid = (SELECT MAX(rowid) FROM ratings)",
 }
 
