@@ -133,7 +133,18 @@ def leaks(name: str, rules, state, page: str) -> list[str]:
             for value in _strings(private[key]):
                 if len(value) > 2 and value.casefold() not in open_words and re.search(rf"\b{re.escape(value.casefold())}\b", shown):
                     found.append(f"{key} {value}")
+            # A private number (Decipher's piece count [DC-3]) said near its
+            # name: "7 pieces", "pieces left: 7".
+            number = private[key]
+            if isinstance(number, int) and not isinstance(number, bool) and re.search(near(key, number), shown):
+                found.append(f"{key} {number}")
     return found
+
+
+def near(word: str, number: int) -> str:
+    """A number within a few characters of a word (or its singular)."""
+    stem = re.escape(word.casefold().rstrip("s"))
+    return rf"\b{stem}s?\b\W{{0,12}}\b{number}\b|\b{number}\b\W{{0,12}}\b{stem}s?\b"
 
 
 def _strings(value):
@@ -188,6 +199,27 @@ def test_38_1_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     with i18n.speaking("pl"):    # pages in a language not yet asked for: made anew, not kept ones
         found = [leaks("decrypto", rules, state, page) for state, page in zip(seen, walk_steps(t, game))]
     assert sum(bool(f) for f in found) > len(found) // 2
+
+
+def test_38_1_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch):
+    # The planted fault: Decipher's public view tells the maker's piece
+    # count beside the maker's name.
+    from games import decipher as d
+    t, played = evening
+    honest = d.public
+
+    def leaky(state):
+        view = honest(state)
+        if state.pieces is not None:
+            view["maker"] = f"{view['maker']} ({state.pieces} pieces)"
+        return view
+
+    monkeypatch.setattr(d, "public", leaky)
+    game = played["decipher"][0]
+    rules, seen = states(record(t, game))
+    with i18n.speaking("cs"):    # pages in a language not yet asked for: made anew, not kept ones
+        found = [leaks("decipher", rules, state, page) for state, page in zip(seen, walk_steps(t, game))]
+    assert any(f == [f"pieces {state.pieces}"] for f, state in zip(found, seen)), found
 
 
 def test_38_1_steps_json_alone_gives_the_states_every_page_shows(evening):
