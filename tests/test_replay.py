@@ -22,6 +22,7 @@ through the web app as a phone reads it:
 from __future__ import annotations
 
 import html
+import importlib
 import json
 import random
 import re
@@ -181,44 +182,38 @@ def test_38_1_every_step_of_every_game_shows_nothing_before_its_time(evening):
                 assert leaks(name, rules, state, page) == [], f"{name} game {game} step {number}"
 
 
+def planted(evening, monkeypatch, name: str, leak, lang: str) -> tuple[list, list]:
+    """The walk over the first ``name`` game with ``leak(state, view)``
+    added to the rules' public view, in ``lang``, a language not yet asked
+    for (pages made anew, not kept ones): (what it found, the states)."""
+    module = importlib.import_module(f"games.{name}")
+    t, played = evening
+    honest = module.public
+    monkeypatch.setattr(module, "public", lambda state: leak(state, honest(state)))
+    game = played[name][0]
+    rules, seen = states(record(t, game))
+    with i18n.speaking(lang):
+        return [leaks(name, rules, state, page) for state, page in zip(seen, walk_steps(t, game))], seen
+
+
 def test_38_1_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     # The planted fault: Decrypto's public view says each team's code as
     # revealed as soon as it is drawn.
-    from games import decrypto as d
-    t, played = evening
-    honest = d.public
+    def leak(state, view):
+        drawn = [{"team": team, "code": list(code)} for team, code in enumerate(state.codes) if code]
+        return {**view, "reveals": drawn}
 
-    def leaky(state):
-        view = honest(state)
-        view["reveals"] = [{"team": team, "code": list(code)} for team, code in enumerate(state.codes) if code]
-        return view
-
-    monkeypatch.setattr(d, "public", leaky)
-    game = played["decrypto"][0]
-    rules, seen = states(record(t, game))
-    with i18n.speaking("pl"):    # pages in a language not yet asked for: made anew, not kept ones
-        found = [leaks("decrypto", rules, state, page) for state, page in zip(seen, walk_steps(t, game))]
+    found, _seen = planted(evening, monkeypatch, "decrypto", leak, "pl")
     assert sum(bool(f) for f in found) > len(found) // 2
 
 
 def test_38_1_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch):
     # The planted fault: Decipher's public view tells the maker's piece
     # count beside the maker's name.
-    from games import decipher as d
-    t, played = evening
-    honest = d.public
+    def leak(state, view):
+        return view if state.pieces is None else {**view, "maker": f"{view['maker']} ({state.pieces} pieces)"}
 
-    def leaky(state):
-        view = honest(state)
-        if state.pieces is not None:
-            view["maker"] = f"{view['maker']} ({state.pieces} pieces)"
-        return view
-
-    monkeypatch.setattr(d, "public", leaky)
-    game = played["decipher"][0]
-    rules, seen = states(record(t, game))
-    with i18n.speaking("cs"):    # pages in a language not yet asked for: made anew, not kept ones
-        found = [leaks("decipher", rules, state, page) for state, page in zip(seen, walk_steps(t, game))]
+    found, seen = planted(evening, monkeypatch, "decipher", leak, "cs")
     assert any(f == [f"pieces {state.pieces}"] for f, state in zip(found, seen)), found
 
 
