@@ -116,8 +116,10 @@ async def _found_again(plugs: int) -> list[float]:
 
 
 async def _status(statuses: asyncio.Queue, wanted: str) -> None:
-    while await asyncio.wait_for(statuses.get(), 30) != wanted:
-        pass
+    """Until the driver says ``wanted`` (30 s at most between two of its words)."""
+    status = None
+    while status != wanted:
+        status = await asyncio.wait_for(statuses.get(), 30)
 
 
 if __name__ == "__main__":
