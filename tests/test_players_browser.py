@@ -6,6 +6,7 @@ and a season's) and a player's rivals, on the box and in the league, each at
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 
@@ -95,6 +96,21 @@ class LeagueSite:
         self.loop.close()
 
 
+@contextlib.contextmanager
+def leagues_pages(browser, league, clock=None):  # noqa: F811
+    """``league``'s pages served to ``browser`` for one test, which ends
+    with no script error on them; the pages and the league closed after."""
+    site = LeagueSite(league, clock=clock)
+    browser.table = site
+    try:
+        yield site
+        assert browser.errors == []
+    finally:
+        browser.end_test()
+        site.close()
+        league.close()
+
+
 def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
     from referee.club import messages
     from referee.club.league import League
@@ -113,10 +129,8 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
                 assert league.take(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
                     v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
                     entry=entry))) == "taken"
-    site = LeagueSite(league, clock=lambda: now)     # the tables' evening: nobody has been away
-    browser.table = site
     month = f"{dt.date.fromtimestamp(now - 6 * 3600):%Y-%m}"
-    try:
+    with leagues_pages(browser, league, clock=lambda: now):     # the tables' evening: nobody has been away
         for dark in (False, True):
             for path in ("/p/ladder/davinci", f"/p/ladder/davinci/{month}", "/p/", "/p/@ann"):
                 # All players at 320 px: the box's sweep in four languages (test_phone_widths.py)
@@ -129,11 +143,6 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
             evening = f"/e/{dt.date.fromtimestamp(now - 6 * 3600)}"
             assert browser.call(page.get_attribute("dl.rivals dd a[href^='/e/']", "href")) == evening
             browser.shot(page, "league-player-dark" if dark else "league-player")
-        assert browser.errors == []
-    finally:
-        browser.end_test()
-        site.close()
-        league.close()
 
 
 def test_33_4_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
@@ -201,9 +210,7 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
         merge("south", 1, "Ania", "Anna"), merge("north", 1, "Ania", "Ola"), merge("north", 2, "Ola", "<b>Bob</b>"))
     expected = {"/": ["Not joined: Ania already counts as Anna (merged at south).", "Ola → <b>Bob</b> · north"],
                 "/p/@<b>bob<%2Fb>": ["Names joined at the club's tables: Ola → <b>Bob</b> (north)"]}
-    site = LeagueSite(league)
-    browser.table = site
-    try:
+    with leagues_pages(browser, league):
         # The player's page's line is one more line of its header (test_28 above has the page dark).
         for width, dark, paths in ((320, False, expected), (PHONE["width"], True, ["/"])):
             for path in paths:
@@ -214,11 +221,6 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
                 shown = browser.call(page.inner_text("body"))
                 assert all(line in shown for line in lines), (path, shown)      # as text, never markup
             browser.shot(page, "league-merges-dark" if dark else "league-merges")
-        assert browser.errors == []
-    finally:
-        browser.end_test()
-        site.close()
-        league.close()
 
 
 def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
