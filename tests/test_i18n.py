@@ -45,7 +45,7 @@ LANGS = catalogues.LANGS
 KEY_LABELS = (
     "Yes", "No", "OK", "Back", "Clear", "Help", "Next", "Codes", "Swap", "QR", "Menu", "Start",
     "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass", "Again",
-    "Stop", "Hit", "Miss", "attack", "Table", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
+    "Stop", "Hit", "Miss", "attack", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
     "All done", "hold", "code", "press", "done", "Next round", "Next game", "Start 5:00",
 )
 
