@@ -223,7 +223,7 @@ def test_OC1_the_start_homes_page_keeps_a_space_between_seat_and_circles(lang, h
 def test_DE5_a_refused_guess_reads_in_czech_and_the_teams_are_bili_and_cerni(t):
     choose(t, "2")
     t.start("decrypto")
-    assert shown(t)[1:3] == ["Bílí: hráč 1", "Černí: hráč 1"]
+    assert shown(t)[1:3] == ["Bílí: Hráč 1", "Černí: Hráč 1"]
     done(t, "team1")
     done(t, "team2")
     assert shown(t)[0:2] == ["[Kolo 1, kód: Bílí]", "Bílí: dešifrování"]
