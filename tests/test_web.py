@@ -244,6 +244,16 @@ def test_game_page_has_the_score_sheet_chart_winners_and_duration(t):
     assert all(len(points.split()) == 4 for _, points in lines)   # the start and three rounds
 
 
+def test_a_game_in_play_says_who_plays_once(t):
+    t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dan"]])
+    text = page_text(ok(t, f"/g/{current_id(t)}"))
+    assert "No rounds scored yet." in text and text.count("Players:") == 1
+    assert "Teams: White (Ann, Bob), Black (Cy, Dan) Players: Ann , Bob , Cy , Dan" in text
+    t.box.leave()
+    t.start("davinci", players=["Ann", "Bob"])
+    assert page_text(ok(t, f"/g/{current_id(t)}")).count("Players:") == 1
+
+
 def test_a_long_sheet_without_a_scoring_row_still_says_how_many_rows_the_csv_has(t, monkeypatch):
     monkeypatch.setattr(sheets, "LONG_SHEET", 1)
     t.start("octiles", mode="dealer")
