@@ -268,10 +268,21 @@ def test_the_chart_follows_the_running_totals():
     lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
     ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
     assert abs(ys["s0"][0] - ys["s1"][0]) == chart.APART      # both start at 0, drawn apart
-    assert ys["s1"][1] == (ys["s0"][0] + ys["s1"][0]) / 2     # B stays at 0, alone there now
+    assert ys["s1"][1] == ys["s0"][0]                         # B stays at 0, alone there now, where A started
     assert ys["s0"][1] < ys["s1"][1]                          # A goes up (SVG y grows down)
     assert ys["s1"][2] < ys["s0"][2]                          # and B ends above A
     assert 'aria-label="Running totals: A 2, B 5"' in svg
+
+
+def test_a_zero_total_is_drawn_on_the_zero_line():
+    svg = chart.running_totals(["A", "B"], [(0, 0), (0, 3), (2, 0)])
+    zero = float(re.search(r'<line class="axis"[^>]* y1="([\d.]+)"', svg).group(1))
+    lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
+    ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
+    assert ys["s0"][0] == zero and ys["s1"][0] == zero + chart.APART   # both at 0: A on the line, B beside it
+    assert ys["s0"][1] == zero and ys["s1"][2] == zero                 # a 0 alone: on the line
+    dots = [float(cy) for cy in re.findall(r'<circle class="dot s\d" cx="[\d.]+" cy="([\d.]+)"', svg)]
+    assert dots.count(zero) == 2
 
 
 def test_a_negative_total_is_drawn_below_the_zero_line():
