@@ -354,8 +354,9 @@ def test_save_to_bgstats_link_for_a_finished_game_in_its_documented_format(t):
     assert play["game"]["name"] == "Da Vinci Code"
     assert play["durationMin"] == 20
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
-    assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == [
-        ("Ann", 1, True, 1), ("Bob", 0, False, 2)]
+    # [DV-8] A single game is won, not scored: no points, no scores.
+    assert play["game"]["noPoints"] is True and not any("score" in p for p in play["players"])
+    assert [(p["name"], p["winner"], p["rank"]) for p in play["players"]] == [("Ann", True, 1), ("Bob", False, 2)]
 
 
 def bgstats_play(t: Table, game: int) -> dict:
@@ -421,19 +422,20 @@ def test_issue17_bgstats_fields_have_the_documented_names_and_types(t):
     # When the play ended, in UTC, without a zone or a "T".
     assert play["playDate"] == time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ended)) and ended > started
     assert play["game"] == {"name": "Da Vinci Code", "sourceGameId": "davinci", "bggId": 8946,
-                            "highestWins": True, "noPoints": False}
+                            "highestWins": True, "noPoints": True}   # [DV-8] a single game scores nothing
     for p in play["players"]:
         assert {k: type(v) for k, v in p.items()} == {
-            "name": str, "sourcePlayerId": str, "seatOrder": int, "score": int, "winner": bool, "rank": int,
-            "startPlayer": bool}                         # no "team" outside a team game
+            "name": str, "sourcePlayerId": str, "seatOrder": int, "winner": bool, "rank": int,
+            "startPlayer": bool}                         # no "team" outside a team game, no score without points
     assert [p["startPlayer"] for p in play["players"]] == [False, True]
     t.box.leave()
     t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana"]])
     for _ in range(2):
         decrypto_clues(t)
         decrypto_guesses(t, miscommunicate={1})
-    game = bgstats_play(t, current_id(t))["game"]
-    assert game["bggId"] == 225694 and game["usesTeams"] is True
+    play = bgstats_play(t, current_id(t))
+    assert play["game"]["bggId"] == 225694 and play["game"]["usesTeams"] is True
+    assert play["game"]["noPoints"] is False and all(type(p["score"]) is int for p in play["players"])
 
 
 def test_issue17_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):
