@@ -107,6 +107,15 @@ def test_a_message_of_one_line_stays_one_line_translated(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_DE9_the_tie_break_title_says_tie_as_the_result_does_and_fits_the_panel(lang):
+    catalog = i18n.catalogue(lang)
+    title = catalog.gettext("Tie, int-mis {0}:{1}").format(-2, -2)      # the widest score that ties
+    tie = catalog.ngettext("Tie after {n} round.", "Tie after {n} rounds.", 8).split()[0]
+    assert title.split()[0].rstrip(",") == tie                          # "Remíza", not "Stav"
+    assert round(font("text").getlength(title)) <= W - 2                # the title row, its margin left
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_key_labels_stay_about_as_short_as_the_english(lang):
     catalog = translations(lang)
     long = {key: catalog[key] for key in KEY_LABELS if len(catalog[key]) > max(6, len(key))}
