@@ -13,6 +13,10 @@ with the next key), then the screen's own lines from the top; the key bar,
 the line being typed or the keys' hints written as a line (``typing``) and
 the big line (shrunk) always stay.
 
+The keys a page takes are declared on its screen, by role (see
+``referee.box.flows.roles``): the key bar (``keys``), the digits it takes
+(``digits``) and keys its lines name (``also``).
+
 Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
 big lines; both cover Czech, Polish and Russian.  They come from Debian's
 ``xfonts-base`` and ``fonts-terminus-otb``.
@@ -81,6 +85,18 @@ class Screen:
     # box sets it on the public screen, drawn on the lowest body row when
     # the screen leaves that row free, so that a wrong key is seen.
     said: str = ""
+    # The digits the page takes (choose or enter): "" none; None, a page
+    # that has not said (every digit goes to its flow).
+    digits: str | None = None
+    # Keys the page takes that its lines name rather than the key bar
+    # ("Roll 2d8: # or ROLL", "A:names B:by phone").
+    also: tuple[str, ...] = ()
+
+    def offers(self, key: str) -> bool:
+        """Whether a press of ``key`` does something on this page."""
+        if key.isdigit():
+            return self.digits is None or key in self.digits
+        return key in self.also or any(k == key for k, _label in self.keys)
 
     @property
     def text(self) -> str:
