@@ -36,7 +36,7 @@ from referee.box.game_clock import GameClock
 from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
-from referee.box.screen import Screen, render, said_shown
+from referee.box.screen import SAID, Screen, layout, render, said_shown
 from referee.box.session import Session
 from referee.box.wifi import Network
 from referee.clock import WallLabels
@@ -580,6 +580,21 @@ class Box:
                 screen = dataclasses.replace(screen, flash=self._flash.text)
             shown[name] = screen
         return shown
+
+    def public_words(self) -> dict[str, str]:
+        """The public screen's own words, for the table view to say what the
+        box says: the game's page title (its phase: "Black: finish clues!")
+        and the line of what was last done, beneath any passing message or
+        the game menu; empty off a game."""
+        if not self.in_game or self.session.name == "tools":
+            return {"title": "", "said": ""}
+        main = self.shown.get("main") if self.game_menu.mode is None else None
+        if main is None:   # under the game menu: the game's own page
+            main = dataclasses.replace(self.flow.screens().get("main") or Screen(), said=self.game_menu.said())
+        # The line of what was last done as the panel draws it: a page that
+        # leaves it no row ("Time up: stop writing") does not say it either.
+        said = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
+        return {"title": main.title, "said": said}
 
     def holds(self) -> frozenset[str]:
         """The keys a hold means something for on this page, which act when
