@@ -697,7 +697,7 @@ def test_each_team_scans_its_own_page_from_its_own_screen(t):
     assert status == 200
 
 
-def test_issue20_1_DE4_an_undone_done_gives_back_the_clue_time_left(t):
+def test_DE4_an_undone_done_gives_back_the_clue_time_left(t):
     # Black is done, White is done 10 s later; a minute of talk, then the
     # table takes back White's done: White has its 20 s again.
     Game(t)
