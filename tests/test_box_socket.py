@@ -18,7 +18,6 @@ import urllib.parse
 import aiohttp
 import pytest
 
-from processes import until
 from referee import channel
 from referee.box import linesock, sim_control
 from referee.testing import Table as VirtualTable

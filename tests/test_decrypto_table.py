@@ -684,7 +684,7 @@ def test_each_team_scans_its_own_page_from_its_own_screen(t):
     t.start("decrypto")
     t.press("B")
     urls = []
-    for seat, button in enumerate(SEATS):
+    for button in SEATS:
         found = [r.text for r in zxingcpp.read_barcodes(t.image(button).convert("L"))]
         assert len(found) == 1 and "/T/" in found[0]
         urls.append(found[0])

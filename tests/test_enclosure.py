@@ -256,7 +256,7 @@ def test_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(referee)
         s = next(s for s in referee.sightlines if s.name == f"team {team} screen")
         inward = -np.array([s.normal.X, s.normal.Y, s.normal.Z])
 
-        def deepest(solid):
+        def deepest(solid, inward=inward):
             return max(np.dot([v.X, v.Y, v.Z], inward) for v in solid.vertices())
         screws = next(b for b in referee.bought if b.name == f"team {team} screen screws and nuts")
         assert deepest(screws.solid) - deepest(plate.solid) >= 1.5
@@ -485,7 +485,7 @@ def test_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, t
     top = (dice_box.Params().length * dice_box.Params().width
            - np.pi * (parts.BUTTONS["screw"].hole / 2) ** 2)
     assert bed_face(tmp_path / "dice-lid.3mf")[0] == pytest.approx(top, rel=0.02)
-    for line, part in zip(said, dice.printed):
+    for line, _ in zip(said, dice.printed):
         assert re.search(r"\d+ cm3 solid, \d+ g of PLA, about \d+ h \d\d min$", line), line
 
 

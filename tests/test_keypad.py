@@ -67,9 +67,9 @@ def test_keys_pressed_while_the_real_loop_is_stuck_all_arrive_in_order():
         try:
             for key in typed:
                 pins.set(key, True)
-                until(lambda: key in keys.held())
+                until(lambda key=key: key in keys.held())
                 pins.set(key, False)
-                until(lambda: key not in keys.held())
+                until(lambda key=key: key not in keys.held())
             heard_while_stuck.extend(heard)
         finally:
             fingers_done.set()

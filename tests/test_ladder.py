@@ -65,7 +65,7 @@ def test_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_no
         html = page(t, "/p/ladder/decipher")
     rows = ladder_rows(html)
     assert [row[1] for row in rows] == ["Marek", "Ania", "Zoe", "Mirek"]        # by mu: Marek, Zoe, Ania
-    for place, name, shown, rating, games in rows:
+    for _, name, shown, rating, _games in rows:
         mu, sigma = hand[name]
         assert (shown, rating) == (f"{ordinal[name]:.1f}", f"{mu:.1f} ± {sigma:.1f}"), name
     assert [row[0] for row in rows] == ["1.", "2.", "3.", "4."]

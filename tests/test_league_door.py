@@ -19,7 +19,6 @@ import json
 import sqlite3
 import time
 
-import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.club import messages

@@ -192,7 +192,7 @@ def test_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
         for seq in (2, 3):                        # and after each start, the next valid row
             league.stop()
             league = League(broker, tmp_path)
-            league.until(lambda: league.api()["broker"], "the league back on the broker")
+            league.until(lambda league=league: league.api()["broker"], "the league back on the broker")
             send_valid(league, sniffer, seq)
             assert refused(league) == 1           # the retained one, once each start
             no_500(league)
@@ -349,7 +349,7 @@ def test_the_listener_is_started_again_after_a_fault_it_did_not_expect(tmp_path)
             await until(lambda: league.connected, "the league on the broker")
             await asyncio.to_thread(box.publish, topic_of(table, "status"), messages.encode(messages.Status(
                 v=1, kind="status", table=table, online=True, at=time.time())))
-            await until(lambda: [t["table"] for t in league.tonight(time.time())["tables"]] ==
+            await until(lambda n=n: [t["table"] for t in league.tonight(time.time())["tables"]] ==
                         ["east", "west"][2 - n:], f"{table}'s status")
         assert league.restarts == 1 and not listening.done()
         listening.cancel()       # as ``referee league`` ends it

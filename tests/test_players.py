@@ -198,7 +198,7 @@ def ratings(t: Table) -> dict:
 
 def test_ratings_do_not_depend_on_when_pages_are_opened_and_survive_a_restart():
     with Table(seed=3) as often, Table(seed=3) as once:
-        for game in range(3):
+        for _ in range(3):
             decipher_marek_wins(often)
             ratings(often)                                  # a phone looks after every game
             decipher_marek_wins(once)

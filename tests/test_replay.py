@@ -112,7 +112,7 @@ def leaks(name: str, rules, state, page: str) -> list[str]:
     shown = text(page).casefold()
     found = []
     if name == "decrypto":
-        for team, words in enumerate(state.keywords):
+        for words in state.keywords:
             found += [f"keyword {w}" for w in words if re.search(rf"\b{re.escape(w.casefold())}\b", shown)]
         # [DE-6] Public: every revealed code and every guess said aloud.
         said = {tuple(x.code) for r in state.rounds for x in r.reveals} | {tuple(x.code) for x in state.reveals}

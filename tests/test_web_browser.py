@@ -22,7 +22,7 @@ from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
 from referee import catalogue, setup_names, team_links
-from referee.web import decrypto as web_decrypto, team_pages
+from referee.web import decrypto as web_decrypto
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
