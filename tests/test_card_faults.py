@@ -17,6 +17,7 @@ import sqlite3
 import pytest
 
 from referee.box.card import LOG_EVERY
+from referee.store.events import Store, Unsaved
 from referee.testing import Table
 
 FULL = "Cannot save: card full"
@@ -142,3 +143,20 @@ def test_a_game_the_card_cannot_start_is_not_started():
         assert t.screen().startswith("[Round 1/")
         [game] = t.log()
         assert game["game"] == "decipher"
+
+
+def test_the_webs_reading_store_says_it_is_read_only_and_refuses_a_write():
+    """The web's view of the record (``Store.open_read_only``) is a store
+    the card code can ask, like the box's own fallback, whether it writes."""
+    with Table(seed=6) as t:
+        t.start("tools")
+        reading = Store.open_read_only(t.database)
+        try:
+            assert reading.read_only
+            assert [row.name for row in reading.games()] == ["tools"]
+            with pytest.raises(Unsaved) as refused:
+                reading.set_setting("language", "cs")
+            assert refused.value.reason == "read-only"
+        finally:
+            reading.close()
+        assert not t.box.store.read_only

@@ -342,6 +342,7 @@ class Store:
         ``unwritable``, the box's own fallback on a card it cannot write)."""
         store = cls.__new__(cls)
         store.path = path
+        store.read_only = True
         store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,
                                     check_same_thread=False)
         return store
