@@ -44,7 +44,7 @@ LANGS = catalogues.LANGS
 # the English, or six letters when the English is shorter.
 KEY_LABELS = (
     "Yes", "No", "OK", "Back", "Clear", "Help", "Next", "Codes", "Swap", "QR", "Menu", "Start",
-    "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass", "Again",
+    "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass",
     "Stop", "Hit", "Miss", "attack", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
     "All done", "hold", "code", "press", "done", "Next round", "Next game", "Start 5:00",
 )
@@ -133,7 +133,7 @@ def t():
 
 def shown(t: Table, name: str = "main") -> list[str]:
     """A screen's lines without the passing message over it."""
-    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+    return [line for line in t.page(name).splitlines()]
 
 
 def flashed(t: Table) -> list[str]:
@@ -175,7 +175,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     assert shown(t) == ["[Čas  D:kostky]", "1:00", "#:Běž A:30s B:1m C:5m"]
     assert shown(t, "team1") == ["[Časovač]", "1:00"]
     t.press("D")
-    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď D:Časovač"]
+    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď *:Časovač"]
     t.dice.next(4, 3)
     t.press("#")
     assert shown(t)[1] == "4  3"
