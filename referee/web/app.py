@@ -40,8 +40,8 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 SHUTDOWN_SECONDS = 2.0
-DAY = r"{day:\d{4}-\d{2}-\d{2}}"
-GAME = r"{id:\d{1,9}}"
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
+GAME = r"{id:[0-9]{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 
 SITE = web.AppKey("site", object)
