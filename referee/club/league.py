@@ -44,6 +44,7 @@ import os
 import re
 import sqlite3
 import time
+import zlib
 from collections import Counter
 from collections.abc import Mapping
 
@@ -63,6 +64,7 @@ from referee.web.players import Rater, Result, key, result_of
 log = logging.getLogger("referee.league")
 SAID = 3       # stored rows set aside that the log line names; the rest it counts
 MERGES = 1000  # merges the league keeps of one table: a club's names merged many times over
+KEPT_REFUSED = 1024   # retained messages refused, remembered so as to say each once
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -135,6 +137,7 @@ class League:
         self.connected = False    # to the broker, now
         self.restarts = 0         # of the listener, after a fault it did not expect
         self._tonight = (None, 0)  # (evening, messages refused or failed in it)
+        self._refused_retained: dict[tuple[str, int, int], None] = {}   # said once: (topic, size, CRC)
         self._set_aside()
         self.players = Rater()
         self.tables_of: dict[int, str] = {}       # result -> the table it was played at
@@ -150,11 +153,18 @@ class League:
         """On each merge in effect, in the order taken."""
         return list(self.joins.verdicts.values())
 
-    def take(self, topic: str, payload: bytes) -> str:
+    def take(self, topic: str, payload: bytes, retained: bool = False) -> str:
         """One message from the broker: "taken", "duplicate", "refused" or
         "failed".  Never raises: one message, whatever it holds, must not
-        end the listening for the rest of the evening."""
+        end the listening for the rest of the evening.  A retained message
+        refused is said once: the broker sends it again at every
+        reconnection, and it is passed over then as a duplicate."""
         now = self.clock()
+        if retained:
+            seen = (topic, len(payload), zlib.crc32(payload))
+            if seen in self._refused_retained:
+                self.counts["duplicate"] += 1
+                return "duplicate"
         try:
             message = m.decode(topic, payload, now)
             outcome = (self._status(message) if isinstance(message, m.Status) else
@@ -167,6 +177,10 @@ class League:
                         m.short(topic), exc)
             outcome = "failed"
         self.counts[outcome] += 1
+        if retained and outcome == "refused":
+            if len(self._refused_retained) >= KEPT_REFUSED:
+                self._refused_retained.pop(next(iter(self._refused_retained)))
+            self._refused_retained[seen] = None
         if outcome in ("refused", "failed"):
             evening = evening_start(now)
             self._tonight = (evening, (self._tonight[1] if self._tonight[0] == evening else 0) + 1)
@@ -540,7 +554,7 @@ async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
         league.link(True)
         async for message in mqtt.messages:
             payload = message.payload if isinstance(message.payload, bytes) else b""
-            if league.take(str(message.topic), payload) == "taken" and league.on_change:
+            if league.take(str(message.topic), payload, message.retain) == "taken" and league.on_change:
                 league.on_change()
             # Messages waiting in the client's queue come without a pause:
             # each lets the pages in before the next.
@@ -553,7 +567,7 @@ async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
     while not stop.is_set():
         try:
             await keep_connected(config, f"referee-league-{config.club.name}", session, stop, league.faults,
-                                 lost=lambda: league.link(False))
+                                 lost=lambda: league.link(False), most_bytes=m.PACKET_BYTES)
         except Exception:
             log.exception("league: the listener failed; it starts again in %.1f s", delay)
             league.link(False)
