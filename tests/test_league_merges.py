@@ -29,7 +29,7 @@ from referee.club.league_web import LeagueSite, make_app
 from referee.store.scorelog import evening_start
 from referee.web.players import Rater, key
 from referee.web.history import evening_of
-from test_club import CLUB, club, davinci_win, league_player, table_of  # noqa: F401
+from test_club import CLUB, WAIT, Sniffer, club, davinci_win, league_player, table_of  # noqa: F401
 from test_merges import merge_page, post
 
 NOW = time.time()
@@ -300,6 +300,40 @@ def test_merges_judged_message_by_message_give_the_verdicts_of_all_judged_again(
         assert (shown_verdicts(again), dict(again.players.aliases)) == shown
     finally:
         again.close()
+
+
+def test_a_tables_merges_past_the_most_the_league_keeps_are_refused_and_said_its_undos_still_taken(
+        league, monkeypatch, caplog):
+    from referee.club import league as kept
+    monkeypatch.setattr(kept, "MERGES", 3)
+    fed(league, *EVENING)
+    assert fed(league, *(merge("south", n, f"Name{n}", "Anna") for n in (1, 2, 3))) == ["taken"] * 3
+    assert fed(league, merge("south", 4, "Ania", "Anna"), merge("north", 1, "Ania", "Anna")) == ["refused", "taken"]
+    assert "table south has sent 3 merges, the most the league keeps of one table" in caplog.text
+    assert fed(league, merge("south", 2, "Name2", "Anna", undone=NOW - 5)) == ["taken"]
+    assert [(j["table"], j["name"]) for j in league.tonight(NOW)["merges"]] == [
+        ("south", "Name1"), ("south", "Name3"), ("north", "Ania")]
+    assert games_of(league, "Anna") == 3
+
+
+def test_400_chained_merges_are_taken_in_by_a_real_league_serving_its_pages_and_a_game_after_them(club):
+    broker, league, _box = club
+    sniffer = Sniffer(broker)
+    try:
+        sent = [sniffer.client.publish(*merge("north", n, f"n{n}", f"n{n + 1}"), qos=1) for n in range(1, 401)]
+        answered, deadline = [], time.monotonic() + 2 * WAIT
+        while league.api()["health"]["since_start"]["taken"] < 400:      # each look a page asked for meanwhile
+            assert time.monotonic() < deadline, f"{2 * WAIT} s and not all 400 merges taken: {league.api()['health']}"
+            answered.append(league.get("/")[0])
+        assert set(answered) <= {200}
+        for info in sent:
+            info.wait_for_publish(WAIT)
+        shown = league.api()["merges"]
+        assert len(shown) == 400 and all(j["joined"] for j in shown)
+        sniffer.publish(*game("north", 1, ["n1", "Bob"]))
+        league.until(lambda: (league_player(league, "n401") or {}).get("played") == 1, "the game after the merges")
+    finally:
+        sniffer.close()
 
 
 # --- the whole way: two boxes, a real Mosquitto, the league ---------------------------------------
