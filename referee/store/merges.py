@@ -7,6 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from referee import catalogue
 from referee.store.writes import Connected, writes
 
 
@@ -58,16 +59,19 @@ class Merges(Connected):
 
 
 def seated(db: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    """Every name a game's setup gave, as ``(game, name)``: its ``players``
-    and Decrypto's ``members``, team by team.  Read by SQLite's JSON
-    functions, on the box's connection or the club publisher's read-only
-    one; a games row whose options are not JSON (a damaged one) gives none."""
+    """Every name a game's setup gave, as ``(game, name)``: its ``players``,
+    and in a game of teams the option the catalogue names (``members``),
+    team by team.  Read by SQLite's JSON functions, on the box's connection
+    or the club publisher's read-only one; a games row whose options are not
+    JSON (a damaged one) gives none."""
     options = "CASE WHEN json_valid(g.options) THEN g.options ELSE '{}' END"
-    rows = db.execute(
-        f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
-        "WHERE p.type = 'text' UNION ALL "
-        f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, '$.members') t, "
-        "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m WHERE m.type = 'text'")
+    query = [f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
+             "WHERE p.type = 'text'"]
+    teams = [(game.name, f"$.{game.members}") for game in catalogue.GAMES.values() if game.members]
+    query += [f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, ?) t, "
+              "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m "
+              "WHERE g.name = ? AND m.type = 'text'"] * len(teams)
+    rows = db.execute(" UNION ALL ".join(query), [value for name, path in teams for value in (path, name)])
     for game, name in rows:
         try:
             yield game, name.decode()
