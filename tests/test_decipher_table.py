@@ -10,7 +10,7 @@ PANDA = ["Mirek", "Ania", "Marek"]
 def shown(t, name="main"):
     """A screen without the passing message over it and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page(name).splitlines() if not line.startswith("»"))
 
 
 def rows(t):

@@ -52,7 +52,7 @@ def other(code: str) -> str:
 def main(t: Table) -> str:
     """The main screen without the passing message and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen("main").splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page("main").splitlines() if not line.startswith("»"))
 
 
 def screens(t: Table) -> dict[str, str]:

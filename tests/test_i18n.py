@@ -124,7 +124,7 @@ def t():
 
 def shown(t: Table, name: str = "main") -> list[str]:
     """A screen's lines without the passing message over it."""
-    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+    return [line for line in t.page(name).splitlines()]
 
 
 def flashed(t: Table) -> list[str]:
@@ -166,7 +166,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     assert shown(t) == ["[Čas  D:kostky]", "1:00", "#:Běž A:30s B:1m C:5m"]
     assert shown(t, "team1") == ["[Časovač]", "1:00"]
     t.press("D")
-    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď D:Časovač"]
+    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď *:Časovač"]
     t.dice.next(4, 3)
     t.press("#")
     assert shown(t)[1] == "4  3"

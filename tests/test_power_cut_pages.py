@@ -22,7 +22,7 @@ MENU = "[Tabletop Referee"
 
 def screens(t: Table) -> dict[str, str]:
     """The three screens, without a message flashed over main."""
-    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith("! "))
+    return {name: "\n".join(line for line in t.page(name).splitlines())
             for name in ("main", "team1", "team2")}
 
 
