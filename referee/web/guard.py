@@ -28,11 +28,11 @@ cost it, whatever it sends.
   twice ``SEND_BUFFER`` bytes unsent for a connection (its own buffer grew
   to megabytes each, 365 MB for 511 connections that never read), and the
   connection's own buffer holds one answer at a time (aiohttp waits for it
-  to drain before the next): one over ``MOST_UNSENT`` closes it, as does
-  a peer that reads nothing of its answer for ``HEADER_SECONDS`` (writing
-  paused all that time).  Requests sent ahead of their answers
-  (pipelined) are read ``MOST_PIPELINED`` at most: one connection with
-  more waiting is closed.
+  to drain before the next), so what a connection leaves unsent is bounded
+  by that and the largest answer; a peer that reads nothing of its answer
+  for ``HEADER_SECONDS`` (writing paused all that time) is closed.
+  Requests sent ahead of their answers (pipelined) are read
+  ``MOST_PIPELINED`` at most: one connection with more waiting is closed.
 - **Headers on every answer**: the security headers are set as any answer
   is sent, aiohttp's own 400 for a request it could not parse included.
 """
@@ -60,7 +60,6 @@ PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
 LONGEST_LINE = 4096     # request line or header field, bytes
 MOST_HEADERS = 48
 SEND_BUFFER = 32 * 1024     # SO_SNDBUF of each connection: the kernel keeps about twice that unsent
-MOST_UNSENT = 1024 * 1024   # bytes of one answer waiting in a connection's own buffer (a replay file is ~100 KB)
 MOST_PIPELINED = 16         # requests read ahead of their answers (a browser sends one at a time)
 
 # For web.AppRunner(**HANDLER_ARGS): aiohttp's own request handler settings.
@@ -163,12 +162,7 @@ class _Counted(asyncio.Protocol):
 
     def pause_writing(self) -> None:
         """The peer reads less than it is sent: busy but unread, until
-        ``resume_writing``; closed if its answer is over ``MOST_UNSENT``
-        or it reads nothing for ``HEADER_SECONDS``."""
-        if self._transport.get_write_buffer_size() > MOST_UNSENT:
-            self._guard.overfull += 1
-            self.make_room()
-            return
+        ``resume_writing``; closed if it reads nothing for ``HEADER_SECONDS``."""
         loop = asyncio.get_running_loop()
         self.stalled = loop.time()
         self._stall = loop.call_later(HEADER_SECONDS, self._unread)
@@ -201,7 +195,7 @@ class Guard:
         self.turned_away = 0
         self.made_room = 0
         self.shed = 0           # busy but unread, closed for a newcomer
-        self.overfull = 0       # closed over MOST_UNSENT, MOST_PIPELINED or unread too long
+        self.overfull = 0       # closed over MOST_PIPELINED, or unread too long
         self.waited = 0
 
     @property
