@@ -303,7 +303,7 @@ def test_a_bad_config_names_the_key(tmp_path, text, key):
     path.write_text(text)
     with pytest.raises(ConfigError) as info:
         load(str(path))
-    assert str(info.value).startswith(f"config.toml: {key}: ")
+    assert str(info.value).startswith(f"config.toml: line {text.count(chr(10)) + 1}: {key}: ")
 
 
 def test_a_config_that_is_not_toml_says_so(tmp_path):

@@ -34,11 +34,11 @@ def test_25_9_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path
     done = referee("check-config", str(path))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "referee: config.toml: display: unknown key; did you mean `displays`?",
-        "referee: config.toml: keypad.rowz: unknown key; did you mean `rows`?",
-        "referee: config.toml: web.port: 80 needs root, which the service does not have: "
+        "referee: config.toml: line 2: display: unknown key; did you mean `displays`?",
+        "referee: config.toml: line 5: keypad.rowz: unknown key; did you mean `rows`?",
+        "referee: config.toml: line 7: web.port: 80 needs root, which the service does not have: "
         "choose 1024-65535, e.g. 8080",
-        "referee: config.toml: web.public_url: 'referee.local:8080' does not start with http:// or https://, "
+        "referee: config.toml: line 8: web.public_url: 'referee.local:8080' does not start with http:// or https://, "
         'so phones cannot open it; e.g. "http://referee.local:8080"',
     ]
 
