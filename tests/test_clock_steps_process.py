@@ -32,14 +32,14 @@ HOUR = 3600.0
 class Box:
     """``referee run`` as another process, driven through its control socket."""
 
-    def __init__(self, folder) -> None:
+    def __init__(self, folder, more: str = "") -> None:
         self.control = str(folder / "control.sock")
         self.log = str(folder / "box.log")
         self.port = free_port()
         self.config = str(folder / "config.toml")
         with open(self.config, "w") as f:
             f.write(f'database = "{folder / "referee.db"}"\nlang = "en"\n[dice]\ndriver = "software"\n'
-                    f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n')
+                    f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n{more}')
         self.process: subprocess.Popen | None = None
         self.web: subprocess.Popen | None = None   # the pages are their own process, started once
         self._file = None
