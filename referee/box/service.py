@@ -19,7 +19,7 @@ from referee import channel
 from referee.box import channel_end
 from referee.box.card import trouble
 from referee.box.coordinator import Box
-from referee.clock import RealClock
+from referee.clock import RealClock, keep_phone_time
 from referee.config import Config, ConfigError, Problem
 from referee.i18n import _
 from referee.notify import notify, serve_until_stopped
@@ -46,7 +46,9 @@ class Service:
         table can play; the web page follows a moment later."""
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
-        self.box = Box(self.config, self.clock or RealClock(loop), loop)
+        clock = self.clock or RealClock(loop)
+        self.box = Box(self.config, clock, loop)
+        keep_phone_time(clock, self.box.store.setting("phone_clock"))   # re-dated by the start's look at the clock
         if self.refused is not None:
             self.box.card.notices.extend(config_notices(self.refused))
         self.box.start()

@@ -13,10 +13,11 @@ import os
 import signal
 
 from referee import channel
-from referee.clock import RealClock
+from referee.clock import RealClock, keep_phone_time
 from referee.config import Config, ConfigError
 from referee.notify import serve_until_stopped
 from referee.web.app import serve
+from referee.web.phone_clock import PhoneClock
 from referee.web.reader import Reader
 
 log = logging.getLogger("referee.web")
@@ -53,7 +54,9 @@ async def run(config: Config, refused: ConfigError | None = None) -> None:
         except TimeoutError:
             waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    server = await serve(reader, client, config.web.host, config.web.port, config.ladder)
+    keep_phone_time(reader.clock, reader.store.setting("phone_clock"))
+    server = await serve(reader, client, config.web.host, config.web.port, config.ladder,
+                         PhoneClock(reader.clock, client))
     if refused is not None:
         server.site.env.globals["config_error"] = {
             "problems": [(p.line, str(p._replace(line=None))) for p in refused.problems], "path": refused.path}
