@@ -112,7 +112,7 @@ def shown_seconds(table) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
-def test_issue15_4_power_cut_during_a_running_timer_resumes_it(table):
+def test_power_cut_during_a_running_timer_resumes_it_from_its_last_press(table):
     # The countdown comes back from the last press that moved it: the go,
     # and the pause and go on after it.
     open_tools(table)
@@ -151,7 +151,7 @@ def test_a_running_countdown_writes_to_the_card_only_when_it_changes(table):
     assert "Time is up!" in table.screen("main") and written() > started
 
 
-def test_issue15_4_time_while_dark_is_not_counted(table):
+def test_time_while_dark_is_not_counted(table):
     open_tools(table)
     table.press("A")
     table.press("#")
@@ -163,7 +163,7 @@ def test_issue15_4_time_while_dark_is_not_counted(table):
     assert "Time is up!" not in table.screen("main")
 
 
-def test_issue20_1_an_undone_pause_lets_the_timer_run_on_from_where_it_was(table):
+def test_an_undone_pause_lets_the_timer_run_on_from_where_it_was(table):
     open_tools(table)
     table.press("B")
     table.press("#")
