@@ -11,6 +11,7 @@ and codes in capitals, and the games' own names.
 from __future__ import annotations
 
 import functools
+import html
 import os
 import re
 
@@ -21,6 +22,7 @@ from referee import catalogue, glossary, i18n
 from referee.box.flows.forms import HELP_LINES
 from referee.box.screen import wrap
 from referee.testing import Table
+from test_osmisifry_table import to_scoring
 
 LANGS = ("en", "cs", "pl", "ru")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -120,3 +122,16 @@ def test_the_help_defines_every_term_of_its_game(game, lang):
     assert sentences and [word for word, means in sentences
                           if f"{word[:1].upper()}{word[1:]}: {means}" not in text] == []
 
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_OS11_the_phones_say_a_booklets_counts_in_the_words_the_box_asked_them_in(lang):
+    try:
+        with Table(seed=43, lang=lang) as t:
+            to_scoring(t, players=2)              # creation ended at once: no letter unused
+            t.type("3#2#0#")
+            asked = [line for line in t.screen().splitlines()[1:4]]
+            t.press("B")
+            page = html.unescape(t.get("/g/1")[2])
+    finally:
+        i18n.use("en")
+    assert len(asked) == 3 and all(line in page for line in asked), (asked, page)
