@@ -26,6 +26,10 @@ def rows():
     k = foundation.key_to_frame()
     yield "key → frame, median", f"{k['median_ms']:.2f} ms", "≤ 2 ms", k["median_ms"] <= 2
     yield "key → frame, p99", f"{k['p99_ms']:.2f} ms", "≤ 10 ms", k["p99_ms"] <= 10
+    f = foundation.frames_per_key()
+    yield (f"frames per key that changes the main screen ({f['keys']} keys)", f"{f['changed']:.2f} (most {f['most']})",
+           "1.0", f["changed"] == 1)
+    yield "frames per key that commits an event", f"{f['committed']:.2f}", "1.0", f["committed"] == 1
     b = foundation.bus_bytes()
     for name, value in b["per_key"].items():
         target = "0 B (unchanged)" if name != "main" else "< 1024 B"

@@ -50,14 +50,23 @@ def _moved(mark, labels: WallLabels) -> bool:
     return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
 
 
-class GameClock:
-    """Time for one box.  ``box`` is read for its store (which a card
-    reopened replaces), its session and flow, and told of ticks and
-    expiries; ``on_redate`` runs once labels were re-dated."""
+class Hooks(NamedTuple):
+    """What the game clock reads of its box and tells it."""
+    store: Callable[[], object]      # the store now (a card reopened replaces it)
+    session: Callable[[], object]    # the game being timed
+    warn: Callable[[], float]        # seconds the countdown ticks aloud at its end (the flow's)
+    act: Callable[[object], bool]    # hand the rules an event (the expiry)
+    sound: Callable[[str], None]
+    render: Callable[[], None]       # the seconds shown changed
 
-    def __init__(self, box, labels: WallLabels, on_redate: Callable[[], None]) -> None:
-        self.box = box
-        self.clock = box.clock
+
+class GameClock:
+    """Time for one box, through ``hooks``; ``on_redate`` runs once labels
+    were re-dated."""
+
+    def __init__(self, clock, labels: WallLabels, hooks: Hooks, on_redate: Callable[[], None]) -> None:
+        self.hooks = hooks
+        self.clock = clock
         self.labels = labels
         self._on_redate = on_redate
         self._mark = Mark(0.0, self.clock.monotonic())
@@ -77,8 +86,9 @@ class GameClock:
         """Where a resumed game's clock stands: its last row's clock, or the
         checkpoint a running countdown wrote after it (one written before a
         later row or an undo is stale)."""
-        mark = self.box.store.setting("clock") or {}
-        if (mark.get("game") == session.id and mark.get("seq") == self.box.store.last_seq(session.id)
+        store = self.hooks.store()
+        mark = store.setting("clock") or {}
+        if (mark.get("game") == session.id and mark.get("seq") == store.last_seq(session.id)
                 and mark.get("at", 0) > session.clock):
             return mark["at"]
         return session.clock
@@ -86,7 +96,7 @@ class GameClock:
     def _checkpoint(self) -> None:
         # At each tick, when the whole second shown has just changed: after a
         # power cut the countdown comes back on the second that was shown.
-        store, game = self.box.store, self.box.session.id
+        store, game = self.hooks.store(), self.hooks.session().id
         store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self.now()})
 
     # --- the countdown --------------------------------------------------------
@@ -113,19 +123,18 @@ class GameClock:
     def _tick(self) -> None:
         if self._running is None:
             return
-        box = self.box
         left = self._running.deadline - self.now()
-        if 0.5 < left <= getattr(box.flow, "warn_seconds", 5) + 0.5:
-            box.sound("tick")
+        if 0.5 < left <= self.hooks.warn() + 0.5:
+            self.hooks.sound("tick")
         self._checkpoint()
-        box.render()
+        self.hooks.render()
         if left > 1.0:
             self._schedule_tick()
 
     def _expire(self, name: str) -> None:
         self.cancel()
-        if self.box.act(base.TimerExpired(name)):
-            self.box.sound("timeup")
+        if self.hooks.act(base.TimerExpired(name)):
+            self.hooks.sound("timeup")
 
     def cancel(self) -> None:
         """Stop timing the countdown (it is timed anew by the next ``sync``)."""
@@ -138,7 +147,7 @@ class GameClock:
     def check_wall(self, start: bool = False) -> None:
         """Re-date this boot's labels once the wall clock has stepped (NTP
         at boot); at start, also when it stepped while the box was down."""
-        store, labels = self.box.store, self.labels
+        store, labels = self.hooks.store(), self.labels
         mark = [labels.boot, labels.offset]
         if start and store.setting("wall") is None:
             store.set_setting("wall", mark)   # a new database: nothing to re-date
