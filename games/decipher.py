@@ -232,19 +232,26 @@ def setup(options: dict) -> State:
     return _start_round(State(players=names, length=length), 1, first)
 
 
+def piece_range(state: State) -> tuple[int, int]:
+    """The counts ``Pieces`` takes now, least and most [DC-3]: the whole
+    chamber, a piece a letter at least, before the first YES; after it
+    ([ruling] a slip on the keys is corrected even then) the pieces still
+    to be placed, at least the three of bonus mode."""
+    if state.placed:
+        return BONUS, PIECES - state.placed
+    return state.length, PIECES
+
+
 def apply(state: State, event, at: float) -> State:
     match event:
         case Pieces(count):
             _playing(state)
             if state.bonus:
                 raise Illegal("Bonus mode has already started.")
-            if state.placed:
-                # [DC-3] [ruling] a slip on the keys is corrected even after
-                # the first YES: then it counts what is still to be placed.
-                most = PIECES - state.placed
-                if not is_whole(count) or not BONUS <= count <= most:
-                    raise Illegal("Pieces left to place: {least} to {most}.", least=BONUS, most=most)
-            elif not is_whole(count) or not state.length <= count <= PIECES:
+            least, most = piece_range(state)
+            if not (is_whole(count) and least <= count <= most):
+                if state.placed:
+                    raise Illegal("Pieces left to place: {least} to {most}.", least=least, most=most)
                 raise Illegal("Word length {length}: pieces from {length} to {pieces}.",
                               length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret

@@ -435,7 +435,7 @@ class Play(Flow):
         done = s.clues_done[team]
         name = s.encryptor_names[team]
         if name is None:
-            text = _("{team}: player {n} done") if done else _("{team}: player {n}")
+            text = _("{team}: Player {n} done") if done else _("{team}: Player {n}")
             return text.format(team=self.name(team), n=s.encryptors[team])
         text = _("{team}: {name} done") if done else _("{team}: {name}")
         # A long name gives way to "done", which the table waits for.
