@@ -34,7 +34,7 @@ from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
                          table, team_pages)
-from referee.web.bodies import TYPES, Body, Kept, attachment, key_of, send
+from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Site:
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
-        self._cache = Kept()
+        self._cache = PerChange()
 
     # --- helpers ---------------------------------------------------------------------
 
