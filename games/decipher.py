@@ -55,6 +55,7 @@ tokens [DC-9].  After the last round the game is over [DC-11].
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
 
@@ -180,6 +181,15 @@ class State:
         return 0 if seat == self.maker else TOKENS - self.guesses[seat]
 
 
+class Stage(StrEnum):
+    """What the box waits for next (``Step.kind``)."""
+    PLACE = "place"
+    REQUEST = "request"
+    GUESS = "guess"
+    SCORED = "scored"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the box waits for next.
@@ -197,7 +207,7 @@ class Step:
     piece is placed and the maker may still correct the count of the pieces
     left [DC-3].  ``bonus_call``: the maker may announce ``BonusMode()``.
     """
-    kind: str
+    kind: Stage
     maker: int | None = None
     seeker: int | None = None
     guessers: tuple[int, ...] = ()
@@ -369,13 +379,13 @@ def _placing(state: State) -> None:
 
 def step(state: State) -> Step:
     if state.phase != "play":
-        return Step(state.phase, state.maker)
+        return Step(Stage(state.phase), state.maker)
     if state.holding:
-        kind = "place"
+        kind = Stage.PLACE
     elif state.bonus_left:
-        kind = "request"
+        kind = Stage.REQUEST
     else:
-        kind = "guess"
+        kind = Stage.GUESS
     guessers = tuple(s for s in range(len(state.players)) if state.held(s))
     return Step(kind, state.maker, state.seeker, guessers,
                 pieces=not state.bonus and not state.placed,
