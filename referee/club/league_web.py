@@ -37,7 +37,7 @@ from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alik
                                       player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
-DAY = r"{day:\d{4}-\d{2}-\d{2}}"
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
 
 
 class LeagueSite:

@@ -38,7 +38,7 @@ from referee.web.bodies import Body, send
 
 SIDES = ("white", "black")   # a side's word in the address, where the rules give it no name
 PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
-STEP = r"{step:\d{1,6}}"
+STEP = r"{step:[0-9]{1,6}}"
 
 
 def add_routes(app: web.Application, site) -> None:
@@ -132,9 +132,9 @@ def add_routes(app: web.Application, site) -> None:
                            game=sheets.title(game.name), id=game.id)
         return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
-    app.router.add_get(r"/g/{id:\d{1,9}}/step", jump)
-    app.router.add_get(r"/api/g/{id:\d{1,9}}/steps.json", api)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step/" + STEP, page)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step", jump)
+    app.router.add_get(r"/api/g/{id:[0-9]{1,9}}/steps.json", api)
 
 
 class _Playing(Exception):
