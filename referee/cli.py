@@ -151,7 +151,7 @@ def _without_openssl() -> None:
     # imported, so here, at the very start of `referee run`.
     for name in ("ssl", "_hashlib"):
         if name not in sys.modules:
-            sys.modules[name] = None
+            sys.modules[name] = None   # type: ignore[assignment]  # import refuses a name set to None
 
 
 def _league_config(config, args):

@@ -34,14 +34,14 @@ from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
                          table, team_pages)
-from referee.web.bodies import TYPES, Body, Kept, attachment, key_of, send
+from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 SHUTDOWN_SECONDS = 2.0
-DAY = r"{day:\d{4}-\d{2}-\d{2}}"
-GAME = r"{id:\d{1,9}}"
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
+GAME = r"{id:[0-9]{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 
 SITE = web.AppKey("site", object)
@@ -83,7 +83,7 @@ class Site:
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
-        self._cache = Kept()
+        self._cache = PerChange()
 
     # --- helpers ---------------------------------------------------------------------
 

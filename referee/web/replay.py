@@ -38,7 +38,7 @@ from referee.web.bodies import Body, send
 
 SIDES = ("white", "black")   # a side's word in the address, where the rules give it no name
 PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
-STEP = r"{step:\d{1,6}}"
+STEP = r"{step:[0-9]{1,6}}"
 
 
 def add_routes(app: web.Application, site) -> None:
@@ -46,7 +46,7 @@ def add_routes(app: web.Application, site) -> None:
     # Step pages rendered, by game, row, step, view and language: a finished
     # game's pages change with nothing else at the table, so they are kept
     # across other changes (which empty the site's cache), within a bound.
-    pages = steps.Kept(PAGES_KEPT)
+    pages = steps.RecentlyUsed(PAGES_KEPT)
     site.replay_records = records   # the bench reads how many are kept
     looked_up: dict = {}            # game id -> its record's key, until the store changes
     seen = [None]                   # the store's version they were looked up at
@@ -132,9 +132,9 @@ def add_routes(app: web.Application, site) -> None:
                            game=sheets.title(game.name), id=game.id)
         return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
-    app.router.add_get(r"/g/{id:\d{1,9}}/step", jump)
-    app.router.add_get(r"/api/g/{id:\d{1,9}}/steps.json", api)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step/" + STEP, page)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step", jump)
+    app.router.add_get(r"/api/g/{id:[0-9]{1,9}}/steps.json", api)
 
 
 class _Playing(Exception):
