@@ -38,7 +38,7 @@ from referee.tools import doctor
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "referee.service"
 WEB_UNIT = ROOT / "systemd" / "referee-web.service"
-SCRIPTS = [ROOT / "systemd" / "install.sh", ROOT / "systemd" / "uninstall.sh", ROOT / "systemd" / "venv-swap.sh"]
+SCRIPTS = [ROOT / "systemd" / "install.sh", ROOT / "systemd" / "uninstall.sh"]
 
 # Facts of the Pi's 40-pin header (BCM GPIO -> physical pin) and its
 # peripherals, written out here to check the pin map against.

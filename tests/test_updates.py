@@ -133,3 +133,8 @@ def test_a_failed_update_leaves_the_version_before_running(box):
     code, second = box.update("3.0")
     assert code == 0 and box.running() == "3.0"
     assert sorted(os.listdir(box.prefix / "venvs")) == sorted(os.path.basename(p) for p in (first, second))
+
+
+def test_the_swap_passes_shellcheck():
+    done = subprocess.run(["shellcheck", str(SWAP)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout
