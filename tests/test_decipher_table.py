@@ -93,8 +93,8 @@ def test_DC10_worked_example_panda_played_on_the_keys(table):
     assert "Turn: Marek" in table.screen() and "NO: 3" in table.screen()
     table.type("A")                   # Marek: three pieces left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
-    assert "Turn: Ania" in table.screen() and "Bonus mode: 3 left" in table.screen()
-    table.type("CA")                  # Ania asks for a piece: a bonus token to Mirek
+    assert "Turn: Ania" in table.page() and "Bonus mode: 3 left" in table.screen()
+    table.type("#A")                  # Ania asks for a piece: a bonus token to Mirek
     assert "Bonus: ●●○" in table.screen() and "Turn: Marek" in table.screen()
     table.type("3B")                  # Marek guesses wrong
     table.type("2")
@@ -223,11 +223,11 @@ def test_DC6_the_box_starts_bonus_mode_at_exactly_three_pieces_left(table):
     table.type("A")                   # three left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
     assert table.sounds[-1] == "warning"
-    assert "Bonus mode: 3 left" in table.screen() and "C:Piece D:More" in table.screen()
+    assert "Bonus mode: 3 left" in table.screen() and "#:Piece D:More" in table.screen()
     assert "3\npieces left inside" in peek(table)
     table.press("A")                  # no piece in hand yet
-    assert flashed(table) == ["In bonus mode the seeker asks for a piece first."]
-    table.press("C")
+    assert flashed(table) == ["A does nothing here: # Piece, D More"]
+    table.press("#")
     assert "Bonus: ●●○" in table.screen() and "A:YES B:NO D:More" in table.screen()
     assert "2\npieces left inside" in peek(table)
 
@@ -246,24 +246,24 @@ def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
     table.press("D")
     assert "2 Bonus mode (maker)" in table.screen()
     table.press("2")
-    assert "Bonus mode: 3 left" in table.screen() and "Turn: Player 3" in table.screen()
+    assert "Bonus mode: 3 left" in table.screen() and "Turn: Player 3" in table.page()
     assert "warning" not in table.sounds  # the maker said it, the box does not
 
 
 def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     table.start("decipher", players=3)
     table.type("#AD2")
-    table.type("CA")
-    table.type("CA")
-    table.press("C")
+    table.type("#A")
+    table.type("#A")
+    table.press("#")
     assert "Bonus: ○○○" in table.screen()
-    table.press("C")                  # a fourth piece?
-    assert flashed(table) == ["Place the piece in hand first."]
+    table.press("#")                  # a fourth piece?
+    assert flashed(table) == ["# does nothing here: A YES, B NO, D More"]
     table.press("A")
     assert "Bonus: ○○○" in table.screen() and "All pieces are out." in table.screen()
-    assert "Piece" not in table.screen() and "C:Give up D:More" in table.screen()
+    assert "Piece" not in table.screen() and "#:Give up D:More" in table.screen()
     table.press("B")
-    assert flashed(table) == ["No pieces are left to place."]
+    assert flashed(table) == ["B does nothing here: # Give up, D More"]
     table.type("C#D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
 
