@@ -163,7 +163,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     assert rows(t)[:5] == ["[1/4 Maker: Ola]", "Turn: Piotr", "NO: 0 Bonus: ●●●", "Bonus mode: 3 left",
                            "Guess: 2 Piotr"]
     t.press("A")
-    assert flashed(t)[-1] == "In bonus mode the seeker asks for a piece first."
+    assert flashed(t)[-1] == "A does nothing here: # Piece, D More"
     t.type("#A")                     # [DC-7] a bonus token to Ola; the piece fits
     # [DC-4] With one seeker the turn comes back to Piotr.
     assert rows(t)[1:3] == ["Turn: Piotr", "NO: 0 Bonus: ●●○"]
@@ -268,4 +268,4 @@ def test_DC3_undoing_a_corrected_count_never_shows_it_on_main(table):
     assert "\n11\n" in peek(t)       # the count before the correction
     no_count_in_sight(t, 11)
     undo(t)
-    assert "Turn: Player 2" in t.screen()
+    assert "Turn: Player 2" in t.page()

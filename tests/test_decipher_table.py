@@ -264,7 +264,7 @@ def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     assert "Piece" not in table.screen() and "#:Give up D:More" in table.screen()
     table.press("B")
     assert flashed(table) == ["B does nothing here: # Give up, D More"]
-    table.type("C#D")
+    table.type("##D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
 
 
@@ -281,7 +281,7 @@ def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped(table):
     assert "Turn: Player 2" in table.screen()
     table.type("2B")
     assert flashed(table) == ["Player 2 is out"]
-    assert "Turn: Player 3" in table.screen() and "To guess, press 3/4" in table.screen()
+    assert "Turn: Player 3" in table.page() and "To guess, press 3/4" in table.screen()
     table.press("2")
     assert flashed(table) == ["Player 2: no tokens left"] and table.sounds[-1] == "error"
     table.press("1")
