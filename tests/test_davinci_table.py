@@ -248,8 +248,8 @@ def test_DV4_DV6_impossible_input_is_refused_with_a_message(table):
     refused(table, "#", "# does nothing here: 2,3 attack")
     attack(table, 2, hit=False)
     refused(table, "A", "A miss ends the turn.")  # P1 would go again after the miss
-    refused(table, "#", "# does nothing here: 2,3 attack")
-    refused(table, "B", "First pick a player.")
+    refused(table, "#", "# does nothing here: 1,3 attack")
+    refused(table, "B", "B does nothing here: 1,3 attack")
     assert lines(table)[0] == "[P2: draw a tile]"
 
 

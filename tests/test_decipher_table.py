@@ -195,7 +195,7 @@ def test_DC3_the_count_never_reaches_main_nor_the_score_log():
         with Table(seed=7) as t:
             t.start("decipher", players=PANDA)
             seen = []
-            for keys in (count, "#", "B", "A", "D", "*", "A", "3B", "A", "A", "C", "2B", "D3#", "D", "D"):
+            for keys in (count, "#", "B", "A", "D", "*", "A", "3B", "A", "A", "#", "2B", "D3#", "D", "D"):
                 t.type(keys)
                 seen.append((t.screen("main"), t.screen("team2")))
                 if keys == "2B":
@@ -387,11 +387,11 @@ def test_DC11_one_winner_and_the_scores_so_far(table):
 SCRIPT = (
     "1", "4#",                  # round 1: the maker types 4 (main: dots), starts
     "BA",                       # NO, YES: three pieces left, bonus mode
-    "D", "4", "*C",             # more, the scores; back, a bonus piece
+    "D", "4", "*#",             # more, the scores; back, a bonus piece
     "2", "B", "A2A",            # the guess page, a wrong guess; YES, a right one
     "D", "#",                   # a player's tokens on the round table; next round
-    "#D", "2", "CACACA",        # round 2 without a count: the maker calls bonus mode
-    "C", "#", "##2B",           # nobody guesses any more; round 3
+    "#D", "2", "#A#A#A",        # round 2 without a count: the maker calls bonus mode
+    "#", "#", "##2B",           # nobody guesses any more; round 3
 )
 
 
@@ -419,7 +419,7 @@ def test_undo_takes_back_the_last_action(table):
     table.press("B")
     assert "NO: 1" in table.screen()
     undo(table)
-    assert "NO: 0" in table.screen() and "Turn: Player 2" in table.screen()
+    assert "NO: 0" in table.screen() and "Turn: Player 2" in table.page()
     table.type("2B")
     undo(table)                       # the wrong guess
     table.press("2")
