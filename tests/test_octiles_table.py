@@ -134,7 +134,7 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
     first = table.image().tobytes()
     table.type("BB")
     assert table.image().tobytes() == first          # T01 looks the same turned any way
-    table.press("#")                                 # West: T01 on a2, A2→B3
+    table.type("##")                                 # West: T01 on a2, A2→B3
     table.type("13#")                                # East turns T18
     images = [table.image().tobytes()]
     for _ in range(8):
@@ -154,6 +154,27 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
     assert len(set(seen)) == 8 and table.image().tobytes() == seen[0]   # eight orientations, then round
 
 
+def test_OC_the_tile_turns_on_the_space_page_too_its_keys_shown_from_the_start(table):
+    start(table, "T18", "T02", players=2)
+    assert "1-17, then #\nA◄ ►B turn" in main(table) and "[tile T18 r0]" in main(table)
+    table.press("B")                          # before the space is keyed
+    assert "[tile T18 r1]" in main(table) and "[tile T18 r1]" in table.screen("team1")
+    table.type("1A3")                         # turned back between the digits
+    assert "Space: 13_" in main(table) and "[tile T18 r0]" in main(table)
+    table.type("B#")
+    assert "[tile T18 r1]" in main(table) and "Space 13" in main(table)   # the turning page goes on from there
+
+
+def test_OC_a_habitual_two_hashes_after_the_space_show_the_tile_before_laying_it(table):
+    start(table, "T01", "T02", players=2)
+    table.type("12##")                        # the space, then # as every page takes it
+    screen = main(table)
+    assert "[tile T01 r0]" in screen and "1 A2→B3" in screen and "#:OK *:Back" in screen
+    assert table.log()[0]["rounds"] == []     # shown, not laid
+    table.press("#")
+    assert playing(main(table), "East", "T02") and table.log()[0]["rounds"][0]["to"] == "B3"
+
+
 # --- a turn in referee mode -------------------------------------------------------------------
 
 def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged_tile(table):
@@ -165,7 +186,9 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     table.press("#")
     assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:A2→B3", "*:Back", "Top: North",
                                         "[tile T01 r0]"]
-    table.press("#")                          # one move: made at once, A2→B3
+    table.press("#")                          # one move, A2→B3: shown with the tile
+    assert main(table).splitlines() == ["[West: which move?]", "1 A2→B3", "[tile T01 r0]", "#:OK *:Back"]
+    table.press("#")
     assert playing(main(table), "East", "T02") and "Deck: 16" in main(table)
     table.type("6#BB")
     assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
@@ -175,7 +198,7 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     assert playing(main(table), "West", "T03")
     table.type("12#")
     assert "Swaps tile" in main(table)        # [OC-2] a tile lies there
-    table.press("#")                          # T03 on a2: A3→B2
+    table.type("##")                          # T03 on a2: A3→B2
     assert main(table).splitlines()[:3] == ["[Tile off space 12]", "Put it at the bottom", "of the deck."]
     table.press("#")
     assert playing(main(table), "East", "T04") and "Deck: 15" in main(table)
@@ -197,7 +220,7 @@ def test_OC5_a_placement_that_moves_nobody_says_why(table):
     assert "A1→A3: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
     table.type("*BBBBB#")                     # turned six times: A3's path runs off into b2
     assert "From A3: That path runs into an empty space." in " ".join(main(table).splitlines())
-    table.type("*B#")                         # seven times: A3 to B2
+    table.type("*B##")                        # seven times: A3 to B2
     assert "[East to play]" in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
 
 
@@ -465,7 +488,7 @@ SCRIPT = (
     "B", "A", "#",              # ... turns T03 and back: two moves
     "1",                        # A1→B3
     "D", "1", "D", "#",         # East reads the map
-    "6", "#", "#",              # T02 on e4: F6→E4
+    "6", "#", "#", "#",         # T02 on e4: F6→E4
     "#",                        # West has no move with T18: pass
     "D", "4", "#", "#",         # East passes, asked first; West still cannot move
     "D", "4", "*",              # East must move now: no pass offered
@@ -489,15 +512,15 @@ def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_agai
     start(table, "T01", "T02", "T03", players=2)
     table.press("*")                          # clears nothing; the first page's hint on undo goes
     before = settled(table)
-    table.type("12#")
-    table.press("#")                          # one move: placed at once
+    table.type("12##")
+    table.press("#")                          # the only move, shown with the tile: made
     assert playing(main(table), "East", "T02")
     undo(table)
     assert flashed(table) == ["Undone."]
     assert settled(table) == before
     table.press("#")                          # the key that placed it asks for the space now
     assert flashed(table) == ["Key the space first: 1-17."] and settled(table) == before
-    table.type("12#")
+    table.type("12##")
     table.press("#")
     table.type("6#BB#")
     assert "[East: which move?]" in main(table)
@@ -511,7 +534,7 @@ def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_agai
     table.type("6#BB#")
     table.press("1")                          # F5→E4 instead
     assert table.log()[0]["rounds"][-1]["from"] == "F5"
-    table.type("12#")
+    table.type("12##")
     table.press("#")
     assert "[Tile off space 12]" in main(table)
     undo(table)

@@ -102,9 +102,9 @@ def test_OS_undo_lands_before_the_question_or_the_answers(table, cut):
 def test_OC_undo_lands_before_the_space_is_keyed_not_on_the_picture_or_the_moves(table, cut):
     table.box.rng = StackedDeck("T01", "T02", "T03")
     table.start("octiles", players=2)
-    lands_before(table, "12##", "#", cut)        # placed from the turning picture: # alone asks for the space
+    lands_before(table, "12###", "#", cut)       # the only move, shown with the tile: # alone asks for the space
     assert "Space: _" in table.screen() and "West to play" in table.screen()
-    table.type("12##")
+    table.type("12###")
     lands_before(table, "6#BB#2", "2", cut)      # a move from the list: 2 alone begins a space
     assert "Space: 2_" in table.screen()
     table.press("*")
@@ -140,7 +140,7 @@ def test_OC_undo_of_a_move_whose_page_cannot_be_read_lands_on_the_games_first_pa
     # row, another version's record) gives way to the game's first page.
     table.box.rng = StackedDeck("T01", "T02", "T03")
     table.start("octiles", players=2)
-    table.type("12##")
+    table.type("12###")
     with sqlite3.connect(table.database) as db:
         db.execute("""UPDATE events SET view = '{"page": "north"}' WHERE seq = (SELECT MAX(seq) FROM events)""")
     undo(table)
@@ -157,14 +157,14 @@ def test_a_database_from_before_pages_were_kept_gains_the_column_and_undoes_to_t
     with Table(seed=7, lang="en", config={"database": path}) as t:
         t.box.rng = StackedDeck("T01", "T02", "T03")
         t.start("octiles", players=2)
-        t.type("12##")
+        t.type("12###")
     with sqlite3.connect(path) as db:
         db.execute("ALTER TABLE events DROP COLUMN view")
     with Table(seed=7, lang="en", config={"database": path}) as t:
         assert "East to play" in t.screen()
         undo(t)
         assert "West to play" in t.screen() and "Space: _" in t.screen()
-        t.type("12##")
+        t.type("12###")
         undo(t)
         assert "West to play" in t.screen() and "Space: _" in t.screen()
 

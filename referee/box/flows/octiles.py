@@ -17,7 +17,9 @@ Setup            the form's digits change an option, ``#`` starts; with 3 or
                  or off, ``#`` accepts (the first homes are offered), ``*``
                  goes back a player
 A turn           digits and ``#``: the space the tile went on (``*`` clears);
-                 ``D`` more: ``1`` the map of the spaces, ``2`` end the game,
+                 in referee mode ``A`` and ``B`` turn the picture already
+                 here, as on the turning page; ``D`` more: ``1`` the map of
+                 the spaces, ``2`` end the game,
                  ``3`` who has finished (dealer mode: the player's digit,
                  then ``#`` to confirm) or where the box has every runner
                  (referee mode), ``4`` pass [OC-8], asked first (``#`` yes,
@@ -28,8 +30,10 @@ Turning          referee mode, once the space is keyed: the picture fills the
                  places it (the screen names the move when the placement
                  allows only one), ``*`` back
 The move         a digit picks the runner's move when the placement offers
-                 several (one is made at once); with none, the screen says
-                 why, and ``*`` goes back to turning
+                 several; the only one is shown beside the tile, and ``#``
+                 makes it (a habitual ``#`` after the space's never lays a
+                 tile unseen); with none, the screen says why, and ``*``
+                 goes back to turning
 No move          ``#`` passes: the tile stays on top for the next player
 Tile set aside   after everyone passed and then nobody could move with the
                  tile for a whole round, it goes under the deck and the next
@@ -265,36 +269,39 @@ class Play(Flow):
                 # A turns anticlockwise, B clockwise: the rules turn clockwise.
                 self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
             elif key == "#":
-                moves = self._moves(draft)
-                if len(moves) == 1:
-                    self._act(oc.Play(*moves[0]))
-                else:
-                    self._keep(dataclasses.replace(draft, placed=True))
+                # Even the only move is shown with the tile before it is
+                # made: a habitual # after the space's never lays it unseen.
+                self._keep(dataclasses.replace(draft, placed=True))
             elif key == "*":
                 self._keep(Draft())
         else:
             moves = self._moves(draft)
             if key.isdigit() and 1 <= int(key) <= len(moves):
                 self._act(oc.Play(*moves[int(key) - 1]))
+            elif key == "#" and len(moves) == 1:
+                self._act(oc.Play(*moves[0]))
             elif key == "*":
                 self._keep(dataclasses.replace(draft, placed=False))
 
     def _space_key(self, key: str, draft: Draft) -> None:
         if key.isdigit() and len(draft.typed) < len(str(SPACES)):
-            self._keep(Draft(typed=draft.typed + key))
+            self._keep(dataclasses.replace(draft, typed=draft.typed + key))
+        elif key in ("A", "B") and self.state.mode == "referee":
+            # The tile is turned here too, as on the turning page.
+            self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
         elif key == "#" and not draft.typed:
             self._refuse(_("Key the space first: 1-{n}.").format(n=SPACES))
         elif key == "#":
             number = int(draft.typed)
             if not 1 <= number <= SPACES:
-                self._keep(Draft())
+                self._keep(Draft(rotation=draft.rotation))
                 self._refuse(_("The spaces are 1 to {n}.").format(n=SPACES))
             elif self.state.mode == "dealer":
                 self._act(oc.Played(oc.space_name(number)))
             else:
-                self._keep(Draft(space=number))
+                self._keep(Draft(space=number, rotation=draft.rotation))
         elif key == "*":
-            self._keep(Draft())
+            self._keep(Draft(rotation=draft.rotation))
         elif key == "D":
             self.asking = Ask.MORE
 
@@ -416,20 +423,29 @@ class Play(Flow):
         # [OC-8] everyone passed: who can move must.  In dealer mode only the
         # players know whether they can, so the pass stays on offer.
         forced = step.must_move and s.mode == "referee"
+        # [OC-3] on a full board the tile comes off the board, not the deck
+        source = _("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board")
         if forced:
-            lines += [_("All passed:"), _("you must move")]
+            # The range gives way: by now the table has keyed spaces.
+            lines = [lines[0], _("A◄ ►B turn"), _("All passed:"), _("you must move")]
         elif step.must_move:
             lines += [_("All passed:"), _("move if able")]
+        elif s.mode == "referee":
+            # The tile turns from the start, before its space is keyed.
+            lines += [_("A◄ ►B turn"), source]
         else:
-            # [OC-3] on a full board the tile comes off the board, not the deck
-            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
-                      _("Round {n}").format(n=s.round)]
+            lines += [source, _("Round {n}").format(n=s.round)]
         if draft.typed:
             keys = [("#", _("OK")), ("*", _("Clear"))]
         else:
             keys = [("#", _("OK")), ("D", _("More"))]   # the pass is under More: it asks first
-        screen = self._tile_screen(step, lines, keys, typing=0)
-        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,))
+        screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
+        # The lines that say what to key stay under a message; A and B turn
+        # the tile (their line says so) in referee mode.
+        hints = tuple(i for i, line in enumerate(lines) if line in (_("1-{n}, then #").format(n=SPACES),
+                                                                    _("A◄ ►B turn")))
+        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "",
+                                   keep=hints, also=("A", "B") if s.mode == "referee" else ())
 
     def _turning(self, step: oc.Step, draft: Draft) -> Screen:
         """The tile picture at the panel's full height, so that crossing
@@ -452,8 +468,13 @@ class Play(Flow):
 
     def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
         cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
-        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
         title = _("{name}: which move?").format(name=self._name(step.seat))
+        if len(moves) == 1:
+            # The only move, beside the tile as it will lie: # makes it.
+            screen = self._tile_screen(step, cells, (("#", _("OK")), ("*", _("Back"))), rotation=draft.rotation,
+                                       title=title)
+            return dataclasses.replace(screen, digits=roles.digits(1))
+        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
         return Screen(title, lines, keys=(("*", _("Back")),), digits=roles.digits(len(moves)))
 
     def _why(self, draft: Draft) -> Screen:
