@@ -186,7 +186,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     t.press("C")
     assert shown(t) == ["[Poslední hody]", "4+3", "*:Zpět"]
     assert_fits(t)
-    t.type("*D*")                             # dice, timer, and away from the tools
+    t.type("***")                             # dice, timer, and away from the tools
     assert shown(t)[2] == "2 Osmišifry"
 
     choose(t, "1")

@@ -156,7 +156,8 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
 
 def test_OC_the_tile_turns_on_the_space_page_too_its_keys_shown_from_the_start(table):
     start(table, "T18", "T02", players=2)
-    assert "1-17, then #\nA◄ ►B turn" in main(table) and "[tile T18 r0]" in main(table)
+    # the first page's hint is said whole over its lines until a key; beneath it, the turn keys' line
+    assert "1-17, then #\nA◄ ►B turn" in table.page() and "[tile T18 r0]" in main(table)
     table.press("B")                          # before the space is keyed
     assert "[tile T18 r1]" in main(table) and "[tile T18 r1]" in table.screen("team1")
     table.type("1A3")                         # turned back between the digits
