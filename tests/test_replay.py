@@ -38,9 +38,9 @@ from referee.testing import Table
 KEYS = {
     "decrypto": ["team1", "team2", "1", "2", "3", "4", "#", "#"],
     "osmisifry": ["0", "0", "1", "2", "#", "#", "#", "A", "B", "D", "*"],
-    "octiles": ["1", "5", "9", "1", "#", "#", "C", "D", "3", "*"],   # D 3: who has finished
+    "octiles": ["1", "5", "9", "1", "#", "#", "D", "4", "D", "3", "*"],   # D 4: a pass; D 3: who has finished
     "davinci": ["1", "2", "A", "B", "A", "#", "#"],
-    "decipher": ["1", "2", "3", "4", "A", "B", "C", "#", "#", "#"],
+    "decipher": ["1", "2", "3", "4", "A", "B", "#", "#", "#", "#"],   # # also asks for a piece
 }
 OPTIONS = {"octiles": {"mode": "dealer", "players": 2}}   # the box deals; a player says when finished
 MOST_PRESSES = 4000

@@ -242,7 +242,7 @@ class Box:
             except Unsaved as exc:
                 self.unsaved(exc)
         self._enter(session)
-        main = self.shown.get("main")
+        main = self._screens().get("main")   # as it is now: a key's frame is drawn at its end
         if main is not None and main.said and not said_shown(dataclasses.replace(main, flash="")):
             # A first page with no row to spare says it over its lines, until a key.
             self.flash(main.said, seconds=None)
