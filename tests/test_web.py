@@ -317,7 +317,7 @@ def test_api_game_is_its_score_log_entry(t):
 def test_DE1_finished_decrypto_says_why_it_was_won(t):
     decrypto_game(t)
     text = page_text(ok(t, f"/g/{current_id(t)}"))
-    assert "White wins The other side miscommunicated twice." in text
+    assert "White wins Black miscommunicated twice." in text   # as the box's result page says it
 
 
 def test_save_to_bgstats_link_for_a_finished_game_in_its_documented_format(t):
