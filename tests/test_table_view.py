@@ -79,7 +79,8 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
     t = table
     t.start("decrypto")
     v = watched(t)
-    assert v["title"] == "Decrypto" and v["lines"] == ["Round 1 of 8", "encryptors writing clues"]
+    # The page the box is on, in its title, and what the round waits for.
+    assert v["title"] == "Decrypto" and v["lines"] == ["Round 1: encryptors", "encryptors writing clues"]
     assert [s["name"] for s in v["sides"]] == ["White", "Black"]
     assert v["said"] == "" and v["countdown"] is None
     t.press("team1")
@@ -91,13 +92,17 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
     assert view(t)["countdown"]["left"] == 17.5 == left_on_the_box(t)
     act(t, decrypto.CluesDone(1))
     v = view(t)
-    assert v["lines"] == ["Round 1 of 8", "White decodes"] and v["countdown"] is None
+    assert v["lines"] == ["Round 1: White code", "White decodes"] and v["countdown"] is None
     act(t, decrypto.Guess(0, state(t).codes[0]), decrypto.Guess(1, state(t).codes[1]))
+    v = view(t)   # the box shows the round's last reveal until #, and so does the view
+    assert v["lines"] == [t.box.shown["main"].title] and v["lines"][0].startswith("Round 1: Black ")
+    t.press("#")
+    assert view(t)["lines"] == ["Round 2: encryptors"]
     decrypto_clues(t)
     code = state(t).codes[0]
     act(t, decrypto.Guess(1, code))                    # Black intercepts White's code [DE-6]
     v = view(t)
-    assert v["lines"] == ["Round 2 of 8", "White decodes"] and v["said"] == f"Black intercepts: {dashed(code)}"
+    assert v["lines"] == ["Round 2: White code", "White decodes"] and v["said"] == f"Black intercepts: {dashed(code)}"
     act(t, decrypto.Guess(0, code))
     v = view(t)
     assert v["said"] == f"White: {dashed(code)} right"          # the reveal, as its page reads it
@@ -110,7 +115,7 @@ def test_38_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(ta
     decipher_game(t)                                   # Cy makes the third word
     v = watched(t)
     totals = t.log()[0]["totals"]
-    assert v["lines"] == ["Round 3 of 3", "Cy makes the word"] and v["said"] == "Cy's YES"
+    assert v["lines"] == ["3/3 Maker: Cy", "Turn: Bob"] and v["said"] == "Cy's YES"   # as the box says them
     assert [(s["name"], s["score"]) for s in v["sides"]] == [(name, str(totals[name])) for name in ("Ann", "Bob", "Cy")]
     assert f'<span class="score points">{totals["Bob"]}</span>' in t.get("/table")[2]   # large: a number
 
