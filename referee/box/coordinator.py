@@ -470,8 +470,8 @@ class Box:
         "Take back:"); on the same page it stays its time (a refusal read
         while typing on)."""
         self.render()
-        if self._page() != page:
-            self._tell_watchers()   # the public screen turned a page: the table view follows it
+        if self.session is not None and self._page() != page:
+            self._tell_watchers()   # the game's public screen turned a page: the table view follows it
         if said is not None and self._flash is said and self._page() != page:
             if said.handle is not None:
                 said.handle.cancel()

@@ -37,9 +37,8 @@ def describe_roll(event, before) -> str:
     return _("roll {dice}").format(dice=dice)
 
 
-# What an Osmišifry game is doing after its creation rounds.
-PHASES = {"direction": N_("Rolling the direction"), "decoding": N_("Officers decoding"),
-          "scoring": N_("Scoring the booklets")}
+# What an Osmišifry game is doing after its creation rounds, as the box's pages are titled.
+PHASES = {"direction": N_("Pass the booklets"), "decoding": N_("Decoding"), "scoring": N_("Scoring")}
 
 
 def stage(v: dict) -> str:

@@ -243,7 +243,7 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
     round_number, round_label, rows = shown_step(record, number)
     told = account(record, number) if accounts.has_account(record.name) else None
     if told is not None:
-        round_label = told.stage or round_label
+        round_label = round_label or told.stage
         rows = account_rows(told) + list(rows)
     hidden_hook = catalogue.hook(record.name, "web", "replay_hidden")
     hidden = hidden_hook(step.state, side) if hidden_hook is not None and shown else []
