@@ -204,7 +204,7 @@ def test_DC11_decipher_says_whose_turn_and_its_winners(w):
     assert view(t)["lines"][1] == "Turn: Bo"
     t.type("D3#")
     t.press("#")
-    for number in range(2):
+    for _round in range(2):
         t.type("#D3#")                 # nobody guesses: the maker takes five
         t.press("#")
     end = last(w, game)

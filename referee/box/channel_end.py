@@ -160,7 +160,10 @@ def account(box) -> Account | None:
     public screen stands: the rules' public facts, the page's title and the
     » line; None between games and in the table tools."""
     session = box.session
-    if session is None or not catalogue.logged(session.name) or getattr(box.flow, "session", None) is not session:
+    if session is None or not catalogue.logged(session.name):
+        return None
+    playing = getattr(box.flow, "session", None)
+    if id(playing) != id(session):      # the menus, over a game left for a moment
         return None
     rules, state = session.rules, session.state
     row = box.store.game(session.id)
