@@ -96,7 +96,7 @@ def of(game: str, view: dict, summary: dict, ended: bool = False, phase: str = "
     winners = [name_of(game, name) for name in summary.get("winners") or []] if done else []
     shown = set(winners)
     sides = [msgspec.structs.replace(s, winner=s.name in shown) for s in facts.sides]
-    return Account(game, facts.stage, "" if outcome else facts.turn, sides, over, stopped, winners,
+    return Account(game, facts.stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
                    result(winners, over, stopped), facts.reason if over else "", phase, said, outcome)
 
 

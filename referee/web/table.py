@@ -176,7 +176,7 @@ class Board(live.Hub):
             # The page the box is on, in its own title (a reveal stays until
             # #), and whose turn it is by the rules; the round where the box
             # has said no page.
-            lines = [line for line in (told.phase or told.stage, told.turn) if line]
+            lines = [line for line in dict.fromkeys((told.phase or told.stage, told.turn)) if line]
             return View(lang, sheets.title(session.name), lines, said, sides, [], [], account=told)
         lines = [line for line in (told.result, told.reason) if line]
         return View(lang, sheets.title(session.name), lines, said, sides, tonight, games, account=told)
