@@ -162,6 +162,7 @@ def test_DE10_the_hacker_variant_counts_the_hackers_tokens_and_never_the_teams(w
     assert accounts[-1]["reason"] == "The Team held out for 5 rounds." and accounts[-1]["winners"] == ["Team"]
     page = t.get(f"/g/{game}/step/{len(accounts) - 1}")[2]
     assert "?side=black" in page and "?side=white" not in page        # the Hacker keeps nothing hidden
+    assert t.get(f"/g/{game}/step/1?side=white")[0] == 404 and t.get(f"/g/{game}/step/1?side=black")[0] == 200
 
 
 def test_DV11_a_tournament_names_its_winners_and_each_game_under_its_own_number(w):

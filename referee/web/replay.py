@@ -95,8 +95,8 @@ def add_routes(app: web.Application, site) -> None:
                 record, entry = finished(request)
             except _Playing:
                 return playing(request)
-            if number >= len(record.steps):
-                raise web.HTTPNotFound()
+            if number >= len(record.steps) or (side is not None and not _keeps_hidden(record, side)):
+                raise web.HTTPNotFound()    # (a side with nothing hidden has no page: the Hacker [DE-10])
             body = Body.of(render(site, record, entry, number, shown, side), "html")
             pages.put(key, body)
         return send(request, body)
@@ -130,6 +130,12 @@ def add_routes(app: web.Application, site) -> None:
     app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
     app.router.add_get(r"/g/{id:\d{1,9}}/step", jump)
     app.router.add_get(r"/api/g/{id:\d{1,9}}/steps.json", api)
+
+
+def _keeps_hidden(record: steps.Record, side: int) -> bool:
+    """Whether the box kept anything of ``side`` hidden in the game."""
+    hook = catalogue.hook(record.name, "web", "replay_hidden")
+    return hook is None or bool(hook(record.steps[-1].state, side))
 
 
 class _Playing(Exception):
@@ -259,6 +265,6 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
         # A side with nothing hidden (the Hacker holds no keywords [DE-10])
         # has no page of its own: it would be the public one again.
         sides=[(key, sheets.side(record.name, name)) for (key, n), name in zip(SIDES.items(), entry.get("players", ())[:2])
-               if hidden_hook(record.steps[-1].state, n)]
+               if _keeps_hidden(record, n)]
         if hidden_hook is not None and catalogue.get(record.name).teams else [],
         verdict=sheets.verdict(entry), complete=record.broken_at is None)
