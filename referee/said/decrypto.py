@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import decrypto as d
 from referee.account import Facts, Side, name_of
+from referee.glossary import Term
 from referee.i18n import N_, _, ngettext
 
 
@@ -137,3 +138,17 @@ def between(v: dict) -> bool:
     the last reveal until ``#``, and nobody's turn is next yet."""
     return (v["last"] is not None and not v["reveals"] and not any(v["clues_done"]) and not any(v["typed"])
             and v["clues_deadline"] is None and v["step"]["kind"] in ("clues", "deal"))
+
+
+# The words of Decrypto's screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("White, Black|white|black"), N_("The two teams; White's code goes first.")),
+    Term(N_("keyword|keyword|keywords"), N_("Your team's 4 words, 1-4 on its screen.")),
+    Term(N_("encryptor|encryptor|encryptors"), N_("Gives the team's clues this round.")),
+    Term(N_("code|code|codes"), N_("3 digits of 1-4, the keywords to hint.")),
+    Term(N_("clue|clue|clues"), N_("A word hinting at a keyword's meaning.")),
+    Term(N_("interception (int)|interception|interceptions|intercepts|int"), N_("Guessing the other team's code: two win.")),
+    Term(N_("miscommunication (mis)|miscommunication|miscommunications|miscommunicated|miscommunicates|mis"), N_("Missing your own code: two lose.")),
+    Term(N_("tokens|token|tokens"), N_("Interceptions and miscommunications held.")),
+    Term(N_("Hacker|hacker"), N_("Plays alone against two; only intercepts.")),
+)

@@ -6,6 +6,8 @@ from games import octiles as oc
 from referee import catalogue
 from referee.account import Facts, Side, name_of
 from referee.i18n import _
+from referee.glossary import Term
+from referee.i18n import N_, _
 
 
 # Given a count, the rules name the players after their seats.
@@ -37,3 +39,17 @@ def account(v: dict, summary: dict) -> Facts:
                   _("runners home: {n}").format(n=home[name]) if name in home else "") for name in v["players"]]
     turn = "" if v["over"] else _("{name} to play").format(name=name_of(oc.NAME, v["player"]))
     return Facts(_("Round {n}").format(n=v["round"]), turn, sides)
+
+
+# The words of Octiles' screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("space|space|spaces"), N_("An octagon of the board, numbered 1-17.")),
+    Term(N_("tile|tile|tiles"), N_("An octagon with 4 paths; 18 in the deck.")),
+    Term(N_("deck|deck"), N_("The tiles face down; a tile taken off goes under.")),
+    Term(N_("path|path|paths"), N_("A line a runner follows to a circle.")),
+    Term(N_("circle|circle|circles"), N_("Where paths meet; a runner stops there.")),
+    Term(N_("runner|runner|runners"), N_("One of yours; bring them to the far edge.")),
+    Term(N_("home|home|homes"), N_("Edge circles: start on yours, end opposite.")),
+    Term(N_("referee mode|referee"), N_("The box checks each move.")),
+    Term(N_("dealer mode|dealer"), N_("The box only deals the tiles.")),
+)
