@@ -11,12 +11,14 @@ The games themselves are keyed by the helpers of each game's own table
 tests, so that they follow the keys as those tests do."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import msgspec
 import pytest
 
 from referee.box import channel_end
+from referee.box.screen import SAID, layout
 from referee.testing import Table
 import test_davinci_table as dv
 import test_decrypto_table as de
@@ -58,11 +60,15 @@ class Watched:
             return
         told = msgspec.to_builtins(box)
         assert v["account"] == told, (self.keys, t.screen())
-        # The box's words are its public screen's own.
+        # The box's words are its public screen's own: its page's title, and
+        # the » line where the panel draws it.
         if t.box.game_menu.mode is None:
             assert box.phase == t.box.shown["main"].title
-        if t.box.shown["main"].said and t.box.session.can_undo():   # (before the first move: a hint)
-            assert box.said == t.box.shown["main"].said
+        main = t.box.shown["main"]
+        drawn = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
+        if t.box.game_menu.mode is None and t.box.session.can_undo():   # (before the first move: a hint)
+            last = t.box.game_menu.said()
+            assert box.said == (drawn or (last if last in main.lines else ""))
         # The view's lines: the box's page and whose turn, or once it is over the result and why.
         if box.over and not box.outcome:
             assert v["lines"] == [x for x in (box.result, box.reason) if x]
@@ -70,8 +76,11 @@ class Watched:
             assert v["lines"] == [x for x in dict.fromkeys((box.phase or box.stage, box.turn)) if x]
         assert [s["name"] for s in v["sides"]] == [s.name for s in box.sides]
         assert [s["winner"] for s in v["sides"]] == [s.winner for s in box.sides]
+        # The replay says every step's action, as the box's undo question
+        # does, where the panel may have had no row for it.
         session = t.box.session
-        self.by_step.setdefault(session.id, {})[_standing(t)] = told
+        self.by_step.setdefault(session.id, {})[_standing(t)] = {
+            **told, "said": t.box.game_menu.said() if session.can_undo() else ""}
 
     def replay(self, game: int, stopped: bool = False) -> list[dict]:
         """The replay's steps of ``game`` against what the box said after
@@ -161,8 +170,8 @@ def test_DE10_the_hacker_variant_counts_the_hackers_tokens_and_never_the_teams(w
     assert {s["tokens"] for a in accounts for s in a["sides"] if s["name"] == "Team"} == {""}
     assert accounts[-1]["reason"] == "The Team held out for 5 rounds." and accounts[-1]["winners"] == ["Team"]
     page = t.get(f"/g/{game}/step/{len(accounts) - 1}")[2]
-    assert "?side=black" in page and "?side=white" not in page        # the Hacker keeps nothing hidden
-    assert t.get(f"/g/{game}/step/1?side=white")[0] == 404 and t.get(f"/g/{game}/step/1?side=black")[0] == 200
+    assert "?side=team" in page and "?side=hacker" not in page        # the Hacker keeps nothing hidden
+    assert t.get(f"/g/{game}/step/1?side=hacker")[0] == 404 and t.get(f"/g/{game}/step/1?side=team")[0] == 200
 
 
 def test_DV11_a_tournament_names_its_winners_and_each_game_under_its_own_number(w):

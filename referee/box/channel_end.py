@@ -147,13 +147,20 @@ def phase(box) -> str:
 
 
 def said(box) -> str:
-    """The public screen's » line as the panel draws it: the last action
-    and who made it; "" where the page leaves it no row ("Time up: stop
-    writing"), and before the first action (a hint is no action)."""
+    """The last action and who made it where the public screen says it:
+    on its » row as the panel draws it, or in a line of a page that says
+    it already (a reveal: "White: 4-1-3 right"); "" where the page leaves
+    it no row ("Time up: stop writing"), and before the first action (a
+    hint is no action)."""
     session = box.session
     if session is None or not catalogue.logged(session.name) or not session.can_undo():
         return ""
-    return box.public_words()["said"]
+    drawn = box.public_words()["said"]
+    if drawn:
+        return drawn
+    last = box.game_menu.said()
+    main = box.shown.get("main") if box.game_menu.mode is None else box.flow.screens().get("main")
+    return last if main is not None and last in main.lines else ""
 
 
 def account(box) -> Account | None:
