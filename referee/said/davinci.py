@@ -5,7 +5,6 @@ from __future__ import annotations
 from games import davinci as dv
 from referee import setup_names
 from referee.account import Facts, Side, name_of
-from referee.i18n import _
 from referee.glossary import Term
 from referee.i18n import N_, _
 

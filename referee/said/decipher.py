@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from games import decipher as game
 from referee.account import Facts, Side, name_of
-from referee.i18n import _
 from referee.glossary import Term
 from referee.i18n import N_, _
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from games import octiles as oc
 from referee import catalogue
 from referee.account import Facts, Side, name_of
-from referee.i18n import _
 from referee.glossary import Term
 from referee.i18n import N_, _
 
