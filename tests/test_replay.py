@@ -231,12 +231,15 @@ def test_steps_json_alone_gives_the_states_every_page_shows(evening):
             assert rules.is_over(seen[-1]) or entry(t, game)["status"] == "abandoned" or entry(t, game).get("stopped")
             for number, state in enumerate(seen):
                 _status, _h, page = t.get(f"/g/{game}/step/{number}")
-                _n, _l, rows = hook(rules.public(state))
-                _n, label, _r = hook(rules.public(seen[max(number - 1, 0)]))   # the round it was played in
+                _n, label, rows = hook(rules.public(state))   # the round the state after it is in
                 shown = text(page)
                 assert f"Step {number} of {len(seen) - 1} · {label}" in shown, (name, number)
                 for row_label, line in rows:
                     assert f"{row_label} {line}".strip() in shown, (name, number, row_label, line)
+                told = rec["steps"][number]["account"]
+                if told["turn"]:
+                    assert told["turn"] in shown, (name, number)
+                assert all(w in shown for w in told["winners"]) and told["reason"] in shown, (name, number)
                 if number:
                     assert f"» {rec['steps'][number]['said']}" in shown
 

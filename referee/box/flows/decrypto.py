@@ -371,6 +371,15 @@ class Play(Flow):
         # The team page's address is a secret of the team: its own screen only.
         return Screen(self.name(seat), (_("Your team"), _("page:"), _("scan me")), qr=team_url(self.box, seat))
 
+    @property
+    def outcome(self) -> bool:
+        """Whether the public page shows a guess's outcome (a code's reveal,
+        an interception), up until ``#``: nobody's turn is on it yet."""
+        if self._page() != "play":
+            return False
+        counting = d.step(self.state).kind == "clues" and self.box.remaining() is not None
+        return self._unseen() is not None and not counting
+
     def _main(self) -> Screen:
         s, page = self.state, self._page()
         if page == "help":
