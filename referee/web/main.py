@@ -54,9 +54,11 @@ async def run(config: Config, refused: ConfigError | None = None) -> None:
         except TimeoutError:
             waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    keep_phone_time(reader.clock, reader.store.setting("phone_clock"))
-    server = await serve(reader, client, config.web.host, config.web.port, config.ladder,
-                         PhoneClock(reader.clock, client))
+    taken = reader.store.setting("phone_clock")
+    keep_phone_time(reader.clock, taken)
+    phones = PhoneClock(reader.clock, client, taken)
+    await phones.look()   # the first pages know whether to ask the phones their time
+    server = await serve(reader, client, config.web.host, config.web.port, config.ladder, phones)
     if refused is not None:
         server.site.env.globals["config_error"] = {
             "problems": [(p.line, str(p._replace(line=None))) for p in refused.problems], "path": refused.path}
