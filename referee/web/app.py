@@ -24,6 +24,7 @@ from importlib import resources
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
 from games import base
@@ -32,8 +33,8 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
-                         table, team_pages)
+from referee.web import (chart, export, guard, history, live, merges, names_page, phone_clock, player_pages, replay,
+                         sheets, table, team_pages)
 from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 
 log = logging.getLogger(__name__)
@@ -76,10 +77,12 @@ def environment(static: dict[str, Body], *packages: str) -> Environment:
 class Site:
     """The pages of one box."""
 
-    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None) -> None:
+    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None,
+                 clock: phone_clock.PhoneClock | None = None) -> None:
         self.reader = reader    # the store, read-only (referee.web.reader)
         self.ladder = ladder or Ladder()    # config.toml's [ladder]: the players' ladders
         self.channel = client    # the box's end of the channel
+        self.phone_clock = clock    # referee.web.phone_clock: None where phones set no clock
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
@@ -94,11 +97,16 @@ class Site:
         """The answer to this path since the last change at the table
         (``bodies.key_of``: ``query`` is the one parameter a page reads)."""
         self.reader.refresh()
-        return self._cache.get((self.reader.version, self.tonight(), i18n.lang), key_of(request, query), make)
+        return self._cache.get((self.reader.version, self.tonight(), i18n.lang, self.phone_time()),
+                               key_of(request, query), make)
+
+    def phone_time(self) -> bool:
+        """Whether pages ask the phone for its time (the box's clock is not set)."""
+        return self.phone_clock is not None and self.phone_clock.wanted()
 
     def render(self, names, **context) -> str:
         return self.env.select_template(names if isinstance(names, list) else [names]).render(
-            version=self.hub.version, lang=i18n.lang, **context)
+            version=self.hub.version, lang=i18n.lang, phone_time=self.phone_time(), **context)
 
     def html(self, name: str, **context) -> Body:
         return Body.of(self.render(name, **context), "html")
@@ -246,6 +254,28 @@ class Site:
     async def stream(self, request: web.Request) -> web.StreamResponse:
         return await self.hub.stream(request)
 
+    async def phone_time_post(self, request: web.Request) -> web.Response:
+        """A phone's clock, sent by static/phone-clock.js: 204 once heard
+        (whether the box believes it or not), 400 for anything that is not
+        a time (``phone_clock.posted_time``)."""
+        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise web.HTTPForbidden()
+        if request.content_length is None or request.content_length > phone_clock.LONGEST_BODY:
+            raise web.HTTPBadRequest()
+        try:
+            async with asyncio.timeout(guard.BODY_SECONDS):
+                body = await request.read()
+        except (HttpProcessingError, RequestPayloadError):
+            raise web.HTTPBadRequest() from None
+        except TimeoutError:
+            raise web.HTTPRequestTimeout() from None
+        wall = phone_clock.posted_time(body)
+        if wall is None:
+            raise web.HTTPBadRequest()
+        if self.phone_clock is not None:
+            await self.phone_clock.heard(wall)
+        return web.Response(status=204, headers={"Cache-Control": "no-store"})
+
     # --- team pages -----------------------------------------------------------------------
 
     async def team(self, request: web.Request) -> web.Response:
@@ -305,13 +335,14 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(reader, client: channel.Client, ladder: Ladder | None = None, phone_clock=None) -> web.Application:
-    site = Site(reader, client, ladder)
+def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
+             clock: phone_clock.PhoneClock | None = None) -> web.Application:
+    site = Site(reader, client, ladder, clock)
 
     @web.middleware
     async def clock_from_phones(request: web.Request, handler):
         # referee.web.phone_clock: a box the network does not set takes a phone's time.
-        await phone_clock.hear(request.headers.get("Date"))
+        await clock.hear(request.headers.get("Date"))
         return await handler(request)
 
     @web.middleware
@@ -328,8 +359,10 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None, phone
 
     async def end_streams(app: web.Application) -> None:
         site.hub.close()
+        if clock is not None:
+            await clock.close()
 
-    app = web.Application(middlewares=[plain_errors] + ([clock_from_phones] if phone_clock else []),
+    app = web.Application(middlewares=[plain_errors] + ([clock_from_phones] if clock else []),
                           client_max_size=MAX_BODY)
     app[SITE] = site
     app.on_shutdown.append(end_streams)
@@ -340,6 +373,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None, phone
     get(f"/e/{DAY}", site.earlier)
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
+    app.router.add_post(phone_clock.PATH, site.phone_time_post)
     for prefix in ("/T/", "/t/"):
         get(prefix + TOKEN, site.team)
         app.router.add_post(prefix + TOKEN, site.team_post)
@@ -362,8 +396,9 @@ class Server:
     """The web app listening on a TCP port, within ``referee.web.guard``'s
     limits, told of changes by the box."""
 
-    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None, phone_clock=None) -> None:
-        self.app = make_app(reader, client, ladder, phone_clock)
+    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None,
+                 clock: phone_clock.PhoneClock | None = None) -> None:
+        self.app = make_app(reader, client, ladder, clock)
         self.channel = client
         # No access log: a team page's address in it would be a key left lying about.
         self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
@@ -418,13 +453,13 @@ logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 
 async def serve(reader, client: channel.Client, host: str, port: int, ladder: Ladder | None = None,
-                phone_clock=None) -> Server:
+                clock: phone_clock.PhoneClock | None = None) -> Server:
     """Start the web app on ``host``:``port`` (0: any free port), reading
     the store through ``reader`` and asking the box through ``client``
     (``ladder``: config.toml's ``[ladder]``, the defaults if None;
-    ``phone_clock``: a ``referee.web.phone_clock.PhoneClock`` told of every
-    request's ``Date``)."""
-    server = Server(reader, client, ladder, phone_clock)
+    ``clock``: a ``referee.web.phone_clock.PhoneClock``, told of the
+    phones' times)."""
+    server = Server(reader, client, ladder, clock)
     try:
         await server.start(host, port)
     except BaseException:

@@ -380,8 +380,9 @@ class Book:
     since (the first time, every game ever stored), so it runs on a thread
     with a connection of its own, one at a time, while other pages are served."""
 
-    def __init__(self, reader) -> None:
+    def __init__(self, reader, phone_time=lambda: False) -> None:
         self.reader = reader
+        self.phone_time = phone_time    # Site.phone_time: whether pages ask the phone for its time
         self.ledger = Ledger.beside(reader.database)
         self._lock = asyncio.Lock()
         self._seen = None
@@ -392,7 +393,7 @@ class Book:
         holds the same games: every move at the table is a change of the
         store, but only a game's end (or a merge) changes these pages.
         Called after ``fresh``, which has just looked at the store."""
-        return self._kept.get((self.ledger.changes, today, i18n.lang), key_of(request, query), make)
+        return self._kept.get((self.ledger.changes, today, i18n.lang, self.phone_time()), key_of(request, query), make)
 
     async def fresh(self) -> Ledger:
         self.reader.refresh()
@@ -421,7 +422,7 @@ WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix
 
 
 def add_routes(app, site) -> None:
-    book = site.book = Book(site.reader)
+    book = site.book = Book(site.reader, site.phone_time)
 
     async def everyone_page(request):
         order = request.query.get("by", "games")
