@@ -20,12 +20,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from processes import free_port
-from referee.web import history
+from referee.web import history, sheets
+from test_web_browser import ARGS, CHROMIUM, PHONE
 
 START_SECONDS = 30.0
 HOUR = 3600.0
@@ -196,28 +199,83 @@ def phone(box: Box, at: float) -> None:
     box.get("/api/evening", headers={"Date": email.utils.formatdate(at, usegmt=True)})
 
 
-def test_the_first_phones_time_sets_a_box_without_network_and_re_dates_tonights_game(tmp_path):
-    box = Box(tmp_path, env=unsynchronised(tmp_path))
-
-    def evenings() -> list[str]:
-        return [e["day"] for e in box.get("/api/evenings")["evenings"]]
-
-    today, before = (history.evening_of(time.time() - days * DAY).isoformat() for days in (0, 2))
+@pytest.fixture(scope="module")
+def evening_without_network(tmp_path_factory):
+    """A box and its pages at a house without internet, booted at its last
+    saved time two days ago, a Da Vinci Code game in play (dated into the
+    evening of two days ago)."""
+    folder = tmp_path_factory.mktemp("without-network")
+    box = Box(folder, env=unsynchronised(folder))
     try:
         box.start()
-        box.ask(f"clock {-2 * DAY:.3f}")              # booted at its last saved time, two days ago
-        box.press("433#")                             # Da Vinci Code
+        box.ask(f"clock {-2 * DAY:.3f}")
+        box.press("433#")
         box.press("#")
-        assert evenings() == [before]                 # dated into the evening of two days ago
-        phone(box, time.time() - 10 * DAY)            # a phone with a wrong clock, before the box's saved time
-        assert evenings() == [before]
-        phone(box, time.time())                       # the first phone the box believes
-        assert evenings() == [today] and tonight(box) == ["davinci"]
-        assert abs(box.get("/api/evening")[0]["started"] - time.time()) < 60
-        phone(box, time.time() + DAY)                 # the clock is set: later phones change nothing
-        assert evenings() == [today]
-        box.kill()                                    # the service starts again in the same boot
-        box.start()
-        assert evenings() == [today] and "[P1: draw a tile]" in box.screen()
+        yield box
     finally:
         box.stop()
+
+
+def evenings(box: Box) -> list[str]:
+    return [e["day"] for e in box.get("/api/evenings")["evenings"]]
+
+
+def post_time(box: Box, body: bytes, headers: dict | None = None) -> int:
+    """What the web answers a phone posting ``body`` as its clock."""
+    asked = urllib.request.Request(f"http://127.0.0.1:{box.port}/clock", data=body, method="POST",
+                                   headers={"Content-Type": "text/plain", **(headers or {})})
+    try:
+        with urllib.request.urlopen(asked, timeout=10) as r:
+            return r.status
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+def test_a_posted_clock_that_is_not_a_time_in_milliseconds_is_refused_and_sets_nothing(evening_without_network):
+    box = evening_without_network
+    shown = evenings(box)
+    for body in (b"", b"soon", b"-1", b"0", b"1.79e12", b"1790000000000.5", b" 1790000000000",
+                 b"1790000000000\n", b"\xff\xfe", b"0x1A0B2C3D4E5F", str(int(4_102_444_801 * 1000)).encode(),
+                 b"9" * 17, b"1" * 10_000):
+        assert post_time(box, body) == 400, body
+    assert post_time(box, b"1790000000000", {"Sec-Fetch-Site": "cross-site"}) == 403
+    # A time of the right shape the box does not believe (before its
+    # newest saved time) is heard and changes nothing either.
+    assert post_time(box, str(int((time.time() - 10 * DAY) * 1000)).encode()) == 204
+    assert evenings(box) == shown
+
+
+@pytest.mark.browser
+def test_the_first_phones_time_sets_a_box_without_network_and_re_dates_tonights_game(evening_without_network):
+    box = evening_without_network
+    before = history.evening_of(time.time() - 2 * DAY).isoformat()
+    assert evenings(box) == [before]                  # dated into the evening of two days ago
+    phone(box, time.time() - 10 * DAY)                # a Date header before the box's saved time: refused
+    assert evenings(box) == [before]
+    at = time.time() + 3 * HOUR                       # the phone's own clock, not this machine's
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+            page.clock.set_fixed_time(at)
+            with page.expect_response(lambda r: r.url.endswith("/clock"), timeout=10_000) as heard:
+                page.goto(f"http://127.0.0.1:{box.port}/")
+            assert heard.value.status == 204
+            # The box re-dated the game into tonight; the open page shows it.
+            page.locator("main", has_text=sheets.title("davinci")).wait_for()
+            assert evenings(box) == [history.evening_of(at).isoformat()] and tonight(box) == ["davinci"]
+            assert abs(box.get("/api/evening")[0]["started"] - at) < 60
+            # The clock is set: pages ask the phones for it no more.
+            later = chromium.new_context().new_page()
+            sent: list[str] = []
+            later.on("request", lambda r: sent.append(r.url))
+            later.goto(f"http://127.0.0.1:{box.port}/")
+            assert later.locator("script[src*=phone-clock]").count() == 0
+            assert not [url for url in sent if url.endswith("/clock")]
+        finally:
+            chromium.close()
+    phone(box, time.time() + DAY)                     # later phones change nothing
+    assert evenings(box) == [history.evening_of(at).isoformat()]
+    box.kill()                                        # the service starts again in the same boot
+    box.start()
+    assert evenings(box) == [history.evening_of(at).isoformat()] and "[P1: draw a tile]" in box.screen()
