@@ -169,7 +169,7 @@ def test_DC3_a_refused_count_tells_main_nothing_of_the_number_typed(table):
     assert seen[0] == seen[1]         # the same screens, whichever way it was wrong
     assert flashed(table) == [] and "Not taken: the count is 5 to 48." in said(table)
     table.type("9")                   # the next key takes the words off screen 1
-    assert "Not taken" not in table.screen("team1") and "9\npieces in the chamber" in table.screen("team1")
+    assert "Not taken" not in table.screen("team1") and table.screen("team1").splitlines()[1] == "9"
 
 
 def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(table):

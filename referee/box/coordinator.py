@@ -251,7 +251,7 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
-        self.time.set(self.time.stored(session))
+        self.time.set(session.clock)
         self.pages.enter(session)
         self.changed()
 

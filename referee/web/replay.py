@@ -46,7 +46,7 @@ def add_routes(app: web.Application, site) -> None:
     # Step pages rendered, by game, row, step, view and language: a finished
     # game's pages change with nothing else at the table, so they are kept
     # across other changes (which empty the site's cache), within a bound.
-    pages = steps.Kept(PAGES_KEPT)
+    pages = steps.RecentlyUsed(PAGES_KEPT)
     site.replay_records = records   # the bench reads how many are kept
     looked_up: dict = {}            # game id -> its record's key, until the store changes
     seen = [None]                   # the store's version they were looked up at

@@ -143,7 +143,7 @@ class Setup(forms.Form):
 def help_screen(page: int) -> Screen:
     """The clue rules [DE-11], then the keys, three lines to a page, each
     page ending on a whole sentence (``forms.help_paged``)."""
-    pages = forms.help_paged([_(line) for line in HELP])
+    pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
     page %= len(pages)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))

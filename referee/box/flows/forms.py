@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from games.base import Illegal
-from referee import i18n, setup_names, team_links
+from referee import glossary, i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, roles, team_label
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import _
@@ -78,6 +78,13 @@ def help_paged(lines) -> list[tuple[str, ...]]:
             pages.append(pages[-1][HELP_LINES:])
             del pages[-2][HELP_LINES:]
     return [tuple(page) for page in pages if page] or [()]
+
+
+def with_glossary(lines, game: str) -> list[str]:
+    """A game's help text, then its words defined (``referee.glossary``),
+    from a page of their own: a sentence each, never cut over two pages."""
+    words = [part for line in glossary.lines(game) for part in wrap(line)]
+    return [*lines, "", *words] if words else list(lines)
 
 
 def named_seats(values: dict) -> dict:
@@ -214,9 +221,13 @@ class Form(Flow):
         """The help text; a form whose help depends on the choices overrides it."""
         return self.help_lines
 
+    def help_text(self) -> list[str]:
+        """The help as its pages show it: ``help()``, then the game's words."""
+        return with_glossary(self.help(), self.game)
+
     @property
     def help_pages(self) -> int:
-        return len(help_paged(self.help()))
+        return len(help_paged(self.help_text()))
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -413,7 +424,7 @@ class Form(Flow):
         return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys), digits=roles.digits(len(roster)))
 
     def _help_screen(self) -> Screen:
-        pages = help_paged(self.help())
+        pages = help_paged(self.help_text())
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
