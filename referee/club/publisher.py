@@ -16,10 +16,10 @@ import asyncio
 import logging
 import ssl
 import time
+from typing import Any
 
 import aiomqtt
 import msgspec
-from paho.mqtt.client import MQTT_CLEAN_START_FIRST_ONLY
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -45,17 +45,16 @@ def client(config: Config, identifier: str, will: aiomqtt.Will | None = None,
     this client rather than send it, so none is ever read whole."""
     club = config.club
     host, port, tls = club.address()
-    connect = None
-    if most_bytes:
-        connect = Properties(PacketTypes.CONNECT)
-        connect.MaximumPacketSize = most_bytes
-        connect.SessionExpiryInterval = SESSION_SECONDS   # MQTT 5's clean_session=False: the session outlives a visit
-    return aiomqtt.Client(host, port, identifier=identifier, will=will,
-                          protocol=aiomqtt.ProtocolVersion.V5 if most_bytes else None,
-                          clean_session=None if most_bytes else False, properties=connect,
-                          clean_start=False if most_bytes else MQTT_CLEAN_START_FIRST_ONLY,
-                          username=club.username or None, password=club.password or None,
-                          tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+    login: dict[str, Any] = dict(identifier=identifier, will=will, username=club.username or None,
+                                 password=club.password or None,
+                                 tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+    if not most_bytes:
+        return aiomqtt.Client(host, port, clean_session=False, **login)
+    connect = Properties(PacketTypes.CONNECT)
+    connect.MaximumPacketSize = most_bytes
+    connect.SessionExpiryInterval = SESSION_SECONDS     # MQTT 5's clean_session=False: the session outlives a visit
+    return aiomqtt.Client(host, port, protocol=aiomqtt.ProtocolVersion.V5, clean_start=False, properties=connect,
+                          **login)
 
 
 async def keep_connected(config: Config, identifier: str, session, stop: asyncio.Event, faults,
