@@ -44,7 +44,8 @@ def rows():
            "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60)
     for name in ("keys_bench", "finger_bench", "dice_bench", "octiles_bench", "crowd_bench", "web_bench",
                  "timer_bench", "club_bench", "naming_bench", "start_bench", "players_bench", "wifi_bench",
-                 "replay_bench", "table_bench", "live_bench"):
+                 "replay_bench", "table_bench", "live_bench", "league_bench", "web_floods_bench",
+                 "card_bench"):
         try:
             module = importlib.import_module(f"bench.{name}")
         except ModuleNotFoundError as exc:

@@ -47,15 +47,16 @@ Every request names its ``op``; every answer is one line::
 
     → {"op": "watch"}
     ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>,
-       "table": {"game": <id or null>, "said": "<the » line>",
+       "table": {"game": <id or null>, "said": "<the » line>", "phase": "<the public page's title>", "outcome": <bool>,
                  "countdown": {"left": <seconds>, "running": <bool>, "seconds": <its length>} or null}}
     ← {"changed": 1, "names": ..., "merges": ..., "table": ...}  ← {"changed": 2, ...}  ...
                                             after every change at the table (a
                                             names page opened included), until
                                             either side hangs up; ``table`` is
                                             what the public screen shows that
-                                            the store does not hold: the line of
-                                            the last action and the countdown
+                                            the store does not hold: the title of
+                                            its page, the line of the last
+                                            action and the countdown
                                             as it stood when the line was sent
 
 Anything else is answered ``{"error": "<why>"}`` and the connection stays
@@ -138,6 +139,12 @@ class MergesUndo(msgspec.Struct, tag_field="op", tag="merges.undo"):
     id: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]   # a row of the box's merges: within SQLite's INTEGER
 
 
+class PhoneClock(msgspec.Struct, tag_field="op", tag="clock.phone"):
+    """A phone's time (``wall``, seconds since 1970) for a box whose clock
+    is not set from the network."""
+    wall: float
+
+
 class Watch(msgspec.Struct, tag_field="op", tag="watch"):
     pass
 
@@ -154,11 +161,13 @@ class TableNotice(msgspec.Struct):
     """A notice's ``table`` (``referee.box.channel_end.table``)."""
     game: int | None = None
     said: Annotated[str, msgspec.Meta(max_length=400)] = ""
+    phase: Annotated[str, msgspec.Meta(max_length=200)] = ""   # the title of the public screen's page
+    outcome: bool = False    # that page shows the last guess's outcome until # (``referee.account``)
     countdown: Countdown | None = None
 
 
 REQUESTS = (Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | MergesView | MergesMerge
-            | MergesUndo | Watch)
+            | MergesUndo | Watch | PhoneClock)
 OPS = frozenset(kind.__struct_config__.tag for kind in REQUESTS.__args__)
 _requests = msgspec.json.Decoder(REQUESTS)
 

@@ -84,7 +84,13 @@ def main(argv: list[str] | None = None) -> int:
         path = args.config
         if args.command in ("run", "web", "doctor", "club") and path is None and os.path.exists(configuration.DEFAULT_PATH):
             path = configuration.DEFAULT_PATH
-        config = configuration.load(path)
+        # The box and its page start with what they can read, and say the
+        # rest on the screens (a refusal at start left the box dark).
+        refused = None
+        if args.command in ("run", "web"):
+            config, refused = configuration.load_kept(path)
+        else:
+            config = configuration.load(path)
         if args.command == "league":
             config = _league_config(config, args)
         if args.command == "web" and args.database:
@@ -105,9 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         from referee.tools.sim import run_sim
         return run_sim(config, args.database, path)
     logs.to_journal_or_terminal()
+    if refused is not None:
+        for line in str(refused).splitlines():
+            logging.getLogger("referee").error("config: %s (left at its default)", line)
     if args.command == "web":
         from referee.web.main import run as run_web
-        asyncio.run(run_web(config))
+        asyncio.run(run_web(config, refused))
         return 0
     if args.command == "club":
         from referee.club.publisher import serve as publish
@@ -122,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from referee.box.service import serve
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, refused=refused))
     except GPIOZeroError as exc:
         # Wiring and permissions, not a bug: one line, and what to check.
         logging.getLogger("referee").error(
@@ -142,13 +151,13 @@ def _without_openssl() -> None:
     # imported, so here, at the very start of `referee run`.
     for name in ("ssl", "_hashlib"):
         if name not in sys.modules:
-            sys.modules[name] = None
+            sys.modules[name] = None   # type: ignore[assignment]  # import refuses a name set to None
 
 
 def _league_config(config, args):
     """The league's broker and club: flags over the file's [club]."""
     import msgspec
-    raw = msgspec.to_builtins(config)
+    raw = _as_toml(msgspec.to_builtins(config))
     club = raw["club"]
     club["broker"] = args.broker or club["broker"]
     club["name"] = args.club or club["name"]
@@ -158,6 +167,16 @@ def _league_config(config, args):
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise configuration.ConfigError(f"league: --listen {args.listen!r} is not HOST:PORT")
     return configuration.parse(raw, "league")
+
+
+def _as_toml(value):
+    """A configuration's builtins as TOML reads them: its tuples lists, which
+    ``configuration.parse`` takes (it reads a file's arrays)."""
+    if isinstance(value, dict):
+        return {k: _as_toml(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_toml(v) for v in value]
+    return value
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

@@ -1,12 +1,15 @@
 """The box's sense of time: the game clock, the countdown's ticks and
-expiry, the checkpoint a power cut resumes from, and the re-dating of this
-boot's labels once the wall clock steps.
+expiry, and the re-dating of this boot's labels once the wall clock steps.
 
 The rules count in the game's own clock (see ``referee.box.session``): it runs
 on the monotonic clock from the moment it was last set, to the row a game
-was resumed or undone to.  The wall clock only labels rows for people
-(``WallLabels``); NTP may step it by hours after boot, and then the labels
-this boot wrote are re-dated so that the evening still reads in order.
+was resumed or undone to.  A running countdown writes nothing while it
+runs: each press that starts, pauses or ends it is a row of the game, which
+holds the game clock, and a power cut resumes from the last of them (a
+write at every second shown cost the card about 10 KB a second).  The wall
+clock only labels rows for people (``WallLabels``); NTP may step it by
+hours after boot, and then the labels this boot wrote are re-dated so that
+the evening still reads in order.
 """
 from __future__ import annotations
 
@@ -82,23 +85,6 @@ class GameClock:
     def set(self, at: float) -> None:
         self._mark = Mark(at, self.clock.monotonic())
 
-    def stored(self, session) -> float:
-        """Where a resumed game's clock stands: its last row's clock, or the
-        checkpoint a running countdown wrote after it (one written before a
-        later row or an undo is stale)."""
-        store = self.hooks.store()
-        mark = store.setting("clock") or {}
-        if (mark.get("game") == session.id and mark.get("seq") == store.last_seq(session.id)
-                and mark.get("at", 0) > session.clock):
-            return mark["at"]
-        return session.clock
-
-    def _checkpoint(self) -> None:
-        # At each tick, when the whole second shown has just changed: after a
-        # power cut the countdown comes back on the second that was shown.
-        store, game = self.hooks.store(), self.hooks.session().id
-        store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self.now()})
-
     # --- the countdown --------------------------------------------------------
 
     def sync(self, cd: base.Countdown | None) -> None:
@@ -126,7 +112,6 @@ class GameClock:
         left = self._running.deadline - self.now()
         if 0.5 < left <= self.hooks.warn() + 0.5:
             self.hooks.sound("tick")
-        self._checkpoint()
         self.hooks.render()
         if left > 1.0:
             self._schedule_tick()

@@ -89,7 +89,8 @@ def game_csv(entry: dict) -> str:
 def evening_csv(entries: list[dict]) -> str:
     """Every game of an evening, a row per player; in a team game, the
     team's result on each of its players' rows, the team named beside them."""
-    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner", "team"]]
+    rows: list[list[object]] = [["game_id", "game", "started", "ended", "status", "seat", "player", "total",
+                                 "winner", "team"]]
     for entry in sorted(entries, key=lambda e: e["id"]):
         seats = [(name, s, s.name if s.members else "") for s in sheets.standings(entry)
                  for name in (s.members or (s.name,))]
