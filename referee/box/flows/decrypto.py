@@ -423,9 +423,13 @@ class Play(Flow):
                                                                m=s.miscommunications[t])) for t in (0, 1)]
         else:
             lines += [done, _("No tokens yet.")]
-        # B (phone pages) always works; it is labelled when A is free.
-        first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
-        keys = (first, ("C", _("Help")), ("D", _("Codes")))
+        # B (the phone pages) is on the bar in every round: the teams scan
+        # them before round 1's first clues, while A swaps; no code is
+        # revealed yet then, so the codes' D gives way to it.
+        if self._swappers():
+            keys: tuple[tuple[str, str], ...] = (("A", _("Swap")), ("B", _("QR")), ("C", _("Help")))
+        else:
+            keys = (("B", _("QR")), ("C", _("Help")), ("D", _("Codes")))
         return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
 
     def _encryptor_line(self, team: int) -> str:
