@@ -261,9 +261,9 @@ def test_DE4_a_peek_let_go_too_soon_never_ends_the_writing(t):
 
 def test_DE4_DE5_DE6_DE7_two_rounds_on_screen_and_in_the_log(t):
     g = Game(t)
-    t.press("D")
-    assert "No code revealed yet." in t.screen()
-    t.press("*")
+    t.press("D")                    # no code revealed yet: round 1's bar has B (phone pages) in its place
+    assert "! D does nothing here: A Swap, B QR, C Help" in t.screen()
+    assert "No code revealed yet." not in t.screen()
     first = g.codes()
     done(t, "team1")
     t.advance(5)
