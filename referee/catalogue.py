@@ -14,10 +14,13 @@ Per-game code lives in the game's own modules, found by convention:
 - rules (``games.<name>``): the ``games.base.Rules`` contract;
 - flows (``referee.box.flows.<name>``): ``setup(box)``, ``Play(box, session)``
   and ``describe(event, before)``, the last action in a few words;
-- said (``referee.said.<name>``), optional: the same ``describe`` (the
-  flows take it from here) and ``describe_roll``, in a module both
-  processes may import, so that the replay on the phones says each step as
-  the box does;
+- said (``referee.said.<name>``), which a game of the score log must
+  have: the same ``describe`` (the flows take it from here), optionally
+  ``describe_roll``, and ``account(view, summary)``, the game's part of
+  where it stands (``referee.account``: the stage, whose turn, each side's
+  tokens and points, why it ended), in a module both processes may import,
+  so that the replay, the table view and the score log say it as the box
+  does;
 - web (``referee.web.<name>``): ``replay_step(view)``, which a game of the
   score log must have (a step of the replay from the public view: the
   round's number, which never goes down along a game, its label and the

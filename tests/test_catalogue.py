@@ -65,6 +65,8 @@ def test_every_entry_names_modules_with_the_hooks_it_promises(game):
     # Issue 38: every game of the score log has a replay, and its words for an action.
     assert not game.logged or isinstance(web, catalogue.Web) and callable(web.replay_step)
     assert not game.logged or isinstance(catalogue.load(game.said), catalogue.Said)
+    # Where it stands, as the box, the table view and the replay all say it.
+    assert not game.logged or callable(catalogue.load(game.said).account)
     low, high = game.seats
     assert 1 <= low <= high
 

@@ -390,3 +390,15 @@ def test_every_finding_has_one_of_the_statuses_the_report_knows(box):
     findings = examine(box, Machine(panels={"team1": dead}, wait=lambda s: None))
     said = {f.status for f in findings}
     assert {"ok", "FAIL"} <= said <= set(typing.get_args(doctor.Status))
+
+
+def test_the_doctor_says_where_tonights_dates_come_from(tmp_path):
+    def unset():
+        return False
+
+    without = doctor.wall_clock(str(tmp_path), synchronised=unset)
+    assert without.status == "warn" and "first phone" in without.detail
+    assert "DS3231 on I2C bus 1 (0x68)" in without.fix and "`dtoverlay=i2c-rtc,ds3231`" in without.fix
+    (tmp_path / "rtc0").touch()                  # the kernel found the DS3231
+    assert doctor.wall_clock(str(tmp_path), synchronised=unset).status == "ok"
+    assert doctor.wall_clock(str(tmp_path / "none"), synchronised=lambda: True).detail == "set from the network (NTP)"

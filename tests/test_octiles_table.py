@@ -97,7 +97,7 @@ def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     for seat in ("West", "North", "East"):   # [OC-1] the first homes, accepted
         assert f"[{seat}: start homes]" in main(table)
         table.press("#")
-    assert "[North to play]" in main(table) and "Deck: 17" in main(table)
+    assert "[North to play]" in main(table) and "Deck: 17" in table.page()
     assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
     log = table.log()[0]
     assert log["game"] == "octiles" and log["players"] == ["West", "North", "East"] and log["mode"] == "referee"

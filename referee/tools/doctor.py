@@ -702,7 +702,24 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
         found.append(comitup(machine.comitup, machine.comitup_conf, machine.comitup_text))
         found.append(wifi_state(config.database_path, installed))
     found.append(phones(config, state=state))
+    if not simulated:
+        found.append(wall_clock(machine.dev))
     return found
+
+
+def wall_clock(dev: str = "/dev", synchronised: Callable[[], bool] | None = None) -> Finding:
+    """Where tonight's dates come from: the network, the optional DS3231
+    (pin map's ``[rtc]``), or else the first phone to open a page."""
+    from referee import clock
+    rtc = PINMAP["rtc"]
+    if (synchronised or clock.synchronised)():
+        return Finding("ok", "clock", "set from the network (NTP)")
+    if os.path.exists(os.path.join(dev, "rtc0")):
+        return Finding("ok", "clock", f"no network time; the real-time clock {os.path.join(dev, 'rtc0')} keeps it")
+    return Finding("warn", "clock", "no network time and no real-time clock: tonight's games are dated by "
+                   "the first phone that opens a page",
+                   f"fit a DS3231 on I2C bus {rtc['bus']} ({rtc['address']:#04x}) and add "
+                   f"`{rtc['overlay']}` to {BOOT_CONFIG}, or give the box a network")
 
 
 def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Finding]:
