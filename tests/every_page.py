@@ -38,7 +38,7 @@ def _setup(t: Table, game: str, seen: list[str]) -> None:
     t.press(GAMES[game])
     _seen(t, seen)
     _press(t, "1234D" * 2, seen)           # every option's values, the form's pages
-    _press(t, "C" + "D" * 12 + "*", seen)   # the help, page by page
+    _press(t, "C" + "D" * 30 + "*", seen)   # the help, page by page, its words
     _press(t, "A*", seen)                   # tonight's players
     _press(t, "*", seen)
     t.press(GAMES[game])                    # back at the defaults

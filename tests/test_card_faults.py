@@ -123,8 +123,12 @@ def test_a_read_only_card_refuses_the_key_and_the_page_stays():
         t.card_fault("read-only")
         t.press("#")
         assert READ_ONLY in t.screen() and t.sounds[-1] == "error"
-        unsaid = [line for line in first.splitlines() if not line.startswith("»")]   # the message takes its row
-        assert t.screen().replace(f"! {READ_ONLY}\n", "").splitlines() == unsaid
+        # The message covers the rows it takes on the panel (two, the hint's
+        # first); the rest of the page is as it was, title and keys included.
+        page = first.splitlines()
+        rest = t.screen().replace(f"! {READ_ONLY}\n", "").splitlines()
+        assert rest == [line for line in page if line in rest] and len(rest) == len(page) - 2
+        assert rest[0] == page[0] and rest[-2:] == page[-3:-2] + page[-1:] == ["1-2: who starts", page[-1]]
         assert stored(t) == on_disk
         t.card_fault(None)
         t.press("#")

@@ -29,6 +29,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(os.path.dirname(HERE), "games", "data")
 WORD = re.compile(r"[^\W\d_]+")
 PICTURE = re.compile(r"\[tile [^\]]*\]")
+CUT = re.compile(r"[^\W\d_]+…")   # a word cut short to fit its line
 
 
 @functools.cache
@@ -51,12 +52,13 @@ def dealt() -> frozenset[str]:
 def shown_words(texts: list[str]) -> set[str]:
     """The words of ``texts`` as a reader meets them, without the games' names,
     the box's and the players', without capitals-only runs (rolled letters,
-    codes, QR) and without the mirror's name for a picture ("[tile T15 r0]")."""
+    codes, QR), words cut short ("odkry…") and the mirror's name for a
+    picture ("[tile T15 r0]")."""
     names = sorted({catalogue.title(g) for g in catalogue.GAMES} | {"Tabletop Referee", *NAMES},
                    key=len, reverse=True)
     words = set()
     for text in texts:
-        text = PICTURE.sub(" ", text)
+        text = CUT.sub(" ", PICTURE.sub(" ", text))
         for name in names:
             text = re.sub(rf"\b{re.escape(name)}\b", " ", text)
         words.update(w.lower() for w in WORD.findall(text) if len(w) > 1 and not w.isupper())

@@ -8,6 +8,8 @@ or a page that is only the end of the last one's sentence, fails.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from referee import i18n
@@ -86,3 +88,19 @@ def test_DC6_decipher_more_menu_is_numbered_1_to_4_at_every_moment():
             t.press("*")
             if moment == "count":
                 t.type("D2")                              # the maker calls bonus mode
+
+
+KEY_HINT = re.compile(r"(?:^|\s)(?:[A-D#*]|\d+(?:[-–]\d+)?)(?:[:+/]|\s:)")   # "#:", "1-4:", "B+digit", "#/ROLL"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_help_says_what_the_game_is_for_before_which_key_does_what(game, lang):
+    """Its first page is the goal (Osmišifry: agents hide words, officers seek them), not a key."""
+    try:
+        with Table(seed=34, lang=lang) as t:
+            t.press(GAMES[game])
+            first = body(help_pages(t)[0])
+    finally:
+        i18n.use("en")
+    assert first and [line for line in first if KEY_HINT.search(line)] == []

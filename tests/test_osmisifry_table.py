@@ -108,6 +108,8 @@ def test_setup_menu_players_and_letter_table_through_keys(table):
     # [OS-1] the table of the box's language first
     assert "[Osmišifry]" in main(table) and "1 Players: 2" in main(table) and "2 Letters: English" in main(table)
     table.press("C")
+    assert "officer" in main(table)                        # what the game is for, then the keys
+    table.press("D")
     assert "B+digit: player draws" in main(table)
     table.press("*")
     table.type("11")     # 2 → 3 → 4 players

@@ -27,7 +27,7 @@ FREE = {"of", "to", "and", "or", "for", "each", "v", "s", "h", "min", "pts"}
 WORDS = {"name", "names", "team", "player", "p", "t", "code", "letter", "letters", "clues", "maker", "officer",
          "agent", "winner", "winners", "final", "action", "scores", "option", "char", "file", "lang", "dice",
          "side", "time", "paused", "tokens", "dots", "typed", "keys", "seats", "circle", "tile", "removed",
-         "ended", "by", "counts", "start", "end", "sides", "other"}
+         "ended", "by", "counts", "start", "end", "sides", "other", "key"}
 NUMBER = re.compile(r"(?P<before>[\w/]*)\s*\{(?P<name>\w+)(?:![rsa])?(?::[^}]*)?\}(?P<after>\s+[^\W\d_]+:?)?")
 
 

@@ -51,7 +51,7 @@ class Scripted(Flow):
             self.box.act(SCRIPT.pop(0))
 
     def screens(self):
-        return {"main": Screen(self.session.name)}
+        return {"main": Screen(self.session.name, keys=(("#", "Play"),))}   # the box hands a page only its keys
 
 
 def stand_in(name: str):

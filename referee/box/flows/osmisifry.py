@@ -70,7 +70,8 @@ class Setup(Form):
 
     def help(self) -> tuple[str, ...]:
         last = self.values["players"] + 1   # [OS-3] a row has a letter more than the players
-        return (_("#/ROLL: roll the dice"), _("1-{last}: pick a letter").format(last=last),
+        return (*wrap(_("Hide words in your grid; an officer seeks them.")), "",   # what it is for, then the keys
+                _("#/ROLL: roll the dice"), _("1-{last}: pick a letter").format(last=last),
                 _("B+digit: player draws"), _("D: end creation early"),
                 _("Direction: # rolls"), _("Booklets handed: #"), _("Decoding: # all done"),
                 _("Scores: digits, #;"), _("A/B: yes/no; * back"))
