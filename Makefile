@@ -27,7 +27,11 @@ sim: $(READY)
 # (the enclosure's boxes; MicroPython's tools) on one worker.  Python's
 # bytecode cache stays on where the environment turns it off: each worker and
 # each of the hundreds of processes the suite starts compiled the project anew.
+# The lint and the types (ruff and mypy, pyproject.toml's [tool.ruff] and
+# [tool.mypy]) come first, and either fails the run.
 test: $(TESTS) $(AXE)
+	$(BIN)/ruff check --quiet
+	$(BIN)/mypy
 	@scripts/need-apt chromium mosquitto
 	@scripts/micropython-tools
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 4 --dist loadgroup

@@ -140,7 +140,7 @@ def evening() -> dict:
                 start = time.perf_counter()
                 t.press("A")                       # a hit: one row, committed
                 game, want = t.box.session.id, _rows(t)
-                club.wait(lambda: club.seq(name, game) >= want)
+                club.wait(lambda name=name, game=game, want=want: club.seq(name, game) >= want)
                 delays.append((time.perf_counter() - start) * 1000)
             rps = asyncio.run(_load(club.web))
             return {"median_ms": statistics.median(delays), "p99_ms": _quantile(delays, 0.99), "rps": rps}

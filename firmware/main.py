@@ -132,7 +132,7 @@ def main():
         while box.running:
             try:
                 serve(box, clock, button, debounce, piezo, stdin, poll)
-            except Exception as e:  # not KeyboardInterrupt: Ctrl-C still stops it
+            except Exception as e:  # noqa: BLE001  not KeyboardInterrupt: Ctrl-C still stops it
                 last_fault = e
                 stdout.write(protocol.fault(type(e).__name__).encode())
                 if faults.add(clock.update()):

@@ -46,7 +46,7 @@ import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 SIDES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 SEATS = ("west", "north", "east", "south")
@@ -77,7 +77,7 @@ TILES: dict[str, tuple[tuple[int, int], ...]] = {
 
 # --- tiles ------------------------------------------------------------------------
 
-def exits(pairs, rotation: int) -> tuple[int, ...]:
+def exits(pairs: Sequence[tuple[int, int]], rotation: int) -> tuple[int, ...]:
     """For each side 0-7, the side its path leaves by once the tile given as
     ``pairs`` is turned ``rotation`` steps clockwise."""
     out = [0] * 8
@@ -254,7 +254,7 @@ def _turned(name: str) -> str:
     return turned
 
 
-def _check_quarter_turn(sides: dict, seats: dict) -> None:
+def _check_quarter_turn(sides: dict[str, Any], seats: dict[str, Any]) -> None:
     for x, row in sides.items():
         for k, to in enumerate(row):
             here, there = f"{x}.{SIDES[k]}", _turned(f"{x}.{SIDES[k]}")
@@ -305,8 +305,8 @@ class Position:
         return None not in self.tiles
 
 
-def position(players: int = 2, runners_per_player: int = 5, tiles: dict | None = None,
-             runners: dict | None = None, to_move: str | None = None) -> Position:
+def position(players: int = 2, runners_per_player: int = 5, tiles: dict[str, tuple[str, int]] | None = None,
+             runners: dict[str, str] | None = None, to_move: str | None = None) -> Position:
     """A position from plain data: ``tiles`` maps space names to ``(tile,
     rotation)``, ``runners`` maps circle names to seats.  Without ``runners``
     every seat in play has its runners on its first start homes in the order
@@ -317,7 +317,7 @@ def position(players: int = 2, runners_per_player: int = 5, tiles: dict | None =
     if not 1 <= runners_per_player <= 5:
         raise ValueError("each player has 1 to 5 runners")
     seats = SEATS_IN_PLAY[players]
-    board_tiles: list = [None] * len(BOARD.spaces)
+    board_tiles: list[tuple[str, int] | None] = [None] * len(BOARD.spaces)
     for space, (tile, rotation) in (tiles or {}).items():
         if space not in BOARD.space_index:
             raise ValueError(f"{space!r} is not a space of the board")
@@ -327,7 +327,7 @@ def position(players: int = 2, runners_per_player: int = 5, tiles: dict | None =
     if runners is None:
         # [OC-1] [ruling] nobody said where: fewer than five runners take their seat's first start homes
         runners = {c: seat for seat in seats for c in BOARD.start_homes(seat)[:runners_per_player]}
-    on: list = [None] * len(BOARD.circles)
+    on: list[str | None] = [None] * len(BOARD.circles)
     for circle, seat in runners.items():
         if circle not in BOARD.circle_index:
             raise ValueError(f"{circle!r} is not a circle of the board")
@@ -416,7 +416,7 @@ def legal_moves(pos: Position, tile: str) -> tuple[Move, ...]:
     return tuple(Move(names[s], r, circles[x], circles[y]) for s, r, x, y in sorted(found))
 
 
-def _leave(links, on, s: int, slot: int) -> int:
+def _leave(links: tuple[int, ...], on: Sequence[tuple[int, ...] | None], s: int, slot: int) -> int:
     """Where a path leaving space ``s`` by ``slot`` gets to, treating ``s``
     itself as unknown: a circle, ``_EMPTY``, or ``_BACK + side`` of ``s``."""
     while True:

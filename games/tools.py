@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from games.base import Countdown, Illegal, Roll, Rolled, TimerExpired
 
@@ -61,13 +62,13 @@ class State:
     closed: bool = False
 
 
-def setup(options: dict | None = None) -> State:
+def setup(options: dict[str, Any] | None = None) -> State:
     if options:
         raise Illegal("Table tools take no options.")
     return State()
 
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     cd = state.countdown
     match event:
         case SetTimer(seconds):
@@ -99,7 +100,7 @@ def apply(state: State, event, at: float) -> State:
     raise Illegal("That does not fit now.")
 
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Roll, ...]:
     return () if state.closed else (Roll("dice", state.count, state.sides),)
 
 
@@ -107,7 +108,7 @@ def timer(state: State) -> Countdown | None:
     return state.countdown if state.countdown.running else None
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     return {
         "timer": {"seconds": state.countdown.seconds, "left": state.countdown.left,
                   "running": state.countdown.running, "expired": state.expired},
@@ -116,11 +117,11 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat) -> dict:
+def private(state: State, seat: object) -> dict[str, Any]:
     return public(state)
 
 
-def summary(state: State) -> dict:
+def summary(state: State) -> dict[str, Any]:
     return {"status": "finished" if state.closed else "playing", "players": [],
             "rounds": [], "totals": {}, "winners": []}
 

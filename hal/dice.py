@@ -8,6 +8,7 @@ Callbacks are always called on the event loop's thread.
 """
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass
 from typing import Callable
@@ -38,7 +39,7 @@ class Dice:
         self.on_status: Callable[[str], None] | None = None
         self.armed = (2, 8)
 
-    def start(self, loop) -> None:
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Called once, on the event loop's thread, before any roll."""
 
     def arm(self, count: int, sides: int) -> None:

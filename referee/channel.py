@@ -75,7 +75,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Annotated, Any
+from typing import Annotated, Any, Callable
 
 import msgspec
 
@@ -197,16 +197,16 @@ class ChannelError(Exception):
     """The box could not be asked (not running, restarting, out of step)."""
 
 
-def line(obj: dict) -> bytes:
+def line(obj: dict[str, Any]) -> bytes:
     """An answer or a request, as its line (without the end of line)."""
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _line(obj: dict) -> bytes:
+def _line(obj: dict[str, Any]) -> bytes:
     return line(obj) + b"\n"
 
 
-def _parse(text: bytes) -> dict | None:
+def _parse(text: bytes) -> dict[str, Any] | None:
     try:
         answer = json.loads(text)
     except (ValueError, RecursionError):
@@ -230,7 +230,7 @@ class Client:
         self.merges: str | None = None  # the merge page open, while watching
         self.table: TableNotice | None = None   # the box's last word for the table view
 
-    async def ask(self, op: str, **fields) -> dict:
+    async def ask(self, op: str, **fields: Any) -> dict[str, Any]:
         """One request, one answer, on a connection of its own (cheap on a
         Unix socket, and nothing to keep in step)."""
         try:
@@ -248,7 +248,9 @@ class Client:
             raise ChannelError("the box hung up")
         return answer
 
-    async def watch(self, on_change, on_connect=None, backoff=(0.1, 5.0), on_lose=None) -> None:
+    async def watch(self, on_change: Callable[[], Any],
+                    on_connect: Callable[[], Any] | None = None, backoff: tuple[float, float] = (0.1, 5.0),
+                    on_lose: Callable[[], Any] | None = None) -> None:
         """Runs until cancelled.  ``on_connect`` is called each time the
         box is reached again (a restarted box may have moved on meanwhile),
         ``on_lose`` each time a watch that was under way ends."""
@@ -284,7 +286,7 @@ class Client:
                     on_lose()
             await asyncio.sleep(delay)
 
-    def _told(self, notice: dict) -> None:
+    def _told(self, notice: dict[str, Any]) -> None:
         names, merges = notice.get("names"), notice.get("merges")
         self.names = names if isinstance(names, str) else None
         self.merges = merges if isinstance(merges, str) else None

@@ -41,7 +41,7 @@ def hidden(t: Table, found: dict, game: str) -> None:
 
 @pytest.mark.soak
 @pytest.mark.parametrize("lang", ALL)
-def test_34_3_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_title(lang, soak):
+def test_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_title(lang, soak):
     found: dict[str, str] = {}
     flashed = 0
     rng = random.Random(343)
@@ -59,7 +59,7 @@ def test_34_3_a_banner_never_hides_the_key_bar_the_typed_line_or_before_the_titl
     assert found == {}, "\n\n".join(f"{k}\n{v}" for k, v in found.items())
 
 
-def test_34_3_the_next_key_takes_the_banner_down_as_the_game_menu_comes_up():
+def test_the_next_key_takes_the_banner_down_as_the_game_menu_comes_up():
     with Table(seed=34) as t:
         t.start("decrypto")
         t.type(["team1", "team1"])                        # White's clues are done
@@ -72,7 +72,7 @@ def test_34_3_the_next_key_takes_the_banner_down_as_the_game_menu_comes_up():
         assert at.message == () and at.lines[:2] == ("Take back:", "White: clues done?")
 
 
-def test_34_3_a_banner_goes_with_the_page_it_was_said_on():
+def test_a_banner_goes_with_the_page_it_was_said_on():
     with Table(seed=34) as t:
         t.start("davinci", players=2)
         t.type("#3")                                      # P3 is not at the table: refused
@@ -82,7 +82,7 @@ def test_34_3_a_banner_goes_with_the_page_it_was_said_on():
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_34_3_DE5_a_digit_no_code_has_is_refused_as_it_is_pressed(lang):
+def test_DE5_a_digit_no_code_has_is_refused_as_it_is_pressed(lang):
     try:
         with Table(seed=34, lang=lang) as t:
             t.start("decrypto")

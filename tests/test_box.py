@@ -112,7 +112,7 @@ def shown_seconds(table) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
-def test_issue15_4_power_cut_during_a_running_timer_resumes_it(table):
+def test_power_cut_during_a_running_timer_resumes_it(table):
     # The game clock is written down at each second shown: a cut gives back
     # less than a second.
     open_tools(table)
@@ -126,7 +126,7 @@ def test_issue15_4_power_cut_during_a_running_timer_resumes_it(table):
     assert "timeup" in table.sounds
 
 
-def test_issue15_4_time_while_dark_is_not_counted(table):
+def test_time_while_dark_is_not_counted(table):
     open_tools(table)
     table.press("A")
     table.press("#")
@@ -138,7 +138,7 @@ def test_issue15_4_time_while_dark_is_not_counted(table):
     assert "Time is up!" not in table.screen("main")
 
 
-def test_issue20_1_an_undone_pause_lets_the_timer_run_on_from_where_it_was(table):
+def test_an_undone_pause_lets_the_timer_run_on_from_where_it_was(table):
     open_tools(table)
     table.press("B")
     table.press("#")

@@ -18,7 +18,6 @@ import urllib.parse
 import aiohttp
 import pytest
 
-from processes import until
 from referee import channel
 from referee.box import linesock, sim_control
 from referee.testing import Table as VirtualTable
@@ -80,7 +79,7 @@ def names_path(t: Table) -> str:
     return urllib.parse.urlsplit(qr).path
 
 
-def test_27_a_stream_after_watch_or_without_end_of_line_costs_the_box_no_memory(table):
+def test_a_stream_after_watch_or_without_end_of_line_costs_the_box_no_memory(table):
     t = table
     with box_socket(t) as warm:
         assert ask(warm, b'{"op":"ping"}') == {"ok": True}
@@ -134,7 +133,7 @@ MALFORMED = [
 ]
 
 
-def test_27_every_malformed_request_is_answered_with_an_error_and_the_connection_stays(table):
+def test_every_malformed_request_is_answered_with_an_error_and_the_connection_stays(table):
     # Before: {"op":[]}, {"op":{}} and JSON nested 50 000 deep closed the
     # connection with a TypeError traceback in the box's journal.
     t = table
@@ -161,7 +160,7 @@ sys.stdin.read()
 """
 
 
-def test_27_idle_connections_do_not_lock_the_web_out(table):
+def test_idle_connections_do_not_lock_the_web_out(table):
     # Before: 32 idle connections took every place (ping reset, GET /N/… 503,
     # still 12 s later).
     t = table
@@ -197,7 +196,7 @@ def test_27_idle_connections_do_not_lock_the_web_out(table):
         assert ask(sock, b'{"op":"ping"}') == {"ok": True}
 
 
-def test_27_made_up_page_addresses_are_refused_by_the_web(table):
+def test_made_up_page_addresses_are_refused_by_the_web(table):
     t = table
     assert t.press("1") == ["ok"]
     path = names_path(t)
@@ -209,7 +208,7 @@ def test_27_made_up_page_addresses_are_refused_by_the_web(table):
     assert t.get(path.lower().replace("/n/", "/N/"))[0] == 200
 
 
-def test_27_made_up_page_addresses_never_reach_the_box():
+def test_made_up_page_addresses_never_reach_the_box():
     """Counted at the box's end of the channel: a made-up address costs it
     nothing at all."""
     with VirtualTable(seed=3, lang="en") as t:
@@ -242,7 +241,7 @@ def test_27_made_up_page_addresses_never_reach_the_box():
 
 # --- the line server both sockets share (issue 24 item 3) ---------------------------------------
 
-def test_24_3_the_line_server_closes_idle_connections_and_keeps_listeners(tmp_path):
+def test_the_line_server_closes_idle_connections_and_keeps_listeners(tmp_path):
     async def scene():
         path = str(tmp_path / "s.sock")
         (tmp_path / "s.sock").touch()
@@ -284,7 +283,7 @@ def test_24_3_the_line_server_closes_idle_connections_and_keeps_listeners(tmp_pa
     asyncio.run(scene())
 
 
-def test_24_3_the_remote_hand_answers_in_its_own_words(tmp_path):
+def test_the_remote_hand_answers_in_its_own_words(tmp_path):
     control = tmp_path / "hand.sock"
     with VirtualTable(seed=1, lang="en") as t:
         hand = t.loop.run_until_complete(sim_control.serve(t.box, str(control)))
@@ -306,7 +305,7 @@ def test_24_3_the_remote_hand_answers_in_its_own_words(tmp_path):
             hand.close()
 
 
-def test_27_while_the_web_is_not_told_of_changes_a_crowd_of_addresses_shares_one_question():
+def test_while_the_web_is_not_told_of_changes_a_crowd_of_addresses_shares_one_question():
     from referee.web.names_page import OpenPage
 
     class Restarting:

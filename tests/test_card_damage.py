@@ -75,7 +75,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_27_a_byte_flipped_in_the_events_schema_is_repaired_not_read_only_for_good():
+def test_a_byte_flipped_in_the_events_schema_is_repaired_not_read_only_for_good():
     with Table(seed=5) as t:
         _decipher(t)
         t.restart(meanwhile=_break_the_events_schema)
@@ -88,7 +88,7 @@ def test_27_a_byte_flipped_in_the_events_schema_is_repaired_not_read_only_for_go
         assert list(Path(t.database).parent.glob("referee.db.damaged-*"))
 
 
-def test_27_a_row_damaged_in_a_finished_game_is_said_on_the_main_screen():
+def test_a_row_damaged_in_a_finished_game_is_said_on_the_main_screen():
     # The rows' bytes as a flipped bit leaves them, written in place by SQLite
     # itself so that the file's structure stays sound, as it does on a card.
     def damage(path: str) -> None:
@@ -114,7 +114,7 @@ def test_27_a_row_damaged_in_a_finished_game_is_said_on_the_main_screen():
         assert t.box.card.fault is None and t.box.session.name == "tools"
 
 
-def test_27_the_damage_is_said_in_czech_with_its_plural():
+def test_the_damage_is_said_in_czech_with_its_plural():
     def damage(path: str) -> None:
         with sqlite3.connect(path) as db:
             db.execute("UPDATE games SET name = 'decipjer' WHERE id = 1")
@@ -126,7 +126,7 @@ def test_27_the_damage_is_said_in_czech_with_its_plural():
         assert "1 hra se nedala přečíst" in flat(t.screen())
 
 
-def test_27_after_the_box_repairs_the_card_the_web_reads_the_new_file(tmp_path):
+def test_after_the_box_repairs_the_card_the_web_reads_the_new_file(tmp_path):
     p = Processes(tmp_path)
     try:
         # Da Vinci Code as set up; P1 attacks P2, hits, and stops: P2's turn.
@@ -153,7 +153,7 @@ def to_play(p: Processes) -> str | None:
     return found and found.group(1)
 
 
-def test_27_a_real_box_says_what_of_a_finished_game_could_not_be_read(tmp_path):
+def test_a_real_box_says_what_of_a_finished_game_could_not_be_read(tmp_path):
     p = Processes(tmp_path)
     try:
         # A game of Da Vinci Code on the card: P1 attacks, hits and stops.

@@ -17,6 +17,7 @@ import sqlite3
 import pytest
 
 from referee.box.card import LOG_EVERY
+from referee.store.events import Store, Unsaved
 from referee.testing import Table
 
 FULL = "Cannot save: card full"
@@ -59,7 +60,7 @@ def roll_until_full(t) -> int:
     raise AssertionError("a database that may not grow took 400 rolls")
 
 
-def test_issue15_3_a_full_card_refuses_the_roll_on_screen_and_changes_nothing(rolling, caplog):
+def test_a_full_card_refuses_the_roll_on_screen_and_changes_nothing(rolling, caplog):
     t = rolling
     caplog.set_level(logging.WARNING, "referee.store")
     t.card_fault("full")
@@ -79,7 +80,7 @@ def test_issue15_3_a_full_card_refuses_the_roll_on_screen_and_changes_nothing(ro
     assert len(lines) == 1 and "cannot save" in lines[0] and "full" in lines[0], lines
 
 
-def test_issue15_3_the_journal_says_a_lasting_fault_once_a_minute_with_a_count(rolling, caplog):
+def test_the_journal_says_a_lasting_fault_once_a_minute_with_a_count(rolling, caplog):
     t = rolling
     caplog.set_level(logging.WARNING, "referee.store")
     t.card_fault("full")
@@ -92,7 +93,7 @@ def test_issue15_3_the_journal_says_a_lasting_fault_once_a_minute_with_a_count(r
     assert len(lines) == 2 and lines[1].endswith("(10 writes refused)"), lines
 
 
-def test_issue15_3_scoring_resumes_by_itself_once_the_card_takes_writes(rolling, caplog):
+def test_scoring_resumes_by_itself_once_the_card_takes_writes(rolling, caplog):
     t = rolling
     caplog.set_level(logging.WARNING, "referee.store")
     t.card_fault("full")
@@ -113,7 +114,7 @@ def test_issue15_3_scoring_resumes_by_itself_once_the_card_takes_writes(rolling,
     assert len(t.box.session.events) == events + 1
 
 
-def test_issue15_3_a_read_only_card_refuses_the_key_and_the_page_stays():
+def test_a_read_only_card_refuses_the_key_and_the_page_stays():
     with Table(seed=4) as t:
         t.start("davinci", players=2)
         first = t.screen()
@@ -131,7 +132,7 @@ def test_issue15_3_a_read_only_card_refuses_the_key_and_the_page_stays():
         assert len(stored(t)) > len(on_disk)
 
 
-def test_issue15_3_a_game_the_card_cannot_start_is_not_started():
+def test_a_game_the_card_cannot_start_is_not_started():
     with Table(seed=5) as t:
         t.card_fault("read-only")
         t.type("5#")   # Decipher, as set up
@@ -142,3 +143,20 @@ def test_issue15_3_a_game_the_card_cannot_start_is_not_started():
         assert t.screen().startswith("[Round 1/")
         [game] = t.log()
         assert game["game"] == "decipher"
+
+
+def test_the_webs_reading_store_says_it_is_read_only_and_refuses_a_write():
+    """The web's view of the record (``Store.open_read_only``) is a store
+    the card code can ask, like the box's own fallback, whether it writes."""
+    with Table(seed=6) as t:
+        t.start("tools")
+        reading = Store.open_read_only(t.database)
+        try:
+            assert reading.read_only
+            assert [row.name for row in reading.games()] == ["tools"]
+            with pytest.raises(Unsaved) as refused:
+                reading.set_setting("language", "cs")
+            assert refused.value.reason == "read-only"
+        finally:
+            reading.close()
+        assert not t.box.store.read_only

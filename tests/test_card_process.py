@@ -250,7 +250,7 @@ def mounts():
 
 
 @needs_unshare
-def test_issue15_3_a_full_card_refuses_keys_says_so_and_loses_nothing(tmp_path, mounts):
+def test_a_full_card_refuses_keys_says_so_and_loses_nothing(tmp_path, mounts):
     card = tmp_path / "card"
     card.mkdir()
     mounts.run("mount", "-t", "tmpfs", "-o", "size=1m,mode=0755", "card", str(card))
@@ -285,7 +285,7 @@ def test_issue15_3_a_full_card_refuses_keys_says_so_and_loses_nothing(tmp_path, 
 
 
 @needs_unshare
-def test_issue15_3_a_read_only_card_at_start_plays_on_says_so_and_saves_once_writable(tmp_path, mounts):
+def test_a_read_only_card_at_start_plays_on_says_so_and_saves_once_writable(tmp_path, mounts):
     card = tmp_path / "card"
     card.mkdir()
     box = RealBox(tmp_path, card, mounts)
@@ -320,7 +320,7 @@ def test_issue15_3_a_read_only_card_at_start_plays_on_says_so_and_saves_once_wri
     box.close()
 
 
-def test_issue15_3_a_card_failing_with_io_errors_refuses_keys_and_loses_nothing(tmp_path):
+def test_a_card_failing_with_io_errors_refuses_keys_and_loses_nothing(tmp_path):
     card = tmp_path / "card"
     card.mkdir()
     box = RealBox(tmp_path, card)
@@ -355,7 +355,7 @@ DOCTOR = "from referee.tools import doctor; import sys; print(doctor.database(sy
 
 
 @needs_unshare
-def test_issue15_3_doctor_says_a_read_only_card_cannot_be_written_and_how_to_mend_it(tmp_path, mounts):
+def test_doctor_says_a_read_only_card_cannot_be_written_and_how_to_mend_it(tmp_path, mounts):
     card = tmp_path / "card"
     card.mkdir()
     db = card / "referee.db"
@@ -368,7 +368,7 @@ def test_issue15_3_doctor_says_a_read_only_card_cannot_be_written_and_how_to_men
 
 
 @needs_unshare
-def test_issue15_3_doctor_gives_the_free_space_of_a_full_card(tmp_path, mounts):
+def test_doctor_gives_the_free_space_of_a_full_card(tmp_path, mounts):
     card = tmp_path / "card"
     card.mkdir()
     mounts.run("mount", "-t", "tmpfs", "-o", "size=1m", "card", str(card))

@@ -40,7 +40,7 @@ def entries() -> list[catalogue.Game]:
 
 
 @pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
-def test_24_1_every_entry_keeps_the_rules_protocol(game):
+def test_every_entry_keeps_the_rules_protocol(game):
     rules = catalogue.load(game.rules)
     assert isinstance(rules, base.Rules)
     assert rules.NAME == game.name
@@ -54,7 +54,7 @@ def test_24_1_every_entry_keeps_the_rules_protocol(game):
 
 
 @pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
-def test_24_1_every_entry_names_modules_with_the_hooks_it_promises(game):
+def test_every_entry_names_modules_with_the_hooks_it_promises(game):
     flows = catalogue.load(game.flows)
     assert callable(flows.Play) and callable(flows.describe)
     assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
@@ -76,7 +76,7 @@ def tally(monkeypatch):
         yield t
 
 
-def test_24_1_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_published(tally, tmp_path):
+def test_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_published(tally, tmp_path):
     t = tally
     # On the box: the main menu offers it, its setup starts it, its keys play it.
     t.press("D")                           # the menu's next page

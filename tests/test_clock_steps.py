@@ -28,7 +28,7 @@ def to_1970(t: Table) -> None:
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_issue15_4_a_wall_clock_step_changes_no_countdown_pause_or_resume(step):
+def test_a_wall_clock_step_changes_no_countdown_pause_or_resume(step):
     with Table(seed=1) as t:
         t.press("6")
         t.press("B")                      # 1 minute
@@ -50,7 +50,7 @@ def test_issue15_4_a_wall_clock_step_changes_no_countdown_pause_or_resume(step):
 
 
 @pytest.mark.parametrize("step", STEPS)
-def test_issue15_4_a_step_during_a_turn_timer_changes_neither_the_timer_nor_the_order(step):
+def test_a_step_during_a_turn_timer_changes_neither_the_timer_nor_the_order(step):
     with Table(seed=1) as t:
         t.start("davinci", players=2, turn_timer=60)
         t.press("#")
@@ -64,7 +64,7 @@ def test_issue15_4_a_step_during_a_turn_timer_changes_neither_the_timer_nor_the_
         assert game["game"] == "davinci" and game["status"] == "playing"
 
 
-def test_issue15_4_a_game_begun_at_1970_is_re_dated_when_the_clock_is_set():
+def test_a_game_begun_at_1970_is_re_dated_when_the_clock_is_set():
     with Table(seed=1) as t:
         true_now = t.clock.wall()
         t.start("decipher", players=2)    # yesterday's game, on a synchronised clock
@@ -89,7 +89,7 @@ def test_issue15_4_a_game_begun_at_1970_is_re_dated_when_the_clock_is_set():
         assert days == sorted(days, reverse=True) and not any(d.startswith("19") for d in days)
 
 
-def test_issue15_4_a_box_booted_at_1970_never_files_a_game_before_the_last_one():
+def test_a_box_booted_at_1970_never_files_a_game_before_the_last_one():
     # Until NTP answers, the labels stay after the newest one on the card.
     with Table(seed=1) as t:
         t.start("decipher", players=2)
@@ -103,7 +103,7 @@ def test_issue15_4_a_box_booted_at_1970_never_files_a_game_before_the_last_one()
         assert dt.date.fromtimestamp(rows[0].started).year > 1970
 
 
-def test_issue15_4_labels_of_this_boot_keep_their_order_across_a_step_back():
+def test_labels_of_this_boot_keep_their_order_across_a_step_back():
     with Table(seed=1) as t:
         t.start("decipher", players=2)
         t.box.leave()
@@ -116,7 +116,7 @@ def test_issue15_4_labels_of_this_boot_keep_their_order_across_a_step_back():
         assert rows[0].started - rows[1].started == pytest.approx(60, abs=1)
 
 
-def test_issue16_a_game_in_play_at_the_cut_off_stays_on_tonights_page_until_it_ends():
+def test_a_game_in_play_at_the_cut_off_stays_on_tonights_page_until_it_ends():
     with Table(seed=1) as t:
         # 05:30 in the morning, local time.
         cut_off = evening_start(t.clock.wall()) + 24 * HOUR

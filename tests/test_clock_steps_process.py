@@ -131,7 +131,7 @@ def assert_evenings_in_order(box: Box, synchronised: bool) -> None:
     assert (days[0] > "2000") == synchronised, days
 
 
-def test_issue15_4_clock_steps_under_a_running_box_change_no_turn_timer_and_no_date(box):
+def test_clock_steps_under_a_running_box_change_no_turn_timer_and_no_date(box):
     box.start()
     stepped = 100_000 - time.time()                   # booted without network: 1970
     box.ask(f"clock {stepped:.3f}")

@@ -516,7 +516,7 @@ def test_club_example_acl_lets_each_box_publish_only_under_its_own_table(club):
     rogue.close()
 
 
-def test_issue16_the_score_log_screen_writes_the_address_whole():
+def test_the_score_log_screen_writes_the_address_whole():
     with Table(config={"web": {"public_url": "http://192.168.100.123:8080/"}}) as t:
         t.press("7")
         assert t.box.shown["main"].lines == ("192.168.", "100.123", ":8080/")
@@ -549,7 +549,7 @@ def league_player(league: League, who: str) -> dict | None:
     return json.loads(body) if status == 200 else None
 
 
-def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
+def test_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
     from referee.web.players import model
     broker, league, box = club
     north, south = box("north", 1), box("south", 2)
@@ -575,7 +575,7 @@ def test_28_the_league_rates_a_name_met_at_two_tables_as_one_player(club):
     assert b'href="/p/@ann">Ann<' in evening and b'href="/p/@cid">Cid<' in evening   # the standings lead there
 
 
-def test_28_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_language(tmp_path):
+def test_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_language(tmp_path):
     """The league's web app, fed as its listener is fed: a game that reaches
     it late is rated in the order the games ended; its results outlive a
     restart; its pages speak the league's language with its headers."""

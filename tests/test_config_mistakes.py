@@ -28,7 +28,7 @@ def referee(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, timeout=60)
 
 
-def test_25_9_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path):
+def test_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(FOUR_MISTAKES)
     done = referee("check-config", str(path))
@@ -43,7 +43,7 @@ def test_25_9_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path
     ]
 
 
-def test_25_9_the_fixed_file_is_fine(tmp_path):
+def test_the_fixed_file_is_fine(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(FOUR_MISTAKES.replace("[display.", "[displays.").replace("rowz", "rows")
                     .replace("80\n", "8080\n").replace('"referee.local', '"http://referee.local'))
@@ -62,13 +62,13 @@ def test_25_9_the_fixed_file_is_fine(tmp_path):
                                             "https://, so phones cannot open it"),
     ({"web": {"public_url": "http://"}}, "web.public_url: 'http://' names no host"),
 ])
-def test_25_9_each_refusal_says_why(raw, said):
+def test_each_refusal_says_why(raw, said):
     with pytest.raises(ConfigError) as info:
         parse(raw)
     assert str(info.value) == f"config.toml: {said}"
 
 
-def test_25_9_mistakes_in_a_table_and_a_clash_between_tables_are_said_together():
+def test_mistakes_in_a_table_and_a_clash_between_tables_are_said_together():
     with pytest.raises(ConfigError) as info:
         parse({"keypad": {"team1": 18, "rows": [5, 6]}, "displays": {"main": {"contrast": 300}}})
     assert str(info.value).splitlines() == [
@@ -80,17 +80,17 @@ def test_25_9_mistakes_in_a_table_and_a_clash_between_tables_are_said_together()
 
 @pytest.mark.parametrize("web", [{"host": "127.0.0.1"}, {"host": "::1"}, {"host": "localhost"},
                                  {"public_url": "http://127.0.0.1:8080/"}, {"public_url": "http://localhost/"}])
-def test_25_9_doctor_warns_that_phones_cannot_open_a_loopback_address(web):
+def test_doctor_warns_that_phones_cannot_open_a_loopback_address(web):
     found = doctor.phones(parse({"web": web}))
     assert found.status == "warn" and found.fix
 
 
 @pytest.mark.parametrize("web", [{"host": "192.168.1.20"}, {"public_url": "http://referee.local:8080/"}])
-def test_25_9_doctor_takes_an_address_phones_can_open(web):
+def test_doctor_takes_an_address_phones_can_open(web):
     assert doctor.phones(parse({"web": web})).status == "ok"
 
 
-def test_25_9_doctor_on_the_command_line_warns_of_the_default_loopback_host(tmp_path):
+def test_doctor_on_the_command_line_warns_of_the_default_loopback_host(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text(f'database = "{tmp_path / "referee.db"}"\n[web]\nport = 18089\n')
     done = referee("doctor", "--config", str(path))

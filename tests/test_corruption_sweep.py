@@ -197,7 +197,7 @@ def _positions(folder) -> list[Position]:
     return out
 
 
-def test_issue15_2_one_flipped_byte_anywhere_opens_and_costs_no_other_game(evening, tmp_path):
+def test_one_flipped_byte_anywhere_opens_and_costs_no_other_game(evening, tmp_path):
     clock = ManualClock()
     copy0 = tmp_path / "pristine"
     copy0.mkdir()
@@ -245,7 +245,7 @@ def test_issue15_2_one_flipped_byte_anywhere_opens_and_costs_no_other_game(eveni
     assert counts["tried"] == len(positions) >= 80
 
 
-def test_issue15_2_a_log_cut_short_by_the_power_is_no_damage(evening, tmp_path):
+def test_a_log_cut_short_by_the_power_is_no_damage(evening, tmp_path):
     """A power cut in the middle of a commit leaves a torn last frame:
     SQLite leaves that transaction out, as it must (it was never
     acknowledged), and the box opens the file as it is, salvaging nothing."""

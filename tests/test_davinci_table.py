@@ -366,7 +366,7 @@ def test_undo_takes_back_a_hit_a_miss_and_a_stop(table):
     assert flashed(table) == ["Undone."]
 
 
-def test_issue20_1_DV9_an_undo_gives_the_turn_back_the_time_it_had(table):
+def test_DV9_an_undo_gives_the_turn_back_the_time_it_had(table):
     # P1 hits and stops, P2's 60 s run out, the table takes back P1's stop:
     # P1 is where they were, with the time they had then, not out of time.
     start(table, players=2, turn_timer=60)

@@ -259,7 +259,7 @@ def test_nothing_secret_in_anything_public_while_clues_are_written(t):
 
 # --- issue 17: the team page read at a glance ---------------------------------------------------
 
-def test_issue17_clue_boxes_are_labelled_by_the_codes_digit_places_not_the_keyword_numbers(t):
+def test_clue_boxes_are_labelled_by_the_codes_digit_places_not_the_keyword_numbers(t):
     t.start("decrypto")
     page = team_page(t, WHITE)
     labels = re.findall(r'<label class="clue" for="(clue\d)">([^<]+)</label>', page)
@@ -269,7 +269,7 @@ def test_issue17_clue_boxes_are_labelled_by_the_codes_digit_places_not_the_keywo
     assert code not in page                                   # [DE-3] the digits stay on the team screen
 
 
-def test_issue17_a_refused_clue_post_keeps_what_was_typed(t):
+def test_a_refused_clue_post_keeps_what_was_typed(t):
     t.start("decrypto")
     status, _, body = send(t, WHITE, ("Mexico", "   ", "fear"))
     assert status == 400
@@ -277,7 +277,7 @@ def test_issue17_a_refused_clue_post_keeps_what_was_typed(t):
     assert state(t).clues[WHITE] == ()
 
 
-def test_issue17_with_javascript_off_a_half_typed_clue_is_not_reloaded_away(t):
+def test_with_javascript_off_a_half_typed_clue_is_not_reloaded_away(t):
     t.start("decrypto")
     page = team_page(t, WHITE)
     assert 'http-equiv="refresh"' not in page                  # the form is open: no self-reload

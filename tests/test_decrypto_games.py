@@ -177,7 +177,7 @@ def test_DE9_nothing_decided_after_eight_rounds_the_score_breaks_the_tie(t):
     g = Game(t)
     g.round()
     g.round(intercepted=(BLACK,))            # White intercepts Black's code
-    for number in range(3, 8):
+    for _ in range(3, 8):
         g.round()
     assert main(t).splitlines()[0] == "[Round 8: encryptors]"
     g.round(miscommunicated=(BLACK,))

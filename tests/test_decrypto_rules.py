@@ -5,6 +5,8 @@ import json
 import random
 import unicodedata
 from importlib import resources
+from types import MappingProxyType
+from typing import Mapping
 
 import pytest
 
@@ -54,8 +56,8 @@ class Game:
         for team in self.state.coding:
             self(CluesDone(team))
 
-    def play_round(self, codes: dict[int, str], decode: dict[int, str] = {},
-                   intercept: dict[int, str] = {}) -> None:
+    def play_round(self, codes: dict[int, str], decode: Mapping[int, str] = MappingProxyType({}),
+                   intercept: Mapping[int, str] = MappingProxyType({})) -> None:
         """One round.  ``codes``, ``decode`` and ``intercept`` are keyed by
         whose code it is; a team decodes right and the rival intercepts
         wrong unless told otherwise."""

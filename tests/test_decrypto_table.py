@@ -684,7 +684,7 @@ def test_each_team_scans_its_own_page_from_its_own_screen(t):
     t.start("decrypto")
     t.press("B")
     urls = []
-    for seat, button in enumerate(SEATS):
+    for button in SEATS:
         found = [r.text for r in zxingcpp.read_barcodes(t.image(button).convert("L"))]
         assert len(found) == 1 and "/T/" in found[0]
         urls.append(found[0])
@@ -697,7 +697,7 @@ def test_each_team_scans_its_own_page_from_its_own_screen(t):
     assert status == 200
 
 
-def test_issue20_1_DE4_an_undone_done_gives_back_the_clue_time_left(t):
+def test_DE4_an_undone_done_gives_back_the_clue_time_left(t):
     # Black is done, White is done 10 s later; a minute of talk, then the
     # table takes back White's done: White has its 20 s again.
     Game(t)

@@ -43,7 +43,7 @@ def folders(tmp) -> list[str]:
     return sorted(name for name in os.listdir(tmp) if name.startswith("dice-module-"))
 
 
-def test_issue15_7_a_killed_box_leaves_no_dice_module_folder_for_good(tmp_path):
+def test_a_killed_box_leaves_no_dice_module_folder_for_good(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     (tmp_path / "config.toml").write_text(

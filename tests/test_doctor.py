@@ -115,7 +115,7 @@ def test_a_key_held_down_names_its_row_and_column(box):
     assert "row R2 (GPIO 6) touches column C2 (GPIO 16)" in found.fix
 
 
-def test_18_2_the_keypad_check_never_drives_a_row_high(box):
+def test_the_keypad_check_never_drives_a_row_high(box):
     """Two keys held in one column while the doctor scans: rows not being
     read are inputs, as when the box scans, so nothing shorts."""
     pins = pins_for(box)
@@ -206,7 +206,7 @@ def test_an_existing_score_log_is_checked_writable(box):
     assert found.detail.endswith(" MB free")
 
 
-def test_issue15_3_a_nearly_full_card_is_a_warning_with_the_free_space(box, monkeypatch):
+def test_a_nearly_full_card_is_a_warning_with_the_free_space(box, monkeypatch):
     pathlib.Path(box.database).write_bytes(b"")
     monkeypatch.setattr(doctor, "LOW_SPACE", shutil.disk_usage(os.path.dirname(box.database)).free * 2)
     found = doctor.database(box.database)
@@ -219,7 +219,7 @@ ROUTES = ("Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tW
           "eth0\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0\n")
 
 
-def test_issue16_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns():
+def test_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns():
     from referee.box import address
     addrs = {"eth0": ["169.254.7.1"], "tun0": ["10.8.0.2"], "wlan0": ["192.168.1.20"], "lo": ["127.0.0.1"]}
     up = set(addrs)
@@ -238,7 +238,7 @@ def test_issue16_the_qr_address_is_the_default_routes_never_link_local_or_a_vpns
     assert alone.status == "warn" and "public_url" in alone.fix
 
 
-def test_33_5_an_interface_query_the_system_refuses_is_a_warning_not_a_traceback(monkeypatch, tmp_path):
+def test_an_interface_query_the_system_refuses_is_a_warning_not_a_traceback(monkeypatch, tmp_path):
     import psutil
 
     def refused():
@@ -370,7 +370,7 @@ def test_referee_doctor_prints_the_boot_config_lines(capsys):
         "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
 
 
-def test_24_5_every_finding_has_one_of_the_statuses_the_report_knows(box):
+def test_every_finding_has_one_of_the_statuses_the_report_knows(box):
     dead = SimulatedSSD1306()
     dead.fail = True
     findings = examine(box, Machine(panels={"team1": dead}, wait=lambda s: None))

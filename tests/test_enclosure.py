@@ -54,7 +54,7 @@ def box(request, referee, dice):
 
 # --- the model builds, with every option ----------------------------------------------
 
-def test_29_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
+def test_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
     assert [p.name for p in referee.printed] == ["base", "lid", "team 1 screen plate",
                                                  "team 2 screen plate"]
     assert [p.name for p in dice.printed] == ["dice base", "dice lid", "bezel"]
@@ -90,7 +90,7 @@ def every_option():
 
 
 @pytest.mark.parametrize("pi, public, team, button", list(every_option()))
-def test_29_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, button):
+def test_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
     public screen, 0.96" team screens and screw-in buttons; every other box
     fits, prints and shows its screens as the default one does."""
@@ -115,7 +115,7 @@ def test_29_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team,
                 assert share.min() == 1.0, (s.name, offset, side)
 
 
-def test_36_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
+def test_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
     """Sanwa OBSF-30: its clips grip a 1.6 mm panel; the dice lid's ring and a
     team wall are thinned to that round a 30 mm hole."""
     b = parts.BUTTONS["snap"]
@@ -135,7 +135,7 @@ def test_36_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel
 
 # --- fits and collisions ---------------------------------------------------------------
 
-def test_29_every_part_fits_its_cut_out_with_the_stated_clearance(box):
+def test_every_part_fits_its_cut_out_with_the_stated_clearance(box):
     assert box.fits
     for fit in box.fits:
         assert 0.1 <= fit.clearance <= 0.5, fit.name
@@ -144,11 +144,11 @@ def test_29_every_part_fits_its_cut_out_with_the_stated_clearance(box):
         assert snug > 1e-3, f"{fit.name}: looser than {fit.clearance} mm"
 
 
-def test_29_no_two_parts_of_the_closed_box_collide(box):
+def test_no_two_parts_of_the_closed_box_collide(box):
     assert checks.collisions(box) == []
 
 
-def test_29_the_collision_check_sees_a_part_put_where_another_is(referee):
+def test_the_collision_check_sees_a_part_put_where_another_is(referee):
     pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
     moved = model.Box("moved", referee.printed, referee.bought + [
         model.Bought("a second Pi, 5 mm higher", Pos(0, 0, 5) * pi.solid, (0, 0, 0))], [])
@@ -157,7 +157,7 @@ def test_29_the_collision_check_sees_a_part_put_where_another_is(referee):
 
 # --- printable --------------------------------------------------------------------------
 
-def test_29_walls_are_at_least_1_6_mm_and_lettering_one_nozzle_line(box):
+def test_walls_are_at_least_1_6_mm_and_lettering_one_nozzle_line(box):
     for part in box.printed:
         thinnest, where = thinnest_wall(part.plain or part.solid)
         assert thinnest >= model.MIN_WALL, f"{part.name}: {thinnest:.2f} mm at {where}"
@@ -166,24 +166,24 @@ def test_29_walls_are_at_least_1_6_mm_and_lettering_one_nozzle_line(box):
             assert detail >= model.MIN_DETAIL, f"{part.name}'s lettering: {detail:.2f} mm at {where}"
 
 
-def test_29_the_wall_check_measures_a_thin_plate():
+def test_the_wall_check_measures_a_thin_plate():
     plate = Box(30, 30, 1.2)
     assert thinnest_wall(plate)[0] == pytest.approx(1.2, abs=0.01)
 
 
-def test_29_no_overhang_beyond_45_degrees_as_each_part_lies_on_the_bed(box):
+def test_no_overhang_beyond_45_degrees_as_each_part_lies_on_the_bed(box):
     for part in box.printed:
         assert checks.overhangs(part.bed_solid()) == [], part.name
 
 
-def test_29_the_overhang_check_sees_a_shelf_in_the_air():
+def test_the_overhang_check_sees_a_shelf_in_the_air():
     shelf = Box(20, 20, 2) + Pos(15, 0, 10) * Box(20, 20, 2)
     shelf += Pos(0, 0, 5) * Box(4, 4, 10)
     flat = Pos(0, 0, 1) * shelf
     assert checks.overhangs(flat)
 
 
-def test_29_every_printed_part_fits_a_220_mm_bed(box):
+def test_every_printed_part_fits_a_220_mm_bed(box):
     for part in box.printed:
         fits, size = checks.fits_bed(part.bed_solid())
         assert fits, f"{part.name}: {size}"
@@ -211,7 +211,7 @@ def public_screen(box):
     return next(s for s in box.sightlines if s.name == "public screen")
 
 
-def test_29_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
+def test_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
     assert len(team_screens(referee)) == 2
     for s in team_screens(referee):
         angles, blocked = sight[(s.name, s.readers)]
@@ -219,7 +219,7 @@ def test_29_each_team_sees_every_pixel_of_its_own_screen(referee, sight):
         assert not blocked.any(), f"{s.name}: the box hides some pixels from its own team"
 
 
-def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
+def test_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
     for s in team_screens(referee):
         angles, blocked = sight[(s.name, -s.readers)]
         # every line of sight from the far side meets the glass from behind its
@@ -228,7 +228,7 @@ def test_29_no_player_of_the_other_team_can_read_a_teams_screen(referee, sight):
         assert blocked.mean() > 0.9, s.name
 
 
-def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
+def test_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
     s = team_screens(referee)[0]
     tilt = np.radians(60.0)   # the face turned up 60 degrees instead of the wall's 20
     normal = type(s.normal)(0, s.readers * np.cos(tilt), np.sin(tilt))
@@ -238,7 +238,7 @@ def test_29_the_viewing_check_would_catch_a_screen_tilted_too_far_back(referee):
 
 # --- issue 36: the team screens' nuts in printed plates ---------------------------------
 
-def test_36_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(referee):
+def test_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(referee):
     """ISO 4032 M2 nuts, 4.0 mm across the flats and 1.6 mm high, each in a
     hex pocket 0.15 mm larger a side; the M2 x 12 screws from outside run
     through the whole nut and out of the plate's back."""
@@ -256,14 +256,14 @@ def test_36_each_team_screens_four_m2_nuts_sit_in_a_plate_behind_its_board(refer
         s = next(s for s in referee.sightlines if s.name == f"team {team} screen")
         inward = -np.array([s.normal.X, s.normal.Y, s.normal.Z])
 
-        def deepest(solid):
+        def deepest(solid, inward=inward):
             return max(np.dot([v.X, v.Y, v.Z], inward) for v in solid.vertices())
         screws = next(b for b in referee.bought if b.name == f"team {team} screen screws and nuts")
         assert deepest(screws.solid) - deepest(plate.solid) >= 1.5
         assert deepest(nuts) == pytest.approx(deepest(plate.solid), abs=1e-6)   # flush with its back
 
 
-def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(monkeypatch):
+def test_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(monkeypatch):
     from hardware.enclosure import plates
     o = parts.OLEDS["0.96"]
     monkeypatch.setattr(parts, "M2_NUT", (3.8, 1.6))
@@ -274,7 +274,7 @@ def test_36_the_nut_check_sees_a_pocket_cut_for_a_smaller_nut(monkeypatch):
     assert checks.fit(box, fit)[0] > 1e-3
 
 
-def test_36_a_screen_plate_lies_on_its_board_face_and_would_need_support_the_other_way_up(referee):
+def test_a_screen_plate_lies_on_its_board_face_and_would_need_support_the_other_way_up(referee):
     for part in referee.printed:
         if "plate" in part.name:
             bed = part.bed_solid()
@@ -286,7 +286,7 @@ def test_36_a_screen_plate_lies_on_its_board_face_and_would_need_support_the_oth
 
 # --- issue 36: service and heat ---------------------------------------------------------
 
-def test_36_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(referee):
+def test_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(referee):
     card = next(b for b in referee.bought if b.name == "microSD card")
     path = referee.paths["microSD card"]
     assert path.bounding_box().min.X < referee.part("base").solid.bounding_box().min.X
@@ -294,7 +294,7 @@ def test_36_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(
     assert checks.in_the_way(referee, "microSD card") == []
 
 
-def test_36_the_sd_check_sees_a_wall_without_its_slot(referee):
+def test_the_sd_check_sees_a_wall_without_its_slot(referee):
     base = referee.part("base")
     card = next(b for b in referee.bought if b.name == "microSD card").solid.bounding_box()
     plug = Pos(base.solid.bounding_box().min.X + 1.2, card.center().Y, card.center().Z) * Box(2.4, 20, 8)
@@ -303,7 +303,7 @@ def test_36_the_sd_check_sees_a_wall_without_its_slot(referee):
     assert checks.in_the_way(closed, "microSD card") == ["base"]
 
 
-def test_36_light_pipes_reach_from_outside_the_end_wall_to_beside_each_led(referee):
+def test_light_pipes_reach_from_outside_the_end_wall_to_beside_each_led(referee):
     pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
     leds = parts.PIS["4"].leds
     pipes = [b.solid.bounding_box() for b in referee.bought if b.name.startswith("light pipe")]
@@ -315,7 +315,7 @@ def test_36_light_pipes_reach_from_outside_the_end_wall_to_beside_each_led(refer
         assert pipe.max.X == pytest.approx(board.min.X + x - 1.0)   # 1 mm short of the LED
 
 
-def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee):
+def test_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee):
     """A Pi 4's heatsink or a Pi 5's Active Cooler, 14 mm over the board, and
     6 mm of air over its fan, clear of every part (the collision check covers
     them like every other part; here: they are there, and one that reaches
@@ -333,7 +333,7 @@ def test_36_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(refe
     assert checks.collisions(taller)
 
 
-def test_36_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(box):
+def test_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(box):
     """10 x 3 mm stick-on feet, 0.6 mm deep in recesses under the floor's
     corners, 0.3 mm round each (the fits test checks that); the floor stands
     2.4 mm over the table; the recesses' roofs are the base's only bridges."""
@@ -354,7 +354,7 @@ def test_36_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(b
         assert checks.bridges(part.bed_solid()) == [], part.name
 
 
-def test_36_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():
+def test_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():
     plate = Pos(0, 0, 1.5) * Box(40, 40, 3)
     recess = plate - Cylinder(5.3, 1.2)                  # 10.6 across, 0.6 deep
     assert checks.overhangs(recess) == [] and checks.bridges(recess) == [(10.6, 0.6)]
@@ -376,7 +376,7 @@ def offsets(box, name):
     return (low, (low + high) / 2, high)
 
 
-def test_36_every_seat_sees_every_pixel_of_the_public_screen(referee, triangles):
+def test_every_seat_sees_every_pixel_of_the_public_screen(referee, triangles):
     s = public_screen(referee)
     for offset in offsets(referee, "public screen"):
         for side in (-1, 1):
@@ -387,7 +387,7 @@ def test_36_every_seat_sees_every_pixel_of_the_public_screen(referee, triangles)
                 f"{share[worst]:.0%} of the public screen")
 
 
-def test_36_each_team_sees_all_of_its_screen_whatever_the_modules_offset(referee, triangles):
+def test_each_team_sees_all_of_its_screen_whatever_the_modules_offset(referee, triangles):
     for s in team_screens(referee):
         name = s.name
         for offset in offsets(referee, name):
@@ -395,7 +395,7 @@ def test_36_each_team_sees_all_of_its_screen_whatever_the_modules_offset(referee
             assert share.min() == 1.0, f"{name}, offset {offset}: {share.min():.0%}"
 
 
-def test_36_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, triangles):
+def test_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, triangles):
     """A 3 mm frame on the lid round the pixels and 0.5 mm, as the first lid's
     window was at the glass: the far seats lose rows."""
     s = public_screen(referee)
@@ -408,7 +408,7 @@ def test_36_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, 
     assert checks.seen(framed, s, checks.seats(-1), 0.0).min() < 0.8
 
 
-def test_36_the_offset_check_sees_a_module_beyond_the_range_the_windows_take(referee, triangles):
+def test_the_offset_check_sees_a_module_beyond_the_range_the_windows_take(referee, triangles):
     s = team_screens(referee)[0]
     high = offsets(referee, s.name)[-1]
     assert checks.seen(referee, s, checks.seats(s.readers), high + 2.0, triangles).min() < 1.0
@@ -432,7 +432,7 @@ def holes_at(plate, o: parts.Oled, diameter: float = 2.4) -> bool:
     return True
 
 
-def test_36_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offset():
+def test_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offset():
     box = coupons.build()
     for o in parts.OLEDS.values():
         coupon = next(p for p in box.printed if p.name == f"coupon {o.name.split()[0].strip(chr(34))}")
@@ -443,13 +443,13 @@ def test_36_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offs
             assert (coupon.solid & pixels).volume < 1e-3, (o.name, offset)
 
 
-def test_36_the_coupon_check_sees_holes_23_3_mm_apart_where_the_module_has_23_5():
+def test_the_coupon_check_sees_holes_23_3_mm_apart_where_the_module_has_23_5():
     import dataclasses
     old = dataclasses.replace(parts.OLED_096, holes=(23.3, 23.8))
     assert not holes_at(coupons.oled(old).solid, parts.OLED_096)
 
 
-def test_36_the_coupons_are_a_few_grams_and_print_flat_without_supports():
+def test_the_coupons_are_a_few_grams_and_print_flat_without_supports():
     from hardware.enclosure.estimate import estimate
     box = coupons.build()
     assert len(box.printed) == len(parts.OLEDS) + len(parts.BUTTONS)
@@ -468,7 +468,7 @@ def test_36_the_coupons_are_a_few_grams_and_print_flat_without_supports():
 
 # --- the files -------------------------------------------------------------------------
 
-def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, tmp_path):
+def test_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, tmp_path):
     said = export(dice, "dice", tmp_path)
     assert len(said) == len(dice.printed)
     for part in dice.printed:
@@ -485,7 +485,7 @@ def test_29_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice
     top = (dice_box.Params().length * dice_box.Params().width
            - np.pi * (parts.BUTTONS["screw"].hole / 2) ** 2)
     assert bed_face(tmp_path / "dice-lid.3mf")[0] == pytest.approx(top, rel=0.02)
-    for line, part in zip(said, dice.printed):
+    for line, _ in zip(said, dice.printed):
         assert re.search(r"\d+ cm3 solid, \d+ g of PLA, about \d+ h \d\d min$", line), line
 
 
@@ -505,7 +505,7 @@ def bed_face(path):
     return area[on_bed].sum(), v[:, 2].max() - low
 
 
-def test_36_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
+def test_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
     from hardware.enclosure.estimate import SKIN, estimate
     cube = estimate(Box(40, 40, 40))
     skin = 6 * 40 * 40 * SKIN
@@ -516,7 +516,7 @@ def test_36_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
     assert plate.grams == pytest.approx(40 * 40 * 1.2 / 1000 * 1.24)
 
 
-def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):
+def test_a_picture_shows_the_part_lit_on_white(tmp_path):
     from PIL import Image
     render.render([(Box(40, 20, 10), (200, 40, 40))], tmp_path / "box.png", size=(160, 120))
     image = Image.open(tmp_path / "box.png").convert("RGB")
@@ -528,7 +528,7 @@ def test_29_a_picture_shows_the_part_lit_on_white(tmp_path):
 
 # --- the guide ------------------------------------------------------------------------
 
-def test_29_build_md_shows_the_pictures_and_lists_every_printed_part(referee, dice):
+def test_build_md_shows_the_pictures_and_lists_every_printed_part(referee, dice):
     build = (ROOT / "hardware" / "BUILD.md").read_text(encoding="utf-8")
     pictures = re.findall(r"\]\((pictures/[^)]+\.png)\)", build)
     for name in ("referee-exploded", "referee-team1-side", "referee-team2-side", "dice-exploded"):
@@ -572,13 +572,13 @@ def unsupported(text: str) -> list[str]:
     return found
 
 
-def test_36_the_documents_name_only_parts_and_sizes_the_model_takes():
+def test_the_documents_name_only_parts_and_sizes_the_model_takes():
     for name in DOCUMENTS:
         text = (ROOT / "hardware" / name).read_text(encoding="utf-8")
         assert unsupported(text) == [], name
 
 
-def test_36_the_document_check_sees_the_parts_the_first_documents_named():
+def test_the_document_check_sees_the_parts_the_first_documents_named():
     old = ('| 2 | arcade push button, 30 or 60 mm |\n'
            '| 1 | MAX7219 module, 0.36" or 0.56" digits |\n'
            '| 1 | e.g. Sanwa OBSL-30 |\n| 1 | 2.42" OLED |\n a 24 mm hole\n')
@@ -586,7 +586,7 @@ def test_36_the_document_check_sees_the_parts_the_first_documents_named():
                                                "Sanwa OBSL-30", '2.42" OLED'])
 
 
-def test_29_the_cad_tools_stay_off_the_pi():
+def test_the_cad_tools_stay_off_the_pi():
     import tomllib
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert not any(req.startswith("build123d") for req in project["dependencies"])
@@ -594,7 +594,7 @@ def test_29_the_cad_tools_stay_off_the_pi():
     assert "cad" not in (ROOT / "systemd" / "install.sh").read_text(encoding="utf-8")
 
 
-def test_36_writing_a_3mf_leaves_the_process_reading_text_as_before(tmp_path):
+def test_writing_a_3mf_leaves_the_process_reading_text_as_before(tmp_path):
     """lib3mf sets the process's locale to C; left so, every text file read
     after it (the catalogues, the sources) was read as ASCII."""
     before = locale.setlocale(locale.LC_ALL)

@@ -42,7 +42,7 @@ def help_pages(t: Table) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
-def test_25_1_the_first_page_after_setup_says_how_to_undo_and_reach_the_menu(lang, game):
+def test_the_first_page_after_setup_says_how_to_undo_and_reach_the_menu(lang, game):
     try:
         with Table(seed=25, lang=lang) as t:
             t.type(GAMES[game] + "#")            # the setup form, then its defaults
@@ -56,7 +56,7 @@ def test_25_1_the_first_page_after_setup_says_how_to_undo_and_reach_the_menu(lan
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
-def test_25_1_every_help_page_says_how_to_undo_and_reach_the_menu(lang, game):
+def test_every_help_page_says_how_to_undo_and_reach_the_menu(lang, game):
     try:
         with Table(seed=25, lang=lang) as t:
             t.press(GAMES[game])
@@ -81,7 +81,7 @@ KEYS_IN_HELP = {   # keys each game's help must explain, as its screens use them
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_25_1_the_help_says_which_key_does_what(game):
+def test_the_help_says_which_key_does_what(game):
     with Table(seed=25) as t:
         t.press(GAMES[game])
         text = "\n".join(help_pages(t))
@@ -91,7 +91,7 @@ def test_25_1_the_help_says_which_key_does_what(game):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_1_osmisifry_says_who_took_which_letter_until_the_next_move(lang):
+def test_osmisifry_says_who_took_which_letter_until_the_next_move(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.start("osmisifry", players=["Ania", "Bo", "Cyril"])
@@ -119,7 +119,7 @@ def test_25_1_osmisifry_says_who_took_which_letter_until_the_next_move(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_1_decrypto_says_which_team_guessed_what_and_whether_it_was_right(lang):
+def test_decrypto_says_which_team_guessed_what_and_whether_it_was_right(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.start("decrypto")
@@ -140,7 +140,7 @@ def test_25_1_decrypto_says_which_team_guessed_what_and_whether_it_was_right(lan
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_1_da_vinci_says_who_attacked_whom(lang):
+def test_da_vinci_says_who_attacked_whom(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.start("davinci", players=3)
@@ -153,7 +153,7 @@ def test_25_1_da_vinci_says_who_attacked_whom(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_5_decrypto_a_team_done_leaves_the_revealed_code_up(lang):
+def test_decrypto_a_team_done_leaves_the_revealed_code_up(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.start("decrypto", timer=False)
@@ -173,7 +173,7 @@ def test_25_5_decrypto_a_team_done_leaves_the_revealed_code_up(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_5_osmisifry_help_and_game_give_the_same_letter_keys(lang):
+def test_osmisifry_help_and_game_give_the_same_letter_keys(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.press("2")
@@ -190,7 +190,7 @@ def test_25_5_osmisifry_help_and_game_give_the_same_letter_keys(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_5_osmisifry_b_in_round_1_says_why_and_opens_nothing(lang):
+def test_osmisifry_b_in_round_1_says_why_and_opens_nothing(lang):
     try:
         with Table(seed=3, lang=lang) as t:
             t.start("osmisifry", players=3)
@@ -204,7 +204,7 @@ def test_25_5_osmisifry_b_in_round_1_says_why_and_opens_nothing(lang):
         i18n.use("en")
 
 
-def test_25_5_osmisifry_the_row_being_played_stays_in_sight_while_the_next_is_rolled():
+def test_osmisifry_the_row_being_played_stays_in_sight_while_the_next_is_rolled():
     with Table(seed=3) as t:
         t.start("osmisifry", players=["Ania", "Bo", "Cyril"])
         for _ in range(8):
@@ -217,7 +217,7 @@ def test_25_5_osmisifry_the_row_being_played_stays_in_sight_while_the_next_is_ro
         assert f"Now: {row}" in t.screen("main")
 
 
-def test_25_5_decipher_says_which_keys_open_a_guess():
+def test_decipher_says_which_keys_open_a_guess():
     names = ["Alexandrina", "Bartholomew", "Christopher", "Maximiliane"]
     with Table(seed=3) as t:
         t.start("decipher", players=names)

@@ -286,7 +286,7 @@ def no_traceback(log: list[str]) -> None:
 
 @needs_mounts
 @pytest.mark.parametrize("fault", PLAYERS)
-def test_33_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(card, fault, soak):
+def test_players_db_at_fault_is_set_aside_and_counted_again_from_the_record(card, fault, soak):
     """The fault is put in place of players.db under the running web, which
     opens it again as at a start; ``make soak`` starts the web on it too,
     twice (a restart did not help before)."""
@@ -335,7 +335,7 @@ VALUES = {
 
 @needs_mounts
 @pytest.mark.parametrize("change", VALUES)
-def test_33_players_db_with_a_value_changed_or_a_row_gone_is_counted_again_from_the_record(card, change, tmp_path):
+def test_players_db_with_a_value_changed_or_a_row_gone_is_counted_again_from_the_record(card, change, tmp_path):
     # The file changed is one begun after a set-aside, as every case above
     # leaves it: it must be as complete as one begun at a first start.
     good = healthy(card)
@@ -365,7 +365,7 @@ def test_33_players_db_with_a_value_changed_or_a_row_gone_is_counted_again_from_
 
 
 @needs_mounts
-def test_33_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_written_once_there_is_room(card):
+def test_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_written_once_there_is_room(card):
     # The web's first look is at its start: a web that has held players.db
     # open since an earlier case would go on writing the file it holds.
     card.stop_web()
@@ -387,7 +387,7 @@ def test_33_players_db_on_a_full_card_at_the_first_look_counts_in_memory_and_is_
 
 
 @needs_mounts
-def test_33_players_db_on_a_card_filled_before_a_game_is_counted_keeps_the_pages_and_catches_up(card):
+def test_players_db_on_a_card_filled_before_a_game_is_counted_keeps_the_pages_and_catches_up(card):
     """Mid-write: the web has a players.db; a game ends; the card is full
     when the web counts it."""
     assert players(card) == card.expected
@@ -413,7 +413,7 @@ def test_33_players_db_on_a_card_filled_before_a_game_is_counted_keeps_the_pages
 
 
 @needs_mounts
-def test_33_players_db_read_only_counts_in_memory_says_so_once_and_is_written_once_writable(card):
+def test_players_db_read_only_counts_in_memory_says_so_once_and_is_written_once_writable(card):
     """A players.db of other rules (an update of the box) on a card that
     will not take the recount."""
     good = healthy(card)
@@ -508,7 +508,7 @@ def screens_while(box: RealBox, done, what: str) -> str:
 
 @pytest.mark.parametrize("name", ["wifi", "hotspot.toml"])
 @pytest.mark.parametrize("fault", cases(SMALL, lambda fault: SMALL[fault][1]))
-def test_33_a_wifi_file_at_fault_never_stops_the_box(box, name, fault):
+def test_a_wifi_file_at_fault_never_stops_the_box(box, name, fault):
     make = SMALL[fault][0]
     comitup_says(box, "CONNECTED")       # the hotspot is read as comitup opens it
     screens_while(box, lambda s: s.startswith("[Scores]"), "connected")
@@ -578,7 +578,7 @@ def recorded(evening) -> list:
 
 
 @pytest.mark.parametrize("name, fault", cases(RECORD, FAST_RECORD.__contains__))
-def test_33_the_boxs_record_at_fault_at_start_the_box_starts_says_so_and_saves_the_next_key(
+def test_the_boxs_record_at_fault_at_start_the_box_starts_says_so_and_saves_the_next_key(
         tmp_path, evening, recorded, name, fault):
     said, kept = RECORD[(name, fault)]
     data = tmp_path / "data"
@@ -633,7 +633,7 @@ FAST_CONFIG = {"fifo", "link_to_dev_zero", "folder", "damaged_start"}
 
 
 @pytest.mark.parametrize("fault", cases(CONFIG, FAST_CONFIG.__contains__))
-def test_33_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_path, fault):
+def test_config_toml_at_fault_stops_the_start_with_one_line_never_waits(tmp_path, fault):
     folder_ = tmp_path / "etc"
     folder_.mkdir()
     path = folder_ / "config.toml"
@@ -697,7 +697,7 @@ def set_aside_once(log: str, name: str, fault: str) -> None:
 
 
 @pytest.mark.parametrize("fault", cases(DERIVED_FAULTS, FAST_DERIVED.__contains__))
-def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path, fault):
+def test_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path, fault):
     from referee.club.league import League
     path = made_by(tmp_path, fault, "league.db", lambda p: League(p).close())
     port = free_port()
@@ -724,7 +724,7 @@ def test_33_the_leagues_store_at_fault_is_set_aside_and_the_page_served(tmp_path
 
 
 @pytest.mark.parametrize("fault", cases(DERIVED_FAULTS, FAST_DERIVED.__contains__))
-def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(tmp_path, fault, evening):
+def test_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(tmp_path, fault, evening):
     from referee.club.outbox import Outbox
     path = made_by(tmp_path, fault, "club.db", lambda p: Outbox(str(evening), p).close())
     data = os.path.dirname(path)
@@ -750,7 +750,7 @@ def test_33_a_boxs_club_outbox_at_fault_is_set_aside_and_the_publisher_goes_on(t
 # --- the folder's files: each one in the matrix ---------------------------------------------------
 
 @needs_mounts
-def test_33_every_file_in_the_data_folder_is_one_the_matrix_knows(card, box):
+def test_every_file_in_the_data_folder_is_one_the_matrix_knows(card, box):
     """Each file the processes leave beside the box's database is one the
     matrix above puts at fault; a new one must join it (and KNOWN)."""
     assert players(card) == card.expected

@@ -31,26 +31,26 @@ def asked(path: Path):
             yield node.lineno, node.attr, isinstance(node.ctx, ast.Store)
 
 
-def test_24_2_the_box_is_the_flows_host(table):
+def test_the_box_is_the_flows_host(table):
     assert isinstance(table.box, Host)
     assert {"act", "flash", "sound", "leave", "start_game", "roll", "remaining", "public_url", "goto"} <= offered()
 
 
-def test_24_2_flows_ask_the_box_only_for_what_the_host_offers():
+def test_flows_ask_the_box_only_for_what_the_host_offers():
     members = offered()
     beyond = [f"{path.name}:{line} box.{name}" for path in sorted(FLOWS.glob("*.py"))
               for line, name, _ in asked(path) if name not in members]
     assert beyond == []
 
 
-def test_24_2_no_flow_sets_a_field_of_the_box():
+def test_no_flow_sets_a_field_of_the_box():
     # The flow that takes the keys is the box's to set: a flow calls goto.
     written = [f"{path.name}:{line} box.{name}" for path in sorted(FLOWS.glob("*.py"))
                for line, name, store in asked(path) if store]
     assert written == []
 
 
-def test_24_2_the_box_goes_where_goto_sends_it(table):
+def test_the_box_goes_where_goto_sends_it(table):
     from referee.box.flows import menu
     settings = menu.Settings(table.box)
     table.box.goto(settings)
@@ -59,7 +59,7 @@ def test_24_2_the_box_goes_where_goto_sends_it(table):
     assert table.box.shown["main"].title == settings.screens()["main"].title
 
 
-def test_24_2_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text():
+def test_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text():
     # Modes dispatch through tables of their members, not getattr on strings:
     # a mode renamed in one place and not the other fails here, not at a table.
     import pathlib
@@ -74,7 +74,7 @@ def test_24_2_a_flows_modes_are_enums_and_no_page_is_found_by_its_name_as_text()
     assert set(osmisifry.Play._ASKS) == set(osmisifry.Ask) - {osmisifry.Ask.NONE}
 
 
-def test_24_2_a_saved_mode_the_flow_does_not_have_is_refused(table):
+def test_a_saved_mode_the_flow_does_not_have_is_refused(table):
     from referee.box.flows import osmisifry
     table.start("osmisifry", players=2)
     flow = table.box.flow

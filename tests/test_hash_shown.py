@@ -71,7 +71,7 @@ THROUGH = {
 
 @pytest.mark.soak
 @pytest.mark.parametrize("lang", ALL)
-def test_34_2_a_page_whose_hash_does_something_shows_it(lang, soak):
+def test_a_page_whose_hash_does_something_shows_it(lang, soak):
     found: dict[str, str] = {}
     rng = random.Random(342)
     try:
@@ -92,7 +92,7 @@ def test_34_2_a_page_whose_hash_does_something_shows_it(lang, soak):
     assert sorted(found) == [], "\n\n".join(f"{k}\n{v}" for k, v in sorted(found.items()))
 
 
-def test_34_2_DE5_DE6_an_interception_has_its_page_so_a_habitual_hash_is_no_error():
+def test_DE5_DE6_an_interception_has_its_page_so_a_habitual_hash_is_no_error():
     with Table(seed=34) as t:
         t.start("decrypto")
         for step in [*DONE, "123#", "#", "124#", "#", *DONE]:
@@ -108,7 +108,7 @@ def test_34_2_DE5_DE6_an_interception_has_its_page_so_a_habitual_hash_is_no_erro
         assert "[Round 2: White" in t.screen() and "White: 3-4-1" in t.screen()
 
 
-def test_34_2_OS13_the_result_says_that_hash_leaves_it():
+def test_OS13_the_result_says_that_hash_leaves_it():
     with Table(seed=34) as t:
         t.start("osmisifry", players=2)
         t.type("D#####")

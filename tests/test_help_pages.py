@@ -38,7 +38,7 @@ def split_sentences(pages: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
-def test_34_5_every_help_page_ends_on_a_whole_sentence(lang, game):
+def test_every_help_page_ends_on_a_whole_sentence(lang, game):
     try:
         with Table(seed=34, lang=lang) as t:
             t.press(GAMES[game])
@@ -53,7 +53,7 @@ def test_34_5_every_help_page_ends_on_a_whole_sentence(lang, game):
     assert cut == []
 
 
-def test_34_5_decrypto_keeps_a_sentence_on_one_page():
+def test_decrypto_keeps_a_sentence_on_one_page():
     with Table(seed=34) as t:
         t.press("1")
         pages = [body(page) for page in help_pages(t)]
@@ -62,14 +62,14 @@ def test_34_5_decrypto_keeps_a_sentence_on_one_page():
                page[:2] == ["A: swap a keyword", "(before round 1)."] for page in pages)
 
 
-def test_34_5_da_vinci_ends_on_more_than_its_last_words():
+def test_da_vinci_ends_on_more_than_its_last_words():
     with Table(seed=34) as t:
         t.press("4")
         pages = [body(page) for page in help_pages(t)]
     assert pages[-1] == ["After a hit: A again,", "# stops."]
 
 
-def test_34_5_DC6_decipher_more_menu_is_numbered_1_to_4_at_every_moment():
+def test_DC6_decipher_more_menu_is_numbered_1_to_4_at_every_moment():
     with Table(seed=34) as t:
         t.start("decipher", players=2)
         t.press("#")

@@ -191,7 +191,7 @@ def reach(graph: dict[str, set[str]], start) -> set[str]:
     return seen
 
 
-def test_24_6_the_graph_with_every_import_sees_one_inside_a_function():
+def test_the_graph_with_every_import_sees_one_inside_a_function():
     # The check itself: the circle once hidden in forms.key is found.
     graph = import_graph(every=True)
     assert "referee.box.flows.menu" in graph["referee.box.flows.forms"]
@@ -200,11 +200,11 @@ def test_24_6_the_graph_with_every_import_sees_one_inside_a_function():
                for part in circles(graph))
 
 
-def test_24_6_no_circle_counting_imports_inside_functions():
+def test_no_circle_counting_imports_inside_functions():
     assert circles(import_graph(every=True)) == []
 
 
-def test_24_6_no_arrow_upward_counting_imports_inside_functions():
+def test_no_arrow_upward_counting_imports_inside_functions():
     graph = import_graph(every=True)
     upward = sorted((name, target) for name, targets in graph.items() for target in targets
                     if layer(target) > layer(name))
@@ -212,7 +212,7 @@ def test_24_6_no_arrow_upward_counting_imports_inside_functions():
     assert layer("referee.config") < layer("referee.club.messages") < layer("referee.cli")
 
 
-def test_24_6_the_web_stays_apart_from_the_box_and_the_flows_from_the_web():
+def test_the_web_stays_apart_from_the_box_and_the_flows_from_the_web():
     graph = import_graph(every=True)
     web = [name for name in graph if name.startswith("referee.web")]
     reached = reach(graph, web)
@@ -232,7 +232,7 @@ print(json.dumps(sorted(name for name in sys.modules
 """
 
 
-def test_33_7_the_web_process_loads_no_drawing_and_nothing_of_hal():
+def test_the_web_process_loads_no_drawing_and_nothing_of_hal():
     # Every module of the web (the games' own web modules too, which the
     # catalogue loads by name), in a fresh interpreter.  The devices' facts
     # the configuration checks in every process (the buzzer's band and what
@@ -299,7 +299,7 @@ def test_item1_every_module_imports_alone_in_a_fresh_interpreter():
     assert done.stdout.split() == [], done.stderr
 
 
-def test_24_4_every_import_of_the_project_names_a_module_and_a_name_that_exist():
+def test_every_import_of_the_project_names_a_module_and_a_name_that_exist():
     # The import graph above leaves out what is not a module of the project,
     # so an import of a module that moved would hide there, inside a function,
     # until the day it runs.  Every import anywhere (the tests, the benches

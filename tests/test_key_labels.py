@@ -48,7 +48,7 @@ def pages(t: Table, lang: str, found: dict, keys: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_25_4_every_soft_key_label_fits_whole_on_every_page(lang):
+def test_every_soft_key_label_fits_whole_on_every_page(lang):
     found: dict[str, str] = {}
     rng = random.Random(25)
     try:
@@ -85,7 +85,7 @@ def test_25_4_every_soft_key_label_fits_whole_on_every_page(lang):
 
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("preset, time", [("A", "0:30"), ("B", "1:00"), ("C", "5:00")])
-def test_25_4_a_preset_key_on_a_countdown_under_way_asks_first(lang, preset, time):
+def test_a_preset_key_on_a_countdown_under_way_asks_first(lang, preset, time):
     try:
         with Table(seed=4, lang=lang) as t:
             t.type("6B#")                  # the table tools: 1:00, running
@@ -108,7 +108,7 @@ def test_25_4_a_preset_key_on_a_countdown_under_way_asks_first(lang, preset, tim
         i18n.use("en")
 
 
-def test_25_4_a_preset_key_once_time_is_up_sets_at_once():
+def test_a_preset_key_once_time_is_up_sets_at_once():
     with Table(seed=4) as t:
         t.type("6A#")
         t.advance(31)

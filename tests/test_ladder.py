@@ -54,7 +54,7 @@ def ladder_rows(html: str, section: str = "ranked") -> list[list[str]]:
     return []
 
 
-def test_37_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_not_lead():
+def test_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_not_lead():
     hand = four_games_by_hand()
     ordinal = {name: mu - 3 * sigma for name, (mu, sigma) in hand.items()}
     assert {name: (round(mu, 3), round(sigma, 3)) for name, (mu, sigma) in hand.items()} == {
@@ -65,7 +65,7 @@ def test_37_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does
         html = page(t, "/p/ladder/decipher")
     rows = ladder_rows(html)
     assert [row[1] for row in rows] == ["Marek", "Ania", "Zoe", "Mirek"]        # by mu: Marek, Zoe, Ania
-    for place, name, shown, rating, games in rows:
+    for _, name, shown, rating, _games in rows:
         mu, sigma = hand[name]
         assert (shown, rating) == (f"{ordinal[name]:.1f}", f"{mu:.1f} ± {sigma:.1f}"), name
     assert [row[0] for row in rows] == ["1.", "2.", "3.", "4."]
@@ -74,7 +74,7 @@ def test_37_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does
 
 
 @pytest.mark.parametrize("sigma, marek", [(8.0, "1."), (7.9, "σ above 7.9")])
-def test_37_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, marek):
+def test_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, marek):
     hand = four_games_by_hand()     # Marek's sigma is 7.924: over 7.9, under 8
     with Table(seed=7, config={"ladder": {"provisional_games": 3, "provisional_sigma": sigma}}) as t:
         four_games(t)
@@ -95,7 +95,7 @@ def test_37_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, ma
     assert "with fewer than 3 games since a whole season away, or σ above " + f"{sigma:g}" in text(html)
 
 
-def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provisional():
+def test_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provisional():
     with Table(seed=7, config={"ladder": {"provisional_games": 2, "provisional_sigma": 25}}) as t:
         for _ in range(2):
             marek_wins_against(t, PANDA)                                         # September
@@ -130,7 +130,7 @@ def test_37_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provis
     assert [r[1] for r in ladder_rows(again)] == ["Marek", "Ania", "Zoe"] and "Mirek" not in text(again)
 
 
-def test_37_a_clubs_own_seasons_from_config_toml():
+def test_a_clubs_own_seasons_from_config_toml():
     seasons = [{"name": "Autumn", "start": "2026-09-01", "end": "2026-11-30"},
                {"name": "<b>Winter</b>", "start": "2026-12-01", "end": "2027-02-28"}]
     with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25, "seasons": seasons}}) as t:
@@ -162,13 +162,13 @@ def test_37_a_clubs_own_seasons_from_config_toml():
     ({"seasons": [{"name": "A", "start": "2026-03-01", "end": "9999-12-31"}]},
      "ladder.seasons[0].end: 9999-12-31: a season is in the years 2000-9000"),
 ])
-def test_37_a_mistake_in_the_ladders_config_is_said_with_its_key(ladder, said):
+def test_a_mistake_in_the_ladders_config_is_said_with_its_key(ladder, said):
     with pytest.raises(ConfigError) as found:
         parse({"ladder": ladder})
     assert str(found.value).startswith("config.toml: " + said), str(found.value)
 
 
-def test_37_a_players_page_names_rivals_the_best_partner_and_time_played(table):
+def test_a_players_page_names_rivals_the_best_partner_and_time_played(table):
     t = table
     for _ in range(2):
         marek_wins_against(t, ["Mirek", "Ania", "<b>Bob</b>"])                # Bob beats Ania twice
@@ -199,7 +199,7 @@ def test_37_a_players_page_names_rivals_the_best_partner_and_time_played(table):
     assert 'href="/p/@ema"' in ema
 
 
-def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_had_a_start(table):
+def test_time_played_is_counted_again_from_a_players_db_kept_before_results_had_a_start(table):
     import json
     import sqlite3
 
@@ -228,7 +228,7 @@ def test_37_time_played_is_counted_again_from_a_players_db_kept_before_results_h
     assert "Time played 0 h 20 min in 2 games" in text(page(t, "/p/@ania"))
 
 
-def test_37_two_names_merged_are_one_player_on_the_ladder():
+def test_two_names_merged_are_one_player_on_the_ladder():
     from test_merges import merge_page, post
     with Table(seed=7, config={"ladder": {"provisional_games": 1, "provisional_sigma": 25}}) as t:
         marek_wins_against(t, PANDA)
@@ -240,7 +240,7 @@ def test_37_two_names_merged_are_one_player_on_the_ladder():
     assert [(r[1], r[4]) for r in rows] == [("Marek", "2"), ("Ania", "2"), ("Mirek", "2")]
 
 
-def test_37_the_players_pages_are_kept_through_a_games_moves_and_made_again_at_its_end(table):
+def test_the_players_pages_are_kept_through_a_games_moves_and_made_again_at_its_end(table):
     t = table
     marek_wins_against(t, PANDA)
     paths = ("/p/@ania", "/p/ladder/decipher", "/api/p/ladder/decipher.json", "/p/")
@@ -263,7 +263,7 @@ def rival_links(html: str, label: str) -> list[tuple[str, str]]:
     return re.findall(r'<a href="(/[ge]/[^"]+)">([^<]+)</a>', row)
 
 
-def test_37_a_rivals_games_of_one_evening_are_told_apart_by_their_start(table):
+def test_a_rivals_games_of_one_evening_are_told_apart_by_their_start(table):
     t = table
     marek_wins_against(t, PANDA)
     t.advance(1500)
@@ -281,7 +281,7 @@ def test_37_a_rivals_games_of_one_evening_are_told_apart_by_their_start(table):
     assert day == day_too != latest and later > earlier
 
 
-def test_37_the_leagues_rivals_games_at_two_tables_at_once_say_their_table():
+def test_the_leagues_rivals_games_at_two_tables_at_once_say_their_table():
     from referee.club.league import League
     from test_league_merges import fed, game, pages
     league = League(":memory:")

@@ -19,7 +19,6 @@ import json
 import sqlite3
 import time
 
-import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from referee.club import messages
@@ -90,7 +89,7 @@ def every_page(league: League, now: float) -> dict:
     return {path: league.get(path)[0] for path in paths}
 
 
-def test_33_an_entry_without_an_optional_field_is_kept_with_its_default_and_every_page_answers(club):
+def test_an_entry_without_an_optional_field_is_kept_with_its_default_and_every_page_answers(club):
     broker, league, _ = club
     publish = Publish(broker, league)
     now = time.time()
@@ -119,7 +118,7 @@ BAD_MEMBERS = {
 }
 
 
-def test_33_decrypto_members_pass_the_name_check_and_later_updates_still_count(club, tmp_path):
+def test_decrypto_members_pass_the_name_check_and_later_updates_still_count(club, tmp_path):
     """A member the box would refuse is refused here too, with the member
     named in one log line, and never rated: an update to an earlier game
     after it still counts, after a restart too (the bad ones retained)."""
@@ -158,7 +157,7 @@ def test_33_decrypto_members_pass_the_name_check_and_later_updates_still_count(c
         publish.close()
 
 
-def test_33_rows_stored_before_the_door_are_rebuilt_or_set_aside_at_start(tmp_path):
+def test_rows_stored_before_the_door_are_rebuilt_or_set_aside_at_start(tmp_path):
     """A league file from before these checks: an entry stored as it came
     (no winners), one with a member no box keeps, one that is no JSON, a
     result counted from a name no box keeps.  The league starts, sets the
@@ -208,7 +207,7 @@ def test_33_rows_stored_before_the_door_are_rebuilt_or_set_aside_at_start(tmp_pa
     kept.close()
 
 
-def test_33_what_the_league_holds_changes_only_with_its_database(tmp_path, monkeypatch):
+def test_what_the_league_holds_changes_only_with_its_database(tmp_path, monkeypatch):
     """A step of the store failing (planted: a trigger), or the rating refusing
     a result (planted: the model failing), leaves the players and ratings as
     they were; the next message is taken as if it never happened."""
@@ -253,7 +252,7 @@ def test_33_what_the_league_holds_changes_only_with_its_database(tmp_path, monke
         league.close()
 
 
-def test_33_every_game_a_table_plays_with_names_is_taken_and_its_people_rated(tmp_path):
+def test_every_game_a_table_plays_with_names_is_taken_and_its_people_rated(tmp_path):
     """The door refuses nothing a box sends: each game started with typed
     names (Decrypto's members team by team), and a Decrypto game of named
     members played to its end, whose members the league then rates."""

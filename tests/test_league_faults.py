@@ -84,7 +84,7 @@ def topic_of(table: str, kind: str = "event") -> str:
 # --- the decoder --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("repro", REPROS)
-def test_27_each_repro_is_refused_with_its_reason_and_the_next_valid_row_taken(repro, tmp_path):
+def test_each_repro_is_refused_with_its_reason_and_the_next_valid_row_taken(repro, tmp_path):
     now = time.time()
     table, sent = REPROS[repro](now)
     payload = json.dumps(sent).encode()
@@ -100,7 +100,7 @@ def test_27_each_repro_is_refused_with_its_reason_and_the_next_valid_row_taken(r
     league.close()
 
 
-def test_27_a_row_from_before_the_checks_that_they_refuse_is_dropped_at_start(tmp_path):
+def test_a_row_from_before_the_checks_that_they_refuse_is_dropped_at_start(tmp_path):
     """A league that stored "started": 1e18 before this fix 500ed on every page:
     it starts clean now."""
     path = str(tmp_path / "league.db")
@@ -119,7 +119,7 @@ def test_27_a_row_from_before_the_checks_that_they_refuse_is_dropped_at_start(tm
     league.close()
 
 
-def test_27_every_real_game_entry_is_taken():
+def test_every_real_game_entry_is_taken():
     """The checks refuse no entry a box makes (the rules' own random play
     checks every summary too: tests/test_rules_fuzz.py, ``contract``)."""
     from referee.testing import Table
@@ -158,7 +158,7 @@ def no_500(league: League) -> None:
     assert set(answers.values()) == {200}, answers
 
 
-def test_27_each_fault_published_once_is_refused_and_the_league_takes_the_next(club):
+def test_each_fault_published_once_is_refused_and_the_league_takes_the_next(club):
     broker, league, _ = club
     sniffer = Sniffer(broker)
     seq = 1
@@ -182,7 +182,7 @@ def test_27_each_fault_published_once_is_refused_and_the_league_takes_the_next(c
     sniffer.close()
 
 
-def test_27_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
+def test_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
     broker, league, _ = club
     sniffer = Sniffer(broker)
     sniffer.client.publish(topic_of("north", "game/7"), json.dumps(message(time.time(), seq=2**63)).encode(),
@@ -192,7 +192,7 @@ def test_27_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
         for seq in (2, 3):                        # and after each start, the next valid row
             league.stop()
             league = League(broker, tmp_path)
-            league.until(lambda: league.api()["broker"], "the league back on the broker")
+            league.until(lambda league=league: league.api()["broker"], "the league back on the broker")
             send_valid(league, sniffer, seq)
             assert refused(league) == 1           # the retained one, once each start
             no_500(league)
@@ -202,7 +202,7 @@ def test_27_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
         sniffer.close()
 
 
-def test_27_a_fault_taking_one_message_is_logged_and_the_league_listens_on(club):
+def test_a_fault_taking_one_message_is_logged_and_the_league_listens_on(club):
     """Not a bad message this time but the league's own store failing under
     it (a table gone): the message is lost, said once, and the next taken."""
     broker, league, _ = club
@@ -221,7 +221,7 @@ def test_27_a_fault_taking_one_message_is_logged_and_the_league_listens_on(club)
     sniffer.close()
 
 
-def test_27_bad_days_are_404_and_aiohttps_own_400_carries_the_headers(club):
+def test_bad_days_are_404_and_aiohttps_own_400_carries_the_headers(club):
     broker, league, _ = club
     for path in ("/e/0001-01-01", "/api/e/0001-01-01.csv", "/api/e/0001-01-01", "/e/9999-12-31",
                  "/e/2026-02-30", "/api/e/1970-01-01.json"):
@@ -241,7 +241,7 @@ def test_27_bad_days_are_404_and_aiohttps_own_400_carries_the_headers(club):
     assert all(f"{name.lower()}:" in head for name in SECURITY), head
 
 
-def test_27_the_csv_is_the_boxs_kind_and_names_stay_text(club):
+def test_the_csv_is_the_boxs_kind_and_names_stay_text(club):
     broker, league, _ = club
     sniffer = Sniffer(broker)
     now = time.time()
@@ -262,7 +262,7 @@ def test_27_the_csv_is_the_boxs_kind_and_names_stay_text(club):
 # --- the page says how the league is, in each language ----------------------------------------------
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl", "ru"])
-def test_27_the_page_says_connected_and_how_many_messages_were_refused_tonight(lang, tmp_path):
+def test_the_page_says_connected_and_how_many_messages_were_refused_tonight(lang, tmp_path):
     now = time.time()
     league = Store(str(tmp_path / "league.db"))
     for _ in range(3):
@@ -291,7 +291,7 @@ def test_27_the_page_says_connected_and_how_many_messages_were_refused_tonight(l
         assert "refused tonight" not in said      # translated, not the English
 
 
-def test_27_a_flood_of_forged_tables_fills_no_log(tmp_path, caplog):
+def test_a_flood_of_forged_tables_fills_no_log(tmp_path, caplog):
     """One line per table, kind and minute, and 30 a minute in all: a box
     inventing a table name for each bad message is held back too."""
     now = time.time()
@@ -305,7 +305,7 @@ def test_27_a_flood_of_forged_tables_fills_no_log(tmp_path, caplog):
     league.close()
 
 
-def test_27_a_table_name_is_one_whole_topic_level():
+def test_a_table_name_is_one_whole_topic_level():
     now = time.time()
     for table in ("north\n", "north/x", "north+", "", "n" * 33, "league\u202e"):
         sent = json.dumps(message(now, table=table)).encode()
@@ -314,7 +314,7 @@ def test_27_a_table_name_is_one_whole_topic_level():
     assert messages.decode(topic_of("north-2_B"), json.dumps(message(now, table="north-2_B")).encode(), now)
 
 
-def test_27_the_listener_is_started_again_after_a_fault_it_did_not_expect(tmp_path):
+def test_the_listener_is_started_again_after_a_fault_it_did_not_expect(tmp_path):
     """Whatever escapes the handling of a message (here the page's hook
     failing once) is logged and the listener begins again: the next
     message is taken, and the page says it happened."""
@@ -349,7 +349,7 @@ def test_27_the_listener_is_started_again_after_a_fault_it_did_not_expect(tmp_pa
             await until(lambda: league.connected, "the league on the broker")
             await asyncio.to_thread(box.publish, topic_of(table, "status"), messages.encode(messages.Status(
                 v=1, kind="status", table=table, online=True, at=time.time())))
-            await until(lambda: [t["table"] for t in league.tonight(time.time())["tables"]] ==
+            await until(lambda n=n: [t["table"] for t in league.tonight(time.time())["tables"]] ==
                         ["east", "west"][2 - n:], f"{table}'s status")
         assert league.restarts == 1 and not listening.done()
         listening.cancel()       # as ``referee league`` ends it

@@ -249,7 +249,7 @@ def broken_rows(draw) -> tuple[str, dict]:
     return topic, sent
 
 
-def test_33_the_fuzz_leaves_out_and_makes_wrong_every_field_the_league_reads():
+def test_the_fuzz_leaves_out_and_makes_wrong_every_field_the_league_reads():
     """A field added to a message, an entry, a round or Decrypto's members
     must join the fuzz: missing (refused if required, its default if not)
     and made wrong."""
@@ -370,7 +370,7 @@ def every_page(league: League) -> list:
     return [path for path in paths if league.get(path)[0] != 200]
 
 
-def test_27_33_fuzz_a_real_league_through_a_real_broker(tmp_path, soak):
+def test_fuzz_a_real_league_through_a_real_broker(tmp_path, soak):
     broker = Broker(tmp_path)
     broker.start()
     league = League(broker, tmp_path)

@@ -93,7 +93,7 @@ EVENING = [game("south", 1, ["Anna", "Cid"]), game("south", 2, ["Ania", "Cid"]),
            game("north", 1, ["Ania", "Bob"]), game("north", 2, ["Ola", "Bob"])]
 
 
-def test_37_a_merge_at_one_table_joins_the_name_at_every_table_and_its_undo_parts_them(league):
+def test_a_merge_at_one_table_joins_the_name_at_every_table_and_its_undo_parts_them(league):
     fed(league, *EVENING)
     assert games_of(league, "Anna") == 1 and games_of(league, "Ania") == 2
     alone = league.players.ratings[("davinci", "anna")].mu
@@ -115,7 +115,7 @@ def test_37_a_merge_at_one_table_joins_the_name_at_every_table_and_its_undo_part
     assert standings(league) == before
 
 
-def test_37_two_tables_merging_one_name_into_two_people_the_later_is_refused_and_said(league):
+def test_two_tables_merging_one_name_into_two_people_the_later_is_refused_and_said(league):
     fed(league, *EVENING)
     fed(league, merge("south", 1, "Ania", "Anna"), merge("north", 1, "Ania", "Ola"))
     assert games_of(league, "Ania") == games_of(league, "Anna") == 3 and games_of(league, "Ola") == 1
@@ -130,7 +130,7 @@ def test_37_two_tables_merging_one_name_into_two_people_the_later_is_refused_and
     assert "Names joined at the club's tables: Ania → Ola (north)" in pages(league, "/p/@ola")[0]
 
 
-def test_37_names_that_met_in_a_game_at_any_table_stay_two_players(league):
+def test_names_that_met_in_a_game_at_any_table_stay_two_players(league):
     fed(league, *EVENING, game("west", 1, ["Anna", "Ola"]))
     fed(league, merge("north", 1, "Ola", "Anna"))
     assert why_not(league) == [("north", "Not joined: Ola and Anna played in one game at west: they are two "
@@ -145,7 +145,7 @@ def test_37_names_that_met_in_a_game_at_any_table_stay_two_players(league):
     assert league.players.ratings[("davinci", "anna")].games == 3
 
 
-def test_37_merges_that_agree_or_chain_across_tables_make_one_player(league):
+def test_merges_that_agree_or_chain_across_tables_make_one_player(league):
     fed(league, *EVENING, game("west", 1, ["Ola", "Cid"]))
     fed(league, merge("south", 1, "Ania", "Anna"), merge("north", 1, "ANIA", "anna"),   # the same merge
         merge("west", 1, "Anna", "Ania"),                                                # the other way round
@@ -157,7 +157,7 @@ def test_37_merges_that_agree_or_chain_across_tables_make_one_player(league):
     assert "Ania → Anna (south); ANIA → anna (north); Anna → Ania (west); Anna → Ola (north)" in line
 
 
-def test_37_the_league_refuses_a_merge_no_box_sends_and_drops_one_it_has(league):
+def test_the_league_refuses_a_merge_no_box_sends_and_drops_one_it_has(league):
     fed(league, *EVENING)
     refused = [merge("south", 1, "Ania\u202e", "Anna"), merge("south", 1, "Ania", "Anna" * 4),
                merge("south", 1, "Ania", "ANIA"), merge("south", 1, "Ania", "Anna", extra=1),
@@ -173,7 +173,7 @@ def test_37_the_league_refuses_a_merge_no_box_sends_and_drops_one_it_has(league)
     assert games_of(league, "Anna") == 1
 
 
-def test_37_after_a_restart_the_same_verdicts_and_a_damaged_merge_is_set_aside(tmp_path):
+def test_after_a_restart_the_same_verdicts_and_a_damaged_merge_is_set_aside(tmp_path):
     path = str(tmp_path / "league.db")
     league = Store(path)
     fed(league, *EVENING, merge("south", 1, "Ania", "Anna"), merge("north", 1, "Ania", "Ola"),
@@ -198,7 +198,7 @@ def test_37_after_a_restart_the_same_verdicts_and_a_damaged_merge_is_set_aside(t
         league.close()
 
 
-def test_37_a_merge_the_store_cannot_take_changes_nothing_shown(league):
+def test_a_merge_the_store_cannot_take_changes_nothing_shown(league):
     fed(league, *EVENING)
     before = dict(league.players.games), league.tonight(NOW)["merges"]
     league._db.execute("PRAGMA query_only = 1")           # every write now fails
@@ -225,7 +225,7 @@ def on_the_ladder(league, season: str) -> dict[str, int]:
     return {row["name"]: row["games"] for row in board["ranked"] + board["provisional"]}
 
 
-def test_37_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitto(club):
+def test_a_merge_across_two_boxes_is_shown_in_the_league_over_a_real_mosquitto(club):
     broker, league, box = club
     north, south = box("north", 1), box("south", 2)
     for t, evening in ((south.table, (["Anna", "Cid"], ["Ania", "Cid"])), (north.table, (["Ania", "Bob"],

@@ -52,7 +52,7 @@ def rating(t, name: str) -> dict:
 GAMES = [["Mirek", "Ania", "Marek"], ["Ania K.", "Mirek", "Marek"], ["Mirek", "ania k.", "Marek"]]
 
 
-def test_28_the_merge_page_opens_only_while_its_qr_code_is_up():
+def test_the_merge_page_opens_only_while_its_qr_code_is_up():
     with Table(seed=5) as t:
         t.web_url()
         path = merge_page(t)
@@ -68,7 +68,7 @@ def test_28_the_merge_page_opens_only_while_its_qr_code_is_up():
         assert t.get("/M/" + "A" * 26)[0] == 404
 
 
-def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
+def test_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
     with Table(seed=3) as t, Table(seed=3) as one:
         for players in GAMES:
             marek_wins_against(t, players)
@@ -92,7 +92,7 @@ def test_28_a_merge_counts_both_names_as_one_player_and_its_undo_as_two():
         assert "Also played as" not in text(page(t, "/p/@ania"))
 
 
-def test_28_a_merge_that_cannot_be_is_refused_on_the_phone():
+def test_a_merge_that_cannot_be_is_refused_on_the_phone():
     with Table(seed=3) as t:
         for players in GAMES[:2]:
             marek_wins_against(t, players)
@@ -114,7 +114,7 @@ def test_28_a_merge_that_cannot_be_is_refused_on_the_phone():
         assert t.box.store.merges() == [Merge(1, "ania k.", "ania", t.box.store.merges()[0].at)]
 
 
-def test_28_merges_follow_chains_and_never_make_a_cycle():
+def test_merges_follow_chains_and_never_make_a_cycle():
     rows = [Merge(1, "b", "c", 0.0), Merge(2, "a", "b", 0.0), Merge(3, "c", "a", 0.0), Merge(4, "a", "d", 0.0)]
     assert merging.aliases(rows) == {"a": "c", "b": "c"}   # the cycle and the second merge of "a" passed over
     with pytest.raises(Exception, match="itself"):
@@ -124,7 +124,7 @@ def test_28_merges_follow_chains_and_never_make_a_cycle():
     merging.check(rows[:2], "c", "d")
 
 
-def test_28_the_merge_survives_a_power_cut_and_so_does_its_undo():
+def test_the_merge_survives_a_power_cut_and_so_does_its_undo():
     with Table(seed=3) as t:
         for players in GAMES[:2]:
             marek_wins_against(t, players)
@@ -140,7 +140,7 @@ def test_28_the_merge_survives_a_power_cut_and_so_does_its_undo():
 
 # --- a real box and a real web, and a power cut -------------------------------------------------
 
-def test_28_a_merge_and_its_undo_outlive_a_power_cut_of_a_real_box(tmp_path):
+def test_a_merge_and_its_undo_outlive_a_power_cut_of_a_real_box(tmp_path):
     from processes import until
     from test_web_split import Table as Processes
     import signal
@@ -200,7 +200,7 @@ def test_28_a_merge_and_its_undo_outlive_a_power_cut_of_a_real_box(tmp_path):
         t.close()
 
 
-def test_28_merges_are_saved_with_the_games_when_a_damaged_card_is_repaired():
+def test_merges_are_saved_with_the_games_when_a_damaged_card_is_repaired():
     from test_card_damage import _break_the_events_schema, flat
     with Table(seed=3) as t:
         for players in GAMES:
@@ -244,7 +244,7 @@ def at_once(t, path, *forms) -> list[tuple[int, str]]:
 SISTERS = [["Ania K.", "Anička", "Marek"], ["Ania", "Mirek", "Marek"]]
 
 
-def test_33_3_two_merges_at_once_never_join_two_players_of_one_game():
+def test_two_merges_at_once_never_join_two_players_of_one_game():
     with Table(seed=3) as t:
         for players in SISTERS:
             marek_wins_against(t, players)
@@ -257,7 +257,7 @@ def test_33_3_two_merges_at_once_never_join_two_players_of_one_game():
         assert rating(t, "Anička")["games"] == 1 and rating(t, "Ania")["games"] == 2
 
 
-def test_33_3_the_boxs_channel_refuses_a_merge_of_two_players_of_one_game():
+def test_the_boxs_channel_refuses_a_merge_of_two_players_of_one_game():
     with Table(seed=3) as t:
         for players in GAMES[:2] + [["Ola", "Mirek", "Marek"], ["İpek", "Mirek", "Marek"]]:
             marek_wins_against(t, players)

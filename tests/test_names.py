@@ -11,7 +11,7 @@ def flashed(t):
     return [line[2:] for line in t.screen("main").splitlines() if line.startswith("! ")]
 
 
-def test_issue17_names_are_trimmed_composed_and_kept_in_unicode(table):
+def test_names_are_trimmed_composed_and_kept_in_unicode(table):
     table.start("osmisifry", players=["  Z\u030cofie ", "Bartoloměj", "Игорь  Лев", "Łucja"])
     assert table.log()[0]["players"] == ["Žofie", "Bartoloměj", "Игорь Лев", "Łucja"]
     assert "Žofie picks" in table.screen() or "Roll 2d8" in table.screen()
@@ -25,14 +25,14 @@ def test_issue17_names_are_trimmed_composed_and_kept_in_unicode(table):
     (["Ann\u202e", "Eva"], "A name cannot hold the character U+202E."),
     (["A\u200bnn", "Eva"], "A name cannot hold the character U+200B."),
 ])
-def test_issue17_a_name_the_panels_cannot_show_is_refused_clearly(table, names, message):
+def test_a_name_the_panels_cannot_show_is_refused_clearly(table, names, message):
     table.start("davinci", players=names)
     assert flashed(table) == [message]
     assert table.log() == []                  # no game began
     assert "1 Decrypto" in table.screen()
 
 
-def test_issue17_twelve_characters_fit_and_every_game_takes_them(table):
+def test_twelve_characters_fit_and_every_game_takes_them(table):
     names = ["Bartoloměj12", "Ёлкина-Палка"]
     assert all(len(n) == base.NAME_LENGTH for n in names)
     for game in ("osmisifry", "davinci", "decipher", "octiles"):
@@ -41,7 +41,7 @@ def test_issue17_twelve_characters_fit_and_every_game_takes_them(table):
         table.box.leave()
 
 
-def test_issue17_a_refusal_in_czech_names_the_character():
+def test_a_refusal_in_czech_names_the_character():
     with Table(seed=7, lang="cs") as t:
         t.start("decipher", players=["Li 中", "Eva"])
         assert flashed(t) == ["Displeje neumí zobrazit 中 ve jménu Li 中."]
@@ -49,7 +49,7 @@ def test_issue17_a_refusal_in_czech_names_the_character():
 
 @pytest.mark.parametrize(("lang", "first"), [("cs", "Hráč 1"), ("pl", "Gracz 1"), ("ru", "Игрок 1")])
 @pytest.mark.parametrize("menu", ["2", "4", "5"])   # Osmišifry, Da Vinci Code, Decipher
-def test_issue17_seats_counted_on_the_keys_are_named_in_the_box_language(lang, first, menu):
+def test_seats_counted_on_the_keys_are_named_in_the_box_language(lang, first, menu):
     with Table(seed=7, lang=lang) as t:
         t.type(menu + "#")
         assert t.log()[0]["players"][0] == first
@@ -61,7 +61,7 @@ def lines(t, name="main"):
     return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
 
 
-def test_issue17_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_players(table):
+def test_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_players(table):
     table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
     table.box.leave()
     table.press("5")                                   # Decipher's setup
@@ -74,7 +74,7 @@ def test_issue17_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the
     assert table.log()[0]["players"] == ["Žofie", "Bob", "Игорь"]
 
 
-def test_issue17_digits_pick_from_tonights_roster_in_seat_order(table):
+def test_digits_pick_from_tonights_roster_in_seat_order(table):
     table.start("osmisifry", players=["Žofie", "Bob", "Игорь"])
     table.box.leave()
     table.start("davinci", players=["Eva", "Bob"])
@@ -94,7 +94,7 @@ def test_issue17_digits_pick_from_tonights_roster_in_seat_order(table):
     assert table.log()[0]["players"] == ["Игорь", "Bob", "Player 3"]
 
 
-def test_issue17_the_keypad_alone_still_starts_with_default_names(table):
+def test_the_keypad_alone_still_starts_with_default_names(table):
     table.press("5")
     table.press("A")
     assert "No names typed" in table.screen()
@@ -102,7 +102,7 @@ def test_issue17_the_keypad_alone_still_starts_with_default_names(table):
     assert table.log()[0]["players"] == ["Player 1", "Player 2", "Player 3"]
 
 
-def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
+def test_too_many_names_for_the_game_are_refused_on_the_keypad(table):
     table.start("osmisifry", players=["A1", "B2", "C3", "D4", "E5"])
     table.box.leave()
     table.press("4")
@@ -111,7 +111,7 @@ def test_issue17_too_many_names_for_the_game_are_refused_on_the_keypad(table):
     assert lines(table)[0] == "[Tonight's players]"
 
 
-def test_issue17_hash_brings_back_the_same_decrypto_teams(table):
+def test_hash_brings_back_the_same_decrypto_teams(table):
     table.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana", "Eva"]])
     table.box.leave()
     table.press("1")                                   # Decrypto's setup again
@@ -123,7 +123,7 @@ def test_issue17_hash_brings_back_the_same_decrypto_teams(table):
     assert table.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Cy", "Dana", "Eva"]}
 
 
-def test_24_1_the_panels_font_coverage_held_as_data_matches_the_font():
+def test_the_panels_font_coverage_held_as_data_matches_the_font():
     # The web checks names against referee/panel_font.py, not the font: the
     # table must say exactly what the font draws (scripts/panel_font.py
     # writes it anew when the font changes).
@@ -137,7 +137,7 @@ def test_24_1_the_panels_font_coverage_held_as_data_matches_the_font():
     assert script.module(script.ranges()) == written
 
 
-def test_issue34_nobody_named_tonight_the_roster_says_how_and_B_opens_the_phone_page(table):
+def test_nobody_named_tonight_the_roster_says_how_and_B_opens_the_phone_page(table):
     table.press("5")
     table.press("A")
     screen = table.screen()

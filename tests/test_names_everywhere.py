@@ -61,13 +61,13 @@ def page_text(page: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html.unescape(page)).split())
 
 
-def test_25_3_the_default_labels_are_found_in_every_language():
+def test_the_default_labels_are_found_in_every_language():
     assert DEFAULT.search("P2 attacks P1") and DEFAULT.search("Hráč 3") and not DEFAULT.search("Ann P10")
 
 
 @pytest.mark.parametrize("game", list(OPTIONS))
 @pytest.mark.parametrize("seed", [1, 2])
-def test_25_3_named_seats_reach_every_screen_page_and_export(game, seed):
+def test_named_seats_reach_every_screen_page_and_export(game, seed):
     assert set(OPTIONS) == {g.name for g in catalogue.on_menu()}
     with Table(seed=seed) as t:
         t.start(game, **OPTIONS[game])
@@ -86,7 +86,7 @@ def test_25_3_named_seats_reach_every_screen_page_and_export(game, seed):
                                                   or OPTIONS[game]["players"])), f"{path}: {page_text(page)}"
 
 
-def test_25_3_a_four_way_tie_of_long_names_names_every_winner_on_a_screen():
+def test_a_four_way_tie_of_long_names_names_every_winner_on_a_screen():
     names = ["Alexandrina", "Bartholomew", "Christopher", "Maximiliane"]
     with Table(seed=5) as t:
         t.start("decipher", players=names)

@@ -588,7 +588,7 @@ def test_undo_of_the_start_stops_the_five_minutes(table):
     assert "[3: pass to the left]" in main(table)
 
 
-def test_issue20_1_an_undone_early_end_gives_back_the_time_left(table):
+def test_an_undone_early_end_gives_back_the_time_left(table):
     # The table ends the five minutes early, argues for two minutes, and
     # takes it back: the drawers have the 4:30 they had, not a time-up.
     to_direction(table, 2)

@@ -73,7 +73,7 @@ def evening(t) -> list[str]:
             "/p/@ann", "/p/@bob", f"/p/ladder/decrypto/{month}", *teams, *steps]
 
 
-def test_issue34_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811
+def test_every_page_at_320_px_in_four_languages_is_no_wider_and_breaks_no_word(t, phone):  # noqa: F811
     paths = evening(t)
     found = {}
     try:

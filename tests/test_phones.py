@@ -42,7 +42,7 @@ def long_keywords(table) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_25_7_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table, axe, width, dark):  # noqa: F811
+def test_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table, axe, width, dark):  # noqa: F811
     t, phone = table, at_the_table
     long_keywords(t)
     for team in (0, 1):
@@ -76,7 +76,7 @@ def fields_refused(phone, page) -> dict[str, str]:
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_25_7_the_names_page_marks_and_names_each_refused_field_then_says_it_saved(table, at_the_table, axe,  # noqa: F811
+def test_the_names_page_marks_and_names_each_refused_field_then_says_it_saved(table, at_the_table, axe,  # noqa: F811
                                                                                   width, dark):
     t, phone = table, at_the_table
     path, page = names_page(t, phone, width, dark)
@@ -114,7 +114,7 @@ def test_25_7_the_names_page_marks_and_names_each_refused_field_then_says_it_sav
     shot(phone, page, f"names-saved-{width}-{'dark' if dark else 'light'}")
 
 
-def test_25_7_one_name_is_refused_as_the_page_says_it_would_be(table, at_the_table):  # noqa: F811
+def test_one_name_is_refused_as_the_page_says_it_would_be(table, at_the_table):  # noqa: F811
     t, phone = table, at_the_table
     path, page = names_page(t, phone, 320)
 
@@ -130,7 +130,7 @@ def test_25_7_one_name_is_refused_as_the_page_says_it_would_be(table, at_the_tab
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_25_7_tonights_players_link_to_the_games_they_played(table, at_the_table, axe, width):  # noqa: F811
+def test_tonights_players_link_to_the_games_they_played(table, at_the_table, axe, width):  # noqa: F811
     t, phone = table, at_the_table
     t.start("osmisifry", players=["Žofie", "Bob"])
     t.box.leave()

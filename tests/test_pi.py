@@ -424,7 +424,7 @@ def test_systemd_accepts_the_unit(tmp_path, path):
 
 
 @pytest.mark.parametrize("path", [UNIT, WEB_UNIT], ids=lambda p: p.name)
-def test_16_each_units_sandbox_scores_at_most_2_0(path):
+def test_each_units_sandbox_scores_at_most_2_0(path):
     done = subprocess.run([systemd_analyze(), "security", "--offline=yes", str(path)],
                           capture_output=True, text=True, check=False)
     score = re.search(rf"Overall exposure level for {re.escape(path.name)}: ([0-9.]+)", done.stdout)
@@ -432,7 +432,7 @@ def test_16_each_units_sandbox_scores_at_most_2_0(path):
     assert float(score.group(1)) <= 2.0
 
 
-def test_16_the_box_has_no_network_and_the_web_no_device():
+def test_the_box_has_no_network_and_the_web_no_device():
     box, web = unit(UNIT), unit(WEB_UNIT)
     assert box["IPAddressDeny"] == ["any"] and "IPAddressAllow" not in box
     assert set(box["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_NETLINK"}
@@ -440,7 +440,7 @@ def test_16_the_box_has_no_network_and_the_web_no_device():
     assert "AF_INET" in web["RestrictAddressFamilies"][0].split()
 
 
-def test_16_the_web_runs_apart_comes_back_by_itself_and_yields_the_cpu_to_the_box():
+def test_the_web_runs_apart_comes_back_by_itself_and_yields_the_cpu_to_the_box():
     box, web = unit(UNIT), unit(WEB_UNIT)
     assert web["ExecStart"] == [f"/opt/referee/venv/bin/referee web --config {DEFAULT_PATH}"]
     assert web["User"] == box["User"] and web["StateDirectory"] == box["StateDirectory"]   # the same score log
@@ -449,12 +449,12 @@ def test_16_the_web_runs_apart_comes_back_by_itself_and_yields_the_cpu_to_the_bo
     assert int(web.get("Nice", ["0"])[0]) > int(box.get("Nice", ["0"])[0])
 
 
-def test_16_the_webs_descriptors_outnumber_its_connections():
+def test_the_webs_descriptors_outnumber_its_connections():
     from referee.web import guard
     assert int(unit(WEB_UNIT)["LimitNOFILE"][0]) >= 2 * guard.MOST_CONNECTIONS + 64
 
 
-def test_16_the_installer_installs_and_the_uninstaller_removes_both_units():
+def test_the_installer_installs_and_the_uninstaller_removes_both_units():
     for script in SCRIPTS:
         text = script.read_text()
         assert re.search(r'UNITS="[^"]*\breferee\b[^"]*"', text) and "referee-web" in text, script.name

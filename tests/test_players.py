@@ -68,14 +68,14 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_28_openskill_updates_match_the_equations_by_hand(case):
+def test_openskill_updates_match_the_equations_by_hand(case):
     teams, ranks = CASES[case]
     for mine, theirs in zip(by_hand(teams, ranks), library(teams, ranks)):
         for (mu, sigma), (mu2, sigma2) in zip(mine, theirs):
             assert mu == pytest.approx(mu2, abs=1e-9) and sigma == pytest.approx(sigma2, abs=1e-9)
 
 
-def test_28_two_newcomers_by_hand_in_numbers():
+def test_two_newcomers_by_hand_in_numbers():
     # sigma² + tau² = 69.4514, beta² = 17.3611, c = √(2·86.8125) = 13.1767;
     # the winner's share of its own sum is 1/2: mu moves by 69.4514/13.1767/2.
     [[(winner, _)], [(loser, _)]] = library([[NEW], [NEW]], [1, 2])
@@ -117,7 +117,7 @@ def player(t: Table, name: str) -> dict:
     return json.loads(page(t, f"/api/p/{quote(name.casefold())}.json"))
 
 
-def test_28_a_decisive_game_rates_each_player_by_rank(table):
+def test_a_decisive_game_rates_each_player_by_rank(table):
     t = table
     decipher_marek_wins(t)
     expected = library([[NEW], [NEW], [NEW]], [3, 2, 1])          # seats: Mirek, Ania, Marek
@@ -134,7 +134,7 @@ def test_28_a_decisive_game_rates_each_player_by_rank(table):
     assert f"3. of 3 · 7 · ▼ {25 - expected[0][0][0]:.1f}" in mirek
 
 
-def test_28_names_on_tonight_and_game_pages_lead_to_the_players(table):
+def test_names_on_tonight_and_game_pages_lead_to_the_players(table):
     t = table
     decipher_marek_wins(t)
     evening = page(t, "/")
@@ -151,7 +151,7 @@ def test_28_names_on_tonight_and_game_pages_lead_to_the_players(table):
     assert t.get("/p/nobody")[0] == 404
 
 
-def test_28_games_that_do_not_count_are_left_out_and_said(table):
+def test_games_that_do_not_count_are_left_out_and_said(table):
     t = table
     decipher_marek_wins(t)                                  # counts
     decipher_tie(t, 2)                                      # no names
@@ -167,7 +167,7 @@ def test_28_games_that_do_not_count_are_left_out_and_said(table):
     assert player(t, "Ania")["games"]["decipher"]["rating"]["games"] == 1
 
 
-def test_28_a_tie_shares_the_first_place(table):
+def test_a_tie_shares_the_first_place(table):
     t = table
     decipher_tie(t, ["Alexandrina", "Bartholomew", "Christopher", "Maximiliane"])
     expected = library([[NEW]] * 4, [1, 1, 1, 1])
@@ -176,7 +176,7 @@ def test_28_a_tie_shares_the_first_place(table):
     assert got["games"]["decipher"]["rating"]["mu"] == pytest.approx(expected[1][0][0])
 
 
-def test_28_decrypto_rates_team_against_team(table):
+def test_decrypto_rates_team_against_team(table):
     t = table
     white, black = ["Ania", "Bartek"], ["Cyril", "Dana", "Ema"]
     de.white_intercepts_twice(de.Game(t, members=[white, black]))
@@ -196,9 +196,9 @@ def ratings(t: Table) -> dict:
     return {name: player(t, name)["games"]["decipher"]["rating"] for name in ("Ania", "Marek", "Mirek")}
 
 
-def test_28_ratings_do_not_depend_on_when_pages_are_opened_and_survive_a_restart():
+def test_ratings_do_not_depend_on_when_pages_are_opened_and_survive_a_restart():
     with Table(seed=3) as often, Table(seed=3) as once:
-        for game in range(3):
+        for _ in range(3):
             decipher_marek_wins(often)
             ratings(often)                                  # a phone looks after every game
             decipher_marek_wins(once)
@@ -208,7 +208,7 @@ def test_28_ratings_do_not_depend_on_when_pages_are_opened_and_survive_a_restart
         assert ratings(once) == before and before["Marek"]["games"] == 3
 
 
-def test_28_a_game_taken_back_after_its_end_is_counted_again_as_it_ends(table):
+def test_a_game_taken_back_after_its_end_is_counted_again_as_it_ends(table):
     t = table
     decipher_marek_wins(t)
     t.start("decipher", players=PANDA)
@@ -222,7 +222,7 @@ def test_28_a_game_taken_back_after_its_end_is_counted_again_as_it_ends(table):
     assert player(t, "Marek")["games"]["decipher"]["rating"]["games"] == 1
 
 
-def test_28_a_players_csv_is_the_box_csv(table):
+def test_a_players_csv_is_the_box_csv(table):
     t = table
     decipher_marek_wins(t)
     t.start("decipher", players=["=SUM(A1)", "Ania K."])
@@ -243,7 +243,7 @@ def test_28_a_players_csv_is_the_box_csv(table):
 
 # --- issue 33 item 4: addresses no browser rewrites ------------------------------------------------
 
-def test_33_4_a_name_of_dots_has_a_page_whose_link_stays_its_own(table):
+def test_a_name_of_dots_has_a_page_whose_link_stays_its_own(table):
     from urllib.parse import urljoin, urlsplit
     t = table
     t.start("decipher", players=[".", "..", "Ann"])        # tests/test_decipher_table.py's game: Ann wins
@@ -262,7 +262,7 @@ def test_33_4_a_name_of_dots_has_a_page_whose_link_stays_its_own(table):
     assert "Ann 1 1 100 %" in text(page(t, "/p/")) and 'href="/p/@.."' in page(t, "/p/")
 
 
-def test_33_4_any_spelling_of_a_players_address_leads_to_the_players_page(table):
+def test_any_spelling_of_a_players_address_leads_to_the_players_page(table):
     t = table
     decipher_marek_wins(t)
     for asked in ("/p/MAREK", "/p/marek", "/p/@Marek", "/p/%40MAREK"):
@@ -272,7 +272,7 @@ def test_33_4_any_spelling_of_a_players_address_leads_to_the_players_page(table)
     assert t.get("/p/@nobody")[0] == 404 and t.get("/p/NOBODY")[0] == 404
 
 
-def test_33_4_a_players_page_names_the_players_whose_names_look_the_same(table):
+def test_a_players_page_names_the_players_whose_names_look_the_same(table):
     from test_merges import marek_wins_against
     t = table
     marek_wins_against(t, ["0la", "Ola", "Marek"])        # a zero and an O: two players, one look
@@ -283,7 +283,7 @@ def test_33_4_a_players_page_names_the_players_whose_names_look_the_same(table):
     assert said not in text(page(t, "/p/@marek"))
 
 
-def test_33_4_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
+def test_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
     from test_merges import marek_wins_against
     t = table
     marek_wins_against(t, ["İpek", "Ola", "Marek"])      # "İ" casefolds to "i" and a combining dot
@@ -292,7 +292,7 @@ def test_33_4_a_name_whose_casefold_holds_a_combining_dot_keeps_its_page(table):
     assert t.get("/p/İPEK")[1]["Location"] == link
 
 
-def test_issue34_an_unnamed_seat_still_takes_a_place_and_head_to_head_is_explained(table):
+def test_an_unnamed_seat_still_takes_a_place_and_head_to_head_is_explained(table):
     t = table
     t.start("decipher", players=["Mirek", "Player 2", "Marek"])   # the middle seat left unnamed
     t.type("#3A#")
@@ -306,7 +306,7 @@ def test_issue34_an_unnamed_seat_still_takes_a_place_and_head_to_head_is_explain
     assert "Ahead, behind, tied: how Mirek placed against each player in the games both played." in mirek
 
 
-def test_issue34_all_players_with_nothing_counted_says_why_once():
+def test_all_players_with_nothing_counted_says_why_once():
     with Table(seed=7) as t:
         said = text(page(t, "/p/"))
     assert "No counted games yet." in said

@@ -33,7 +33,7 @@ def on_both_phones(browser, axe, path: str, dark: bool, widths=WIDTHS):  # noqa:
     return page
 
 
-def test_28_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_table, axe):  # noqa: F811
+def test_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_table, axe):  # noqa: F811
     t, phone = table, at_the_table
     marek_wins_against(t, ["<b>Bob</b>", "Ania", "Marek"])
     marek_wins_against(t, ["Ania K.", "<b>Bob</b>", "Marek"])
@@ -111,7 +111,7 @@ def leagues_pages(browser, league, clock=None):  # noqa: F811
         league.close()
 
 
-def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
+def test_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
     from referee.club import messages
     from referee.club.league import League
     from referee.store.scorelog import game_entry
@@ -145,7 +145,7 @@ def test_28_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa
             browser.shot(page, "league-player-dark" if dark else "league-player")
 
 
-def test_33_4_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
+def test_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
     t, phone = table, at_the_table
     marek_wins_against(t, [".", "..", "Marek"])
     for name in (".", ".."):
@@ -164,7 +164,7 @@ def test_33_4_links_to_players_named_dots_and_an_old_address_in_capitals(table, 
     assert serious_findings(phone, marek, axe) == []
 
 
-def test_33_4_the_names_page_says_why_a_name_of_two_alphabets_is_refused_and_warns_of_a_look_alike(
+def test_the_names_page_says_why_a_name_of_two_alphabets_is_refused_and_warns_of_a_look_alike(
         table, at_the_table, axe):  # noqa: F811
     t, phone = table, at_the_table
     t.start("osmisifry", players=["Ola", "Bob"])      # tonight's players
@@ -198,7 +198,7 @@ def test_33_4_the_names_page_says_why_a_name_of_two_alphabets_is_refused_and_war
 
 # --- issue 37: the merges across the club on a phone ------------------------------------------
 
-def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
+def test_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
     """The league's page with a merge it could not apply, and a player's
     page that says which tables' names were joined, a name in markup among
     them: at 320 px light and 360 px dark, axe-clean, names as text."""
@@ -223,7 +223,7 @@ def test_37_the_merges_on_the_leagues_pages_on_a_phone(tmp_path, browser, axe): 
             browser.shot(page, "league-merges-dark" if dark else "league-merges")
 
 
-def test_37_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
+def test_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe):  # noqa: F811
     from referee.testing import Table
     from referee.web import history
     from test_merges import marek_wins_against

@@ -46,7 +46,7 @@ def wants_plural(message: str) -> list[str]:
     return found
 
 
-def test_25_10_the_rule_tells_counted_nouns_from_labels():
+def test_the_rule_tells_counted_nouns_from_labels():
     assert wants_plural("{team}: {n} keywords") == ["{n} keywords"]
     assert wants_plural("Put {n} runners on homes.") == ["{n} runners"]
     assert wants_plural("+{n} more") == ["{n} more"]
@@ -57,7 +57,7 @@ def test_25_10_the_rule_tells_counted_nouns_from_labels():
     assert wants_plural("{s} s") == []
 
 
-def test_25_10_every_message_with_a_counted_number_has_plural_forms():
+def test_every_message_with_a_counted_number_has_plural_forms():
     lacking = {message: wants_plural(message) for message in catalogues.messages()
                if isinstance(message, str) and wants_plural(message)}
     assert lacking == {}
@@ -68,7 +68,7 @@ def test_25_10_every_message_with_a_counted_number_has_plural_forms():
     ("pl", ["Tým: 1 słowo", "Tým: 2 słowa", "Tým: 5 słów"]),
     ("ru", ["Tým: 1 слово", "Tým: 2 слова", "Tým: 5 слов"]),
 ])
-def test_25_10_a_count_reads_right_for_1_2_and_5(lang, forms):
+def test_a_count_reads_right_for_1_2_and_5(lang, forms):
     with i18n.speaking(lang):
         said = [i18n.ngettext("{team}: {n} keyword", "{team}: {n} keywords", n).format(team="Tým", n=n)
                 for n in (1, 2, 5)]
@@ -76,7 +76,7 @@ def test_25_10_a_count_reads_right_for_1_2_and_5(lang, forms):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_10_every_plural_form_is_written_and_keeps_its_placeholders(lang):
+def test_every_plural_form_is_written_and_keeps_its_placeholders(lang):
     for message in catalogues.load(lang):
         if message.id and isinstance(message.id, tuple):
             fields = sorted(n for _l, n, _s, _c in string.Formatter().parse(message.id[1]) if n)
@@ -85,7 +85,7 @@ def test_25_10_every_plural_form_is_written_and_keeps_its_placeholders(lang):
                 assert sorted(n for _l, n, _s, _c in string.Formatter().parse(form) if n) == fields, form
 
 
-def test_25_10_the_czech_menu_says_the_czech_rulebooks_titles():
+def test_the_czech_menu_says_the_czech_rulebooks_titles():
     try:
         with Table(seed=1, lang="cs") as t:
             shown = t.screen("main")
@@ -96,7 +96,7 @@ def test_25_10_the_czech_menu_says_the_czech_rulebooks_titles():
         i18n.use("en")
 
 
-def test_25_10_czech_octiles_speak_of_the_oktilka_and_osmisifry_of_the_radek():
+def test_czech_octiles_speak_of_the_oktilka_and_osmisifry_of_the_radek():
     czech = {m.id: m.string for m in catalogues.load("cs") if m.id}
     for message in ("Swaps tile", "Tile off space {n}", "Tile under the deck", "{name}: tile on {n}"):
         assert "oktilk" in czech[message].lower() and "díl" not in czech[message].lower()
@@ -105,14 +105,14 @@ def test_25_10_czech_octiles_speak_of_the_oktilka_and_osmisifry_of_the_radek():
 
 
 @pytest.mark.parametrize("lang, maker", [("pl", "Słowotwórc"), ("ru", "Ведущий")])
-def test_25_10_decipher_calls_its_maker_as_the_rulebook_does(lang, maker):
+def test_decipher_calls_its_maker_as_the_rulebook_does(lang, maker):
     strings = {m.id: m.string for m in catalogues.load(lang) if m.id}
     for message in ("Maker: confirm on 1", "Maker: type the pieces left to place, then #.", "Maker: {name}"):
         assert maker in strings[message]
     assert not [s for s in strings.values() if isinstance(s, str) and re.search(r"Twórca|Автор", s)]
 
 
-def test_25_10_the_russian_da_vinci_deal_says_low_to_high_not_by_height():
+def test_the_russian_da_vinci_deal_says_low_to_high_not_by_height():
     try:
         with Table(seed=5, lang="ru") as t:
             t.start("davinci", players=3)
@@ -123,7 +123,7 @@ def test_25_10_the_russian_da_vinci_deal_says_low_to_high_not_by_height():
 
 
 @pytest.mark.parametrize("lang, words", [("en", "English"), ("cs", "čeština"), ("pl", "polskie"), ("ru", "русские")])
-def test_25_10_decrypto_names_the_keywords_language_as_osmisifry_names_its_letters(lang, words):
+def test_decrypto_names_the_keywords_language_as_osmisifry_names_its_letters(lang, words):
     try:
         with Table(seed=5, lang=lang) as t:
             t.press("1")
@@ -134,6 +134,6 @@ def test_25_10_decrypto_names_the_keywords_language_as_osmisifry_names_its_lette
 
 @pytest.mark.parametrize("lang, five", [("cs", "Postav 5 figurek na domečky."), ("pl", "Postaw 5 pionków na domkach."),
                                         ("ru", "Поставь фишки на домики: 5.")])
-def test_25_10_five_runners_read_right(lang, five):
+def test_five_runners_read_right(lang, five):
     with i18n.speaking(lang):
         assert i18n.ngettext("Put {n} runner on homes.", "Put {n} runners on homes.", 5).format(n=5) == five

@@ -156,7 +156,7 @@ def page(t: Table) -> dict[str, str]:
 @pytest.mark.soak
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("game", ["decrypto", "osmisifry", "octiles", "davinci", "decipher"])
-def test_33_6_every_page_comes_back_line_for_line_with_its_last_action(lang, game, soak):
+def test_every_page_comes_back_line_for_line_with_its_last_action(lang, game, soak):
     rng = random.Random(f"33.6/{game}/{lang}")
     options = {"decrypto": {}, "osmisifry": {"players": 2}, "octiles": {}, "davinci": {"players": 2},
                "decipher": {"players": 2, "length": 3}}[game]

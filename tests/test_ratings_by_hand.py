@@ -105,7 +105,7 @@ def rated(got: dict) -> dict:
     return {"mu": got["mu"], "sigma": got["sigma"]}
 
 
-def test_37_three_players_a_tie_for_second():
+def test_three_players_a_tie_for_second():
     # Decipher, Ala 20 points, Bea and Cyd 10 each: ranks 1, 2, 2.
     # c² = 3 · (69.451389 + 17.361111) = 260.4375, c = 16.138076.
     # sums of exp(25/c) (each the same, E): rank 1: 3E, rank 2: 2E; A = 1, 2, 2.
@@ -135,7 +135,7 @@ def decrypto(number: int, white: list[str], black: list[str], winner: str) -> tu
                  totals={"White": 2 if winner == "White" else 0, "Black": 2 if winner == "Black" else 0})
 
 
-def test_37_decrypto_two_against_two_then_three_against_three():
+def test_decrypto_two_against_two_then_three_against_three():
     # 2 v 2, all new; White (Ada, Ben) beats Black (Cas, Dia).  A team sums
     # its players: mu 50, sigma² 138.902778.  c² = 2 · (138.902778 + 17.361111)
     # = 312.527778, c = 17.678455.  exp(50/c) the same for both: p = 1/2.
@@ -176,7 +176,7 @@ def test_37_decrypto_two_against_two_then_three_against_three():
     assert three["Ada"]["games"] == 2 and three["Eva"]["games"] == 1
 
 
-def test_37_the_provisional_rule_on_the_leagues_ladder_with_the_numbers_by_hand():
+def test_the_provisional_rule_on_the_leagues_ladder_with_the_numbers_by_hand():
     # The two Decrypto games above; mu - 3 sigma from their numbers:
     #   two games: Ben 28.5565136543 - 3 · 8.0725074766 = 4.3389912245, Ada 1.1545531595,
     #     Dia 0.4104019809, Cas -2.7740360841;
@@ -227,7 +227,7 @@ def test_37_the_provisional_rule_on_the_leagues_ladder_with_the_numbers_by_hand(
     assert json.loads(fin)["games"]["decrypto"]["ladders"][0]["place"] == 2
 
 
-def test_37_an_octiles_finishing_order():
+def test_an_octiles_finishing_order():
     # Seats Hal, Ivy, Jo, Gus; all runners home in the order Gus, Ivy, Hal, and Jo not:
     # ranks 3, 2, 4, 1 (the runners home, 2, 2, 1, 2, would tie three: the order decides).
     # c² = 4 · 86.8125 = 347.25, c = 18.634645; exp(25/c) the same (E), so the sum
@@ -256,7 +256,7 @@ def attack(t: Table, target: int, hit: bool) -> None:
     t.press("A" if hit else "B")
 
 
-def test_37_a_da_vinci_code_tournament_of_three_games_and_the_conservative_value():
+def test_a_da_vinci_code_tournament_of_three_games_and_the_conservative_value():
     # One game counts, sigma at most 8.1 (see the end).
     with Table(seed=4, config={"ladder": {"provisional_games": 1, "provisional_sigma": 8.1}}) as t:
         t.start("davinci", players=["Ann", "Bob", "Cid"], tournament=True)

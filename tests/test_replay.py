@@ -112,7 +112,7 @@ def leaks(name: str, rules, state, page: str) -> list[str]:
     shown = text(page).casefold()
     found = []
     if name == "decrypto":
-        for team, words in enumerate(state.keywords):
+        for words in state.keywords:
             found += [f"keyword {w}" for w in words if re.search(rf"\b{re.escape(w.casefold())}\b", shown)]
         # [DE-6] Public: every revealed code and every guess said aloud.
         said = {tuple(x.code) for r in state.rounds for x in r.reveals} | {tuple(x.code) for x in state.reveals}
@@ -170,7 +170,7 @@ def walk_steps(t: Table, game: int, query: str = "") -> list[tuple[int, str]]:
     return pages
 
 
-def test_38_1_every_step_of_every_game_shows_nothing_before_its_time(evening):
+def test_every_step_of_every_game_shows_nothing_before_its_time(evening):
     t, played = evening
     for name, games in played.items():
         for game in games:
@@ -196,7 +196,7 @@ def planted(evening, monkeypatch, name: str, leak, lang: str) -> tuple[list, lis
         return [leaks(name, rules, state, page) for state, page in zip(seen, walk_steps(t, game))], seen
 
 
-def test_38_1_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
+def test_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     # The planted fault: Decrypto's public view says each team's code as
     # revealed as soon as it is drawn.
     def leak(state, view):
@@ -207,7 +207,7 @@ def test_38_1_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     assert sum(bool(f) for f in found) > len(found) // 2
 
 
-def test_38_1_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch):
+def test_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch):
     # The planted fault: Decipher's public view tells the maker's piece
     # count beside the maker's name.
     def leak(state, view):
@@ -217,7 +217,7 @@ def test_38_1_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeyp
     assert any(f == [f"pieces {state.pieces}"] for f, state in zip(found, seen)), found
 
 
-def test_38_1_steps_json_alone_gives_the_states_every_page_shows(evening):
+def test_steps_json_alone_gives_the_states_every_page_shows(evening):
     t, played = evening
     for name, games in played.items():
         hook = catalogue.hook(name, "web", "replay_step")
@@ -241,7 +241,7 @@ def test_38_1_steps_json_alone_gives_the_states_every_page_shows(evening):
                     assert f"» {rec['steps'][number]['said']}" in shown
 
 
-def test_38_1_actions_taken_back_are_folded_under_the_step_they_followed(evening):
+def test_actions_taken_back_are_folded_under_the_step_they_followed(evening):
     t, played = evening
     undone = [(game, n, step) for games in played.values() for game in games
               for n, step in enumerate(record(t, game)["steps"]) if step["taken_back"]]
@@ -254,7 +254,7 @@ def test_38_1_actions_taken_back_are_folded_under_the_step_they_followed(evening
             assert taken["said"] in text(folded.group(1))
 
 
-def test_38_1_start_back_forward_end_and_a_round_lead_where_they_say(evening):
+def test_start_back_forward_end_and_a_round_lead_where_they_say(evening):
     t, played = evening
     game = played["decrypto"][0]
     last = len(record(t, game)["steps"]) - 1
@@ -286,7 +286,7 @@ def test_38_1_start_back_forward_end_and_a_round_lead_where_they_say(evening):
     assert f'href="/g/{game}/step/0"' in page and "Step by step" in text(page)
 
 
-def test_38_1_once_over_the_box_shows_what_it_kept_and_each_side_its_keywords(evening):
+def test_once_over_the_box_shows_what_it_kept_and_each_side_its_keywords(evening):
     t, played = evening
     game = played["decrypto"][0]
     rec = record(t, game)
@@ -305,7 +305,7 @@ def test_38_1_once_over_the_box_shows_what_it_kept_and_each_side_its_keywords(ev
     assert f'href="/g/{game}/step/{number + 1}?side=white" rel="next"' in white
 
 
-def test_38_1_a_game_being_played_has_no_replay_at_any_address(evening):
+def test_a_game_being_played_has_no_replay_at_any_address(evening):
     t, _played = evening
     t.start("decrypto")
     game = t.log()[0]["id"]
@@ -327,7 +327,7 @@ def test_38_1_a_game_being_played_has_no_replay_at_any_address(evening):
 
 
 
-def test_38_1_a_teams_side_puts_its_clues_beside_its_keywords(evening):
+def test_a_teams_side_puts_its_clues_beside_its_keywords(evening):
     from games import decrypto as d
     t, _played = evening
     t.start("decrypto")

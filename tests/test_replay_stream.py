@@ -33,7 +33,7 @@ def build(path: str, rolls: int) -> int:
     return game
 
 
-def test_27_a_replay_from_the_first_row_holds_a_few_rows_not_the_game(tmp_path):
+def test_a_replay_from_the_first_row_holds_a_few_rows_not_the_game(tmp_path):
     path = str(tmp_path / "referee.db")
     game = build(path, ROLLS)   # as after an update of the rules: no snapshot to start from
     store = Store(path)
@@ -51,7 +51,7 @@ def test_27_a_replay_from_the_first_row_holds_a_few_rows_not_the_game(tmp_path):
     store.close()
 
 
-def test_27_the_streamed_replay_takes_undone_rows_back_as_before(tmp_path):
+def test_the_streamed_replay_takes_undone_rows_back_as_before(tmp_path):
     path = str(tmp_path / "referee.db")
     game = build(path, 600)
     store = Store(path)

@@ -41,7 +41,7 @@ def cut(t: Table, found: dict, where: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_34_4_the_last_action_line_is_never_cut(lang):
+def test_the_last_action_line_is_never_cut(lang):
     found: dict[str, str] = {}
     shown = 0
     rng = random.Random(344)
@@ -66,7 +66,7 @@ def test_34_4_the_last_action_line_is_never_cut(lang):
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_34_4_DC10_decipher_round_table_says_the_guess_whole(lang):
+def test_DC10_decipher_round_table_says_the_guess_whole(lang):
     try:
         with Table(seed=34, lang=lang) as t:
             t.start("decipher", players=["Ania", "Bartholomew"], length=3)
@@ -81,7 +81,7 @@ def test_34_4_DC10_decipher_round_table_says_the_guess_whole(lang):
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_34_4_DV3_the_first_line_names_who_starts(lang):
+def test_DV3_the_first_line_names_who_starts(lang):
     try:
         with Table(seed=34, lang=lang) as t:
             t.start("davinci", players=3)
@@ -101,7 +101,7 @@ def done(t: Table, team: str) -> None:
     t.press(team)
 
 
-def test_34_4_DE4_decrypto_rounds_say_how_a_team_is_done_and_show_nothing_stale():
+def test_DE4_decrypto_rounds_say_how_a_team_is_done_and_show_nothing_stale():
     with Table(seed=34) as t:
         t.start("decrypto")
         assert "Done: team button ×2" in t.screen()
@@ -119,7 +119,7 @@ def test_34_4_DE4_decrypto_rounds_say_how_a_team_is_done_and_show_nothing_stale(
         assert f"{SAID}White: clues done" in shown
 
 
-def test_34_4_DE5_taking_back_an_interception_says_it_was_one():
+def test_DE5_taking_back_an_interception_says_it_was_one():
     with Table(seed=34) as t:
         t.start("decrypto")
         for team in ("team1", "team2"):
@@ -136,7 +136,7 @@ def test_34_4_DE5_taking_back_an_interception_says_it_was_one():
         assert "right" not in t.screen() and "wrong" not in t.screen()
 
 
-def test_34_4_DE9_the_tie_break_says_which_score_tied():
+def test_DE9_the_tie_break_says_which_score_tied():
     with Table(seed=34) as t:
         t.start("decrypto")
         s = t.box.session

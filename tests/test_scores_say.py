@@ -50,7 +50,7 @@ def body(t: Table, path: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_2_the_box_names_each_team_beside_its_tokens(lang):
+def test_the_box_names_each_team_beside_its_tokens(lang):
     try:
         with Table(seed=7, lang=lang) as t:
             black_on_one_of_each(t)
@@ -71,7 +71,7 @@ def test_25_2_the_box_names_each_team_beside_its_tokens(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_2_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_all(lang):
+def test_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_all(lang):
     try:
         with Table(seed=7, lang=lang) as t:
             black_on_one_of_each(t)
@@ -97,7 +97,7 @@ def test_25_2_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_25_2_tonights_page_shows_tokens_not_their_difference(lang):
+def test_tonights_page_shows_tokens_not_their_difference(lang):
     try:
         with Table(seed=7, lang=lang) as t:
             black_on_one_of_each(t)
@@ -112,7 +112,7 @@ def test_25_2_tonights_page_shows_tokens_not_their_difference(lang):
         i18n.use("en")
 
 
-def test_25_2_a_code_never_breaks_across_lines():
+def test_a_code_never_breaks_across_lines():
     with Table(seed=7) as t:
         black_on_one_of_each(t)
         game = t.log()[0]["id"]
@@ -124,7 +124,7 @@ def test_25_2_a_code_never_breaks_across_lines():
         assert re.search(r"\.code \{ white-space: nowrap; \}", css)
 
 
-def test_25_2_lines_that_coincide_are_told_apart():
+def test_lines_that_coincide_are_told_apart():
     # Both of a team's lines at 0 for two rounds: apart, one solid with
     # dots, the other thin, dashed, with hollow squares.
     svg = chart.running_totals(["int", "mis"], [(0, 0), (0, 0), (1, 1)], colours=[0, 0], dashed=frozenset({1}))
@@ -135,7 +135,7 @@ def test_25_2_lines_that_coincide_are_told_apart():
     assert svg.count('<circle class="dot s0"') == 2 and svg.count('<rect class="dot hollow s0"') == 2
 
 
-def test_25_2_the_chart_of_the_game_page_draws_miscommunications_apart():
+def test_the_chart_of_the_game_page_draws_miscommunications_apart():
     with Table(seed=7) as t:
         black_on_one_of_each(t)
         html = body(t, f"/g/{t.log()[0]['id']}")
@@ -154,7 +154,7 @@ PLAYED = {"osmisifry": ("Booklet", osmisifry_game), "davinci": ("Game", davinci_
 
 
 @pytest.mark.parametrize("game", PLAYED)
-def test_25_2_every_sheet_names_what_its_rows_are(t, game):  # noqa: F811
+def test_every_sheet_names_what_its_rows_are(t, game):  # noqa: F811
     heading, play = PLAYED[game]
     play(t)
     html = body(t, f"/g/{current_id(t)}")

@@ -55,7 +55,7 @@ async def test_text_mode_and_team_buttons(tmp_path):
         assert seen == [("team1", "hold"), ("team1", "release")]
 
 
-async def test_16_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
+async def test_keys_typed_quickly_arrive_in_the_order_typed(tmp_path):
     # A terminal hands over keys typed quickly (tmux send-keys 3 2 1) all at
     # once; they must reach the box as typed, repeats included.
     app, clock = app_for(tmp_path)
@@ -99,7 +99,7 @@ def said(widget) -> str:
 
 
 @pytest.mark.parametrize("size", [(100, 30), (160, 50)])
-async def test_25_8_a_small_terminal_shows_the_text_view_whole_and_says_why(tmp_path, size):
+async def test_a_small_terminal_shows_the_text_view_whole_and_says_why(tmp_path, size):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -111,7 +111,7 @@ async def test_25_8_a_small_terminal_shows_the_text_view_whole_and_says_why(tmp_
         assert not app.show_text and "cuts the pixels" in said(app.status)
 
 
-async def test_25_8_a_terminal_that_holds_the_pixels_shows_them_and_says_nothing(tmp_path):
+async def test_a_terminal_that_holds_the_pixels_shows_them_and_says_nothing(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=PIXELS_FIT) as pilot:
         await pilot.pause()
@@ -123,7 +123,7 @@ async def test_25_8_a_terminal_that_holds_the_pixels_shows_them_and_says_nothing
 
 
 @pytest.mark.parametrize("size", [(100, 30), (160, 50)])
-async def test_25_8_the_legend_names_every_control_and_is_always_shown(tmp_path, size):
+async def test_the_legend_names_every_control_and_is_always_shown(tmp_path, size):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -134,7 +134,7 @@ async def test_25_8_the_legend_names_every_control_and_is_always_shown(tmp_path,
             assert words in legend
 
 
-async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
+async def test_both_cases_of_every_letter_key_work(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         seen = []
@@ -156,7 +156,7 @@ async def test_25_8_both_cases_of_every_letter_key_work(tmp_path):
         assert app.show_text != text
 
 
-async def test_25_8_the_text_view_shows_one_word_titles_verbatim(tmp_path):
+async def test_the_text_view_shows_one_word_titles_verbatim(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("1")          # Decrypto's setup: "[Decrypto]"
@@ -166,7 +166,7 @@ async def test_25_8_the_text_view_shows_one_word_titles_verbatim(tmp_path):
         assert said(app.panels["main"]) == app.box.shown["main"].text
 
 
-async def test_25_8_the_status_line_clears_after_a_sound(tmp_path):
+async def test_the_status_line_clears_after_a_sound(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=PIXELS_FIT) as pilot:
         app.box.sound("error")
@@ -179,7 +179,7 @@ async def test_25_8_the_status_line_clears_after_a_sound(tmp_path):
 
 # --- issue 34 item 12 --------------------------------------------------------------------
 
-async def test_issue34_drawn_buttons_name_their_keys_and_a_held_team_button_is_said(tmp_path):
+async def test_drawn_buttons_name_their_keys_and_a_held_team_button_is_said(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=PIXELS_FIT) as pilot:
         await pilot.pause()
@@ -192,7 +192,7 @@ async def test_issue34_drawn_buttons_name_their_keys_and_a_held_team_button_is_s
         assert said(app.status).startswith("buzzer: ")
 
 
-async def test_issue34_pixels_asked_for_at_160x50_narrow_the_pad_and_cut_no_key(tmp_path):
+async def test_pixels_asked_for_at_160x50_narrow_the_pad_and_cut_no_key(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("t")
@@ -205,7 +205,7 @@ async def test_issue34_pixels_asked_for_at_160x50_narrow_the_pad_and_cut_no_key(
         assert app.query_one("#side").size.width == 30
 
 
-def test_issue34_a_second_simulator_on_a_taken_port_says_so_and_does_not_start(tmp_path):
+def test_a_second_simulator_on_a_taken_port_says_so_and_does_not_start(tmp_path):
     import socket
     import subprocess
     import sys

@@ -53,7 +53,7 @@ GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")
 
 
 @pytest.mark.parametrize("lang", ALL)
-def test_34_1_yes_right_and_hit_are_one_key_in_every_game(lang):
+def test_yes_right_and_hit_are_one_key_in_every_game(lang):
     found: dict = {}
     rng = random.Random(34)
     try:
@@ -77,7 +77,7 @@ def test_34_1_yes_right_and_hit_are_one_key_in_every_game(lang):
     assert keys_of(found, "negative") == {answers.NEGATIVE}, sorted(found["negative"])
 
 
-def test_34_1_the_table_puts_every_positive_answer_on_A():
+def test_the_table_puts_every_positive_answer_on_A():
     assert (answers.POSITIVE, answers.NEGATIVE) == ("A", "B")
     for kind in answers.ANSWERS:
         (yes_key, yes), (no_key, no) = answers.keys(kind)
@@ -85,7 +85,7 @@ def test_34_1_the_table_puts_every_positive_answer_on_A():
     assert [answers.answer(key) for key in "AB#*1"] == [True, False, None, None, None]
 
 
-def test_34_1_OS11_A_says_the_secret_word_was_destroyed():
+def test_OS11_A_says_the_secret_word_was_destroyed():
     with Table(seed=34) as t:
         t.start("osmisifry", players=2)
         t.type("D#####")
@@ -94,7 +94,7 @@ def test_34_1_OS11_A_says_the_secret_word_was_destroyed():
         assert [e.destroyed for e in events] == [True]
 
 
-def test_34_1_DC5_DC8_A_is_the_makers_yes_and_a_right_guess():
+def test_DC5_DC8_A_is_the_makers_yes_and_a_right_guess():
     with Table(seed=34) as t:
         t.start("decipher", players=["Ania", "Bara", "Cyril"])
         t.press("#")
@@ -106,7 +106,7 @@ def test_34_1_DC5_DC8_A_is_the_makers_yes_and_a_right_guess():
         assert "Bara solved it" in t.screen()
 
 
-def test_34_1_DV5_A_is_a_hit():
+def test_DV5_A_is_a_hit():
     with Table(seed=34) as t:
         t.start("davinci", players=2)
         t.type("#2A")

@@ -124,7 +124,7 @@ def shot(browser, page, name: str) -> None:  # noqa: F811
     browser.call(page.screenshot(path=str(ARTIFACTS / f"table-{name}.png")))
 
 
-def test_38_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, browser):  # noqa: F811
+def test_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, browser):  # noqa: F811
     t = box
     page = open_view(browser, t)
     showing(browser, page, "Tonight")
@@ -144,7 +144,7 @@ def test_38_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, br
     assert "Black: clues done" in shown(browser, page, ".said")
 
 
-def test_38_the_countdown_stands_while_the_box_is_down_and_follows_it_back(box, browser):  # noqa: F811
+def test_the_countdown_stands_while_the_box_is_down_and_follows_it_back(box, browser):  # noqa: F811
     t = box
     page = open_view(browser, t)
     t.press("1", "#")                                   # Decrypto
@@ -160,7 +160,7 @@ def test_38_the_countdown_stands_while_the_box_is_down_and_follows_it_back(box, 
     assert "White: clues done" in shown(browser, page, ".said")
 
 
-def test_38_the_countdown_keeps_the_boxs_time_across_a_pause_and_an_undo(box, browser):  # noqa: F811
+def test_the_countdown_keeps_the_boxs_time_across_a_pause_and_an_undo(box, browser):  # noqa: F811
     t = box
     page = open_view(browser, t, held=True)
     t.press("6")                                        # the table tools: a minute, not started
@@ -187,7 +187,7 @@ def test_38_the_countdown_keeps_the_boxs_time_across_a_pause_and_an_undo(box, br
     shot(browser, page, "countdown")
 
 
-def test_38_the_view_is_axe_clean_light_and_dark_in_four_languages(box, browser, axe):  # noqa: F811
+def test_the_view_is_axe_clean_light_and_dark_in_four_languages(box, browser, axe):  # noqa: F811
     t = box
     t.press("1", "#")                                   # Decrypto
     t.press("team1", "team1")                           # the clue countdown runs, a line of the last action
@@ -208,7 +208,7 @@ def test_38_the_view_is_axe_clean_light_and_dark_in_four_languages(box, browser,
         shot(browser, page, f"tonight-{lang}")
 
 
-def test_38_between_games_tonights_standings_fill_a_big_screen_light_and_dark(table, at_the_table, axe):  # noqa: F811
+def test_between_games_tonights_standings_fill_a_big_screen_light_and_dark(table, at_the_table, axe):  # noqa: F811
     """On the virtual table (names typed need a phone): a game's result with
     tonight's standings under it (light), then the standings alone (dark)."""
     t, browser = table, at_the_table  # noqa: F811
@@ -230,7 +230,7 @@ def test_38_between_games_tonights_standings_fill_a_big_screen_light_and_dark(ta
     shot(browser, page, "tonight-dark")
 
 
-def test_38_a_stream_fallen_silent_is_opened_again(table, at_the_table):  # noqa: F811
+def test_a_stream_fallen_silent_is_opened_again(table, at_the_table):  # noqa: F811
     """A Wi-Fi that drops without a word leaves the stream open and silent:
     after ``SILENT_SECONDS`` with not even the keepalive, the page opens
     another and follows the table again (the page's clock moved by hand)."""

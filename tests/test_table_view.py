@@ -45,7 +45,7 @@ def left_on_the_box(t: Table) -> float:
     return cd.remaining(t.box.game_time())
 
 
-def test_38_the_score_log_menu_offers_the_table_views_code_and_address(table):
+def test_the_score_log_menu_offers_the_table_views_code_and_address(table):
     t = table
     t.press("7")                                       # Score log
     t.press("D")                                       # its next page: the table view's
@@ -65,7 +65,7 @@ def test_38_the_score_log_menu_offers_the_table_views_code_and_address(table):
     assert t.box.shown["main"].title == "Scores"
 
 
-def test_38_a_long_address_is_written_whole_beside_the_table_views_code():
+def test_a_long_address_is_written_whole_beside_the_table_views_code():
     with Table(config={"web": {"public_url": "HTTP://192.168.100.200:8080"}}) as t:
         t.press("7")
         t.press("D")
@@ -105,7 +105,7 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
                                                 "1 interception, 0 miscommunications"]
 
 
-def test_38_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(table):
+def test_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(table):
     t = table
     decipher_game(t)                                   # Cy makes the third word
     v = watched(t)
@@ -115,7 +115,7 @@ def test_38_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(ta
     assert f'<span class="score points">{totals["Bob"]}</span>' in t.get("/table")[2]   # large: a number
 
 
-def test_38_the_countdown_stays_with_the_box_across_a_pause_an_undo_and_a_power_cut(table):
+def test_the_countdown_stays_with_the_box_across_a_pause_an_undo_and_a_power_cut(table):
     t = table
     t.start("tools")
     assert watched(t)["countdown"] == {"left": 60.0, "running": False, "seconds": 60.0}
@@ -142,7 +142,7 @@ def test_38_the_countdown_stays_with_the_box_across_a_pause_an_undo_and_a_power_
     assert abs(v["left"] - (paused - 3.0)) <= 1.0      # from the second last shown, as the box
 
 
-def test_38_the_table_views_countdown_stands_while_the_box_is_gone(table):
+def test_the_table_views_countdown_stands_while_the_box_is_gone(table):
     t = table
     t.start("tools")
     watched(t)
@@ -159,7 +159,7 @@ def test_38_the_table_views_countdown_stands_while_the_box_is_gone(table):
     assert view(t)["countdown"] == first and not first["running"] and 55.0 <= first["left"] <= 56.0
 
 
-def test_38_between_games_the_table_view_shows_tonights_standings(table):
+def test_between_games_the_table_view_shows_tonights_standings(table):
     t = table
     t.start("davinci", players=["Ann", "Bob"])
     act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)    # Ann takes all of Bob's tiles
@@ -220,7 +220,7 @@ def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(ta
         check()
 
 
-def test_38_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, monkeypatch):
+def test_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, monkeypatch):
     """A TV gone from the Wi-Fi without a word: its stream's buffers fill and
     the web ends it, rather than keep what it cannot send (here at once: no
     write may wait); a screen that reads goes on being served."""
@@ -258,7 +258,7 @@ def test_38_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, mon
 
 @pytest.mark.soak
 @pytest.mark.slow_case      # some 800 changes at the least, each replayed by the web: make soak's alone
-def test_38_an_evening_of_changes_with_screens_open_leaves_the_memory_where_it_was(table):
+def test_an_evening_of_changes_with_screens_open_leaves_the_memory_where_it_was(table):
     """Five screens reading the stream while the table plays on, 4000
     changes after the warm-up (``make soak`` alone; a screen that reads
     nothing is dropped is make test's, above): each hears every change or the

@@ -271,7 +271,7 @@ def test_a_negative_total_is_drawn_below_the_zero_line():
     assert abs(black[0] - zero) <= chart.APART and black[2] > black[1] > zero
 
 
-def test_issue17_equal_lines_in_a_chart_are_drawn_apart_so_none_hides_another():
+def test_equal_lines_in_a_chart_are_drawn_apart_so_none_hides_another():
     svg = chart.running_totals(["A", "B", "C"], [(0, 0, 0), (1, 3, 3), (2, 4, 4)])
     lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
     ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
@@ -281,7 +281,7 @@ def test_issue17_equal_lines_in_a_chart_are_drawn_apart_so_none_hides_another():
     assert len(set(dots)) == len(dots)
 
 
-def test_issue17_decryptos_chart_counts_interception_and_miscommunication_tokens_per_round(t):
+def test_decryptos_chart_counts_interception_and_miscommunication_tokens_per_round(t):
     decrypto_game(t)                                  # Black miscommunicates in both rounds
     body = ok(t, f"/g/{current_id(t)}")
     svg = re.search(r"<svg class=\"chart\".*?</svg>", body, re.S).group(0)
@@ -342,7 +342,7 @@ def bgstats_play(t: Table, game: int) -> dict:
     return json.loads(urllib.parse.unquote(html.unescape(link).split("data=", 1)[1]))
 
 
-def test_issue17_bgstats_knows_each_name_for_the_evening_and_who_started(t):
+def test_bgstats_knows_each_name_for_the_evening_and_who_started(t):
     ids = []
     for _ in range(2):
         t.start("davinci", players=["Žofie", "Игорь"], starts=1)
@@ -363,7 +363,7 @@ def test_issue17_bgstats_knows_each_name_for_the_evening_and_who_started(t):
     assert [p["startPlayer"] for p in plays[2]["players"]] == [True, False]
 
 
-def test_issue17_bgstats_gets_decrypto_as_a_team_game_with_its_players_in_their_teams(t):
+def test_bgstats_gets_decrypto_as_a_team_game_with_its_players_in_their_teams(t):
     t.start("decrypto", members=[["Ann", "Bob", "Cy"], ["Dana", "Eva"]])
     for _ in range(2):
         decrypto_clues(t)
@@ -376,7 +376,7 @@ def test_issue17_bgstats_gets_decrypto_as_a_team_game_with_its_players_in_their_
     assert t.log()[0]["members"] == {"White": ["Ann", "Bob", "Cy"], "Black": ["Dana", "Eva"]}
 
 
-def test_issue17_bgstats_gets_the_hacker_variant_as_what_it_is(t):
+def test_bgstats_gets_the_hacker_variant_as_what_it_is(t):
     t.start("decrypto", variant="hacker", members=[["Ann"], ["Bob", "Cy"]])
     for _ in range(2):                                   # the Team miscommunicates twice [DE-10]
         act(t, decrypto.CluesDone(1))
@@ -388,7 +388,7 @@ def test_issue17_bgstats_gets_the_hacker_variant_as_what_it_is(t):
         ("Ann", "Hacker", True, 1), ("Bob", "Team", False, 2), ("Cy", "Team", False, 2)]
 
 
-def test_issue17_bgstats_fields_have_the_documented_names_and_types(t):
+def test_bgstats_fields_have_the_documented_names_and_types(t):
     t.start("davinci", players=["Ann", "Bob"], starts=1)
     started = t.clock.wall()
     t.advance(20 * 60)
@@ -415,7 +415,7 @@ def test_issue17_bgstats_fields_have_the_documented_names_and_types(t):
     assert game["bggId"] == 225694 and game["usesTeams"] is True
 
 
-def test_issue17_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):
+def test_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):
     t.start("davinci", players=["Žofie", "Łucja;Ola"])
     act(t, davinci.Dealt(), *[davinci.Attack(1, True)] * 4)
     names = {}

@@ -22,7 +22,7 @@ from playwright.async_api import async_playwright
 
 from games import davinci, decipher, decrypto
 from referee import catalogue, setup_names, team_links
-from referee.web import decrypto as web_decrypto, team_pages
+from referee.web import decrypto as web_decrypto
 from test_web import SCRIPT, Done, act, decrypto_clues, decrypto_game, decrypto_guesses, state, t  # noqa: F401
 
 
@@ -142,7 +142,7 @@ def path_of(url: str) -> str:
     return urllib.parse.urlsplit(url).path
 
 
-def test_16_tonight_on_a_phone_follows_a_key_press_without_a_reload(t, phone):  # noqa: F811
+def test_tonight_on_a_phone_follows_a_key_press_without_a_reload(t, phone):  # noqa: F811
     """The page takes the change from its live stream and swaps it in: the
     same page, never loaded again.  How soon, with fifty phones on it, is
     bench/live_bench.py's row (key → page shows it); the wait here is only
@@ -166,7 +166,7 @@ def test_16_tonight_on_a_phone_follows_a_key_press_without_a_reload(t, phone):  
     phone.shot(page, "tonight-after-key")
 
 
-def test_16_a_page_whose_stream_was_refused_tries_again_and_follows_the_table(t, phone):  # noqa: F811
+def test_a_page_whose_stream_was_refused_tries_again_and_follows_the_table(t, phone):  # noqa: F811
     t.start("decipher", players=["Ann", "Bob"])
     page = phone.open("/", refuse_live=2)
     # Refused twice (after about 1 s, then 2 s), then the stream opens.
@@ -321,7 +321,7 @@ def serious_findings(phone, page, axe_js: pathlib.Path) -> list[str]:
     return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in found if v["impact"] in ("serious", "critical")]
 
 
-def test_issue17_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(table, at_the_table, axe):
+def test_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(table, at_the_table, axe):
     t, phone = table, at_the_table
     t.start("osmisifry", players=["Žofie", "Bob"])    # an earlier game tonight: the page offers its names
     t.box.leave()
@@ -385,7 +385,7 @@ def on_the_box(t, phone, text: str, before, name: str = "main", seconds: float =
     return t.image(name)
 
 
-def test_issue17_names_reach_the_box_while_typed_before_they_are_saved(table, at_the_table):
+def test_names_reach_the_box_while_typed_before_they_are_saved(table, at_the_table):
     t, phone = table, at_the_table
     t.press("4")                                      # Da Vinci Code's setup form
     t.press("B")
@@ -455,7 +455,7 @@ GLANCE = """() => {
 }"""
 
 
-def test_issue17_the_decrypto_game_page_reads_at_a_glance_at_360_px_light_and_dark(t, phone, axe):  # noqa: F811
+def test_the_decrypto_game_page_reads_at_a_glance_at_360_px_light_and_dark(t, phone, axe):  # noqa: F811
     t.start("decrypto")
     for clues in (("pudding", "lighthouse", "extraordinary"), ("marshmallow", "underground", "whirlpool")):
         act(t, decrypto.Clues(0, clues), decrypto.Clues(1, clues[::-1]))
@@ -478,7 +478,7 @@ def test_issue17_the_decrypto_game_page_reads_at_a_glance_at_360_px_light_and_da
 REPLAY_WIDTH = 320   # the narrowest phone the pages are made for
 
 
-def test_38_the_replay_steps_by_arrow_keys_and_reads_at_320_px_light_and_dark(t, phone, axe):  # noqa: F811
+def test_the_replay_steps_by_arrow_keys_and_reads_at_320_px_light_and_dark(t, phone, axe):  # noqa: F811
     t.start("decrypto")
     decrypto_clues(t)
     t.hold("*", 1.0)                      # the game menu: Black's "done" taken back

@@ -42,7 +42,7 @@ def raw(t: Table, request: bytes) -> bytes:
     b"GET /" + b"a" * (guard.LONGEST_LINE + 10) + b" HTTP/1.1\r\nHost: x\r\n\r\n",
     b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n",           # TLS at the plain port
 ], ids=["bad header", "long line", "tls"])
-def test_17_even_answers_to_requests_no_route_saw_carry_the_security_headers(t, request_bytes):
+def test_even_answers_to_requests_no_route_saw_carry_the_security_headers(t, request_bytes):
     answer = raw(t, request_bytes)
     head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
     assert head.startswith("HTTP/1.") and head.split()[1] == "400"
@@ -51,7 +51,7 @@ def test_17_even_answers_to_requests_no_route_saw_carry_the_security_headers(t, 
         assert header in head, head
 
 
-def test_16_a_page_is_rendered_once_per_change_whatever_the_query_string(t):
+def test_a_page_is_rendered_once_per_change_whatever_the_query_string(t):
     t.start("decipher", players=["Ann", "Bob"])
     t.web_url()
     site = t._web.site
@@ -63,7 +63,7 @@ def test_16_a_page_is_rendered_once_per_change_whatever_the_query_string(t):
     assert len(site._cache) == 1                                # ...and the kept pages go
 
 
-def test_16_a_new_phone_ends_the_oldest_stream_when_the_streams_are_full(t, monkeypatch):
+def test_a_new_phone_ends_the_oldest_stream_when_the_streams_are_full(t, monkeypatch):
     monkeypatch.setattr(live, "MOST_LISTENERS", 2)
     url = t.web_url() + "live"
 
@@ -85,7 +85,7 @@ def test_16_a_new_phone_ends_the_oldest_stream_when_the_streams_are_full(t, monk
     t.loop.run_until_complete(run())
 
 
-def test_16_with_every_place_taken_by_idle_guests_a_new_phone_is_served_and_busy_ones_are_kept(t):
+def test_with_every_place_taken_by_idle_guests_a_new_phone_is_served_and_busy_ones_are_kept(t):
     """Guests holding connections open without a request (from addresses
     of their own, each within its limit) fill every place: the next phone
     takes the place of the oldest of them.  Connections busy with a request
@@ -124,7 +124,7 @@ def test_16_with_every_place_taken_by_idle_guests_a_new_phone_is_served_and_busy
     assert t._web.guard.made_room == 3
 
 
-def test_27_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
+def test_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
     """Issue 27: with every place busy with a request (here live streams), a
     newcomer's first request is not refused: it waits, unread, for the
     first place that frees.  Only beyond the waiting line is one closed."""
@@ -157,7 +157,7 @@ def test_27_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
     assert t._web.guard.waited == 1 and t._web.guard.turned_away == 1 and t._web.guard.made_room == 0
 
 
-def test_16_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():
+def test_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():
     now = [0.0]
     kept = []
     handler = logging.Handler()

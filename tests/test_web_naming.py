@@ -46,7 +46,7 @@ def main_lines(t, name="main"):
     return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
 
 
-def test_issue17_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
+def test_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
     t.press("2")                                         # Osmišifry's setup
     path = names_path(t)
     assert re.fullmatch(r"/N/[A-Z2-7]{26}", path)       # 26 base32 letters: 130 bits
@@ -63,7 +63,7 @@ def test_issue17_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
     assert t.post(other, {"n1": "Ann"})[0] == 404
 
 
-def test_issue17_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):
+def test_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):
     t.press("4")                                         # Da Vinci Code
     path = names_path(t)
     assert post(t, path, {"n1": " Žofie ", "n2": "Игорь", "n3": "<b>Łucja</b>"})[0] == 303
@@ -86,7 +86,7 @@ def test_issue17_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):
     ({"n1": "Ann", "n2": "Li 中"}, "The screens cannot show 中 in Li 中."),
     ({"n1": "Ann"}, "Players in this game: 2 to 4."),
 ])
-def test_issue17_a_refused_name_comes_back_with_what_was_typed(t, fields, message):
+def test_a_refused_name_comes_back_with_what_was_typed(t, fields, message):
     t.press("4")
     path = names_path(t)
     status, _, body = post(t, path, fields)
@@ -97,7 +97,7 @@ def test_issue17_a_refused_name_comes_back_with_what_was_typed(t, fields, messag
     assert "[Players]" not in t.screen("team1")
 
 
-def test_issue17_a_forged_post_changes_nothing(t):
+def test_a_forged_post_changes_nothing(t):
     t.press("4")
     path = names_path(t)
     assert post(t, path, {"n1": "Ann", "n2": "Bob"}, forged=True)[0] == 403
@@ -105,7 +105,7 @@ def test_issue17_a_forged_post_changes_nothing(t):
     assert "[Players]" not in t.screen("team1")
 
 
-def test_issue17_decrypto_players_are_put_into_the_two_teams(t):
+def test_decrypto_players_are_put_into_the_two_teams(t):
     t.press("1")
     path = names_path(t)
     status, _, body = post(t, path, {"t1n1": "Ann", "t1n2": "Bob", "t1n3": "Cy", "t2n1": "Dana"})
@@ -122,7 +122,7 @@ def test_issue17_decrypto_players_are_put_into_the_two_teams(t):
     assert t.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Dana", "Eva", "Cy"]}
 
 
-def test_issue17_one_name_against_two_is_the_hacker_variant(t):
+def test_one_name_against_two_is_the_hacker_variant(t):
     t.press("1")
     path = names_path(t)
     post(t, path, {"t1n1": "Ann", "t2n1": "Bob", "t2n2": "Cy"})
@@ -131,7 +131,7 @@ def test_issue17_one_name_against_two_is_the_hacker_variant(t):
     assert t.log()[0]["members"] == {"Hacker": ["Ann"], "Team": ["Bob", "Cy"]}
 
 
-def test_issue17_the_names_page_offers_tonights_players(t):
+def test_the_names_page_offers_tonights_players(t):
     t.start("osmisifry", players=["Žofie", "Bob"])
     t.box.leave()
     t.press("5")
@@ -156,7 +156,7 @@ def preview(t, path, fields, forged=False):
     return post(t, path, fields, forged, to="/preview")
 
 
-def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
+def test_names_show_on_the_box_while_typed_and_count_once_saved(t):
     t.press("4")                                         # Da Vinci Code
     path = names_path(t)
     answer = ask(t, "names.preview", token=token_of(path), fields={"n1": " Žofie ", "n2": "Игорь"})
@@ -178,7 +178,7 @@ def test_issue17_names_show_on_the_box_while_typed_and_count_once_saved(t):
     assert t.log()[0]["players"] == ["Žofie", "Игорь", "Łucja"]
 
 
-def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_the_table(t):
+def test_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_the_table(t):
     t.press("4")
     path = names_path(t)
     status, headers, body = preview(t, path, {"n1": "Ann", "n2": "Li 中", "n3": "ann", "n4": "Bartholomew J."})
@@ -191,7 +191,7 @@ def test_issue17_a_name_the_panels_cannot_take_is_refused_on_the_phone_not_at_th
     assert "! " not in t.screen() and "error" not in t.sounds       # no message, no beep at the table
 
 
-def test_issue17_decrypto_names_show_in_their_teams_while_typed(t):
+def test_decrypto_names_show_in_their_teams_while_typed(t):
     t.press("1")
     path = names_path(t)
     ask(t, "names.preview", token=token_of(path), fields={"t1n1": "Ann", "t1n2": "Bob", "t2n1": "Cy"})
@@ -200,7 +200,7 @@ def test_issue17_decrypto_names_show_in_their_teams_while_typed(t):
     assert t.box.flow.members == []
 
 
-def test_issue17_a_preview_never_outlives_its_setup(t):
+def test_a_preview_never_outlives_its_setup(t):
     t.press("2")                                         # Osmišifry
     path = names_path(t)
     secret, cookie = form_of(t, path)                    # the phone has the page open
@@ -220,7 +220,7 @@ def test_issue17_a_preview_never_outlives_its_setup(t):
     assert "Eve" not in "".join(t.screen(name) for name in ("main", "team1", "team2"))
 
 
-def test_issue17_a_forged_preview_shows_nothing(t):
+def test_a_forged_preview_shows_nothing(t):
     t.press("4")
     path = names_path(t)
     assert preview(t, path, {"n1": "Ann"}, forged=True)[0] == 403
@@ -228,7 +228,7 @@ def test_issue17_a_forged_preview_shows_nothing(t):
     assert "Ann" not in t.screen() + t.screen("team1")
 
 
-def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(t):
+def test_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(t):
     t.press("4")
     path = names_path(t)
     displays = t.box.devices.displays
@@ -259,7 +259,7 @@ def test_issue17_a_flood_of_previews_costs_the_box_one_frame_and_keeps_the_keys(
 
 # --- issue 33 item 4: names no page could tell apart ------------------------------------------------
 
-def test_33_4_a_name_of_two_alphabets_is_refused_naming_the_two_letters(t):
+def test_a_name_of_two_alphabets_is_refused_naming_the_two_letters(t):
     t.press("4")                                         # Da Vinci Code
     path = names_path(t)
     said = "\u0410nia mixes two alphabets (\u0410 and n): type it in one."   # a Cyrillic А, then Latin
@@ -271,7 +271,7 @@ def test_33_4_a_name_of_two_alphabets_is_refused_naming_the_two_letters(t):
     assert main_lines(t, "team1") == ["[Players]", "1 Аня", "2 Ania", "3 Bob"]
 
 
-def test_33_4_a_name_that_looks_like_another_players_is_warned_of_on_the_page(t):
+def test_a_name_that_looks_like_another_players_is_warned_of_on_the_page(t):
     t.start("osmisifry", players=["Ola", "Kamil"])       # tonight's players
     t.box.leave()
     t.press("4")

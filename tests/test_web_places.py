@@ -17,7 +17,7 @@ from test_box_socket import names_path
 from test_web_split import ROOT, WEB_NICE, table  # noqa: F401  the fixture
 
 
-def test_27_the_web_listens_with_a_backlog_for_a_crowd(table):
+def test_the_web_listens_with_a_backlog_for_a_crowd(table):
     # Before: aiohttp's 128; with 740 keep-alive phones the kernel counted
     # 2 623 listen overflows and a fresh phone waited 2 s or was refused.
     t = table
@@ -30,7 +30,7 @@ def test_27_the_web_listens_with_a_backlog_for_a_crowd(table):
     assert report["fresh_failed"] == 0, report
 
 
-def test_27_a_newcomers_first_request_gets_a_place_when_every_place_is_busy(table):
+def test_a_newcomers_first_request_gets_a_place_when_every_place_is_busy(table):
     # Before: with all 512 places busy with a request, a newcomer was closed
     # as it opened.  Here each of the crowd's requests waits on the box,
     # which is stopped: the names page asks it what to show.

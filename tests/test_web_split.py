@@ -149,7 +149,7 @@ def evening(t: Table) -> list:
 
 # --- two processes --------------------------------------------------------------------------
 
-def test_16_the_box_process_imports_neither_aiohttp_nor_jinja2(tmp_path):
+def test_the_box_process_imports_neither_aiohttp_nor_jinja2(tmp_path):
     t = Table(tmp_path, env={"PYTHONPROFILEIMPORTTIME": "1"})
     try:
         start_decrypto(t)
@@ -164,7 +164,7 @@ def test_16_the_box_process_imports_neither_aiohttp_nor_jinja2(tmp_path):
     assert not [name for name in imported if name.split(".")[0] in ("aiohttp", "jinja2", "markupsafe")]
 
 
-def test_16_4_the_box_process_loads_neither_openssl_nor_babel_when_it_speaks_english(tmp_path):
+def test_the_box_process_loads_neither_openssl_nor_babel_when_it_speaks_english(tmp_path):
     """Issue 16 item 4, the box's memory: a box without network never
     speaks TLS (libssl and libcrypto are 8 MB resident), and an English one
     needs no catalogue reader.  Team pages made on the way (their addresses
@@ -186,7 +186,7 @@ def test_16_4_the_box_process_loads_neither_openssl_nor_babel_when_it_speaks_eng
     assert not [name for name in imported if name.split(".")[0] == "babel"]
 
 
-def test_16_4_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
+def test_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
     """The bench's stopwatch (``took``): for each key the box takes, when
     the keypad could first have known it and when the displays were handed
     their pictures, on the box's own clock."""
@@ -204,7 +204,7 @@ def test_16_4_the_remote_hands_stopwatch_times_each_key_to_its_frame(table):
     assert "Decrypto" in screens[0] and t.ask("took now") == "error took takes no word"
 
 
-def test_16_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
+def test_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
     t = table
     start_decrypto(t)
     assert [e["status"] for e in evening(t)] == ["playing"]
@@ -222,7 +222,7 @@ def test_16_the_web_killed_mid_game_comes_back_and_shows_the_game(table):
     assert t.rows("SELECT COUNT(*) FROM events")[0][0] == events
 
 
-def test_16_the_web_started_before_the_box_waits_for_it(tmp_path):
+def test_the_web_started_before_the_box_waits_for_it(tmp_path):
     # systemd may start the units in any order, and restart either alone.
     t = Table(tmp_path)
     try:
@@ -248,7 +248,7 @@ def team_page(t: Table, team: int) -> tuple[str, str, str]:
     return path, cookie.split("=", 1)[1], cookie
 
 
-def test_16_a_clue_typed_on_a_team_page_reaches_the_box_while_it_is_busy(table):
+def test_a_clue_typed_on_a_team_page_reaches_the_box_while_it_is_busy(table):
     t = table
     start_decrypto(t)
     t.press("B")
@@ -277,7 +277,7 @@ def test_16_a_clue_typed_on_a_team_page_reaches_the_box_while_it_is_busy(table):
     assert "sea breeze" in t.get(path)[2]
 
 
-def test_16_a_team_page_cannot_play_what_a_page_does_not_send(table):
+def test_a_team_page_cannot_play_what_a_page_does_not_send(table):
     # The web is on the network; the box trusts it no further than a page's form.
     t = table
     start_decrypto(t)
@@ -320,7 +320,7 @@ def crowd(t: Table, kind: str, seconds: float, count: int | None = None) -> subp
 
 @pytest.mark.parametrize("kind, count", [("pages", 32), ("idle", 700), ("sse", 300), ("slow", 100),
                                          ("garbage", 8)])
-def test_16_a_crowd_at_the_web_loses_no_key_and_leaves_no_trace(table, kind, count):
+def test_a_crowd_at_the_web_loses_no_key_and_leaves_no_trace(table, kind, count):
     t = table
     fds = t.open_fds(t.web)
     logged = t.log_size("web.log"), t.log_size("box.log")
@@ -339,7 +339,7 @@ def test_16_a_crowd_at_the_web_loses_no_key_and_leaves_no_trace(table, kind, cou
     assert t.get("/")[0] == 200
 
 
-def test_16_the_web_turns_away_connections_beyond_its_limits(table):
+def test_the_web_turns_away_connections_beyond_its_limits(table):
     from referee.web import guard
     t = table
     held = []
@@ -362,7 +362,7 @@ def test_16_the_web_turns_away_connections_beyond_its_limits(table):
             sock.close()
 
 
-def test_38_a_game_on_has_no_replay_and_once_ended_its_steps_are_served(table):
+def test_a_game_on_has_no_replay_and_once_ended_its_steps_are_served(table):
     # Issue 38 through the two processes: the web refuses the replay while
     # the box plays the game, and serves it step by step once it has ended.
     t = table

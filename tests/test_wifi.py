@@ -61,7 +61,7 @@ def scanned(image: Image.Image) -> list[str]:
 
 # --- the WIFI: code ------------------------------------------------------------------------
 
-def test_26_the_wifi_code_escapes_backslash_semicolon_comma_colon_and_quote():
+def test_the_wifi_code_escapes_backslash_semicolon_comma_colon_and_quote():
     assert wifi.escape('a\\b;c,d:e"f') == 'a\\\\b\\;c\\,d\\:e\\"f'
     assert wifi.wifi_code("referee-432", "k7mq2xv9ab") == "WIFI:T:WPA;S:referee-432;P:k7mq2xv9ab;;"
     assert wifi.wifi_code('my;box', 'p:w,"x"\\') == 'WIFI:T:WPA;S:my\\;box;P:p\\:w\\,\\"x\\"\\\\;;'
@@ -81,7 +81,7 @@ def say(folder: Path, state: str) -> None:
 
 
 @pytest.mark.parametrize("ssid, password", [("referee-<nnn>", "k7mq2xv9ab"), ("a;b,c", 'x:y"z\\w;v')])
-def test_26_the_wifi_code_on_the_screen_decodes_with_zxing_to_the_same_network(ssid, password):
+def test_the_wifi_code_on_the_screen_decodes_with_zxing_to_the_same_network(ssid, password):
     with Table(config={"web": {"host": "0.0.0.0"}}) as t:
         folder = Path(t.database).parent
         hotspot(folder, ssid, password)
@@ -96,7 +96,7 @@ def test_26_the_wifi_code_on_the_screen_decodes_with_zxing_to_the_same_network(s
         assert "".join(lines[:lines.index("Password:")]) == name and "".join(lines[lines.index("Password:") + 1:]) == password
 
 
-def test_26_the_hotspot_pages_are_numbered_steps_and_its_name_breaks_at_its_hyphen():
+def test_the_hotspot_pages_are_numbered_steps_and_its_name_breaks_at_its_hyphen():
     with Table(config={"web": {"host": "0.0.0.0"}}) as t:
         folder = Path(t.database).parent
         hotspot(folder, "referee-<nnn>", "k7mq2xv9ab")
@@ -122,7 +122,7 @@ def assert_fits(t: Table) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_26_the_score_log_screen_follows_each_state_within_2_s_in_every_language(lang):
+def test_the_score_log_screen_follows_each_state_within_2_s_in_every_language(lang):
     with Table(lang=lang, config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
         folder = Path(t.database).parent
         hotspot(folder, "referee-<nnn>", "k7mq2xv9ab")
@@ -158,7 +158,7 @@ def test_26_the_score_log_screen_follows_each_state_within_2_s_in_every_language
     i18n.use("en")
 
 
-def test_26_without_the_hotspots_password_the_hotspot_shows_its_pages_but_no_wifi_code():
+def test_without_the_hotspots_password_the_hotspot_shows_its_pages_but_no_wifi_code():
     with Table(config={"web": {"host": "0.0.0.0"}}) as t:
         say(Path(t.database).parent, "HOTSPOT")
         t.advance(2.0)
@@ -168,7 +168,7 @@ def test_26_without_the_hotspots_password_the_hotspot_shows_its_pages_but_no_wif
         assert t.box.shown["main"].qr == wifi.COMITUP_PAGE.upper()
 
 
-def test_26_every_qr_code_follows_a_changed_address():
+def test_every_qr_code_follows_a_changed_address():
     with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
         t.box.network.look = lambda: Choice("192.168.1.20", "wlan0", "the default route's interface")
         t.advance(wifi.ADDRESS_SECONDS)
@@ -213,7 +213,7 @@ class Interfaces:
         return {name: SimpleNamespace(isup=True) for name in ("lo", "wlan0")}
 
 
-def test_33_5_where_psutil_is_refused_the_interfaces_flags_in_sysfs_find_the_address(
+def test_where_psutil_is_refused_the_interfaces_flags_in_sysfs_find_the_address(
         monkeypatch, tmp_path, caplog):
     caplog.set_level(logging.INFO, wifi.__name__)
     system = Interfaces(monkeypatch, tmp_path)
@@ -237,7 +237,7 @@ def said(caplog) -> list[tuple[str, str]]:
     return [(r.levelname, r.getMessage()) for r in found]
 
 
-def test_33_5_a_refused_address_look_up_is_one_line_and_the_qr_code_keeps_the_last_address(
+def test_a_refused_address_look_up_is_one_line_and_the_qr_code_keeps_the_last_address(
         monkeypatch, tmp_path, caplog):
     caplog.set_level(logging.INFO, wifi.__name__)
     system = Interfaces(monkeypatch, tmp_path)
@@ -261,7 +261,7 @@ def test_33_5_a_refused_address_look_up_is_one_line_and_the_qr_code_keeps_the_la
             "phones are sent to 192.168.1.57 until it can"]
 
 
-def test_33_5_refused_from_the_start_the_box_shows_this_machine_as_with_no_network(monkeypatch, tmp_path, caplog):
+def test_refused_from_the_start_the_box_shows_this_machine_as_with_no_network(monkeypatch, tmp_path, caplog):
     caplog.set_level(logging.INFO, wifi.__name__)
     system = Interfaces(monkeypatch, tmp_path)
     system.refused = True
@@ -277,7 +277,7 @@ def test_33_5_refused_from_the_start_the_box_shows_this_machine_as_with_no_netwo
         assert said(caplog)[1:] == [("INFO", "wifi: the address can be looked up again: 192.168.1.20 (wlan0)")]
 
 
-def test_26_the_local_name_is_written_under_the_address_where_it_fits_whole(monkeypatch):
+def test_the_local_name_is_written_under_the_address_where_it_fits_whole(monkeypatch):
     import socket
     monkeypatch.setattr(socket, "gethostname", lambda: "referee")
     with Table(config={"web": {"host": "0.0.0.0", "port": 8080}}) as t:
@@ -306,7 +306,7 @@ def comitup_conf(root: Path) -> dict[str, str]:
     return parser.defaults()
 
 
-def test_26_the_installer_writes_comitups_configuration_for_the_box_alone(tmp_path):
+def test_the_installer_writes_comitups_configuration_for_the_box_alone(tmp_path):
     root = tmp_path / "root"
     (root / "etc").mkdir(parents=True)
     (root / "etc" / "comitup.conf").write_text("primary_wifi_device: wlan1\nap_name: comitup-<nnn>\n")
@@ -330,20 +330,20 @@ def test_26_the_installer_writes_comitups_configuration_for_the_box_alone(tmp_pa
     assert (root / "etc" / "comitup.conf").read_text().count("ap_password") == 1
 
 
-def test_26_the_installer_runs_the_setup_before_installing_comitup_and_keeps_its_file():
+def test_the_installer_runs_the_setup_before_installing_comitup_and_keeps_its_file():
     text = (ROOT / "systemd" / "install.sh").read_text()
     assert text.index("comitup-setup.sh") < text.index("apt-get install -y -qq \\\n")
     assert "--force-confold" in text and "--no-wifi" in text
 
 
-def test_26_the_new_scripts_pass_shellcheck():
+def test_the_new_scripts_pass_shellcheck():
     from test_pi import tool
     done = subprocess.run([tool("shellcheck", "shellcheck"), str(SETUP), str(CALLBACK)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout
 
 
-def test_26_the_web_unit_lets_in_phones_on_the_hotspot_and_the_box_stays_off_the_network():
+def test_the_web_unit_lets_in_phones_on_the_hotspot_and_the_box_stays_off_the_network():
     from test_pi import UNIT, WEB_UNIT, unit
     allowed = [ipaddress.ip_network(n) for n in unit(WEB_UNIT)["IPAddressAllow"][0].split()
                if n[0].isdigit() or ":" in n]
@@ -411,7 +411,7 @@ class Box:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_26_each_comitup_state_through_the_registered_callback_reaches_a_running_box(tmp_path, lang):
+def test_each_comitup_state_through_the_registered_callback_reaches_a_running_box(tmp_path, lang):
     root = tmp_path / "root"
     setup(root)
     (root / "var" / "lib" / "comitup").mkdir(parents=True)
@@ -445,7 +445,7 @@ def test_26_each_comitup_state_through_the_registered_callback_reaches_a_running
         i18n.use("en")
 
 
-def test_26_a_state_from_before_this_boot_is_no_word_from_comitup(tmp_path):
+def test_a_state_from_before_this_boot_is_no_word_from_comitup(tmp_path):
     import psutil
     say(tmp_path, "HOTSPOT")
     assert wifi.read_state(str(tmp_path / "wifi")) == "HOTSPOT"
@@ -462,7 +462,7 @@ def test_26_a_state_from_before_this_boot_is_no_word_from_comitup(tmp_path):
     ("CONNECTED", "CONNECTED: on a Wi-Fi network the box knows"),
     (None, "no word from comitup in"),
 ])
-def test_26_the_doctor_reports_the_wifi_state_the_address_and_comitup(tmp_path, state, said):
+def test_the_doctor_reports_the_wifi_state_the_address_and_comitup(tmp_path, state, said):
     root = tmp_path / "root"
     setup(root, "nobody" if os.geteuid() == 0 else ME)   # never root's: comitup would run it as root
     (root / "var" / "lib" / "comitup").mkdir(parents=True)
@@ -486,7 +486,7 @@ def test_26_the_doctor_reports_the_wifi_state_the_address_and_comitup(tmp_path, 
     assert ".local:8080" in found["address"].detail or found["address"].status == "warn"
 
 
-def test_26_the_doctor_fails_a_comitup_left_open_or_calling_back_as_root(tmp_path):
+def test_the_doctor_fails_a_comitup_left_open_or_calling_back_as_root(tmp_path):
     program = tmp_path / "comitup"
     program.write_text("")
     conf = tmp_path / "comitup.conf"

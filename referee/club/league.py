@@ -154,7 +154,7 @@ class League:
         except m.Refused as exc:
             self.faults(f"{_table_of(topic)} {exc.kind}", "league: refused a message on %s: %s", m.short(topic), exc)
             outcome = "refused"
-        except Exception as exc:
+        except Exception as exc:   # noqa: BLE001  one message the league cannot take: logged, it listens on
             self.faults(f"{_table_of(topic)} failed", "league: could not take a message on %s: %r",
                         m.short(topic), exc)
             outcome = "failed"

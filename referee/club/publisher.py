@@ -143,7 +143,7 @@ class Publisher:
     async def _send(self, mqtt: aiomqtt.Client, game: int) -> None:
         try:
             entries = self.outbox.entries(game)
-        except Exception as exc:  # a row the rules cannot replay: the game waits, the others go on
+        except Exception as exc:  # noqa: BLE001  a row the rules cannot replay: the game waits, the others go on
             self.faults(f"game {game}", "club: game %d cannot be read: %s", game, exc)
             return
         message = None

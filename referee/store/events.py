@@ -25,13 +25,14 @@ passed over (a game's events stop before it) rather than failing the caller.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from referee.clock import Stamp
 from referee.store import sqlite_file
@@ -167,6 +168,11 @@ def _writes(method):
     return write
 
 
+# Every write takes the write lock as it begins: a transaction that read first
+# and wrote later could find another connection's write between the two.
+BEGIN = "BEGIN IMMEDIATE"
+
+
 def _json(data: bytes | str | None):
     """A stored JSON text, or None if the bytes do not hold one."""
     try:
@@ -239,7 +245,7 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._check_log()
             self._migrate()
-            self._db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} COMMIT;")   # all tables or none, even if cut
+            self._db.executescript(f"{BEGIN}; {SCHEMA} COMMIT;")   # all tables or none, even if cut
             # SQLite opens a file it may not write (a read-only mount, which
             # stops root too) read-only without a word, and the first key
             # would be the first to know: a write to the header finds out now.
@@ -301,6 +307,14 @@ class Store:
             return store
         raise AssertionError("an in-memory database always opens")
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write, whole or not at all: committed (and synced) on
+        leaving, rolled back if anything in it raises."""
+        with self._db:
+            self._db.execute(BEGIN)
+            yield self._db
+
     def _close_quietly(self) -> None:
         try:
             self._db.close()
@@ -313,8 +327,7 @@ class Store:
         tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "events" not in tables:
             return  # a new database: SCHEMA makes it whole
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             for table, column, kind in ADDED:
                 have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
                 if column not in have:
@@ -329,6 +342,7 @@ class Store:
         ``unwritable``, the box's own fallback on a card it cannot write)."""
         store = cls.__new__(cls)
         store.path = path
+        store.read_only = True
         store._db = sqlite3.connect(f"file:{urllib.parse.quote(path)}?mode=ro", uri=True, isolation_level=None,
                                     check_same_thread=False)
         return store
@@ -415,8 +429,7 @@ class Store:
     def redate(self, boot: str, offset: float) -> None:
         """The wall clock stepped: every label taken in ``boot`` becomes its
         monotonic second plus the new ``offset``."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             self._db.execute("UPDATE games SET started = mono + ? WHERE boot = ?", (offset, boot))
             self._db.execute("UPDATE games SET ended = end_mono + ? WHERE end_boot = ?", (offset, boot))
             self._db.execute("UPDATE events SET wall = mono + ? WHERE boot = ?", (offset, boot))
@@ -434,8 +447,7 @@ class Store:
         ``snapshot``: the game's state after this row."""
         wall, boot, mono = stamp or (None, None, None)
         page = None if view is None else json.dumps(view, ensure_ascii=False)
-        with self._db:  # one transaction: committed (and synced) on return
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             seq = self.last_seq(game) + 1
             self._db.execute("INSERT INTO events (game, seq, at, data, wall, boot, mono, view) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -516,8 +528,7 @@ class Store:
         """Moves a game's rows from ``seq`` on out of its events (into
         ``set_aside``, kept for whoever wants to look), so that the game
         goes on from the last row that could be replayed.  Returns how many."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             self._db.execute("CREATE TABLE IF NOT EXISTS set_aside (game INTEGER, seq INTEGER, at, data BLOB)")
             self._db.execute("INSERT INTO set_aside SELECT game, seq, at, CAST(data AS BLOB) FROM events "
                              "WHERE game = ? AND seq >= ?", (game, seq))
@@ -603,8 +614,7 @@ class Store:
         """``check(store)``, if given, reads what the merge must agree with
         inside the write's own transaction, and raises to refuse it: no
         other write can come between what it read and the row."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             if check is not None:
                 check(self)
             return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",

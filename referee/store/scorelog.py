@@ -9,6 +9,7 @@ This is what the phone page shows and what ``/api/evening`` serves.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from referee import catalogue
 from referee.store.events import GameRow, Store
@@ -25,21 +26,21 @@ def evening_start(now: float) -> float:
     return start.timestamp()
 
 
-def game_entry(store: Store, row: GameRow) -> dict:
+def game_entry(store: Store, row: GameRow) -> dict[str, Any]:
     session = Replay(store, row.id, row.name, row.options)
     return entry_of(row, session.rules, session.state)
 
 
-def entry_of(row: GameRow, rules, state) -> dict:
+def entry_of(row: GameRow, rules: Any, state: Any) -> dict[str, Any]:
     """A game's score-log entry from its rules' summary of ``state``."""
-    entry = {"id": row.id, "game": row.name, "started": row.started, "ended": row.ended}
+    entry: dict[str, Any] = {"id": row.id, "game": row.name, "started": row.started, "ended": row.ended}
     entry.update(rules.summary(state))
     if row.ended is not None and entry.get("status") == "playing":
         entry["status"] = "abandoned"
     return entry
 
 
-def evening(store: Store, now: float) -> list[dict]:
+def evening(store: Store, now: float) -> list[dict[str, Any]]:
     """Tonight's games, and any still in play, newest first; the table tools
     are not a game (not ``logged``)."""
     return [game_entry(store, row) for row in store.games(since=evening_start(now), playing=True)

@@ -29,6 +29,7 @@ import hashlib
 import importlib
 import json
 import os
+from typing import Any
 
 from games import base
 import games
@@ -40,11 +41,11 @@ class Unreadable(ValueError):
     """Stored text that is not a state this code can make."""
 
 
-def encode(state) -> str:
+def encode(state: Any) -> str:
     return json.dumps(base.walk(state, _tagged), ensure_ascii=False, separators=(",", ":"))
 
 
-def decode(text: str | bytes):
+def decode(text: str | bytes) -> Any:
     try:
         return _made(json.loads(text))
     except Unreadable:
@@ -53,7 +54,7 @@ def decode(text: str | bytes):
         raise Unreadable(f"{type(exc).__name__}: {exc}") from None
 
 
-def _tagged(value, parts):
+def _tagged(value: Any, parts: Any) -> Any:
     # A node of the state as the table above writes it (see base.walk).
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
@@ -69,7 +70,7 @@ def _tagged(value, parts):
     raise TypeError(f"a state cannot hold a {kind.__qualname__} ({value!r:.40})")
 
 
-def _made(data):
+def _made(data: Any) -> Any:
     if isinstance(data, list):
         return tuple(_made(v) for v in data)
     if not isinstance(data, dict):

@@ -310,7 +310,7 @@ def _on_pins(subject: str, check: Callable[[ExitStack], Finding]) -> Finding:
         warnings.simplefilter("always")
         try:
             return check(stack)
-        except Exception as exc:
+        except Exception as exc:   # noqa: BLE001  whatever the library raises is the finding
             return _pin_fault(subject, exc, [str(w.message) for w in caught])
 
 
@@ -727,7 +727,8 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
             found.append(_fail(f"display {name}", f"not reachable while I2C bus {cfg.bus} is not there (above)"))
             continue
         panel = machine.panels.setdefault(name, SimulatedSSD1306()) if cfg.driver == "sim" else None
-        found.append(_guarded(f"display {name}", lambda: display(name, cfg, _maker(name, cfg, panel))))
+        found.append(_guarded(f"display {name}",
+                              lambda name=name, cfg=cfg, panel=panel: display(name, cfg, _maker(name, cfg, panel))))
     kp, bz = config.keypad, config.buzzer
     teams = {"team1": kp.team1, "team2": kp.team2}
     sim = None

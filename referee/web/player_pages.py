@@ -148,10 +148,10 @@ def player_page(p: Player, alike: list[dict] = ()) -> dict:
                           p.best_streak).format(n=p.best_streak)
         if p.streak > 1:
             streak += " · " + ngettext("now {n} in a row", "now {n} in a row", p.streak).format(n=p.streak)
-    last = [{"game": l.result.game, "title": sheets.title(l.result.name),
-             "date": sheets.long_date(history.evening_of(l.result.ended)), "won": l.side.won,
-             "place": place_text(l), "score": None if l.side.score is None else number(l.side.score),
-             "moved": moved_text(l.moved)} for l in p.last]
+    last = [{"game": g.result.game, "title": sheets.title(g.result.name),
+             "date": sheets.long_date(history.evening_of(g.result.ended)), "won": g.side.won,
+             "place": place_text(g), "score": None if g.side.score is None else number(g.side.score),
+             "moved": moved_text(g.moved)} for g in p.last]
     left_out = ""
     if p.left_out:
         left_out = ngettext("{n} more game with this name does not count: ended early, or with fewer than two "
@@ -343,7 +343,7 @@ def rivals_view(rater, who: str, game_href, where=None) -> dict:
 def player_csv(p: Player) -> str:
     """Every counted game of a player, a row each, with the rating after it."""
     rows = [["game_id", "game", "ended", "place", "of", "winner", "score", "rating_before", "rating_after"]]
-    for played in sorted(p.every, key=lambda l: (l.result.ended, l.result.game)):
+    for played in sorted(p.every, key=lambda g: (g.result.ended, g.result.game)):
         moved = played.moved or (None, None)
         rows.append([played.result.game, sheets.title(played.result.name),
                      dt.datetime.fromtimestamp(played.result.ended).strftime("%Y-%m-%d %H:%M"),
@@ -363,10 +363,10 @@ def player_json(p: Player, ladders: dict[str, list] | None = None) -> dict:
                          {"mu": g.rating.mu, "sigma": g.rating.sigma, "games": g.rating.games},
                          "ladders": ladders.get(name, [])}
                   for name, g in p.games.items()},
-        "results": [{"game_id": l.result.game, "game": l.result.name, "ended": l.result.ended,
-                     "place": l.side.rank, "of": l.of, "winner": l.side.won, "score": l.side.score,
-                     "rating": None if l.moved is None else {"before": l.moved[0], "after": l.moved[1]}}
-                    for l in sorted(p.every, key=lambda l: (l.result.ended, l.result.game))],
+        "results": [{"game_id": g.result.game, "game": g.result.name, "ended": g.result.ended,
+                     "place": g.side.rank, "of": g.of, "winner": g.side.won, "score": g.side.score,
+                     "rating": None if g.moved is None else {"before": g.moved[0], "after": g.moved[1]}}
+                    for g in sorted(p.every, key=lambda g: (g.result.ended, g.result.game))],
         "against": [{"name": a.name, "games": a.games, "ahead": a.ahead, "behind": a.behind, "level": a.level}
                     for a in p.against],
     }

@@ -521,7 +521,7 @@ class Play(Flow):
         """Where the box has every runner: to check against the table."""
         s = self.state
         lines = []
-        for seat, name in enumerate(s.names):
+        for seat in range(len(s.names)):
             mine = [c for c, who in s.board.pieces().items() if who == s.seats[seat]]
             lines.append(f"{fit(self._name(seat), 6):<6} {' '.join(sorted(mine))}")
         return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),))
