@@ -26,6 +26,10 @@ def rows():
     k = foundation.key_to_frame()
     yield "key → frame, median", f"{k['median_ms']:.2f} ms", "≤ 2 ms", k["median_ms"] <= 2
     yield "key → frame, p99", f"{k['p99_ms']:.2f} ms", "≤ 10 ms", k["p99_ms"] <= 10
+    f = foundation.frames_per_key()
+    yield (f"frames per key that changes the main screen ({f['keys']} keys)", f"{f['changed']:.2f} (most {f['most']})",
+           "1.0", f["changed"] == 1)
+    yield "frames per key that commits an event", f"{f['committed']:.2f}", "1.0", f["committed"] == 1
     b = foundation.bus_bytes()
     for name, value in b["per_key"].items():
         target = "0 B (unchanged)" if name != "main" else "< 1024 B"
@@ -40,7 +44,8 @@ def rows():
            "≤ 60 MB", c["rss_after_2000_keys_mb"] <= 60)
     for name in ("keys_bench", "finger_bench", "dice_bench", "octiles_bench", "crowd_bench", "web_bench",
                  "timer_bench", "club_bench", "naming_bench", "start_bench", "players_bench", "wifi_bench",
-                 "replay_bench", "table_bench", "live_bench"):
+                 "replay_bench", "table_bench", "live_bench", "league_bench", "web_floods_bench",
+                 "card_bench"):
         try:
             module = importlib.import_module(f"bench.{name}")
         except ModuleNotFoundError as exc:

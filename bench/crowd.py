@@ -14,6 +14,11 @@ would, each within the web's limit per address.  KIND is one of:
 ``sse``      COUNT ``/live`` streams (300) opened and held
 ``slow``     COUNT connections (200) dripping a request head a byte a second
 ``garbage``  COUNT clients (16) sending requests no parser accepts
+``pipelined`` COUNT connections (600) from 20 addresses (127.0.0.10-29),
+             each sending 100 ``GET /api/g/1/steps.json`` at once with a
+             2 KB receive window, and reading nothing
+``addresses`` the same from 253 addresses (127.0.0.2-254), COUNT (1012)
+             connections in all; the fresh phone then asks from 127.0.0.1
 
 Beside each, a fresh client asks for ``/`` on a new connection every 50 ms,
 from another address (127.0.0.2: another phone, not one more of the
@@ -40,9 +45,11 @@ PAGES = ("/", "/e/", "/api/evening", "/api/evenings", "/api/evening.csv", "/g/1"
          "/static/style.css")
 # Issue 38: replay steps and records of finished games; the box does none of this work.
 PAGES += ("/g/1/step/0", "/g/3/step/5", "/g/4/step/9?reveal=1", "/api/g/4/steps.json")
-DEFAULT = {"pages": 64, "idle": 1000, "sse": 300, "slow": 200, "garbage": 16}
+DEFAULT = {"pages": 64, "idle": 1000, "sse": 300, "slow": 200, "garbage": 16, "pipelined": 600, "addresses": 1012}
+PIPELINED = b"GET /api/g/1/steps.json HTTP/1.1\r\nHost: x\r\n\r\n" * 100
 PROBE_EVERY = 0.05
 PROBE_ADDRESS = "127.0.0.2"
+PROBE_SOURCES = {"addresses": "127.0.0.1"}   # the 253 addresses flood takes 127.0.0.2 too
 
 
 def guest(n: int) -> str:
@@ -107,6 +114,49 @@ async def _hold(url, count, end, tally, head: bytes = b"", drip: bool = False, g
         writer.close()
 
 
+async def _pipelined(url, count, end, tally, addresses):
+    """Connections that ask for a hundred answers at once and read none, a
+    connection closed by the server opened again, until ``end``."""
+    import socket
+    host, port = _address(url)
+    loop = asyncio.get_running_loop()
+
+    async def one(n):
+        while time.monotonic() < end:
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+            sock.setblocking(False)
+            try:
+                sock.bind((addresses[n % len(addresses)], 0))
+                await loop.sock_connect(sock, (host, port))
+                await loop.sock_sendall(sock, PIPELINED)
+                tally["sent"] = tally.get("sent", 0) + 1
+                while time.monotonic() < end:       # held, unread, until the server lets go of it
+                    await asyncio.sleep(0.5)
+                    if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) or _gone(sock):
+                        tally["closed by server"] = tally.get("closed by server", 0) + 1
+                        break
+            except OSError:
+                tally["refused"] = tally.get("refused", 0) + 1
+                await asyncio.sleep(0.1)
+            finally:
+                sock.close()
+    await asyncio.gather(*(one(n) for n in range(count)))
+
+
+def _gone(sock) -> bool:
+    """Whether the server closed ``sock`` (looked at without reading its answers)."""
+    import select
+    import socket
+    try:
+        select.select([sock], [], [], 0)
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
 async def _garbage(url, count, end, tally):
     host, port = _address(url)
 
@@ -126,11 +176,11 @@ async def _garbage(url, count, end, tally):
     await asyncio.gather(*(client(random.Random(n)) for n in range(count)))
 
 
-async def _probe(url, end, samples, failed):
+async def _probe(url, end, samples, failed, source=PROBE_ADDRESS):
     while time.monotonic() < end:
         start = time.perf_counter()
         try:
-            connector = aiohttp.TCPConnector(local_addr=(PROBE_ADDRESS, 0))
+            connector = aiohttp.TCPConnector(local_addr=(source, 0))
             async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=5)) as session:
                 async with session.get(url) as r:
                     await r.read()
@@ -168,20 +218,22 @@ async def crowd(kind: str, url: str, seconds: float, count: int | None = None, g
                                  f"GET /live HTTP/1.1\r\nHost: {_address(url)[0]}\r\nAccept: text/event-stream\r\n\r\n"
                                  .encode(), guests=guests),
             "slow": lambda: _hold(url, count, end, tally, b"GET / HTTP/1.1\r\n", drip=True, guests=guests),
-            "garbage": lambda: _garbage(url, count, end, tally)}[kind]
+            "garbage": lambda: _garbage(url, count, end, tally),
+            "pipelined": lambda: _pipelined(url, count, end, tally, [f"127.0.0.{10 + n}" for n in range(20)]),
+            "addresses": lambda: _pipelined(url, count, end, tally, [f"127.0.0.{n}" for n in range(2, 255)])}[kind]
     started = asyncio.get_running_loop().create_task(load())
     if probe:
         await asyncio.sleep(min(1.0, seconds / 4))   # the crowd arrives first
-        await _probe(url, end, samples, failed)
+        await _probe(url, end, samples, failed, PROBE_SOURCES.get(kind, PROBE_ADDRESS))
     await started
     return {"kind": kind, "count": count, "guests": guests, "tally": tally, "fresh_ms": _quantiles(samples),
             "fresh_failed": failed[0] if probe else None}
 
 
-async def probe(url: str, seconds: float) -> dict:
+async def probe(url: str, seconds: float, source: str = PROBE_ADDRESS) -> dict:
     """The fresh phone alone, for ``seconds``."""
     samples, failed = [], [0]
-    await _probe(url, time.monotonic() + seconds, samples, failed)
+    await _probe(url, time.monotonic() + seconds, samples, failed, source)
     return {"fresh_ms": _quantiles(samples), "fresh_failed": failed[0]}
 
 

@@ -49,6 +49,52 @@ def key_to_frame(presses: int = 1000) -> dict:
         return {"median_ms": statistics.median(samples), "p99_ms": _quantile(samples, 0.99), "presses": presses}
 
 
+def frames_per_key(keys_a_game: int = 150) -> dict:
+    """Pictures handed to the main display per key that changes its
+    screen, over seeded walks of every game's pages (keys the page shows,
+    now and then another: a refusal changes the screen too); and of those,
+    the keys that committed an event."""
+    import random
+
+    from referee import catalogue
+    frames = {"changed": [], "committed": []}
+    with Table(seed=1, config={"dice": {"driver": "software"}}) as t:
+        handed, keying = [], [False]
+        main = t.box.devices.displays["main"]
+        show = main.show
+        # Only the frames of the key's own handling, and of the roll it asked
+        # for: not a message's or a countdown's timer that fell in its 50 ms.
+        main.show = lambda image: (show(image), keying[0] and handed.append(1))
+
+        def counted(fn):
+            def handling(*args):
+                keying[0] = True
+                try:
+                    return fn(*args)
+                finally:
+                    keying[0] = False
+            return handling
+        t.box.devices.keys.on_key = counted(t.box.devices.keys.on_key)
+        t.box._rolled = counted(t.box._rolled)
+        rng = random.Random(1)
+        for game in catalogue.on_menu():
+            t.start(game.name)
+            for _ in range(keys_a_game):
+                shown = t.box.shown["main"]
+                offered = [k for k, _label in shown.keys if len(k) == 1] or list("#*")
+                key = rng.choice(offered) if rng.random() < 0.8 else rng.choice("0123456789ABCD*#")
+                seq = t.box.session.seq if t.box.session is not None else None
+                handed.clear()
+                t.press(key)
+                if t.box.shown["main"] != shown:
+                    frames["changed"].append(len(handed))
+                    if t.box.session is not None and t.box.session.seq != seq:
+                        frames["committed"].append(len(handed))
+            t.box.leave()
+    return {name: statistics.mean(counts) for name, counts in frames.items()} | \
+        {"keys": len(frames["changed"]), "most": max(frames["changed"])}
+
+
 def bus_bytes() -> dict:
     """Bytes sent to each panel (commands and data) per key press and per
     countdown tick, against a whole frame."""

@@ -11,6 +11,7 @@ exactly from its event list, and undo is "replay all but the last action".
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 import unicodedata
 from dataclasses import dataclass
@@ -177,6 +178,17 @@ class Countdown:
 
     def resume(self, at: float) -> Countdown:
         return dataclasses.replace(self, started_at=at)
+
+
+# Game-clock sums leave float noise: 1.0000000002 s left reads as 0:01.
+SLACK = 1e-6
+
+
+def clock_text(seconds: float) -> str:
+    """A countdown as players read it, on the panels and the table view:
+    whole seconds, rounded up, M:SS."""
+    whole = max(0, math.ceil(seconds - SLACK))
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 # --- shared rule pieces ---------------------------------------------------------

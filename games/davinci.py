@@ -64,6 +64,7 @@ score log names the game's winner and nobody else.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
@@ -176,6 +177,15 @@ class State:
         return deal_size(len(self.players))
 
 
+class Stage(StrEnum):
+    """What the box waits for next (``Step.kind``)."""
+    DEAL = "deal"
+    ATTACK = "attack"
+    AGAIN = "again"
+    NEXT_GAME = "next_game"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the box waits for next.
@@ -188,7 +198,7 @@ class Step:
       "next_game"  a tournament game is over: ``NextGame()``.
       "over"       the game (or the tournament) is over.
     """
-    kind: str
+    kind: Stage
     seat: int | None = None
     targets: tuple[int, ...] = ()
 
@@ -344,11 +354,11 @@ def _seat(seat, count: int) -> int:
 
 def step(state: State) -> Step:
     if state.phase == "deal":
-        return Step("deal", state.starter)
+        return Step(Stage.DEAL, state.starter)
     if state.phase == "done":
-        return Step("over") if is_over(state) else Step("next_game")
+        return Step(Stage.OVER) if is_over(state) else Step(Stage.NEXT_GAME)
     targets = tuple(s for s, count in enumerate(state.hidden) if count and s != state.turn)
-    return Step("again" if state.hits else "attack", state.turn, targets)
+    return Step(Stage.AGAIN if state.hits else Stage.ATTACK, state.turn, targets)
 
 
 def requests(state: State) -> tuple:

@@ -55,6 +55,7 @@ tokens [DC-9].  After the last round the game is over [DC-11].
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
 
@@ -180,6 +181,15 @@ class State:
         return 0 if seat == self.maker else TOKENS - self.guesses[seat]
 
 
+class Stage(StrEnum):
+    """What the box waits for next (``Step.kind``)."""
+    PLACE = "place"
+    REQUEST = "request"
+    GUESS = "guess"
+    SCORED = "scored"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the box waits for next.
@@ -197,7 +207,7 @@ class Step:
     piece is placed and the maker may still correct the count of the pieces
     left [DC-3].  ``bonus_call``: the maker may announce ``BonusMode()``.
     """
-    kind: str
+    kind: Stage
     maker: int | None = None
     seeker: int | None = None
     guessers: tuple[int, ...] = ()
@@ -222,19 +232,26 @@ def setup(options: dict) -> State:
     return _start_round(State(players=names, length=length), 1, first)
 
 
+def piece_range(state: State) -> tuple[int, int]:
+    """The counts ``Pieces`` takes now, least and most [DC-3]: the whole
+    chamber, a piece a letter at least, before the first YES; after it
+    ([ruling] a slip on the keys is corrected even then) the pieces still
+    to be placed, at least the three of bonus mode."""
+    if state.placed:
+        return BONUS, PIECES - state.placed
+    return state.length, PIECES
+
+
 def apply(state: State, event, at: float) -> State:
     match event:
         case Pieces(count):
             _playing(state)
             if state.bonus:
                 raise Illegal("Bonus mode has already started.")
-            if state.placed:
-                # [DC-3] [ruling] a slip on the keys is corrected even after
-                # the first YES: then it counts what is still to be placed.
-                most = PIECES - state.placed
-                if not is_whole(count) or not BONUS <= count <= most:
-                    raise Illegal("Pieces left to place: {least} to {most}.", least=BONUS, most=most)
-            elif not is_whole(count) or not state.length <= count <= PIECES:
+            least, most = piece_range(state)
+            if not (is_whole(count) and least <= count <= most):
+                if state.placed:
+                    raise Illegal("Pieces left to place: {least} to {most}.", least=least, most=most)
                 raise Illegal("Word length {length}: pieces from {length} to {pieces}.",
                               length=state.length, pieces=PIECES)
             return _bonus_at_three(replace(state, pieces=count))  # [DC-3] the maker's secret
@@ -362,13 +379,13 @@ def _placing(state: State) -> None:
 
 def step(state: State) -> Step:
     if state.phase != "play":
-        return Step(state.phase, state.maker)
+        return Step(Stage(state.phase), state.maker)
     if state.holding:
-        kind = "place"
+        kind = Stage.PLACE
     elif state.bonus_left:
-        kind = "request"
+        kind = Stage.REQUEST
     else:
-        kind = "guess"
+        kind = Stage.GUESS
     guessers = tuple(s for s in range(len(state.players)) if state.held(s))
     return Step(kind, state.maker, state.seeker, guessers,
                 pieces=not state.bonus and not state.placed,

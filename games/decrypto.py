@@ -127,6 +127,7 @@ import functools
 import itertools
 import unicodedata
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 
 from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
@@ -223,6 +224,34 @@ class Round:
     clues: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # per team, () if none were typed
 
 
+class Reason(StrEnum):
+    """How a game was decided (``Result.reason``)."""
+    INTERCEPTIONS = "interceptions"
+    MISCOMMUNICATIONS = "miscommunications"
+    ROUNDS = "rounds"
+    SCORE = "score"
+    KEYWORDS = "keywords"
+    SHARED = "shared"
+
+
+class Tie(StrEnum):
+    """Why a tie-break was needed (``Result.tie``, ``State.tie``) [DE-9]."""
+    BOTH_TOKENS = "both_tokens"
+    BOTH_MISCOMMUNICATIONS = "both_miscommunications"
+    BOTH_INTERCEPTIONS = "both_interceptions"
+    ROUND_LIMIT = "round_limit"
+
+
+class Stage(StrEnum):
+    """What the box must ask for next (``Step.kind``)."""
+    DEAL = "deal"
+    CLUES = "clues"
+    INTERCEPT = "intercept"
+    DECODE = "decode"
+    TIEBREAK = "tiebreak"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Result:
     """``winners``: seats; two = a shared win.  ``reason``:
@@ -239,8 +268,8 @@ class Result:
     ``"both_interceptions"`` (both teams in the same round) or
     ``"round_limit"`` (nothing decided after round 8) [DE-9]."""
     winners: tuple[int, ...]
-    reason: str
-    tie: str | None = None
+    reason: Reason
+    tie: Tie | None = None
 
 
 @dataclass(frozen=True)
@@ -255,7 +284,7 @@ class Step:
     ``"tiebreak"``   ``waiting``: teams still to type ``KeywordsGuessed``
     ``"over"``       nothing; see ``State.result``
     """
-    kind: str
+    kind: Stage
     team: int | None = None
     of_team: int | None = None
     waiting: tuple[int, ...] = ()
@@ -286,7 +315,7 @@ class State:
     rounds: tuple[Round, ...] = ()  # the finished rounds
     interceptions: tuple[int, int] = (0, 0)
     miscommunications: tuple[int, int] = (0, 0)
-    tie: str | None = None  # a tie waiting for the keyword counts
+    tie: Tie | None = None  # a tie waiting for the keyword counts
     keywords_guessed: tuple[int | None, int | None] = (None, None)
     result: Result | None = None
     sand_timer: bool = True  # [DE-4] the table may play without it
@@ -423,18 +452,18 @@ def requests(state: State) -> tuple:
 
 def step(state: State) -> Step:
     if state.result is not None:
-        return Step("over")
+        return Step(Stage.OVER)
     if state.tie is not None:
-        return Step("tiebreak", waiting=tuple(t for t in (0, 1) if state.keywords_guessed[t] is None))
+        return Step(Stage.TIEBREAK, waiting=tuple(t for t in (0, 1) if state.keywords_guessed[t] is None))
     if requests(state):
-        return Step("deal")
+        return Step(Stage.DEAL)
     if state.writing:
-        return Step("clues", waiting=tuple(t for t in state.coding if not state.clues_done[t]))
+        return Step(Stage.CLUES, waiting=tuple(t for t in state.coding if not state.clues_done[t]))
     # [DE-5] The codes are guessed in seat order: White's, then Black's.
     team = state.coding[len(state.reveals)]
     if state.round > 1 and state.intercept is None:  # [DE-7] no interception in round 1
-        return Step("intercept", team=next_seat(team, 2), of_team=team)
-    return Step("decode", team=team, of_team=team)
+        return Step(Stage.INTERCEPT, team=next_seat(team, 2), of_team=team)
+    return Step(Stage.DECODE, team=team, of_team=team)
 
 
 def timer(state: State) -> Countdown | None:
@@ -460,7 +489,7 @@ def clues_read(state: State, team: int) -> bool:
     if any(x.team == team for x in state.reveals):
         return True
     now = step(state)
-    return now.kind in ("intercept", "decode") and now.of_team == team
+    return now.kind in (Stage.INTERCEPT, Stage.DECODE) and now.of_team == team
 
 
 def can_type_clues(state: State, team: int) -> bool:
@@ -547,9 +576,9 @@ def _swap(state: State, team: int, position: int) -> State:
 def _clues_done(state: State, team, at: float) -> State:
     _team(state, team)
     now = step(state)
-    if now.kind == "deal":
+    if now.kind == Stage.DEAL:
         raise Illegal("The codes are not drawn yet.")
-    if now.kind != "clues":
+    if now.kind != Stage.CLUES:
         raise Illegal("The clues are already in.")
     if team not in state.coding:
         raise Illegal("The Hacker writes no clues.")
@@ -634,20 +663,20 @@ def _clue(n: int, text) -> str:
 def _guess(state: State, team, code) -> State:
     _team(state, team)
     now = step(state)
-    if now.kind == "deal":
+    if now.kind == Stage.DEAL:
         raise Illegal("The codes are not drawn yet.")
-    if now.kind == "clues":
+    if now.kind == Stage.CLUES:
         raise Illegal("The clues are still being written.")
-    if now.kind not in ("intercept", "decode"):
+    if now.kind not in (Stage.INTERCEPT, Stage.DECODE):
         raise Illegal("The codes are all guessed.")
     if team != now.team:
-        if now.kind == "decode" and state.round == 1:
+        if now.kind == Stage.DECODE and state.round == 1:
             raise Illegal("Nobody intercepts in round 1.")  # [DE-7]
-        if now.kind == "intercept":
+        if now.kind == Stage.INTERCEPT:
             raise Illegal("{team} intercepts first.", team=state.names[now.team])  # [DE-5]
         raise Illegal("Now {team} decodes.", team=state.names[now.team])
     code = _code(code)
-    if now.kind == "intercept":
+    if now.kind == Stage.INTERCEPT:
         return dataclasses.replace(state, intercept=code)
     return _reveal(state, team, code)
 
@@ -710,13 +739,13 @@ def _end_round(state: State) -> State:
 def _hacker_result(state: State) -> Result | None:
     # [DE-10] Two interceptions by the end of round 5, or the Team holds out.
     if state.interceptions[0] >= 2:
-        return Result((0,), "interceptions")
+        return Result((0,), Reason.INTERCEPTIONS)
     if state.round == HACKER_LAST_ROUND:
-        return Result((1,), "rounds")
+        return Result((1,), Reason.ROUNDS)
     return None
 
 
-def _teams_result(state: State) -> tuple[Result | None, str | None]:
+def _teams_result(state: State) -> tuple[Result | None, Tie | None]:
     """A plain result, or the kind of tie, or neither: play on."""
     # [DE-1] Two interceptions win, two miscommunications lose.
     won = {t for t in (0, 1) if state.interceptions[t] >= 2}
@@ -724,26 +753,26 @@ def _teams_result(state: State) -> tuple[Result | None, str | None]:
     # [DE-9] Ties; tokens only ever come one of each kind per team and round,
     # so "both in the same round" is "both now".
     if won & lost:
-        return None, "both_tokens"
+        return None, Tie.BOTH_TOKENS
     if len(lost) == 2:
-        return None, "both_miscommunications"
+        return None, Tie.BOTH_MISCOMMUNICATIONS
     if len(won) == 2:
-        return None, "both_interceptions"
+        return None, Tie.BOTH_INTERCEPTIONS
     if won:
         # Also when the loser got its 2nd miscommunication at once: a plain win.
-        return Result(tuple(won), "interceptions"), None
+        return Result(tuple(won), Reason.INTERCEPTIONS), None
     if lost:
-        return Result(tuple(next_seat(t, 2) for t in lost), "miscommunications"), None
+        return Result(tuple(next_seat(t, 2) for t in lost), Reason.MISCOMMUNICATIONS), None
     if state.round == LAST_ROUND:
-        return None, "round_limit"
+        return None, Tie.ROUND_LIMIT
     return None, None
 
 
-def _tie_break(state: State, tie: str) -> State:
+def _tie_break(state: State, tie: Tie) -> State:
     # [DE-9] First the score: +1 per interception, -1 per miscommunication.
     best = _best(state, state.scores)
     if len(best) == 1:
-        return dataclasses.replace(state, result=Result(best, "score", tie))
+        return dataclasses.replace(state, result=Result(best, Reason.SCORE, tie))
     return dataclasses.replace(state, tie=tie)
 
 
@@ -761,7 +790,7 @@ def _keywords_guessed(state: State, team, count) -> State:
         return state
     # [DE-9] Then the keywords guessed; still equal, both teams win.
     best = _best(state, counts)
-    reason = "keywords" if len(best) == 1 else "shared"
+    reason = Reason.KEYWORDS if len(best) == 1 else Reason.SHARED
     return dataclasses.replace(state, tie=None, result=Result(best, reason, state.tie))
 
 
@@ -904,7 +933,7 @@ def summary(state: State) -> dict:
     if state.result is not None:
         entry["reason"] = state.result.reason
         entry["tie"] = state.result.tie
-        if state.result.reason in ("keywords", "shared"):
+        if state.result.reason in (Reason.KEYWORDS, Reason.SHARED):
             entry["keywords_guessed"] = dict(zip(names, state.keywords_guessed))
     return entry
 

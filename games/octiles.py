@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from enum import StrEnum
 
 from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
@@ -177,6 +178,15 @@ class State:
         return tuple(s for s in range(len(self.names)) if s not in self.finishers)
 
 
+class Stage(StrEnum):
+    """What the box asks for next (``Step.kind``)."""
+    SHUFFLE = "shuffle"
+    PLAY = "play"
+    NO_MOVE = "no_move"
+    STUCK = "stuck"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the box asks for next.
@@ -195,7 +205,7 @@ class Step:
     ``must_move``: everyone passed, so ``seat`` must move if they can [OC-8].
     ``moves``: referee mode, how many legal moves ``tile`` offers.
     """
-    kind: str
+    kind: Stage
     seat: int | None = None
     tile: str | None = None
     tile_from: str | None = None
@@ -453,18 +463,18 @@ def is_over(state: State) -> bool:
 
 def step(state: State) -> Step:
     if is_over(state):
-        return Step("over")
+        return Step(Stage.OVER)
     if state.deck is None:
-        return Step("shuffle")
-    kind, moves = "play", None
+        return Step(Stage.SHUFFLE)
+    kind, moves = Stage.PLAY, None
     if state.mode == "referee":
         moves = len(legal_moves(state.board, state.hand))
         if not moves:
             # Everyone passed, then everyone passed again unable to move: the
             # same tile on the same board will never move anyone.
-            kind = "stuck" if state.passes >= 2 * len(state.active) else "no_move"
+            kind = Stage.STUCK if state.passes >= 2 * len(state.active) else Stage.NO_MOVE
     return Step(kind, state.turn, state.hand, state.hand_from,
-                must_move=_must_move(state) and kind == "play", moves=moves)
+                must_move=_must_move(state) and kind == Stage.PLAY, moves=moves)
 
 
 def moves_at(state: State, space: str, rotation: int) -> tuple[Move, ...]:

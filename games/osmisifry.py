@@ -75,6 +75,7 @@ import importlib.resources
 import string
 import tomllib
 from dataclasses import dataclass
+from enum import StrEnum
 
 from games.base import (Countdown, Illegal, Roll, Rolled, TimerExpired, is_whole, next_seat,
                         player_names, winners)
@@ -237,6 +238,17 @@ class State:
         return self.offers[self.round - 1]
 
 
+class Stage(StrEnum):
+    """What the box asks for next (``Step.kind``)."""
+    ROLL_LETTER = "roll_letter"
+    PICK = "pick"
+    ROLL_DIRECTION = "roll_direction"
+    START_DECODING = "start_decoding"
+    DECODING = "decoding"
+    SCORE = "score"
+    OVER = "over"
+
+
 @dataclass(frozen=True)
 class Step:
     """What the box asks for next.
@@ -252,7 +264,7 @@ class Step:
 
     During creation ``Drawing`` and ``EndCreation`` are always open too.
     """
-    kind: str
+    kind: Stage
     player: int | None = None
     row: int | None = None
     index: int | None = None
@@ -332,16 +344,16 @@ def step(state: State) -> Step:
         case "creation":
             pending = _pending_roll(state)
             if pending:
-                return Step("roll_letter", row=pending[0], index=pending[1])
-            return Step("pick", player=to_pick(state), row=state.round)
+                return Step(Stage.ROLL_LETTER, row=pending[0], index=pending[1])
+            return Step(Stage.PICK, player=to_pick(state), row=state.round)
         case "direction":
-            return Step("roll_direction")
+            return Step(Stage.ROLL_DIRECTION)
         case "decoding":
-            return Step("decoding" if state.countdown else "start_decoding")
+            return Step(Stage.DECODING if state.countdown else Stage.START_DECODING)
         case "scoring":
             agent = state.scores.index(None)
-            return Step("score", player=agent, officer=officers(state)[agent])
-    return Step("over")
+            return Step(Stage.SCORE, player=agent, officer=officers(state)[agent])
+    return Step(Stage.OVER)
 
 
 # --- the rules ------------------------------------------------------------------------

@@ -14,8 +14,13 @@ None a rest; a new sound cuts the one playing.
 from __future__ import annotations
 
 import math
+from typing import Any
 
-SOUNDS = {
+from hal.timing import Clock, Timer
+
+Steps = tuple[tuple[float | None, float], ...]
+
+SOUNDS: dict[str, Steps] = {
     "key": ((0.5, 0.01),),
     "tick": ((0.35, 0.04),),
     "warning": ((0.9, 0.08), (None, 0.05), (0.9, 0.08)),
@@ -28,16 +33,17 @@ SOUNDS = {
 def frequency(place: float, band: tuple[float, float]) -> float:
     """Hz of a place in the band (0: its low edge, 1: its high edge)."""
     low, high = band
-    return low * (high / low) ** place
+    return float(low * (high / low) ** place)
 
 
 class Buzzer:
     """``band`` and ``octaves``: the configuration's, which checked that the
     band fits within ``octaves`` either side of its middle tone."""
 
-    def __init__(self, pin: int, clock, band: tuple[float, float], octaves: int, pin_factory=None) -> None:
+    def __init__(self, pin: int, clock: Clock, band: tuple[float, float], octaves: int,
+                 pin_factory: Any = None) -> None:
         self.clock = clock
-        self.band = tuple(band)
+        self.band: tuple[float, float] = (band[0], band[1])
         # Lazy: gpiozero only where a buzzer is driven (the doctor imports
         # this module to find a beep's frequency).
         from gpiozero import TonalBuzzer
@@ -45,7 +51,7 @@ class Buzzer:
         self._tone = Tone.from_frequency
         middle = Tone.from_frequency(math.sqrt(band[0] * band[1]))
         self._device = TonalBuzzer(pin, mid_tone=middle, octaves=octaves, pin_factory=pin_factory)
-        self._step = None
+        self._step: Timer | None = None
         self.played: list[tuple[float, str]] = []  # (monotonic second, sound)
 
     def play(self, name: str) -> None:
@@ -55,7 +61,7 @@ class Buzzer:
             self._step.cancel()
         self._next(SOUNDS[name], 0)
 
-    def _next(self, steps, i: int) -> None:
+    def _next(self, steps: Steps, i: int) -> None:
         if i == len(steps):
             self._device.stop()
             self._step = None

@@ -14,10 +14,12 @@ turn is made here, before the picture becomes pages.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 from luma.core.error import DeviceNotFoundError, DevicePermissionError
 from PIL import Image
+
+from hal.timing import Timer
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +29,8 @@ FULL_FRAME = WIDTH * PAGES
 RETRY = (0.25, 0.5, 1.0, 2.0)  # seconds between attempts; the last repeats
 # luma's ``rotate``: quarter turns clockwise of the picture on the panel.
 # Rotations 1 and 3 stand the panel on its side: the picture is 64x128.
-TURNS = (None, Image.Transpose.ROTATE_270, Image.Transpose.ROTATE_180, Image.Transpose.ROTATE_90)
-UNTURN = (None, Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_180, Image.Transpose.ROTATE_270)
+TURNS = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180, 3: Image.Transpose.ROTATE_90}
+UNTURN = {1: Image.Transpose.ROTATE_90, 2: Image.Transpose.ROTATE_180, 3: Image.Transpose.ROTATE_270}
 
 
 def pages(image: Image.Image) -> bytes:
@@ -51,7 +53,7 @@ def image_from_pages(buf: bytes) -> Image.Image:
     return side.transpose(Image.Transpose.ROTATE_90)
 
 
-def changed_runs(old: bytes | None, new: bytes):
+def changed_runs(old: bytes | None, new: bytes) -> Iterator[tuple[int, int, int]]:
     """(page, first column, last column) for each page that differs."""
     for p in range(PAGES):
         a, b = p * WIDTH, (p + 1) * WIDTH
@@ -71,8 +73,8 @@ class Display:
     controller's init sequence); ``schedule(delay, fn)`` is the service
     clock's ``call_later``."""
 
-    def __init__(self, name: str, make: Callable, schedule: Callable, controller: str = "ssd1306",
-                 rotate: int = 0):
+    def __init__(self, name: str, make: Callable[[], Any], schedule: Callable[[float, Callable[[], None]], Timer],
+                 controller: str = "ssd1306", rotate: int = 0):
         if rotate not in range(4):
             raise ValueError(f"rotate is 0, 1, 2 or 3 quarter turns, not {rotate!r}")
         self.name = name
@@ -80,10 +82,10 @@ class Display:
         self._make = make
         self._schedule = schedule
         self._controller = controller
-        self._device = None
+        self._device: Any = None   # luma's device, which has no types
         self._shown: bytes | None = None   # what the panel holds, if known
         self._wanted: bytes | None = None  # what it should hold
-        self._retry = None
+        self._retry: Timer | None = None
         self._attempt = 0
         self.online = False
         self.bytes_sent = 0
@@ -113,15 +115,18 @@ class Display:
         return image.transpose(UNTURN[self.rotate]) if self.rotate else image
 
     def _flush(self) -> None:
+        wanted = self._wanted
+        if wanted is None:
+            return
         try:
-            for page, first, last in changed_runs(self._shown, self._wanted):
-                self._write(page, first, last)
-            self._shown = self._wanted
+            for page, first, last in changed_runs(self._shown, wanted):
+                self._write(wanted, page, first, last)
+            self._shown = wanted
         except (DeviceNotFoundError, OSError) as exc:
             self._went_offline(exc)
 
-    def _write(self, page: int, first: int, last: int) -> None:
-        data = list(self._wanted[page * WIDTH + first:page * WIDTH + last + 1])
+    def _write(self, wanted: bytes, page: int, first: int, last: int) -> None:
+        data = list(wanted[page * WIDTH + first:page * WIDTH + last + 1])
         if self._controller == "sh1106":
             # SH1106 has 132 columns, the visible 128 start at column 2, and
             # it knows only page addressing.

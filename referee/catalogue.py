@@ -59,6 +59,7 @@ class Game:
     league_points: bool = False    # its totals add up across the club's tables
     points: bool = True            # its totals are points (Decrypto's are tokens, not summed)
     said: str | None = None        # the module of its words for an action, read by both processes
+    members: str | None = None     # the option naming each team's players, team by team (else "players")
 
 
 GAMES: dict[str, Game] = {}
@@ -80,7 +81,7 @@ _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          # only while the team button is held; a page on phones never shows it.
          phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
-         boards={"hacker": "Hacker variant"}, deals_words=True, points=False)
+         boards={"hacker": "Hacker variant"}, deals_words=True, points=False, members="members")
 _builtin("osmisifry", "Osmišifry", seats=(2, 6))
 _builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
 # [DV-11] Tournament points count across tables on a club night.

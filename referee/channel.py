@@ -138,6 +138,12 @@ class MergesUndo(msgspec.Struct, tag_field="op", tag="merges.undo"):
     id: Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]   # a row of the box's merges: within SQLite's INTEGER
 
 
+class PhoneClock(msgspec.Struct, tag_field="op", tag="clock.phone"):
+    """A phone's time (``wall``, seconds since 1970) for a box whose clock
+    is not set from the network."""
+    wall: float
+
+
 class Watch(msgspec.Struct, tag_field="op", tag="watch"):
     pass
 
@@ -158,7 +164,7 @@ class TableNotice(msgspec.Struct):
 
 
 REQUESTS = (Ping | Team | NamesView | NamesSubmit | NamesPreview | NamesOpen | MergesView | MergesMerge
-            | MergesUndo | Watch)
+            | MergesUndo | Watch | PhoneClock)
 OPS = frozenset(kind.__struct_config__.tag for kind in REQUESTS.__args__)
 _requests = msgspec.json.Decoder(REQUESTS)
 

@@ -84,7 +84,13 @@ def main(argv: list[str] | None = None) -> int:
         path = args.config
         if args.command in ("run", "web", "doctor", "club") and path is None and os.path.exists(configuration.DEFAULT_PATH):
             path = configuration.DEFAULT_PATH
-        config = configuration.load(path)
+        # The box and its page start with what they can read, and say the
+        # rest on the screens (a refusal at start left the box dark).
+        refused = None
+        if args.command in ("run", "web"):
+            config, refused = configuration.load_kept(path)
+        else:
+            config = configuration.load(path)
         if args.command == "league":
             config = _league_config(config, args)
         if args.command == "web" and args.database:
@@ -105,9 +111,12 @@ def main(argv: list[str] | None = None) -> int:
         from referee.tools.sim import run_sim
         return run_sim(config, args.database, path)
     logs.to_journal_or_terminal()
+    if refused is not None:
+        for line in str(refused).splitlines():
+            logging.getLogger("referee").error("config: %s (left at its default)", line)
     if args.command == "web":
         from referee.web.main import run as run_web
-        asyncio.run(run_web(config))
+        asyncio.run(run_web(config, refused))
         return 0
     if args.command == "club":
         from referee.club.publisher import serve as publish
@@ -122,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from referee.box.service import serve
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, refused=refused))
     except GPIOZeroError as exc:
         # Wiring and permissions, not a bug: one line, and what to check.
         logging.getLogger("referee").error(
@@ -142,7 +151,7 @@ def _without_openssl() -> None:
     # imported, so here, at the very start of `referee run`.
     for name in ("ssl", "_hashlib"):
         if name not in sys.modules:
-            sys.modules[name] = None
+            sys.modules[name] = None   # type: ignore[assignment]  # import refuses a name set to None
 
 
 def _league_config(config, args):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import subprocess
 import time
 from typing import NamedTuple
 
@@ -25,6 +26,31 @@ from referee.clock_thread import Handle, SteppedThread, TimerThread
 
 # Wall-clock moves smaller than this are drift or rounding, not a step.
 STEP_SECONDS = 2.0
+# The latest time a phone's clock is believed: past it, a phone is wrong.
+LATEST_WALL = 4_102_444_800.0   # 2100-01-01
+
+
+def synchronised() -> bool:
+    """Whether the system clock is set from the network, as systemd's
+    ``timedatectl`` says (NTPSynchronized).  A machine where it cannot be
+    asked is taken as set: nothing there would correct it better."""
+    try:
+        done = subprocess.run(["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
+                              capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return True
+    return done.returncode != 0 or done.stdout.strip() != "no"
+
+
+def phone_step(phone: float, wall: float, floor: float) -> float | None:
+    """How far to step a wall clock reading ``wall`` to a phone's time
+    ``phone``: None when the phone's time is not to be believed (before
+    ``floor``, the newest time the box has saved, or past 2100) or the
+    clocks agree already."""
+    if not floor <= phone <= LATEST_WALL:
+        return None
+    step = phone - wall
+    return step if abs(step) >= STEP_SECONDS else None
 
 
 def boot_id() -> str:
@@ -36,20 +62,37 @@ def boot_id() -> str:
         return ""
 
 
+def keep_phone_time(clock, taken) -> None:
+    """A box or web started again in the boot a phone set the clock in
+    (``taken``: the store's setting ``phone_clock``) keeps the phone's time."""
+    if isinstance(taken, dict) and taken.get("boot") == clock.boot and isinstance(taken.get("base"), (int, float)):
+        clock.from_phone(float(taken["base"]))
+
+
 class RealClock:
     def __init__(self, loop) -> None:
         self._loop = loop
         self.boot = boot_id()
         self._step = 0.0
+        self._phone: float | None = None
 
     def monotonic(self) -> float:
         return time.monotonic()
 
     def wall(self) -> float:
+        if self._phone is not None:
+            return self._phone + time.monotonic()
         return time.time() + self._step
 
     def step_wall(self, seconds: float) -> None:
         self._step += seconds
+
+    def from_phone(self, base: float) -> None:
+        """The wall clock is ``base`` + the monotonic clock from now on: a
+        phone's time, taken while the network sets no clock.  Once it does,
+        the system's clock reads the same (the monotonic clock drifts by
+        parts in a million), so nothing needs undoing."""
+        self._phone = base
 
     def call_later(self, delay: float, fn, *args):
         return self._loop.call_later(max(0.0, delay), fn, *args)
@@ -82,6 +125,9 @@ class ManualClock:
 
     def step_wall(self, seconds: float) -> None:
         self._wall0 += seconds
+
+    def from_phone(self, base: float) -> None:
+        self._wall0 = base
 
     def call_later(self, delay: float, fn, *args) -> Handle:
         handle = Handle(self._now + max(0.0, delay), fn, args)

@@ -2,12 +2,16 @@
 
 Without a file every device is simulated.  On the Pi the file lives at
 ``/etc/referee/config.toml``; ``config.example.toml`` lists every key.  A
-mistake stops the start with one line naming the key, e.g.::
+mistake is said in one line naming the line of the file and the key, e.g.::
 
-    config.toml: keypad.rows[2]: GPIO 40 does not exist (BCM 2-27)
+    config.toml: line 4: keypad.rows[2]: GPIO 40 does not exist (BCM 2-27)
 
 and every mistake of the file is said at once, a misspelt key with the key
-it is closest to, so that a maker fixes the file in one go.
+it is closest to, so that a maker fixes the file in one go.  Each key is
+read by its own type's decoder and each table built by its own checks
+(``check``): the words are this module's, never msgspec's.  ``referee run``
+and ``referee web`` start with the values they can read, the refused ones
+at their defaults (``load_kept``), and say the mistakes on the screens.
 """
 from __future__ import annotations
 
@@ -16,9 +20,10 @@ import difflib
 import os
 import re
 import tomllib
+import types
 import typing
 from importlib import resources
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 import msgspec
@@ -55,13 +60,41 @@ _SPI = PINMAP["spi"]
 SPI_BUSES = {0: dict(PINMAP["spi"], chip_selects=2), 1: dict(PINMAP["spi1"], chip_selects=3)}
 
 
+class Problem(NamedTuple):
+    """One mistake of a file: the ``key`` at fault (``keypad.rows[2]``),
+    what is wrong with it, and the ``line`` of the file that sets it (None:
+    the key is not in the file, or no file was read)."""
+    key: str
+    text: str
+    line: int | None = None
+    other: str = ""   # the key it clashes with: its line, where the file sets only that one
+
+    def __str__(self) -> str:
+        said = f"{self.key}: {self.text}" if self.key else self.text
+        return f"line {self.line}: {said}" if self.line else said
+
+
 class ConfigError(Exception):
-    pass
+    """What is wrong with a configuration; ``problems`` one by one, when
+    it was read at all."""
+
+    def __init__(self, message: str, problems: tuple[Problem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
+        self.path = ""   # the file, when one was read
 
 
-def _bad(key: str, message: str) -> ValueError:
-    # msgspec adds where the failing table is; ``_readable`` adds the key.
-    return ValueError(f"`{key}`: {message}")
+class Refused(ValueError):
+    """A value this module's checks refuse: ``key``, from the table that
+    checks it, and why; ``other``: the key it clashes with, if any."""
+
+    def __init__(self, key: str, text: str, other: str = "") -> None:
+        super().__init__(f"{key}: {text}")
+        self.key, self.text, self.other = key, text, other
+
+
+def _bad(key: str, message: str, other: str = "") -> Refused:
+    return Refused(key, message, other)
 
 
 def _gpio(pin: int, key: str) -> None:
@@ -371,11 +404,11 @@ class Config(Base):
         # Two devices on one pin fail in ways nothing explains later, so it is
         # said here.  Displays on one bus share its pins; everything else owns
         # its pin alone.
-        used: dict[int, str] = {}
+        used: dict[int, tuple[str, str]] = {}
         for owner, key, pin in self._pins():
-            if used.get(pin, owner) != owner:
-                raise _bad(key, f"GPIO {pin} is already used by {used[pin]}")
-            used[pin] = owner
+            if used.get(pin, (owner,))[0] != owner:
+                raise _bad(key, f"GPIO {pin} is already used by {used[pin][0]}", other=used[pin][1])
+            used[pin] = owner, key
         panels: dict[tuple, str] = {}
         for name in DISPLAYS:
             d = getattr(self.displays, name)
@@ -383,12 +416,14 @@ class Config(Base):
                 other = panels.setdefault(("i2c", d.bus, d.address), name)
                 if other != name:
                     raise _bad(f"displays.{name}.address",
-                               f"{d.address:#04x} on I2C bus {d.bus} is already displays.{other}'s address")
+                               f"{d.address:#04x} on I2C bus {d.bus} is already displays.{other}'s address",
+                               other=f"displays.{other}.address")
             elif d.driver == "spi":
                 other = panels.setdefault(("spi", d.bus, d.device), name)
                 if other != name:
                     raise _bad(f"displays.{name}.device",
-                               f"chip select {d.device} of SPI{d.bus} is already displays.{other}'s")
+                               f"chip select {d.device} of SPI{d.bus} is already displays.{other}'s",
+                               other=f"displays.{other}.device")
 
     def _pins(self):
         """(owner, key, BCM pin) for every pin the configuration uses."""
@@ -429,13 +464,26 @@ MOST_BYTES = 1 << 20    # a configuration is a few hundred bytes; letter tables 
 
 
 def load(path: str | None) -> Config:
-    """The configuration in ``path`` (None: all defaults)."""
+    """The configuration in ``path`` (None: all defaults); ``ConfigError``
+    names every mistake, one line each, with the line of the file."""
+    config, error = load_kept(path)
+    if error is not None:
+        raise error
+    return config
+
+
+def load_kept(path: str | None) -> tuple[Config, ConfigError | None]:
+    """What a box starts with: the configuration in ``path`` with every
+    value it refuses left at its default, and what it refused (None:
+    nothing).  A file that cannot be read as TOML at all raises
+    ``ConfigError``: nothing of it can be kept."""
     if path is None:
-        return Config()
+        return Config(), None
     from referee.files import Unfit, read_small
     name = os.path.basename(path)
     try:
-        raw = tomllib.loads(read_small(path, MOST_BYTES)[0].decode("utf-8"))
+        text = read_small(path, MOST_BYTES)[0].decode("utf-8")
+        raw = tomllib.loads(text)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     except Unfit as exc:   # a FIFO would hold the start for good, /dev/zero fill the memory
@@ -447,7 +495,13 @@ def load(path: str | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{name}: not valid TOML: {exc}") from None
     _beside(raw, os.path.dirname(os.path.abspath(path)))
-    return parse(raw, name)
+    config, problems = check(raw)
+    lines = _lines(text)
+    problems = [p._replace(line=_line_of(p.key, lines) or _line_of(p.other, lines)) for p in problems]
+    error = _error(problems, name)
+    if error is not None:
+        error.path = os.path.abspath(path)
+    return config, error
 
 
 def _beside(raw: dict, folder: str) -> None:
@@ -462,88 +516,224 @@ def _beside(raw: dict, folder: str) -> None:
 def parse(raw: dict, name: str = "config.toml") -> Config:
     """The configuration in ``raw``; ``ConfigError`` names every mistake,
     one line each."""
-    try:
-        return msgspec.convert(raw, Config)
-    except msgspec.ValidationError as exc:
-        first = _readable(str(exc))
-    problems = _problems(raw, Config, "")[0] or [first]
-    raise ConfigError("\n".join(f"{name}: {p}" for p in problems))
+    config, problems = check(raw)
+    error = _error(problems, name)
+    if error is not None:
+        raise error
+    return config
 
 
-def _problems(raw, kind: type, where: str) -> tuple[list[str], dict]:
+def _error(problems: list[Problem], name: str) -> ConfigError | None:
+    if not problems:
+        return None
+    return ConfigError("\n".join(f"{name}: {p}" for p in problems), tuple(problems))
+
+
+def check(raw: dict) -> tuple[Config, list[Problem]]:
+    """The configuration ``raw`` holds, every value it refuses at its
+    default, and every mistake.
+
+    Each key is read by a decoder of its own type and each table built by
+    its own checks, so that every mistake is found, not the first, and
+    each is said in this module's words whatever words msgspec uses."""
+    problems, config = _table(raw, Config, "")
+    return config, problems
+
+
+def _table(raw, kind: type, where: str) -> tuple[list[Problem], typing.Any]:
     """Every mistake in the table ``raw`` of type ``kind`` at ``where``,
-    and the part of ``raw`` that is sound.
-
-    msgspec stops at the first, so each key is tried alone (the others at
-    their defaults, which are sound), then the table's sound keys together
-    for what two keys say only together (two devices on one pin)."""
+    and the ``kind`` built of its sound keys (None: it cannot be built,
+    for a key it needs is missing or refused)."""
     if not isinstance(raw, dict):
-        return [_readable(_error(raw, kind), where)], {}
+        return [Problem(where, f"expected a table, got {_what(raw)}")], _default(kind)
     hints = typing.get_type_hints(kind)
     fields = kind.__struct_fields__
-    found, sound = [], {}
+    found: list[Problem] = []
+    sound: dict = {}
     for key, value in raw.items():
+        at = _join(where, key)
         if key not in fields:
             near = difflib.get_close_matches(key, fields, n=1)
             hint = f"; did you mean `{near[0]}`?" if near else f"; the keys here are {', '.join(fields)}"
-            found.append(f"{_join(where, key)}: unknown key{hint}")
-        elif isinstance(hints[key], type) and issubclass(hints[key], Base):
-            inner, sound[key] = _problems(value, hints[key], _join(where, key))
-            found += inner
-        elif error := _error({key: value}, kind):
-            found.append(_readable(error, where))
-        else:
-            sound[key] = value
-    if error := _error(sound, kind):
-        found.append(_readable(error, where))
-        sound = {}
-    return found, sound
+            found.append(Problem(at, f"unknown key{hint}"))
+            continue
+        wrong, decoded = _read(value, hints[key], at)
+        found += wrong
+        if decoded is not _NOTHING:
+            sound[key] = decoded
+    needed = [f.name for f in msgspec.structs.fields(kind) if f.required and f.name not in sound]
+    if needed:
+        missing = [n for n in needed if n not in raw]
+        if missing:
+            found.append(Problem(where, f"needs {', '.join(f'`{n}`' for n in missing)}"))
+        return found, None
+    while True:
+        try:
+            return found, kind(**sound)
+        except Refused as exc:
+            found.append(Problem(_join(where, exc.key), exc.text, other=_join(where, exc.other) if exc.other else ""))
+            if not any(_forget(sound, kind, key) for key in (exc.key, exc.other) if key):
+                return found, _default(kind)
+        except TypeError:   # a key it needs was refused
+            return found, None
 
 
-def _error(raw, kind: type) -> str:
+def _default(kind: type):
     try:
-        msgspec.convert(raw, kind)
-    except msgspec.ValidationError as exc:
-        return str(exc)
-    return ""
+        return kind()
+    except TypeError:   # a table with keys it needs (a season)
+        return None
+
+
+def _forget(sound: dict, kind: type, key: str) -> bool:
+    """Take the refused ``key`` (``rows[2]``, ``displays.main.address``)
+    out of the table ``sound`` of ``kind``: its default then stands.
+    False if it was not there to take out."""
+    first = re.split(r"[.\[]", key, maxsplit=1)[0]
+    rest = key[len(first):].lstrip(".")
+    if first not in sound:
+        return False
+    inner = sound[first]
+    if not rest or rest.startswith("[") or not isinstance(inner, Base):
+        del sound[first]
+        return True
+    values = {f: getattr(inner, f) for f in inner.__struct_fields__}
+    if not _forget(values, type(inner), rest):
+        return False
+    try:
+        sound[first] = type(inner)(**values)
+    except Refused:
+        del sound[first]
+    return True
+
+
+_NOTHING = object()
+
+
+def _read(value, kind, key: str) -> tuple[list[Problem], typing.Any]:
+    """``value`` decoded as ``kind``, and what is wrong with it (then the
+    value is ``_NOTHING``, and the key's default stands)."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if isinstance(kind, type) and issubclass(kind, Base):
+        found, built = _table(value, kind, key)
+        return found, _NOTHING if built is None else built
+    if origin is Literal:
+        if any(type(value) is type(a) and value == a for a in args):
+            return [], value
+        allowed = ", ".join(_toml(a) for a in args)
+        return [Problem(key, f"{_toml(value)} is not one of {allowed}")], _NOTHING
+    if origin in (typing.Union, types.UnionType):
+        for each in args:
+            wrong, decoded = _read(value, each, key)
+            if not wrong:
+                return [], decoded
+        return [Problem(key, f"expected {_kind(kind)}, got {_what(value)}")], _NOTHING
+    if origin is tuple:
+        if not isinstance(value, list):
+            return [Problem(key, f"expected {_kind(kind)}, got {_what(value)}")], _NOTHING
+        each = [args[0]] * len(value) if len(args) == 2 and args[1] is Ellipsis else list(args)
+        if len(each) != len(value):
+            return [Problem(key, f"expected {_kind(kind)}, got {len(value)} values")], _NOTHING
+        found, items = [], []
+        for i, (item, of) in enumerate(zip(value, each)):
+            wrong, decoded = _read(item, of, f"{key}[{i}]")
+            found += wrong
+            items.append(decoded)
+        if found:
+            return found, _NOTHING
+        return [], tuple(items)
+    try:   # a value's own decoder: whether it passes, never its words
+        return [], msgspec.convert(value, kind)
+    except msgspec.ValidationError:
+        return [Problem(key, f"expected {_kind(kind)}, got {_what(value)}")], _NOTHING
+
+
+def _kind(kind) -> str:
+    """What a key of type ``kind`` takes, as a maker reads it."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list of {_kind(args[0])} values"
+        return f"a list of {len(args)} {_kind(args[0])} values" if len(set(args)) == 1 else f"a list of {len(args)} values"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_kind(a) for a in args if a is not type(None))
+    return {int: "a whole number", float: "a number", str: "text in quotes", bool: "true or false",
+            dt.date: "a date (2026-09-01)"}.get(kind, "a table")
+
+
+def _what(value) -> str:
+    """A TOML value's kind, as a maker reads it."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int):
+        return f"the whole number {value}"
+    if isinstance(value, float):
+        return f"the number {value:g}"
+    if isinstance(value, str):
+        return f"the text {_toml(value)}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, dt.datetime):
+        return "a date with a time"
+    if isinstance(value, dt.date):
+        return "a date"
+    return "a time"
+
+
+def _toml(value) -> str:
+    return f'"{value}"' if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _readable(message: str, table: str = "") -> str:
-    # msgspec says "Expected `int`, got `str` - at `$.keypad.rows[0]`";
-    # makers read "keypad.rows[0]: expected `int`, got `str`".
-    text, sep, where = message.rpartition(" - at `")
-    if not sep:
-        text, where = message, ""
-    key = where.rstrip("`").removeprefix("$")
-    key = (table + key if key.startswith("[") else _join(table, key.removeprefix("."))) if key else table
-    if text.startswith("Invalid enum value"):
-        allowed = _allowed(key)
-        if allowed:
-            got = text.split(" ", 3)[3]
-            got = f'"{got[1:-1]}"' if got.startswith("'") else got
-            text = f"{got} is not one of {allowed}"
-    if text.startswith("Object contains unknown field"):
-        text = f"`{text.split('`')[1]}`: unknown key"
-    if text.startswith("`"):
-        field, _, text = text[1:].partition("`: ")
-        key = f"{key}.{field}" if key else field
-        return f"{key}: {text}"
-    return f"{key}: {text[0].lower()}{text[1:]}"
+# A table's header, [a.b] or [[a.b]], and a key's line, a = or a.b =; a
+# part of either is bare or quoted.
+_PART = r"""(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
+_HEADER = re.compile(rf"\s*(\[\[?)\s*({_PART}(?:\s*\.\s*{_PART})*)\s*\]")
+_KEY = re.compile(rf"\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
 
 
-def _allowed(key: str) -> str:
-    """The values a Literal key takes, as a config file writes them:
-    ``"ssd1306", "sh1106"``; "" if ``key`` is not such a key."""
-    kind = Config
-    for part in key.split("."):
-        hints = typing.get_type_hints(kind) if isinstance(kind, type) else {}
-        if part not in hints:
-            return ""
-        kind = hints[part]
-    if typing.get_origin(kind) is not Literal:
-        return ""
-    return ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in typing.get_args(kind))
+def _parts(dotted: str) -> list[str]:
+    return [p.strip("\"'") for p in re.findall(_PART, dotted)]
+
+
+def _lines(text: str) -> dict[str, int]:
+    """The line of the file that sets each key, its table's header for a
+    table: ``keypad.rows``, ``ladder.seasons[1].name``."""
+    at: dict[str, int] = {}
+    table: list[str] = []
+    arrays: dict[str, int] = {}
+    quoted = False   # inside a string of many lines
+    for number, line in enumerate(text.splitlines(), 1):
+        if not quoted and (header := _HEADER.match(line)):
+            parts = _parts(header[2])
+            if header[1] == "[[":
+                name = ".".join(parts)
+                arrays[name] = arrays.get(name, -1) + 1
+                parts[-1] = f"{parts[-1]}[{arrays[name]}]"
+            table = parts
+            for end in range(1, len(table) + 1):   # [displays.main] names displays too
+                at.setdefault(".".join(table[:end]), number)
+        elif not quoted and (key := _KEY.match(line)):
+            at.setdefault(".".join(table + _parts(key[1])), number)
+        if (line.count('"""') + line.count("\'\'\'")) % 2:
+            quoted = not quoted
+    return at
+
+
+def _line_of(key: str, lines: dict[str, int]) -> int | None:
+    """The line that sets ``key``, or the nearest table around it that
+    the file names."""
+    while key:
+        if key in lines:
+            return lines[key]
+        outer = _LAST.sub("", key)
+        key = "" if outer == key else outer
+    return None
+
+
+_LAST = re.compile(r"(\.[^.\[]*|\[\d+\])$")   # a key's last part: .name or [2]

@@ -72,8 +72,10 @@ def check(merges: list[Merge], from_key: str, into_key: str, seated=()) -> None:
     # into it: one game with a name of each makes them two people.
     met: dict[int, dict[str, str]] = {}
     for game, name in seated:
-        player = _key(name)
-        player = now.get(player, player)
+        key = _key(name)
+        if key is None:
+            continue   # no name a player could be counted by
+        player = now.get(key, key)
         if player in (from_key, into_end):
             met.setdefault(game, {}).setdefault(player, name)
             if len(met[game]) == 2:

@@ -92,18 +92,25 @@ def last_teams(store, now: float) -> list[list[str]]:
 
 
 def form_for(box, token: str):
-    """The setup form the page ``token`` belongs to, while it is on screen."""
-    form = box.flow
+    """The setup form the page ``token`` belongs to, while it is on screen
+    or kept for the main menu (``referee.box.flows.menu.keep_setup``)."""
     token = token.upper()
-    mine = getattr(form, "names_token", None)
-    if mine is None or not hmac.compare_digest(mine.encode(), token.encode()):
-        return None
-    return form
+    for form in (box.flow, *(form for _evening, form in box.setups.values())):
+        mine = getattr(form, "names_token", None)
+        if mine is not None and hmac.compare_digest(mine.encode(), token.encode()):
+            return form
+    return None
 
 
 def open_token(box) -> str | None:
-    """The token of the names page open now, if a setup form has shown one."""
-    return getattr(box.flow, "names_token", None)
+    """The token of the names page open now: the setup form's on screen,
+    else that of the form last left for the main menu, if it has shown one
+    (its names wait there until the game starts)."""
+    mine = getattr(box.flow, "names_token", None)
+    if mine is None and not getattr(box.flow, "remembered", ()):
+        kept = [form.names_token for _evening, form in box.setups.values() if form.names_token]
+        mine = kept[-1] if kept else None
+    return mine
 
 
 def view(box, token: str) -> dict | None:

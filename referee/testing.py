@@ -13,7 +13,7 @@ every timer fires at its exact moment.  The database is a temporary file that
         t.screen("main")
 
 The API (stable): ``press``, ``type``, ``hold``, ``advance``, ``screen``,
-``image``, ``dice.next``, ``dice.roll_button``, ``sounds``, ``log``,
+``page`` (a screen beneath its passing message), ``image``, ``dice.next``, ``dice.roll_button``, ``sounds``, ``log``,
 ``start``, ``restart``; beyond it: ``down``/``up`` (one edge of a key),
 ``display_fault`` (a panel stops answering), ``card_fault`` (the card
 refuses writes: full or read-only), ``box`` (the service itself),
@@ -28,6 +28,7 @@ table's loop.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 import tempfile
@@ -168,7 +169,14 @@ class Table:
     # --- what players see and hear ---------------------------------------
 
     def screen(self, name: str = "main") -> str:
+        """The text on a display: what its panel draws, row for row (a
+        passing message as one row marked "! ")."""
         return self.box.shown[name].text
+
+    def page(self, name: str = "main") -> str:
+        """The screen as it is beneath a passing message: the rows the
+        message covers, as they come back once it goes."""
+        return dataclasses.replace(self.box.shown[name], flash="").text
 
     def image(self, name: str = "main"):
         """The picture on a panel, read back from its controller."""

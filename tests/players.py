@@ -233,12 +233,12 @@ class Player:
                 seat = self.rng.choice([i for i in range(len(s.names)) if i not in s.finishers])
                 return ["D", "3", str(seat + 1), "#"]
             if r < 0.15:
-                return ["C"]
+                return ["D", "4", "#"]   # [OC-8] pass, asked first
             space = self.rng.randint(1, len(oc.BOARD.spaces))
             return [*str(space), "#"]
         moves = legal_moves(s.board, s.hand)
         if not moves or (not now.must_move and r < 0.08):
-            return ["C"]   # [OC-8] pass
+            return ["#"] if now.kind == "no_move" else ["D", "4", "#"]   # [OC-8] pass, asked first
         move = self.rng.choice(moves)
         keys = [*str(oc.space_number(move.space)), "#"]
         turn = move.rotation

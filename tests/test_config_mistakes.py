@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import urllib.request
 
 import pytest
+from test_clock_steps_process import Box
 
 from referee.config import ConfigError, parse
 from referee.tools import doctor
@@ -34,11 +36,11 @@ def test_check_config_names_all_four_mistakes_of_a_file_in_one_run(tmp_path):
     done = referee("check-config", str(path))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "referee: config.toml: display: unknown key; did you mean `displays`?",
-        "referee: config.toml: keypad.rowz: unknown key; did you mean `rows`?",
-        "referee: config.toml: web.port: 80 needs root, which the service does not have: "
+        "referee: config.toml: line 2: display: unknown key; did you mean `displays`?",
+        "referee: config.toml: line 5: keypad.rowz: unknown key; did you mean `rows`?",
+        "referee: config.toml: line 7: web.port: 80 needs root, which the service does not have: "
         "choose 1024-65535, e.g. 8080",
-        "referee: config.toml: web.public_url: 'referee.local:8080' does not start with http:// or https://, "
+        "referee: config.toml: line 8: web.public_url: 'referee.local:8080' does not start with http:// or https://, "
         'so phones cannot open it; e.g. "http://referee.local:8080"',
     ]
 
@@ -107,3 +109,29 @@ def test_the_version_is_told_on_stdout_and_looked_up_only_when_asked():
     built = subprocess.run([sys.executable, "-c", "import sys; from referee import cli; cli.parser(); "
                             "print('importlib.metadata' in sys.modules)"], capture_output=True, text=True, timeout=60)
     assert built.stdout.split() == ["False"], built.stderr
+
+
+MISTAKES = '[keypad]\nrowz = [5, 6, 13, 19]\n[buzzer]\npin = 40\n'   # lines 11-14 of the box's file
+
+
+def test_a_box_with_config_mistakes_plays_and_says_them_on_its_screen_and_the_phones_page(tmp_path):
+    box = Box(tmp_path, more=MISTAKES)
+    said = ["Config error: line 11: keypad.rowz: unknown key; did you mean `rows`?",
+            "Config error: line 13: buzzer.pin: GPIO 40 does not exist (BCM 2-27)",
+            f"Mend it in {box.config}"]
+    try:
+        box.start()
+        main = " ".join(box.screen().split())
+        assert all(line in main for line in said), main
+        box.get("/api/evening")                       # the web is up
+        with urllib.request.urlopen(f"http://127.0.0.1:{box.port}/", timeout=10) as r:
+            page = r.read().decode()
+        assert all(f"<p>{line.replace('`', '&#96;')}</p>" in page or f"<p>{line}</p>" in page for line in said), page
+        box.press("6")                                # the box plays: the table tools
+        assert "1:00" in box.screen()
+    finally:
+        box.stop()
+    done = referee("check-config", box.config)
+    assert done.returncode == 2
+    assert [line.removeprefix("referee: config.toml: ") for line in done.stderr.splitlines()] == \
+        [line.removeprefix("Config error: ") for line in said[:2]]

@@ -33,7 +33,7 @@ def t():
 
 
 def team_rows(t: Table) -> list[str]:
-    return [line for line in t.screen("team1").splitlines()[1:] if not line.startswith(("! ", "»"))]
+    return [line for line in t.page("team1").splitlines()[1:] if not line.startswith("»")]
 
 
 def test_DV5_team_screens_count_hidden_and_face_up_tiles_and_say_hits_in_words(t):

@@ -21,7 +21,7 @@ def attack(t, target, hit):
 def shown(t, name="main"):
     """A screen without the passing message over it and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page(name).splitlines() if not line.startswith("»"))
 
 
 def lines(t, name="main"):
@@ -70,15 +70,18 @@ def assert_fits(t):
 
 def test_DV3_DV9_DV10_DV11_setup_from_the_main_menu_by_keys(table):
     table.press("4")
-    assert lines(table)[:4] == ["[Da Vinci Code 1/2]", "1 Players: 2", "2 Rules: basic", "3 Turn timer: off"]
+    assert lines(table) == ["[Da Vinci Code 1/3]", "1 Players: 2", "2 Rules: basic", "A:names B:by phone",
+                            "#:Start C:Help D:More", "*:Back"]
     table.type("11" "555")            # 4 players, P4 starts ...
     assert "5 Starts: P4" in table.screen()
     table.press("1")                  # ... but only two players now: back to P1
     assert "1 Players: 2" in table.screen()
-    table.press("D")
+    table.type("DD")
     assert "5 Starts: P1" in table.screen()
     table.type("11" "55" "2" "33" "4")  # 4 players, P3 starts, jokers, 60 s, tournament
-    assert lines(table)[1:3] == ["4 Play: 3 games", "5 Starts: P3"]
+    assert lines(table)[2] == "4 Play: 3 games"
+    table.press("D")
+    assert lines(table)[1] == "5 Starts: P3"
     table.press("C")
     assert "they guess yours." in table.screen()
     table.press("D")
@@ -125,7 +128,7 @@ def test_DV5_hit_then_again_then_stop_keeps_the_drawn_tile_hidden(table):
     assert lines(table) == ["[P1 attacks P2]", "Hit: P2 shows it", "Miss: show drawn tile", "A:Hit B:Miss *:Back"]
     table.press("A")
     assert lines(table) == ["[P1 hit! Again?]", "A: attack again", "#: stop; drawn tile",
-                            "joins your row hidden", "A:Again #:Stop"]
+                            "joins your row hidden", "2,3:attack #:Stop"]
     assert rows(table) == ["►P1 hidden 4, up 0", " P2 hidden 3, up 1", " P3 hidden 4, up 0"]
     table.press("A")
     assert lines(table)[0] == "[P1 again: whom?]" and lines(table)[-1] == "2,3:attack *:Back"
@@ -142,7 +145,10 @@ def test_DV4_DV6_a_miss_turns_the_drawn_tile_up_and_passes_the_turn(table):
     table.press("2")                  # names P2 again, then thinks better of it
     table.press("*")
     assert lines(table)[0] == "[P1 hit! Again?]"
-    table.type("23")
+    table.press("2")
+    table.press("3")                  # not here: this page takes A, B or *
+    assert lines(table)[0] == "[P1 attacks P2]" and flashed(table) == ["3 does nothing here: A Hit, B Miss, * Back"]
+    table.type("*3")
     assert lines(table)[0] == "[P1 attacks P3]"
     table.press("B")
     assert lines(table)[0] == "[P2: draw a tile]"
@@ -163,7 +169,7 @@ def test_DV9_running_out_of_time_is_a_miss_with_the_buzzer(table):
     refused(table, "A", "Player 2's turn now.")
     table.advance(20)
     attack(table, 3, hit=True)
-    assert lines(table) == ["[P2 hit! Again?]", "0:10", "A:Again #:Stop"]  # a hit buys no time
+    assert lines(table) == ["[P2 hit! Again?]", "0:10", "1,3:attack #:Stop"]  # a hit buys no time
     table.press("#")
     assert lines(table) == ["[P3: draw a tile]", "0:30", "1,2:attack"]
 
@@ -237,7 +243,7 @@ def test_DV7_DV8_an_empty_pool_miss_can_put_the_attacker_out(table):
 def test_DV4_DV6_impossible_input_is_refused_with_a_message(table):
     start(table, players=3)
     refused(table, "1", "Not your own row.")
-    refused(table, "5", "No such player.")
+    refused(table, "5", "5 does nothing here: 2,3 attack")
     refused(table, "A", "First pick a player.")
     refused(table, "#", "Stop needs a hit.")
     attack(table, 2, hit=False)

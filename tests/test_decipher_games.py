@@ -156,7 +156,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     # Round 1: Ola makes a word of three one-piece letters.  [DC-1] A count
     # below the word's letters is refused.
     t.type("2#")
-    assert flashed(t) == ["Word length 3: pieces from 3 to 48."]
+    assert flashed(t) == [] and "Not taken: the count is 3 to 48." in " ".join(t.screen("team1").splitlines())
     # [DC-6] 3 pieces: bonus mode from the start, announced by the box.
     t.type("3#")
     assert flashed(t) == ["Bonus mode: 3 pieces"] and t.sounds[-1] == "warning"

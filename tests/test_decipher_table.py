@@ -10,7 +10,7 @@ PANDA = ["Mirek", "Ania", "Marek"]
 def shown(t, name="main"):
     """A screen without the passing message over it and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page(name).splitlines() if not line.startswith("»"))
 
 
 def rows(t):
@@ -20,6 +20,11 @@ def rows(t):
 
 def flashed(t):
     return [line[2:] for line in t.screen("main").splitlines() if line.startswith("! ")]
+
+
+def said(t):
+    """Screen 1's lines under its title, as one sentence."""
+    return " ".join(t.screen("team1").splitlines()[1:])
 
 
 def peek(t):
@@ -142,8 +147,8 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     assert "12\npieces in the chamber" in table.screen("team1")
     table.press("*")
     assert "Pieces in chamber?" in table.screen() and "12" not in table.screen("team1")
-    table.type("4#")                  # too few for five letters
-    assert flashed(table) == ["Word length 5: pieces from 5 to 48."]
+    table.type("4#")                  # too few for five letters: said on screen 1 alone
+    assert flashed(table) == [] and said(table) == "Not taken: the count is 5 to 48. Type it again."
     assert table.sounds[-1] == "error" and "Pieces in chamber?" in table.screen()
     table.type("9#")
     assert "Pieces: set" in table.screen()
@@ -152,6 +157,19 @@ def test_DC3_the_maker_types_the_count_for_screen_1_only(table):
     table.type("ABA")
     assert "7\npieces left inside" in peek(table)
     assert "7" not in table.screen("team1")   # hidden again on release
+
+
+def test_DC3_a_refused_count_tells_main_nothing_of_the_number_typed(table):
+    table.start("decipher", players=PANDA)
+    seen = []
+    for count in ("4", "49"):         # too few for five letters, too many for the box
+        table.type(count + "#")
+        seen.append([table.screen(name) for name in ("main", "team1", "team2")])
+        assert count not in seen[-1][0] and count not in seen[-1][2]
+    assert seen[0] == seen[1]         # the same screens, whichever way it was wrong
+    assert flashed(table) == [] and "Not taken: the count is 5 to 48." in said(table)
+    table.type("9")                   # the next key takes the words off screen 1
+    assert "Not taken" not in table.screen("team1") and "9\npieces in the chamber" in table.screen("team1")
 
 
 def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(table):
@@ -174,8 +192,9 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     assert "Turn: Marek" in table.screen() and "5\npieces left inside" in peek(table)
     table.type("A")                   # 4 left
     table.type("D1")
-    table.type("2##")                 # too few: bonus mode starts at 3
-    assert flashed(table) == ["Pieces left to place: 3 to 46."]
+    table.type("2#")                  # too few: bonus mode starts at 3, which screen 1 alone says
+    assert flashed(table) == [] and said(table) == "Not taken: the count is 3 to 46. Type it again."
+    assert "Maker: confirm on 1" not in table.screen()
     table.type("*D1")
     table.type("3#")
     table.press("*")                  # not sure after all: the count stays

@@ -46,7 +46,7 @@ def secrets_stay_home(t: Table, codes: dict[int, str]) -> None:
 
 def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_intercepts_twice(t):
     g = Game(t)
-    assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "White: player 1", "Black: player 1",
+    assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "White: Player 1", "Black: Player 1",
                                         "A: swap a keyword"]
     assert t.screen("team1").splitlines()[1:5] == [f"{n} {w}" for n, w in enumerate(keywords(t, WHITE), 1)]
     assert t.screen("team2").splitlines()[1:5] == [f"{n} {w}" for n, w in enumerate(keywords(t, BLACK), 1)]
@@ -80,7 +80,7 @@ def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_interce
     t.press("#")
 
     # Round 2 [DE-2]: each team's second player encrypts; [DE-8] new codes.
-    assert main(t).splitlines()[1:5] == ["White: player 2", "Black: player 2", "White: int 0, mis 0",
+    assert main(t).splitlines()[1:5] == ["White: Player 2", "Black: Player 2", "White: int 0, mis 0",
                                          "Black: int 0, mis 1"]
     second = g.codes()
     assert all(second[seat] != first[seat] for seat in (WHITE, BLACK))
@@ -109,7 +109,7 @@ def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_interce
     assert "White: int 0, mis 0" in main(t) and "Black: int 1, mis 1" in main(t)
 
     # Round 3: back to each team's first player; Black intercepts again.
-    assert main(t).splitlines()[1:3] == ["White: player 1", "Black: player 1"]
+    assert main(t).splitlines()[1:3] == ["White: Player 1", "Black: Player 1"]
     third = g.codes()
     g.clues()
     g.guess(third[WHITE])
@@ -219,7 +219,7 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     # [DE-10] One encryptor has nobody to wait for: no sand timer to choose.
     assert main(t).splitlines()[1:4] == ["1 Teams: Hacker v 2", "2 Keywords: English", "3 Timer: none"]
     t.press("#")
-    assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "Team: player 1", "Hacker tokens: 0 of 2",
+    assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "Team: Player 1", "Hacker tokens: 0 of 2",
                                         "Round 1 of 5"]
     assert t.screen("team1").splitlines()[0] == "[Hacker, round 1/5]"
     codes = {TEAM: peek(t, TEAM)}
@@ -232,7 +232,7 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     t.type(codes[TEAM] + "#")
     t.press("#")
     # Round 2 [DE-2]: the Team's second player; the Hacker intercepts.
-    assert main(t).splitlines()[1] == "Team: player 2"
+    assert main(t).splitlines()[1] == "Team: Player 2"
     codes = {TEAM: peek(t, TEAM)}
     done(t, "team2")
     assert main(t).splitlines()[:2] == ["[Round 2: Team code]", "Hacker intercepts."]

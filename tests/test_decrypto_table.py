@@ -52,7 +52,7 @@ def other(code: str) -> str:
 def main(t: Table) -> str:
     """The main screen without the passing message and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen("main").splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page("main").splitlines() if not line.startswith("»"))
 
 
 def screens(t: Table) -> dict[str, str]:
@@ -172,7 +172,7 @@ def test_setup_defaults_to_the_box_language_and_offers_the_hacker_and_own_cards(
         assert "1 Drużyny: Haker na 2" in t.screen() and "2 Słowa: własne karty" in t.screen()
         t.press("#")
         assert t.box.session.options == {"variant": "hacker", "keywords": "cards"}
-        assert "Drużyna: gracz 1" in t.screen() and "A:" not in t.screen()
+        assert "Drużyna: Gracz 1" in t.screen() and "A:" not in t.screen()
         assert "Własne karty słów" in t.screen("team2") and "Haker" in t.screen("team1")
 
 
@@ -183,10 +183,11 @@ def test_DE3_a_code_shows_only_on_its_team_screen_while_the_button_is_held(t):
     t.advance(0.7)
     white = "".join(BIG_CODE.search(t.screen("team1")).groups())
     assert "Player 1 only!" in t.screen("team1")
+    assert "White: Player 1\nBlack: Player 1" in t.screen("main")   # the default name as every page writes it
     assert dashed(white) not in t.screen("main") + t.screen("team2")
     t.up("team1")
     assert dashed(white) not in t.screen("team1") and "hold:code" in t.screen("team1")
-    assert "White: player 1 done" not in t.screen()     # a hold is not "done"
+    assert "White: Player 1 done" not in t.screen()     # a hold is not "done"
     done(t, "team1")
     done(t, "team2")
     t.type("123#")
@@ -224,7 +225,7 @@ def test_DE4_the_table_may_play_without_the_sand_timer(t):
     t.press("#")
     assert t.box.session.options["timer"] is False
     done(t, "team1")
-    assert "White: player 1 done" in main(t) and "Black: player 1" in main(t)
+    assert "White: Player 1 done" in main(t) and "Black: Player 1" in main(t)
     assert t.box.remaining() is None and "0:30" not in t.screen("team2")
     t.advance(120)                    # no sand: Black writes as long as it takes
     assert "timeup" not in t.sounds and "Round 1: encryptors" in main(t)
@@ -239,7 +240,7 @@ def test_DE4_a_peek_let_go_too_soon_never_ends_the_writing(t):
     assert t.box.session.state.clues_done == (False, False)
     assert t.screen("team1").splitlines()[0] == "[Done? Press again]"
     assert "press:done wait:no" in t.screen("team1") and "0:30" not in t.screen("team2")
-    assert "White: player 1 done" not in main(t)
+    assert "White: Player 1 done" not in main(t)
     t.advance(2.0)                    # not pressed again: the question goes
     assert t.screen("team1").splitlines()[0] == "[White, round 1]"
     t.press("team1")
@@ -404,7 +405,7 @@ def test_DE2_DE8_DE9_eight_rounds_rotate_encryptors_and_draw_fresh_codes_then_ti
     drawn, encryptors = [], []
     for n in range(8):
         assert "wins!" not in t.screen()
-        encryptors.append(re.findall(r"(White|Black): player (\d)", main(t)))
+        encryptors.append(re.findall(r"(White|Black): Player (\d)", main(t)))
         drawn.append(g.round(intercepted={BLACK} if n == 1 else ()))
     assert main(t).splitlines()[:3] == ["[White wins!]", "Tie after 8 rounds.", "Score 1:0."]
     # [DE-2] Three Whites and two Blacks take turns.

@@ -28,10 +28,13 @@ def said(t: Table) -> list[str]:
 
 
 def help_pages(t: Table) -> list[str]:
-    """``C`` opens the help; ``D`` turns its pages until they come round or stop."""
+    """``C`` opens the help; ``D`` turns its pages until they come round or
+    the last page no longer offers it."""
     t.press("C")
     pages = [t.screen("main")]
     for _ in range(12):
+        if not t.box.shown["main"].offers("D"):
+            break
         t.press("D")
         if t.screen("main") in pages:
             break

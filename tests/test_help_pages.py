@@ -66,7 +66,7 @@ def test_da_vinci_ends_on_more_than_its_last_words():
     with Table(seed=34) as t:
         t.press("4")
         pages = [body(page) for page in help_pages(t)]
-    assert pages[-1] == ["After a hit: A again,", "# stops."]
+    assert ["After a hit: A again,", "# stops."] in pages   # the keys' last page, before the words
 
 
 def test_DC6_decipher_more_menu_is_numbered_1_to_4_at_every_moment():

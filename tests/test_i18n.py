@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from games.base import Illegal
-from referee import i18n
+from referee import catalogue, glossary, i18n
 from referee.box.screen import COLS, W, font, key_line, qr_image
 from referee.testing import Table
 
@@ -44,8 +44,8 @@ LANGS = catalogues.LANGS
 # the English, or six letters when the English is shorter.
 KEY_LABELS = (
     "Yes", "No", "OK", "Back", "Clear", "Help", "Next", "Codes", "Swap", "QR", "Menu", "Start",
-    "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass", "Again",
-    "Stop", "Hit", "Miss", "attack", "Table", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
+    "More", "more", "End", "End game", "Roll", "Draw", "30s", "1m", "5m", "Go", "Pause", "Pass",
+    "Stop", "Hit", "Miss", "attack", "Give up", "Piece", "Wrong", "Right", "NO", "YES",
     "All done", "hold", "code", "press", "done", "Next round", "Next game", "Start 5:00",
 )
 
@@ -102,8 +102,20 @@ def test_translations_draw_without_missing_glyph_boxes(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_message_of_one_line_stays_one_line_translated(lang):
-    long = {m: t for m, t in translations(lang).items() if m in on_panels() and len(m) <= COLS < len(t)}
+    # A glossary's word forms are never drawn whole: the help shows its headword.
+    forms = {term.words for game in catalogue.GAMES for term in glossary.terms(game)}
+    long = {m: t for m, t in translations(lang).items()
+            if m in on_panels() and m not in forms and len(m) <= COLS < len(t)}
     assert long == {}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_DE9_the_tie_break_title_says_tie_as_the_result_does_and_fits_the_panel(lang):
+    catalog = i18n.catalogue(lang)
+    title = catalog.gettext("Tie, int-mis {0}:{1}").format(-2, -2)      # the widest score that ties
+    tie = catalog.ngettext("Tie after {n} round.", "Tie after {n} rounds.", 8).split()[0]
+    assert title.split()[0].rstrip(",") == tie                          # "Remíza", not "Stav"
+    assert round(font("text").getlength(title)) <= W - 2                # the title row, its margin left
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -124,7 +136,7 @@ def t():
 
 def shown(t: Table, name: str = "main") -> list[str]:
     """A screen's lines without the passing message over it."""
-    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+    return [line for line in t.page(name).splitlines()]
 
 
 def flashed(t: Table) -> list[str]:
@@ -166,7 +178,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     assert shown(t) == ["[Čas  D:kostky]", "1:00", "#:Běž A:30s B:1m C:5m"]
     assert shown(t, "team1") == ["[Časovač]", "1:00"]
     t.press("D")
-    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď D:Časovač"]
+    assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď *:Časovač"]
     t.dice.next(4, 3)
     t.press("#")
     assert shown(t)[1] == "4  3"
@@ -223,7 +235,7 @@ def test_OC1_the_start_homes_page_keeps_a_space_between_seat_and_circles(lang, h
 def test_DE5_a_refused_guess_reads_in_czech_and_the_teams_are_bili_and_cerni(t):
     choose(t, "2")
     t.start("decrypto")
-    assert shown(t)[1:3] == ["Bílí: hráč 1", "Černí: hráč 1"]
+    assert shown(t)[1:3] == ["Bílí: Hráč 1", "Černí: Hráč 1"]
     done(t, "team1")
     done(t, "team2")
     assert shown(t)[0:2] == ["[Kolo 1, kód: Bílí]", "Bílí: dešifrování"]

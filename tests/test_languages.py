@@ -23,7 +23,7 @@ def english():
 
 
 def main(t: Table) -> list[str]:
-    return [line for line in t.screen("main").splitlines() if not line.startswith(("! ", "»"))]
+    return [line for line in t.page("main").splitlines() if not line.startswith("»")]
 
 
 def text(t: Table, path: str) -> str:

@@ -29,7 +29,7 @@ from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
 from referee.store.scorelog import evening_start
-from test_club import CLUB, WAIT, League, Sniffer, club, table_of  # noqa: F401
+from test_club import CLUB, WAIT, Broker, League, Sniffer, club, table_of  # noqa: F401
 
 ROUTES = ("/", "/e/", "/api/tonight", "/api/tonight.csv", "/api/tonight.json")
 SECURITY = {"Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options",
@@ -200,6 +200,56 @@ def test_a_retained_bad_message_is_ignored_on_every_start(club, tmp_path):
     finally:
         league.stop()
         sniffer.close()
+
+
+def peak_mb(proc) -> float:
+    """A process's peak resident memory so far (VmHWM), in MB."""
+    with open(f"/proc/{proc.pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
+
+
+HUGE = 64 * 1024 * 1024     # one login's retained merge message of 64 MB raised the league from 49 MB to 255
+
+
+def test_a_retained_message_over_the_size_limit_is_said_once_and_one_far_over_never_read(tmp_path):
+    # A broker without the shipped configuration's message_size_limit keeps both.
+    broker = Broker(tmp_path)
+    broker.start()
+    sniffer = Sniffer(broker)
+    over = json.dumps(message(time.time(), seq=5)).encode() + b" " * messages.MAX_BYTES    # JSON, a little long
+    for topic, payload in ((topic_of("north", "merge/5"), over), (topic_of("south", "merge/6"), b" " * HUGE)):
+        sniffer.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(WAIT)
+    sniffer.close()
+    league = League(broker, tmp_path)
+    try:
+        league.until(lambda: league.api()["broker"], "the league on the broker")
+        sniffer = Sniffer(broker)
+        send_valid(league, sniffer, 1)
+        sniffer.close()
+        # The broker sends its retained messages again when the league is back on it: said once still.
+        broker.stop()
+        broker.start()
+        sniffer = Sniffer(broker)
+        send_valid(league, sniffer, 2)
+        sniffer.close()
+        said = league.log_path.read_text()
+        assert said.count("over the limit of 65536") == 1 and str(HUGE) not in said
+        assert refused(league) == 1 and league.proc.poll() is None
+        assert peak_mb(league.proc) < HUGE / 2**20, "the 64 MB message was read"
+    finally:
+        league.stop()
+        broker.stop()
+
+
+@pytest.mark.parametrize("club", [True], indirect=True)
+def test_the_shipped_broker_configuration_takes_no_message_over_the_leagues_limit(club):
+    broker, league, _ = club
+    north = Sniffer(broker, login=("north", "north-secret"))
+    long = json.dumps(message(time.time(), seq=5)).encode() + b" " * messages.MAX_BYTES
+    north.client.publish(topic_of("north"), long, qos=1, retain=True).wait_for_publish(WAIT)
+    send_valid(league, north, 1)
+    assert refused(league) == 0 and "over the limit" not in league.log_path.read_text()   # stopped at the door
+    north.close()
 
 
 def test_a_fault_taking_one_message_is_logged_and_the_league_listens_on(club):

@@ -20,13 +20,16 @@ import time
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
 from referee.store.scorelog import evening_start
+from referee.web.players import Rater, key
 from referee.web.history import evening_of
-from test_club import CLUB, club, davinci_win, league_player, table_of  # noqa: F401
+from test_club import CLUB, WAIT, Sniffer, club, davinci_win, league_player, table_of  # noqa: F401
 from test_merges import merge_page, post
 
 NOW = time.time()
@@ -209,6 +212,128 @@ def test_a_merge_the_store_cannot_take_changes_nothing_shown(league):
     assert games_of(league, "Anna") == 1 and league.tonight(NOW)["merges"] == []
     assert fed(league, merge("south", 1, "Ania", "Anna")) == ["taken"]
     assert games_of(league, "Anna") == 3
+
+
+# --- judged as they come, as if all judged again -------------------------------------------------
+
+def judged_whole(merges, results, tables_of):
+    """The merges' verdicts by their definition: every merge in effect taken
+    in order after all before it (the league's judge before it judged
+    merges one message at a time).  A refused pair that met in more than
+    one game is said for the first of them."""
+    live = [m for m in merges if m.undone is None]
+    sat: dict = {}
+    for rid, result in sorted(results.items()):
+        for side in result.sides:
+            for name in side.players:
+                sat.setdefault(key(name), {}).setdefault(rid, name)
+    into, by, verdicts = {}, {}, []
+
+    def end(k):
+        while k in into:
+            k = into[k]
+        return k
+
+    def group(e):
+        return {k for k in set(into) | set(sat) | {e} if end(k) == e}
+
+    for m in live:
+        a, b = key(m.name), key(m.into)
+        if end(a) == end(b):
+            verdicts.append((m.table, m.id, True, "", "", "", ""))
+        elif a in into:
+            verdicts.append((m.table, m.id, False, "merged", m.name, by[a].into, by[a].table))
+        else:
+            mine = {rid: n for k in group(end(a)) for rid, n in sat.get(k, {}).items()}
+            theirs = {rid: n for k in group(end(b)) for rid, n in sat.get(k, {}).items()}
+            met = sorted(set(mine) & set(theirs))
+            if met:
+                verdicts.append((m.table, m.id, False, "played", mine[met[0]], theirs[met[0]],
+                                 tables_of.get(met[0], "")))
+            else:
+                into[a], by[a] = b, m
+                verdicts.append((m.table, m.id, True, "", "", "", ""))
+    return {k: end(k) for k in into}, verdicts
+
+
+def shown_verdicts(league):
+    return [(v.merge.table, v.merge.id, v.joined, v.why, v.name, v.other, v.where) for v in league.verdicts]
+
+
+PEOPLE = ["Ann", "ANN", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["merge", "merge", "undo", "game", "game", "take back"]),
+                          st.sampled_from(["north", "south"]), st.integers(1, 6),
+                          st.sampled_from(PEOPLE), st.sampled_from(PEOPLE)), max_size=40))
+def test_merges_judged_message_by_message_give_the_verdicts_of_all_judged_again(tmp_path_factory, steps):
+    path = str(tmp_path_factory.mktemp("league") / "league.db")
+    league = Store(path)
+    try:
+        for n, (what, table, number, one, other) in enumerate(steps):
+            if what == "merge":
+                fed(league, merge(table, number, one, other))
+            elif what == "undo":
+                fed(league, merge(table, number, one, other, undone=NOW - 5))
+            elif what == "game" and key(one) != key(other):
+                fed(league, game(table, number, [one, other], ended=NOW - 2000 + n))
+            elif what == "take back":    # the game back in play: its result goes
+                topic, payload = game(table, number, [one, other] if key(one) != key(other) else [one])
+                sent = json.loads(payload)
+                sent["seq"], sent["id"] = 2 + n, f"{table}:{number}:{2 + n}"
+                sent["entry"].update(status="playing", ended=None, winners=[], totals={})
+                fed(league, (topic, json.dumps(sent).encode()))
+            aliases, verdicts = judged_whole(list(league.joins.merges.values()), league.players.results,
+                                             league.tables_of)
+            assert shown_verdicts(league) == verdicts
+            assert dict(league.players.aliases) == aliases
+            counted = Rater(aliases=aliases, results=dict(league.players.results))
+            counted.rate_all()
+            counted.learn_all()
+            assert (league.players.games, league.players.ratings) == (counted.games, counted.ratings)
+        shown = shown_verdicts(league), dict(league.players.aliases)
+    finally:
+        league.close()
+    again = Store(path)      # at start, all judged at once: the same
+    try:
+        assert (shown_verdicts(again), dict(again.players.aliases)) == shown
+    finally:
+        again.close()
+
+
+def test_a_tables_merges_past_the_most_the_league_keeps_are_refused_and_said_its_undos_still_taken(
+        league, monkeypatch, caplog):
+    from referee.club import league as kept
+    monkeypatch.setattr(kept, "MERGES", 3)
+    fed(league, *EVENING)
+    assert fed(league, *(merge("south", n, f"Name{n}", "Anna") for n in (1, 2, 3))) == ["taken"] * 3
+    assert fed(league, merge("south", 4, "Ania", "Anna"), merge("north", 1, "Ania", "Anna")) == ["refused", "taken"]
+    assert "table south has sent 3 merges, the most the league keeps of one table" in caplog.text
+    assert fed(league, merge("south", 2, "Name2", "Anna", undone=NOW - 5)) == ["taken"]
+    assert [(j["table"], j["name"]) for j in league.tonight(NOW)["merges"]] == [
+        ("south", "Name1"), ("south", "Name3"), ("north", "Ania")]
+    assert games_of(league, "Anna") == 3
+
+
+def test_400_chained_merges_are_taken_in_by_a_real_league_serving_its_pages_and_a_game_after_them(club):
+    broker, league, _box = club
+    sniffer = Sniffer(broker)
+    try:
+        sent = [sniffer.client.publish(*merge("north", n, f"n{n}", f"n{n + 1}"), qos=1) for n in range(1, 401)]
+        answered, deadline = [], time.monotonic() + 2 * WAIT
+        while league.api()["health"]["since_start"]["taken"] < 400:      # each look a page asked for meanwhile
+            assert time.monotonic() < deadline, f"{2 * WAIT} s and not all 400 merges taken: {league.api()['health']}"
+            answered.append(league.get("/")[0])
+        assert set(answered) <= {200}
+        for info in sent:
+            info.wait_for_publish(WAIT)
+        shown = league.api()["merges"]
+        assert len(shown) == 400 and all(j["joined"] for j in shown)
+        sniffer.publish(*game("north", 1, ["n1", "Bob"]))
+        league.until(lambda: (league_player(league, "n401") or {}).get("played") == 1, "the game after the merges")
+    finally:
+        sniffer.close()
 
 
 # --- the whole way: two boxes, a real Mosquitto, the league ---------------------------------------

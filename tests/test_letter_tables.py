@@ -65,7 +65,7 @@ def test_item15_check_config_names_the_key_and_the_problem_of_a_bad_table(tmp_pa
     conf = write(tmp_path, "config.toml", f'[osmisifry]\nletter_tables = ["{bad}"]\n')
     done = referee("check-config", conf)
     assert done.returncode == 2
-    assert done.stderr.strip() == (f"referee: config.toml: osmisifry.letter_tables[0]: {bad}: "
+    assert done.stderr.strip() == (f"referee: config.toml: line 2: osmisifry.letter_tables[0]: {bad}: "
                                    "Row 1 of the letter table has 9 letters, not 8.")
 
 
@@ -85,13 +85,13 @@ ROWS = [[OWN.get((r, c), "Q") for c in range(1, 9)] for r in range(1, 9)]
 ])
 def test_item15_a_table_with_missing_cells_a_wrong_size_or_bad_toml_is_refused(tmp_path, text, said):
     path = write(tmp_path, "edice.toml", text)
-    assert check(tmp_path, path) == f"config.toml: osmisifry.letter_tables[0]: {path}: {said}"
+    assert check(tmp_path, path) == f"config.toml: line 2: osmisifry.letter_tables[0]: {path}: {said}"
 
 
 def test_item15_a_table_that_is_no_file_is_refused(tmp_path):
-    assert check(tmp_path, "nowhere.toml") == (f"config.toml: osmisifry.letter_tables[0]: "
+    assert check(tmp_path, "nowhere.toml") == (f"config.toml: line 2: osmisifry.letter_tables[0]: "
                                                f"{tmp_path / 'nowhere.toml'}: no such file")
-    assert check(tmp_path, str(tmp_path)) == f"config.toml: osmisifry.letter_tables[0]: {tmp_path}: not a file"
+    assert check(tmp_path, str(tmp_path)) == f"config.toml: line 2: osmisifry.letter_tables[0]: {tmp_path}: not a file"
 
 
 def test_item15_two_tables_by_one_name_cannot_be_told_apart_at_setup(tmp_path):
@@ -99,7 +99,7 @@ def test_item15_two_tables_by_one_name_cannot_be_told_apart_at_setup(tmp_path):
     second = write(tmp_path, "b.toml", table_text("Edice"))
     czech = write(tmp_path, "c.toml", table_text("Czech"))
     assert check(tmp_path, first, second) == (
-        f"config.toml: osmisifry.letter_tables[1]: {second}: the name 'Edice' is already "
+        f"config.toml: line 2: osmisifry.letter_tables[1]: {second}: the name 'Edice' is already "
         "letter_tables[0]'s; give the table a name of its own")
     assert "the name 'Czech' is already a bundled table's" in check(tmp_path, czech)
 

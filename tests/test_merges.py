@@ -279,3 +279,16 @@ def test_the_boxs_channel_refuses_a_merge_of_two_players_of_one_game():
         assert ask("i\u0307pek", "ania") == {"ok": True}       # İpek as the ledger keys her: "i", a dot above, "pek"
         assert [(m.from_key, m.into_key) for m in t.box.store.merges()] == [
             ("ania k.", "ania"), ("ola", "ania"), ("i\u0307pek", "ania")]
+
+
+def test_the_members_of_a_game_of_teams_are_two_players_whichever_team_they_sat_in():
+    """A game of teams names its players by team (the catalogue's
+    ``members``): teammates, and rivals across the table, played in one game."""
+    with Table(seed=3) as t:
+        t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana"]])
+        seated = sorted(name for _game, name in t.box.store.seated())
+        assert seated == ["Ann", "Bob", "Cy", "Dana"]
+        for other in ("bob", "cy"):
+            with pytest.raises(Exception, match="played in one game"):
+                merging.check(t.box.store.merges(), other, "ann", t.box.store.seated())
+        merging.check(t.box.store.merges(), "eve", "ann", t.box.store.seated())   # never met: may be one

@@ -58,7 +58,7 @@ def test_seats_counted_on_the_keys_are_named_in_the_box_language(lang, first, me
 # --- tonight's roster on the keypad ---------------------------------------------------
 
 def lines(t, name="main"):
-    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+    return [line for line in t.page(name).splitlines()]
 
 
 def test_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_players(table):

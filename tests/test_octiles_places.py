@@ -22,7 +22,7 @@ def test_OC2_the_phones_name_the_space_by_its_keyed_number_and_no_tile_number(ta
     start(table, "T01", "T18", "T07")
     game = table.log()[-1]["id"]
     table.type("12#")                 # space 12, as the box asks for it
-    table.press("#")
+    table.type("##")                  # the only move, then made
     sheet = text(table, f"/g/{game}")
     assert "tile laid on space 12" in sheet and oc.space_name(12) == "a2"
     assert " on a2" not in sheet and "T01" not in sheet

@@ -33,7 +33,7 @@ def main(t):
 def shown(t, name="main"):
     """A screen without the message flashed over it and the line of what
     was last done (tested in test_explains.py)."""
-    return "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
+    return "\n".join(line for line in t.page(name).splitlines() if not line.startswith("»"))
 
 
 def settled(t):
@@ -73,12 +73,14 @@ def undo(t):
 def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     table.press("3")
     assert "[Octiles 1/2]" in main(table)
-    assert "1 Players: 2" in main(table) and "2 Runners: 5" in main(table) and "3 Starts: West" in main(table)
+    assert "1 Players: 2" in main(table) and "2 Runners: 5" in main(table) and "*:Back" in main(table)
     table.type("11")           # 4 players
-    table.type("333")          # West, North, East, South
-    assert "1 Players: 4" in main(table) and "3 Starts: South" in main(table)
+    table.type("333")          # West, North, East, South: the digit turns to its page
+    assert "[Octiles 2/2]" in main(table) and "3 Starts: South" in main(table)
     table.press("1")           # back to 2 players: only West and East sit
-    assert "1 Players: 2" in main(table) and "3 Starts: West" in main(table)
+    assert "1 Players: 2" in main(table)
+    table.press("D")
+    assert "3 Starts: West" in main(table)
     table.type("13")           # 3 players, North starts
     table.type("22")           # 3 runners
     table.press("D")
@@ -132,7 +134,7 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
     first = table.image().tobytes()
     table.type("BB")
     assert table.image().tobytes() == first          # T01 looks the same turned any way
-    table.press("#")                                 # West: T01 on a2, A2→B3
+    table.type("##")                                 # West: T01 on a2, A2→B3
     table.type("13#")                                # East turns T18
     images = [table.image().tobytes()]
     for _ in range(8):
@@ -152,18 +154,41 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
     assert len(set(seen)) == 8 and table.image().tobytes() == seen[0]   # eight orientations, then round
 
 
+def test_OC_the_tile_turns_on_the_space_page_too_its_keys_shown_from_the_start(table):
+    start(table, "T18", "T02", players=2)
+    assert "1-17, then #\nA◄ ►B turn" in main(table) and "[tile T18 r0]" in main(table)
+    table.press("B")                          # before the space is keyed
+    assert "[tile T18 r1]" in main(table) and "[tile T18 r1]" in table.screen("team1")
+    table.type("1A3")                         # turned back between the digits
+    assert "Space: 13_" in main(table) and "[tile T18 r0]" in main(table)
+    table.type("B#")
+    assert "[tile T18 r1]" in main(table) and "Space 13" in main(table)   # the turning page goes on from there
+
+
+def test_OC_a_habitual_two_hashes_after_the_space_show_the_tile_before_laying_it(table):
+    start(table, "T01", "T02", players=2)
+    table.type("12##")                        # the space, then # as every page takes it
+    screen = main(table)
+    assert "[tile T01 r0]" in screen and "1 A2→B3" in screen and "#:OK *:Back" in screen
+    assert table.log()[0]["rounds"] == []     # shown, not laid
+    table.press("#")
+    assert playing(main(table), "East", "T02") and table.log()[0]["rounds"][0]["to"] == "B3"
+
+
 # --- a turn in referee mode -------------------------------------------------------------------
 
 def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged_tile(table):
     start(table, "T01", "T02", "T03", players=2)
     assert playing(main(table), "West", "T01") and "[tile T01 r0]" in main(table)
-    assert "#:OK C:Pass D:More" in main(table)
+    assert "#:OK D:More" in main(table)
     table.type("12")
     assert "Space: 12_" in main(table)
     table.press("#")
-    assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:A2→B3", "", "Top: North",
+    assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:A2→B3", "*:Back", "Top: North",
                                         "[tile T01 r0]"]
-    table.press("#")                          # one move: made at once, A2→B3
+    table.press("#")                          # one move, A2→B3: shown with the tile
+    assert main(table).splitlines() == ["[West: which move?]", "1 A2→B3", "[tile T01 r0]", "#:OK *:Back"]
+    table.press("#")
     assert playing(main(table), "East", "T02") and "Deck: 16" in main(table)
     table.type("6#BB")
     assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
@@ -173,7 +198,7 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     assert playing(main(table), "West", "T03")
     table.type("12#")
     assert "Swaps tile" in main(table)        # [OC-2] a tile lies there
-    table.press("#")                          # T03 on a2: A3→B2
+    table.type("##")                          # T03 on a2: A3→B2
     assert main(table).splitlines()[:3] == ["[Tile off space 12]", "Put it at the bottom", "of the deck."]
     table.press("#")
     assert playing(main(table), "East", "T04") and "Deck: 15" in main(table)
@@ -195,7 +220,7 @@ def test_OC5_a_placement_that_moves_nobody_says_why(table):
     assert "A1→A3: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
     table.type("*BBBBB#")                     # turned six times: A3's path runs off into b2
     assert "From A3: That path runs into an empty space." in " ".join(main(table).splitlines())
-    table.type("*B#")                         # seven times: A3 to B2
+    table.type("*B##")                        # seven times: A3 to B2
     assert "[East to play]" in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
 
 
@@ -276,16 +301,21 @@ def test_OC8_a_player_without_a_move_is_told_and_the_tile_goes_on(table):
 
 def test_OC8_once_everyone_passed_a_player_who_can_move_must(table):
     start(table, players=2)
-    table.press("C")
+    pass_turn(table)
     assert playing(main(table), "East", "T01")
-    table.press("C")
+    pass_turn(table)
     assert playing(main(table), "West", "T01") and "All passed:" in main(table) and "you must move" in main(table)
-    assert "C:Pass" not in main(table)
-    table.press("C")
-    assert flashed(table) == ["Everyone has passed, and you can move: you must."]
+    table.press("D")
+    assert "4 Pass the turn" not in main(table)          # not offered: West must move
+    table.press("4")
+    assert flashed(table)[0].startswith("4 does nothing here")
+    table.press("*")
     assert playing(shown(table), "West", "T01") and table.log()[0]["passes"] == 2
     move(table, "a3", 0, "A5", "B3")
-    assert playing(main(table), "East", "T02") and "C:Pass" in main(table)
+    table.press("D")
+    assert "4 Pass the turn" in main(table)
+    table.press("*")
+    assert playing(main(table), "East", "T02")
 
 
 def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_table_may_still_stop(table):
@@ -296,10 +326,10 @@ def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_table_may_still_s
         assert playing(main(table), seat, "T18") and "No move with" in main(table)
         table.press("#")
     # [OC-8] [ruling] everyone passed, then nobody could move with it for a round
-    assert shown(table).splitlines()[:5] == ["[Tile under the deck]", "Nobody could move", "with it: put it at",
-                                             "the bottom of the deck.", "West draws."]
+    assert shown(table).splitlines()[:5] == ["[Tile under the deck]", "Nobody could move", "Put it at the bottom",
+                                             "of the deck.", "West draws."]
     table.press("#")
-    assert playing(main(table), "West", "T05") and "Space: _" in main(table) and "C:Pass" in main(table)
+    assert playing(main(table), "West", "T05") and "Space: _" in main(table) and "D:More" in main(table)
     log = table.log()[0]
     assert log["status"] == "playing" and log["passes"] == 4 and log["rounds"][-1]["set_aside"]
     table.type("D2")                  # a table that would rather stop still can
@@ -340,10 +370,15 @@ WINNING = (("T02", "west", ("a2", 0, "A1", "B3")), ("T03", "west", ("b2", 0, "A3
            ("T09", "west", ("e4", 6, "E3", "F6")))
 
 
+def pass_turn(t):
+    """[OC-8] a pass, under More, asked first."""
+    t.type("D4#")
+
+
 def play_to_the_win(t, seconds_a_turn=0.0):
     for tile, seat, played in WINNING:
         while not playing(main(t), seat.title(), tile):
-            t.press("#" if "Tile off space" in main(t) else "C")
+            t.press("#") if "Tile off space" in main(t) else pass_turn(t)
         t.advance(seconds_a_turn)
         move(t, *played)
 
@@ -375,13 +410,14 @@ def test_OC9_the_table_plays_on_for_places_and_stops_and_a_power_cut_changes_not
 
     power_cut()
     assert main(table).splitlines() == ["[Tile off space 6]", "Put it at the bottom", "of the deck.",
-                                        "West wins!", "The others play on.", "#:OK C:End"]
-    table.press("C")
+                                        "West wins!", "The others play on.", "#:OK D:More"]
+    table.type("D2")
     assert "[End the game now?]" in main(table)
     table.press("*")                                       # no: play on
+    table.press("#")
     power_cut()
     assert playing(main(table), "North", "T10") and "West #1" in table.screen("team1")
-    table.press("C")
+    pass_turn(table)
     assert playing(main(table), "East", "T10")                    # West, home, is skipped
     table.type("D2")
     power_cut()
@@ -403,7 +439,7 @@ def test_OC9_dealer_mode_deals_keeps_turns_and_the_players_say_who_finished(tabl
     assert main(table).splitlines()[:3] == ["[Tile off space 9]", "Put it at the bottom", "of the deck."]
     table.press("#")
     assert playing(main(table), "East", "T07")
-    table.press("C")
+    pass_turn(table)
     assert playing(main(table), "West", "T07")
     table.type("D3")
     assert main(table).splitlines()[:3] == ["[Who has finished?]", "1 West     2 North", "3 East"]
@@ -452,10 +488,10 @@ SCRIPT = (
     "B", "A", "#",              # ... turns T03 and back: two moves
     "1",                        # A1→B3
     "D", "1", "D", "#",         # East reads the map
-    "6", "#", "#",              # T02 on e4: F6→E4
+    "6", "#", "#", "#",         # T02 on e4: F6→E4
     "#",                        # West has no move with T18: pass
-    "C", "#",                   # East passes; West still cannot move
-    "C",                        # East must move now: refused
+    "D", "4", "#", "#",         # East passes, asked first; West still cannot move
+    "D", "4", "*",              # East must move now: no pass offered
 )
 
 
@@ -476,15 +512,15 @@ def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_agai
     start(table, "T01", "T02", "T03", players=2)
     table.press("*")                          # clears nothing; the first page's hint on undo goes
     before = settled(table)
-    table.type("12#")
-    table.press("#")                          # one move: placed at once
+    table.type("12##")
+    table.press("#")                          # the only move, shown with the tile: made
     assert playing(main(table), "East", "T02")
     undo(table)
     assert flashed(table) == ["Undone."]
     assert settled(table) == before
     table.press("#")                          # the key that placed it asks for the space now
     assert flashed(table) == ["Key the space first: 1-17."] and settled(table) == before
-    table.type("12#")
+    table.type("12##")
     table.press("#")
     table.type("6#BB#")
     assert "[East: which move?]" in main(table)
@@ -498,16 +534,16 @@ def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_agai
     table.type("6#BB#")
     table.press("1")                          # F5→E4 instead
     assert table.log()[0]["rounds"][-1]["from"] == "F5"
-    table.type("12#")
+    table.type("12##")
     table.press("#")
     assert "[Tile off space 12]" in main(table)
     undo(table)
     assert playing(main(table), "West", "T03") and "Space: _" in main(table)
-    table.press("C")
+    pass_turn(table)
     assert playing(main(table), "East", "T03")
     undo(table)
     assert playing(main(table), "West", "T03") and table.log()[0]["passes"] == 0
-    table.press("C")
+    pass_turn(table)
     table.hold("*", 1.0)
     assert "Undo?" in main(table)
     table.press("*")                          # declined

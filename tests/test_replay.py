@@ -327,6 +327,26 @@ def test_a_game_being_played_has_no_replay_at_any_address(evening):
 
 
 
+def other_digits(number: int) -> list[str]:
+    """``number`` spelt in digits Python's ``int`` reads but no phone's
+    address bar writes: Arabic-Indic and mathematical bold."""
+    return ["".join(chr(base + int(d)) for d in str(number)) for base in (0x660, 0x1D7CE)]
+
+
+def test_a_replay_address_in_any_digits_but_ascii_is_not_found(evening):
+    t, played = evening
+    game = played["davinci"][0]
+    assert t.get(f"/g/{game}/step/1")[0] == 200 and t.get(f"/api/g/{game}/steps.json")[0] == 200
+    for k in other_digits(1):
+        assert t.get(f"/g/{game}/step/{k}")[0] == 404, k
+    for g in other_digits(game):
+        for k in ["1", *other_digits(1)]:
+            assert t.get(f"/g/{g}/step/{k}")[0] == 404, (g, k)
+        assert t.get(f"/api/g/{g}/steps.json")[0] == 404, g
+        assert t.get(f"/g/{g}")[0] == 404 and t.get(f"/api/g/{g}")[0] == 404
+        assert t.get(f"/g/{g}/step?round=1")[0] == 404
+
+
 def test_a_teams_side_puts_its_clues_beside_its_keywords(evening):
     from games import decrypto as d
     t, _played = evening

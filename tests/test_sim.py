@@ -5,7 +5,7 @@ import pytest
 
 from referee.clock import ManualClock
 from referee.config import parse
-from referee.tools.sim import LEGEND, PIXELS_FIT, SOUND_SHOWN, RefereeSim, braille, half_blocks, simulated
+from referee.tools.sim import LEGEND, PIXELS_FIT, QUIT_ASKED, SOUND_SHOWN, RefereeSim, braille, half_blocks, simulated
 
 
 def app_for(tmp_path):
@@ -218,3 +218,43 @@ def test_a_second_simulator_on_a_taken_port_says_so_and_does_not_start(tmp_path)
                              capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert run.returncode == 1
     assert f"127.0.0.1:{port} is taken" in run.stderr and "another simulator" in run.stderr
+
+
+async def test_ctrl_q_over_a_game_under_way_asks_first_and_a_second_quits(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=PIXELS_FIT) as pilot:
+        await pilot.press("1")          # Decrypto's setup: no game yet, nothing to ask
+        await let_time_pass(pilot, clock, 0.2)
+        await pilot.press("#")          # the game begins
+        await let_time_pass(pilot, clock, 0.2)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code is None and said(app.status).startswith(QUIT_ASKED)
+        await pilot.press("2")          # any other key: the game stays
+        await pilot.pause()
+        assert app.return_code is None and QUIT_ASKED not in said(app.status)
+        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_ctrl_q_on_the_menus_quits_at_once(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=PIXELS_FIT) as pilot:
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_pixels_asked_for_at_100x30_say_what_the_terminal_cannot_show(tmp_path):
+    app, clock = app_for(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        status = said(app.status)
+        assert not app.show_text and status.startswith("Terminal 100×30 cuts the pixels")
+        assert "the public panel's right 32 columns" in status and "the team panels" in status
+        assert "the pad not shown" in status and "t shows text" in status
+        cut = set(out_of_sight(app))      # as said: the panels cut, the pad out of sight
+        assert {"main", "team1", "team2"} <= cut and any(name.startswith("key-") for name in cut)

@@ -46,7 +46,7 @@ def whole(t: Table):
 def shown(t: Table) -> dict[str, str]:
     """Every screen, without the passing message over the main one."""
     # A message takes the row of the line of what was last done: both left out.
-    return {name: "\n".join(line for line in t.screen(name).splitlines() if not line.startswith(("! ", "»")))
+    return {name: "\n".join(line for line in t.page(name).splitlines() if not line.startswith("»"))
             for name in ("main", "team1", "team2")}
 
 

@@ -244,6 +244,16 @@ def test_game_page_has_the_score_sheet_chart_winners_and_duration(t):
     assert all(len(points.split()) == 4 for _, points in lines)   # the start and three rounds
 
 
+def test_a_game_in_play_says_who_plays_once(t):
+    t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dan"]])
+    text = page_text(ok(t, f"/g/{current_id(t)}"))
+    assert "No rounds scored yet." in text and text.count("Players:") == 1
+    assert "Teams: White (Ann, Bob), Black (Cy, Dan) Players: Ann , Bob , Cy , Dan" in text
+    t.box.leave()
+    t.start("davinci", players=["Ann", "Bob"])
+    assert page_text(ok(t, f"/g/{current_id(t)}")).count("Players:") == 1
+
+
 def test_a_long_sheet_without_a_scoring_row_still_says_how_many_rows_the_csv_has(t, monkeypatch):
     monkeypatch.setattr(sheets, "LONG_SHEET", 1)
     t.start("octiles", mode="dealer")
@@ -258,10 +268,21 @@ def test_the_chart_follows_the_running_totals():
     lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
     ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
     assert abs(ys["s0"][0] - ys["s1"][0]) == chart.APART      # both start at 0, drawn apart
-    assert ys["s1"][1] == (ys["s0"][0] + ys["s1"][0]) / 2     # B stays at 0, alone there now
+    assert ys["s1"][1] == ys["s0"][0]                         # B stays at 0, alone there now, where A started
     assert ys["s0"][1] < ys["s1"][1]                          # A goes up (SVG y grows down)
     assert ys["s1"][2] < ys["s0"][2]                          # and B ends above A
     assert 'aria-label="Running totals: A 2, B 5"' in svg
+
+
+def test_a_zero_total_is_drawn_on_the_zero_line():
+    svg = chart.running_totals(["A", "B"], [(0, 0), (0, 3), (2, 0)])
+    zero = float(re.search(r'<line class="axis"[^>]* y1="([\d.]+)"', svg).group(1))
+    lines = dict(re.findall(r'class="line (s\d)" points="([^"]+)"', svg))
+    ys = {k: [float(p.split(",")[1]) for p in v.split()] for k, v in lines.items()}
+    assert ys["s0"][0] == zero and ys["s1"][0] == zero + chart.APART   # both at 0: A on the line, B beside it
+    assert ys["s0"][1] == zero and ys["s1"][2] == zero                 # a 0 alone: on the line
+    dots = [float(cy) for cy in re.findall(r'<circle class="dot s\d" cx="[\d.]+" cy="([\d.]+)"', svg)]
+    assert dots.count(zero) == 2
 
 
 def test_a_negative_total_is_drawn_below_the_zero_line():
@@ -333,8 +354,9 @@ def test_save_to_bgstats_link_for_a_finished_game_in_its_documented_format(t):
     assert play["game"]["name"] == "Da Vinci Code"
     assert play["durationMin"] == 20
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", play["playDate"])
-    assert [(p["name"], p["score"], p["winner"], p["rank"]) for p in play["players"]] == [
-        ("Ann", 1, True, 1), ("Bob", 0, False, 2)]
+    # [DV-8] A single game is won, not scored: no points, no scores.
+    assert play["game"]["noPoints"] is True and not any("score" in p for p in play["players"])
+    assert [(p["name"], p["winner"], p["rank"]) for p in play["players"]] == [("Ann", True, 1), ("Bob", False, 2)]
 
 
 def bgstats_play(t: Table, game: int) -> dict:
@@ -388,6 +410,21 @@ def test_bgstats_gets_the_hacker_variant_as_what_it_is(t):
         ("Ann", "Hacker", True, 1), ("Bob", "Team", False, 2), ("Cy", "Team", False, 2)]
 
 
+def test_DE10_the_replay_names_the_hacker_variants_sides_the_hacker_and_the_team(t):
+    t.start("decrypto", variant="hacker", members=[["Ann"], ["Bob", "Cy"]])
+    for _ in range(2):                                   # the Team miscommunicates twice [DE-10]
+        act(t, decrypto.CluesDone(1))
+        decrypto_guesses(t, miscommunicate={1})
+    game = current_id(t)
+    sides = re.findall(r'<a href="/g/\d+/step/1\?side=(\w+)">([^<]+)</a>', ok(t, f"/g/{game}/step/1"))
+    assert sides == [("hacker", "Hacker's side"), ("team", "Team's side")]
+    team = ok(t, f"/g/{game}/step/1?side=team")
+    assert f'href="/g/{game}/step/2?side=team" rel="next"' in team and 'name="side" value="team"' in team
+    assert re.findall(r'\?side=(\w+)">', team) == ["hacker"]   # the other side's link
+    assert ok(t, f"/g/{game}/step/1?side=black") == team           # an address of before keeps working
+    assert t.get(f"/g/{game}/step/1?side=white%0a")[0] == 404
+
+
 def test_bgstats_fields_have_the_documented_names_and_types(t):
     t.start("davinci", players=["Ann", "Bob"], starts=1)
     started = t.clock.wall()
@@ -400,19 +437,20 @@ def test_bgstats_fields_have_the_documented_names_and_types(t):
     # When the play ended, in UTC, without a zone or a "T".
     assert play["playDate"] == time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ended)) and ended > started
     assert play["game"] == {"name": "Da Vinci Code", "sourceGameId": "davinci", "bggId": 8946,
-                            "highestWins": True, "noPoints": False}
+                            "highestWins": True, "noPoints": True}   # [DV-8] a single game scores nothing
     for p in play["players"]:
         assert {k: type(v) for k, v in p.items()} == {
-            "name": str, "sourcePlayerId": str, "seatOrder": int, "score": int, "winner": bool, "rank": int,
-            "startPlayer": bool}                         # no "team" outside a team game
+            "name": str, "sourcePlayerId": str, "seatOrder": int, "winner": bool, "rank": int,
+            "startPlayer": bool}                         # no "team" outside a team game, no score without points
     assert [p["startPlayer"] for p in play["players"]] == [False, True]
     t.box.leave()
     t.start("decrypto", members=[["Ann", "Bob"], ["Cy", "Dana"]])
     for _ in range(2):
         decrypto_clues(t)
         decrypto_guesses(t, miscommunicate={1})
-    game = bgstats_play(t, current_id(t))["game"]
-    assert game["bggId"] == 225694 and game["usesTeams"] is True
+    play = bgstats_play(t, current_id(t))
+    assert play["game"]["bggId"] == 225694 and play["game"]["usesTeams"] is True
+    assert play["game"]["noPoints"] is False and all(type(p["score"]) is int for p in play["players"])
 
 
 def test_the_csv_is_utf8_with_a_byte_order_mark_and_semicolons_for_czech_polish_russian_spreadsheets(t):

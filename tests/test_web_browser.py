@@ -372,6 +372,26 @@ def test_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(table, at_
     assert next(csv.reader(io.StringIO(body.lstrip("\ufeff")), delimiter=";"))[1:4] == ["Игорь", "Łucja & Ola", "Žofie"]
 
 
+SEATS = """() => [...document.querySelectorAll('.seats li')].map(li => {
+  const field = li.querySelector('input').getBoundingClientRect();
+  const swap = li.querySelector('button[name=swap]').getBoundingClientRect();
+  return [Math.round(field.left), Math.round(field.width), swap.top >= field.bottom, Math.round(swap.left)];
+})"""
+
+
+def test_the_names_page_lays_every_seat_out_alike_at_390_px(table, at_the_table):
+    t, phone = table, at_the_table
+    t.press("1")                                      # Decrypto's setup form
+    t.press("B")
+    [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
+    page = phone.open(path_of(qr.text), width=390)
+    seats = phone.call(page.evaluate(SEATS))
+    # Seat 1, with no ↑, has its field and its "To Black" where seats 2-4 have theirs.
+    assert len(seats) == 8 and all(seat == seats[0] for seat in seats) and seats[0][2] is True
+    assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= 390
+    phone.shot(page, "names-teams-390")
+
+
 def on_the_box(t, phone, text: str, before, name: str = "main", seconds: float = 5.0):
     """Let the table play on (its loop, and its clock a preview gap at a
     time) until ``text`` is on the screen ``name``, whose picture was

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import socket
 import urllib.parse
 
 import aiohttp
@@ -155,6 +156,79 @@ def test_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
             streams[1].close()
     t.loop.run_until_complete(run())
     assert t._web.guard.waited == 1 and t._web.guard.turned_away == 1 and t._web.guard.made_room == 0
+
+
+def unread_reader(host: str, port: int, source: str):
+    """A connection that reads nothing: a 2 KB receive window, never emptied."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    sock.bind((source, 0))
+    sock.connect((host, port))
+    return sock
+
+
+def pipelined(path: str, count: int) -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode() * count
+
+
+def closed(sock: socket.socket, seconds: float = 5.0) -> bool:
+    """Whether the web closed ``sock``: whatever it had sent read, then its end."""
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(65536):
+            pass
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_with_every_place_busy_answering_peers_that_read_nothing_a_new_phone_takes_the_oldest_ones_place(t):
+    url = t.web_url()
+    address = urllib.parse.urlsplit(url)
+    web = t._web.guard
+    web.most = 3
+    # Each asks for the style sheet (13 KB) 16 times at once, then reads nothing.
+    readers = [unread_reader(address.hostname, address.port, f"127.0.0.{10 + n}") for n in range(3)]
+    for sock in readers:
+        sock.sendall(pipelined("/static/style.css", guard.MOST_PIPELINED))
+
+    async def run():
+        while web.unread < 3:
+            await asyncio.sleep(0.01)
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))) as phone:
+            async with phone.get(url) as r:
+                assert r.status == 200
+    t.loop.run_until_complete(run())
+    assert (web.shed, web.made_room, web.waited) == (1, 0, 0)     # in at once, in the place of the first
+    assert closed(readers[0]) and not closed(readers[1], 0.2) and not closed(readers[2], 0.2)
+    for sock in readers:
+        sock.close()
+
+
+def test_a_connection_with_more_requests_read_ahead_than_the_web_takes_is_closed(t):
+    address = urllib.parse.urlsplit(t.web_url())
+    web = t._web.guard
+    greedy = socket.create_connection((address.hostname, address.port))
+    greedy.sendall(pipelined("/static/style.css", 100))
+    fair = socket.create_connection((address.hostname, address.port))
+    fair.sendall(pipelined("/api/evenings", guard.MOST_PIPELINED))
+
+    async def run():
+        reader = asyncio.ensure_future(asyncio.to_thread(closed, greedy))
+        answers = b""
+        fair.setblocking(False)
+        while answers.count(b"HTTP/1.1 200") < guard.MOST_PIPELINED:
+            try:
+                answers += fair.recv(65536)
+            except BlockingIOError:
+                await asyncio.sleep(0.01)
+        return await reader
+    assert t.loop.run_until_complete(run())
+    assert web.overfull == 1
+    greedy.close()
+    fair.close()
 
 
 def test_a_fault_repeated_in_a_loop_is_logged_once_a_minute_with_its_count():

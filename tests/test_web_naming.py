@@ -43,7 +43,7 @@ def post(t, path, fields, forged=False, to=""):
 
 
 def main_lines(t, name="main"):
-    return [line for line in t.screen(name).splitlines() if not line.startswith("! ")]
+    return [line for line in t.page(name).splitlines()]
 
 
 def test_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
@@ -53,14 +53,16 @@ def test_the_setup_shows_a_128_bit_capability_for_this_setup_only(t):
     assert main_lines(t)[0] == "[Names]"
     t.press("*")
     assert names_path(t) == path                         # the same for this setup
-    t.type("*" "*")                                      # back to the main menu: the setup is gone
-    assert t.get(path)[0] == 404
-    t.press("2")
-    other = names_path(t)
+    t.type("*" "*")                                      # back to the main menu: the setup waits
+    assert t.get(path)[0] == 200
+    t.press("3")
+    other = names_path(t)                                # another game's setup, another page
     assert other != path and t.get(other)[0] == 200
+    t.type("*" "*" "2")
+    assert names_path(t) == path                         # Osmišifry's setup again, its page the same
     t.type("*" "#")                                      # the game starts: the link stops working
-    assert t.get(other)[0] == 404
-    assert t.post(other, {"n1": "Ann"})[0] == 404
+    assert t.get(path)[0] == 404
+    assert t.post(path, {"n1": "Ann"})[0] == 404
 
 
 def test_names_typed_on_the_phone_show_on_the_box_and_start_the_game(t):

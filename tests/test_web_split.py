@@ -362,6 +362,37 @@ def test_the_web_turns_away_connections_beyond_its_limits(table):
             sock.close()
 
 
+def test_a_fresh_phone_gets_its_page_while_every_place_holds_pipelined_requests_never_read(table):
+    """Guests from 16 addresses, each within its 32 connections, fill all
+    512 places with requests sent ahead (as many as the web reads ahead) and
+    never read the answers; 20 more connections send 100 requests each.
+    The 20 are closed as the web reads them, a fresh phone is served (in
+    the place of the oldest that reads nothing), and every one that never
+    reads is closed in the end."""
+    from referee.web import guard
+    from test_web_guard import closed, pipelined, unread_reader
+    t = table
+    fds = t.open_fds(t.web)
+    readers = []
+    try:
+        for n in range(guard.MOST_CONNECTIONS):
+            readers.append(unread_reader("127.0.0.1", t.port, f"127.0.0.{16 + n // guard.PER_ADDRESS}"))
+            readers[-1].sendall(pipelined("/static/style.css", guard.MOST_PIPELINED))
+        greedy = [unread_reader("127.0.0.1", t.port, f"127.0.0.{40 + n}") for n in range(20)]
+        for sock in greedy:
+            sock.sendall(pipelined("/static/style.css", 100))
+        status, _h, page = t.get("/", timeout=guard.HEADER_SECONDS)
+        assert status == 200 and "<html" in page
+        assert all(closed(sock) for sock in greedy)
+        # And those that never read are let go once they read nothing for HEADER_SECONDS.
+        assert all(closed(sock, 2 * guard.HEADER_SECONDS) for sock in readers)
+    finally:
+        for sock in readers + greedy:
+            sock.close()
+    until(lambda: t.open_fds(t.web) <= fds + 4, 20, "the web letting go of the connections")
+    assert t.get("/")[0] == 200
+
+
 def test_a_game_on_has_no_replay_and_once_ended_its_steps_are_served(table):
     # Issue 38 through the two processes: the web refuses the replay while
     # the box plays the game, and serves it step by step once it has ended.

@@ -8,8 +8,10 @@ show.  ``fail`` makes it behave like a panel whose bus has gone away.
 from __future__ import annotations
 
 import errno
+from typing import Sequence
 
 from luma.core.error import DeviceNotFoundError
+from PIL import Image
 
 from hal.display import FULL_FRAME, PAGES, WIDTH, image_from_pages
 
@@ -38,13 +40,13 @@ class SimulatedSSD1306:
             op, args = cmd[i], cmd[i + 1:i + 1 + _ARGS.get(cmd[i], 0)]
             i += 1 + len(args)
             if op == 0x21:
-                self._cols, self._col = tuple(args), args[0]
+                self._cols, self._col = (args[0], args[1]), args[0]
             elif op == 0x22:
-                self._pages, self._page = tuple(args), args[0]
+                self._pages, self._page = (args[0], args[1]), args[0]
             elif op in (0xAE, 0xAF):
                 self.on = op == 0xAF
 
-    def data(self, data) -> None:
+    def data(self, data: Sequence[int]) -> None:
         if self.fail:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
         self.data_bytes += len(data)
@@ -57,5 +59,5 @@ class SimulatedSSD1306:
                 self._page = self._page + 1 if self._page < self._pages[1] else self._pages[0]
 
     @property
-    def image(self):
+    def image(self) -> Image.Image:
         return image_from_pages(bytes(self.frame))

@@ -12,9 +12,10 @@ from __future__ import annotations
 from games import base
 from referee import catalogue, i18n, merging, setup_names
 from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, MergesMerge,
-                             MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, Ping,
-                             Team, Watch, line, request)
+                             MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, PhoneClock,
+                             Ping, Team, Watch, line, request)
 from referee.box.linesock import Connection, LineServer
+from referee.clock import phone_step, synchronised
 from referee.store.events import Unsaved
 
 
@@ -183,9 +184,35 @@ def merges_undo(box, asked: MergesUndo) -> dict:
     return _merging(box, lambda: merging.undo(box, asked.token, asked.id))
 
 
+def phone_clock(box, asked: PhoneClock) -> dict:
+    """The first phone's time sets a box whose clock the network does not
+    set (a hotspot evening; a Pi has no clock battery and boots at its last
+    saved time): the wall clock steps, and this boot's games are re-dated
+    as for any step.  Taken once a boot (the setting ``phone_clock``), never
+    earlier than the newest time the store holds."""
+    taken = box.store.setting("phone_clock")
+    if isinstance(taken, dict) and taken.get("boot") == box.clock.boot:
+        return {"ok": False, "why": "taken"}
+    if synchronised():
+        return {"ok": False, "why": "synchronised"}
+    step = phone_step(asked.wall, box.clock.wall(), box.store.latest_label())
+    if step is None:
+        return {"ok": False, "why": "refused"}
+    base = asked.wall - box.clock.monotonic()
+    try:
+        box.store.set_setting("phone_clock", {"boot": box.clock.boot, "base": base})
+    except Unsaved:
+        return {"ok": False, "why": "unsaved"}
+    box.clock.from_phone(base)
+    box.time.check_wall()
+    return {"ok": True, "step": step}
+
+
+
 ANSWERS = {Ping: lambda box, asked: {"ok": True}, Team: team_action, NamesView: names_view,
            NamesSubmit: names_submit, NamesPreview: names_preview, NamesOpen: names_open,
-           MergesView: merges_view, MergesMerge: merges_merge, MergesUndo: merges_undo}
+           MergesView: merges_view, MergesMerge: merges_merge, MergesUndo: merges_undo,
+           PhoneClock: phone_clock}
 
 
 async def serve_box(box, path: str) -> BoxChannel:

@@ -31,11 +31,12 @@ from hal.keys import TEAMS, KeyEvent
 from referee import catalogue, i18n, name_check
 from referee.box.card import Card, unreadable_text
 from referee.box.devices import build
-from referee.box.flows import menu
+from referee.box.flows import menu, roles
 from referee.box.game_clock import GameClock
+from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
-from referee.box.screen import Screen, render, said_shown
+from referee.box.screen import SAID, Screen, layout, render, said_shown
 from referee.box.session import Session
 from referee.box.wifi import Network
 from referee.clock import WallLabels
@@ -70,9 +71,12 @@ class Box:
         self.card = Card(path, clock)
         self.store = self.card.open()
         self.labels = WallLabels(clock, floor=self.store.latest_label())
-        self.time = GameClock(self, self.labels, on_redate=self._tell_watchers)
+        self.time = GameClock(clock, self.labels, ClockHooks(
+            store=lambda: self.store, session=lambda: self.session,
+            warn=lambda: getattr(self.flow, "warn_seconds", 5), act=self.act, sound=self.sound, render=self.render),
+            on_redate=self._tell_watchers)
         self.pages = PageKeeper(self)
-        self.game_menu = GameMenu(self)   # held up by holding *
+        self.game_menu = GameMenu(lambda: self.session, self.undo, self.leave)   # held up by holding *
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         # comitup's state and this box's address, for every QR code (referee.box.wifi)
@@ -80,6 +84,9 @@ class Box:
         self.session: Session | None = None
         self.flow = None
         self.shown: dict[str, Screen] = {}
+        # Setup forms left for the main menu, by game: (the evening, the form),
+        # until the game starts (``referee.box.flows.menu.keep_setup``).
+        self.setups: dict[str, tuple] = {}
         self._flash: Flash | None = None
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
@@ -90,6 +97,9 @@ class Box:
         self.key_cpu = 0.0        # seconds of this thread's CPU spent handling them (bench/)
         self.last_key: KeyEvent | None = None   # the last of them, for the control socket's timings
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
+        self.frames = 0           # times the displays were handed pictures (bench/: frames per key)
+        self._keying = False      # a key is being handled: what it changes is drawn once, at its end
+        self._dirty = False       # ... and something did
         self.roll_count = 0       # rolls taken, likewise
 
     # --- life ------------------------------------------------------------------
@@ -193,6 +203,12 @@ class Box:
         self.flow = flow
 
     @property
+    def in_game(self) -> bool:
+        """A game's own flow has the keys (not the menus the table tools'
+        countdown may run on behind)."""
+        return self.session is not None and getattr(self.flow, "session", None) is self.session
+
+    @property
     def overlay(self) -> str | None:
         """The game menu's mode while it is up over the game: "undo" or "end"."""
         mode = self.game_menu.mode
@@ -218,6 +234,7 @@ class Box:
             self.unsaved(exc)
             return
         self.saved()
+        self.setups.pop(name, None)   # its setup is done with
         if self.session is not None:   # the table tools' countdown, left running behind the menus
             try:
                 self.session.apply(tools.Close(), self.game_time(), self.labels.stamp())
@@ -234,7 +251,7 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
-        self.time.set(self.time.stored(session))
+        self.time.set(session.clock)
         self.pages.enter(session)
         self.changed()
 
@@ -385,13 +402,20 @@ class Box:
     def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
         self.roll_count += 1
         rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
-        if self.pending_roll() == request and self.act(rolled, view):
-            on_roll = getattr(self.flow, "on_roll", None)
-            if on_roll:
-                on_roll()
-                self.pages.remember()
-                self.render()
-                self.pages.write()
+        said = self._flash
+        self._keying = True   # as a key: the roll committed, its page saved, then one frame
+        try:
+            if self.pending_roll() == request and self.act(rolled, view):
+                if said is not None and self._flash is said:
+                    self._unflash()   # the roll acted: a message from before it goes
+                on_roll = getattr(self.flow, "on_roll", None)
+                if on_roll:
+                    on_roll()
+        finally:
+            self._keying = False
+        self.pages.remember()
+        self._draw()
+        self.pages.write()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -429,51 +453,63 @@ class Box:
             self.key_cpu += time.thread_time() - started
 
     def _key(self, key: str, kind: str) -> None:
+        """One key, one transaction, one frame: the flow acts (``act``
+        commits and marks the screens to draw), the page is saved, then
+        the screens are drawn once."""
+        self._keying, self._dirty = True, False
+        try:
+            self._handle(key, kind)
+        finally:
+            self._keying = False
+        self.pages.remember()
+        self._draw(changed=not self._dirty)
+        self.pages.write()
+
+    def _handle(self, key: str, kind: str) -> None:
         self.time.check_wall()
         fresh = self.card.reopen(self.store)
         if fresh is not None:   # a card that could not be written was tried again
             self.store = fresh
             if self.session is not None:
                 self.session.store = fresh
-        if kind == "press" and self._flash is not None and self._flash.handle is None:
+        said, before = self._flash, self._acts()
+        if kind == "press" and said is not None and said.handle is None:
             self._unflash()   # a message from the start stays up until a key
-        said, page = self._flash, self._page()
         if self.game_menu.mode is not None:
             if kind == "press":
-                self.game_menu.key(key)
-            self._render_key(said, page)
-            self.pages.write()
-            return
-        if key == "*" and kind == "hold":
+                self._offered(key, self.game_menu.screen(), lambda: self.game_menu.key(key))
+        elif key == "*" and kind == "hold":
             # Not over the menus, where the table tools may run on behind.
-            if self.session is not None and getattr(self.flow, "session", None) is self.session:
+            if self.in_game:
                 self.game_menu.open()
-                self._render_key(said, page)
-                self.pages.write()
+        elif kind == "release" and key == "*":
             return
-        if kind == "release" and key == "*":
-            return
-        self.pages.key(key, kind)
-        self.pages.remember()
-        self._render_key(said, page)
-        self.pages.write()
-
-    def _page(self) -> tuple:
-        """Which page main shows: its flow, the game menu, its title."""
-        main = self.shown.get("main")
-        return id(self.flow), self.game_menu.mode, main.title if main is not None else None
-
-    def _render_key(self, said: Flash | None, page: tuple) -> None:
-        """Draw after a key.  A message said before the key belongs to the
-        page it was said on: a key that turned the page takes it down, so
-        that it never stays over the next one (it did over the game menu's
-        "Take back:"); on the same page it stays its time (a refusal read
-        while typing on)."""
-        self.render()
-        if said is not None and self._flash is said and self._page() != page:
-            if said.handle is not None:
-                said.handle.cancel()
+        elif kind == "press" and key not in TEAMS:
+            main = self.flow.screens().get("main")
+            self._offered(key, main, lambda: self.pages.key(key, kind))
+        else:
+            self.pages.key(key, kind)
+        if said is not None and self._flash is said and self._acts() != before:
+            # A message goes with the next key that acts: it never stays
+            # over what the key changed.
             self._unflash()
+
+    def _offered(self, key: str, page: Screen | None, act) -> None:
+        """``act`` if ``page`` takes ``key``; else say what the page takes
+        (and change nothing else)."""
+        if page is None or page.offers(key):
+            act()
+        else:
+            self.flash(roles.refused(page, key))
+            self.sound("error")
+
+    def _acts(self) -> tuple:
+        """What a key may change, a message apart: the flow and its page,
+        the game menu, the game's last row and the screens' words."""
+        shown = tuple(dataclasses.replace(screen, flash="") for screen in self.flow.screens().values()) \
+            if self.flow is not None else ()
+        menu_up = self.game_menu.mode
+        return id(self.flow), menu_up, self.session.seq if self.session is not None else None, shown
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -503,37 +539,69 @@ class Box:
             self.devices.buzzer.play(name)
 
     def render(self) -> None:
+        """Draw the screens; while a key is handled, once at its end."""
+        if self._keying:
+            self._dirty = True
+        else:
+            self._draw()
+
+    def _draw(self, changed: bool = False) -> None:
+        """Hand the displays their pictures; ``changed``: only if a screen
+        changed (a key that changed nothing draws no frame)."""
         if self.flow is None:
             return
+        screens = self._screens()
+        if not changed or screens != self.shown:
+            for name, screen in screens.items():
+                self.shown[name] = screen
+                display = self.devices.displays.get(name)
+                if display is not None:
+                    display.show(render(screen))
+            self.frames += 1
+        self.devices.keys.holds = self.holds()
+        self.drawn_at = self.clock.monotonic()
+
+    def _screens(self) -> dict[str, Screen]:
+        """What each display is to show now."""
         screens = self.flow.screens()
         if self.game_menu.mode is not None:
             screens["main"] = self.game_menu.screen()
-        elif ("main" in screens and self.session is not None and self.session.name != "tools"
-              and getattr(self.flow, "session", None) is self.session):
+        elif "main" in screens and self.in_game and self.session.name != "tools":
             # A game's page: the line of what was last done.  The table tools
             # show what they hold (the time, the dice): no such line there,
             # and no hint over their first page.
             said = self.game_menu.said()
             if said not in screens["main"].lines:   # a page that says it already
                 screens["main"] = dataclasses.replace(screens["main"], said=said)
+        shown = {}
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:
                 screen = dataclasses.replace(screen, flash=self._flash.text)
-            self.shown[name] = screen
-            display = self.devices.displays.get(name)
-            if display is not None:
-                display.show(render(screen))
-        self.devices.keys.holds = self.holds()
-        self.drawn_at = self.clock.monotonic()
+            shown[name] = screen
+        return shown
+
+    def public_words(self) -> dict[str, str]:
+        """The public screen's own words, for the table view to say what the
+        box says: the game's page title (its phase: "Black: finish clues!")
+        and the line of what was last done, beneath any passing message or
+        the game menu; empty off a game."""
+        if not self.in_game or self.session.name == "tools":
+            return {"title": "", "said": ""}
+        main = self.shown.get("main") if self.game_menu.mode is None else None
+        if main is None:   # under the game menu: the game's own page
+            main = dataclasses.replace(self.flow.screens().get("main") or Screen(), said=self.game_menu.said())
+        # The line of what was last done as the panel draws it: a page that
+        # leaves it no row ("Time up: stop writing") does not say it either.
+        said = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
+        return {"title": main.title, "said": said}
 
     def holds(self) -> frozenset[str]:
         """The keys a hold means something for on this page, which act when
         let go; every other key acts as soon as it is pressed.  The team
         buttons always (Decrypto's hold shows the code, Decipher's the
         maker's word), ``*`` in a game, where holding it opens the game menu."""
-        in_game = self.session is not None and getattr(self.flow, "session", None) is self.session
-        return frozenset((*TEAMS, "*") if in_game and self.game_menu.mode is None else TEAMS)
+        return frozenset((*TEAMS, "*") if self.in_game and self.game_menu.mode is None else TEAMS)
 
     def _spawn(self, coro) -> None:
         task = self.loop.create_task(coro)

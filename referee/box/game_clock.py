@@ -1,12 +1,15 @@
 """The box's sense of time: the game clock, the countdown's ticks and
-expiry, the checkpoint a power cut resumes from, and the re-dating of this
-boot's labels once the wall clock steps.
+expiry, and the re-dating of this boot's labels once the wall clock steps.
 
 The rules count in the game's own clock (see ``referee.box.session``): it runs
 on the monotonic clock from the moment it was last set, to the row a game
-was resumed or undone to.  The wall clock only labels rows for people
-(``WallLabels``); NTP may step it by hours after boot, and then the labels
-this boot wrote are re-dated so that the evening still reads in order.
+was resumed or undone to.  A running countdown writes nothing while it
+runs: each press that starts, pauses or ends it is a row of the game, which
+holds the game clock, and a power cut resumes from the last of them (a
+write at every second shown cost the card about 10 KB a second).  The wall
+clock only labels rows for people (``WallLabels``); NTP may step it by
+hours after boot, and then the labels this boot wrote are re-dated so that
+the evening still reads in order.
 """
 from __future__ import annotations
 
@@ -50,14 +53,23 @@ def _moved(mark, labels: WallLabels) -> bool:
     return mark[0] != labels.boot or abs(mark[1] - labels.offset) >= STEP_SECONDS
 
 
-class GameClock:
-    """Time for one box.  ``box`` is read for its store (which a card
-    reopened replaces), its session and flow, and told of ticks and
-    expiries; ``on_redate`` runs once labels were re-dated."""
+class Hooks(NamedTuple):
+    """What the game clock reads of its box and tells it."""
+    store: Callable[[], object]      # the store now (a card reopened replaces it)
+    session: Callable[[], object]    # the game being timed
+    warn: Callable[[], float]        # seconds the countdown ticks aloud at its end (the flow's)
+    act: Callable[[object], bool]    # hand the rules an event (the expiry)
+    sound: Callable[[str], None]
+    render: Callable[[], None]       # the seconds shown changed
 
-    def __init__(self, box, labels: WallLabels, on_redate: Callable[[], None]) -> None:
-        self.box = box
-        self.clock = box.clock
+
+class GameClock:
+    """Time for one box, through ``hooks``; ``on_redate`` runs once labels
+    were re-dated."""
+
+    def __init__(self, clock, labels: WallLabels, hooks: Hooks, on_redate: Callable[[], None]) -> None:
+        self.hooks = hooks
+        self.clock = clock
         self.labels = labels
         self._on_redate = on_redate
         self._mark = Mark(0.0, self.clock.monotonic())
@@ -72,22 +84,6 @@ class GameClock:
 
     def set(self, at: float) -> None:
         self._mark = Mark(at, self.clock.monotonic())
-
-    def stored(self, session) -> float:
-        """Where a resumed game's clock stands: its last row's clock, or the
-        checkpoint a running countdown wrote after it (one written before a
-        later row or an undo is stale)."""
-        mark = self.box.store.setting("clock") or {}
-        if (mark.get("game") == session.id and mark.get("seq") == self.box.store.last_seq(session.id)
-                and mark.get("at", 0) > session.clock):
-            return mark["at"]
-        return session.clock
-
-    def _checkpoint(self) -> None:
-        # At each tick, when the whole second shown has just changed: after a
-        # power cut the countdown comes back on the second that was shown.
-        store, game = self.box.store, self.box.session.id
-        store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self.now()})
 
     # --- the countdown --------------------------------------------------------
 
@@ -113,19 +109,17 @@ class GameClock:
     def _tick(self) -> None:
         if self._running is None:
             return
-        box = self.box
         left = self._running.deadline - self.now()
-        if 0.5 < left <= getattr(box.flow, "warn_seconds", 5) + 0.5:
-            box.sound("tick")
-        self._checkpoint()
-        box.render()
+        if 0.5 < left <= self.hooks.warn() + 0.5:
+            self.hooks.sound("tick")
+        self.hooks.render()
         if left > 1.0:
             self._schedule_tick()
 
     def _expire(self, name: str) -> None:
         self.cancel()
-        if self.box.act(base.TimerExpired(name)):
-            self.box.sound("timeup")
+        if self.hooks.act(base.TimerExpired(name)):
+            self.hooks.sound("timeup")
 
     def cancel(self) -> None:
         """Stop timing the countdown (it is timed anew by the next ``sync``)."""
@@ -138,7 +132,7 @@ class GameClock:
     def check_wall(self, start: bool = False) -> None:
         """Re-date this boot's labels once the wall clock has stepped (NTP
         at boot); at start, also when it stepped while the box was down."""
-        store, labels = self.box.store, self.labels
+        store, labels = self.hooks.store(), self.labels
         mark = [labels.boot, labels.offset]
         if start and store.setting("wall") is None:
             store.set_setting("wall", mark)   # a new database: nothing to re-date

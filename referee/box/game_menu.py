@@ -4,11 +4,14 @@ knows what it undoes), and from there, with D, to end the game."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from referee.box.flows import actions, forms
 from referee.box.screen import Screen, wrap
 from referee.i18n import _
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 
 class Mode(StrEnum):
@@ -24,10 +27,13 @@ class _Named(NamedTuple):
 
 
 class GameMenu:
-    """Over the game of ``box``, which it asks to ``undo`` or ``leave``."""
+    """Over the game ``session()`` gives (the box's, which changes); it
+    asks for the last action to be taken back (``undo``) or the game
+    ended (``leave``)."""
 
-    def __init__(self, box) -> None:
-        self.box = box
+    def __init__(self, session: Callable[[], Session | None], undo: Callable[[], None],
+                 leave: Callable[[], None]) -> None:
+        self._session, self._undo, self._leave = session, undo, leave
         self.mode: Mode | None = None
         self._named: _Named | None = None
 
@@ -48,23 +54,22 @@ class GameMenu:
 
     def key(self, key: str) -> None:
         """A key pressed while the menu is up."""
-        box = self.box
         if key == "*":
             self.mode = None
         elif key == "D" and self.mode is Mode.UNDO:
             self.mode = Mode.END
         elif key == "#" and self.mode is Mode.END:
             self.mode = None
-            box.leave()
-        elif key == "#" and box.session.can_undo():
+            self._leave()
+        elif key == "#" and self._session().can_undo():
             self.mode = None
-            box.undo()
+            self._undo()
 
     def screen(self) -> Screen:
         if self.mode is Mode.END:
             return Screen(_("End this game?"), (_("It stays in the"), _("score log.")),
                           keys=(("#", _("Yes")), ("*", _("No"))))
-        if not self.box.session.can_undo():
+        if not self._session().can_undo():
             return Screen(_("Game menu"), (_("Nothing to undo."),), keys=(("*", _("Back")), ("D", _("End game"))))
         action = self._last_action()
         if action:
@@ -77,14 +82,14 @@ class GameMenu:
         """The line under a game's public screen: what was last done and by
         whom, so that a wrong key is seen and can be taken back; before the
         first action, how to take back and reach this menu."""
-        if not self.box.session.can_undo():
+        if not self._session().can_undo():
             return forms.game_menu_line()
         return self._last_action()
 
     def _last_action(self) -> str:
         # Named anew only when the game moved (a new row): the menu
         # redraws every second under a running clock.
-        session = self.box.session
+        session = self._session()
         row = (session.id, session.seq)
         if self._named is None or self._named.row != row:
             self._named = _Named(row, actions.describe(session))

@@ -8,10 +8,19 @@ simulator.
 
 A passing message (``flash``) is drawn on lit lines under the title, in as
 many lines as it needs.  It takes rows the screen leaves free first, then
-the title's row (the message says what matters now; the title comes back
-with the next key), then the screen's own lines from the top; the key bar,
-the line being typed or the keys' hints written as a line (``typing``) and
-the big line (shrunk) always stay.
+the screen's own lines from the top; the title, the key bar, the line being
+typed or the keys' hints written as a line (``typing``, ``keep``) and the
+big line (shrunk) always stay, so that a page still says what it is and what to key.
+
+The keys a page takes are declared on its screen, by role (see
+``referee.box.flows.roles``): the key bar (``keys``), the digits it takes
+(``digits``) and keys its lines name (``also``).  The box hands a flow only
+the keys its page declares (``Screen.offers``); any other key says what the
+page takes and changes nothing.
+
+``text`` is made from what ``render`` draws (``layout``), row for row: a
+line the panel does not show (covered by a message, cut, off the panel) is
+not in it.
 
 Fonts: misc-fixed 6x10 for text (21 characters a line) and Terminus Bold for
 big lines; both cover Czech, Polish and Russian.  They come from Debian's
@@ -71,6 +80,8 @@ class Screen:
     # The index in ``lines`` of the line being typed, or of the keys' hints
     # where a big line leaves no room for the key bar: a message never takes it.
     typing: int | None = None
+    # Other lines that say what to key ("1-17, then #"): a message leaves them too.
+    keep: tuple[int, ...] = ()
     # A line drawing in panel pixels: its name for the text mirror, then
     # strokes, each a flat x0, y0, x1, y1, ... of points joined by lines.
     picture: tuple = ()
@@ -81,24 +92,36 @@ class Screen:
     # box sets it on the public screen, drawn on the lowest body row when
     # the screen leaves that row free, so that a wrong key is seen.
     said: str = ""
+    # The digits the page takes (choose or enter): "" none; None, a page
+    # that has not said (every digit goes to its flow).
+    digits: str | None = None
+    # Keys the page takes that its lines name rather than the key bar
+    # ("Roll 2d8: # or ROLL", "A:names B:by phone").
+    also: tuple[str, ...] = ()
+
+    def offers(self, key: str) -> bool:
+        """Whether a press of ``key`` does something on this page."""
+        if key.isdigit():
+            return self.digits is None or key in self.digits
+        return key in self.also or any(k == key for k, _label in self.keys)
 
     @property
     def text(self) -> str:
-        out = [f"[{self.title}]" if self.title else ""]
-        if self.flash:
-            out.append(f"! {self.flash}")
+        """The screen as the panel draws it, row for row (``layout``)."""
+        at = layout(self)
+        out = [f"[{at.title}]" if at.title else ""]
+        if at.message:
+            out.append("! " + " ".join(at.message))
         if self.big:
             out.append(self.big)
-        out.extend(self.lines)
-        said = layout(self).said if self.said else ""
-        if said:
-            out.append(said)
+        out.extend(at.lines)
+        if at.said:
+            out.extend(at.said.split("\n"))
         if self.picture:
             out.append(f"[{self.picture[0]}]")
         if self.qr:
             out.append(f"QR {self.qr}")
-        if self.keys:
-            out.append(key_line(self.keys))
+        out.extend(at.keys)
         return "\n".join(out)
 
 
@@ -171,12 +194,6 @@ def layout(screen: Screen) -> Layout:
         y += font(big_font).size + 1
     room = (H - y - 10 * len(keys)) // 10
     message, lines = body(screen, cols, room)
-    if screen.flash and title and not screen.big and not screen.qr and \
-            (len(lines) < min(len(screen.lines), room) or message[-1:] != wrap(screen.flash, cols)[-1:]):
-        # The message would take a line of the screen's own (or be cut):
-        # it takes the title's row first.
-        message, lines = body(screen, cols, room + 1)
-        title = ""
     said = ""
     if screen.said and not screen.picture and not screen.qr:
         # Whole or not at all: on one row, or two where the page leaves
@@ -260,14 +277,14 @@ def body(screen: Screen, cols: int, room: int) -> tuple[list[str], list[str]]:
     lines = [fit(line, cols) for line in screen.lines]
     if not screen.flash:
         return [], lines[:room]
-    keep = screen.typing if screen.typing is not None and screen.typing < len(lines) else None
+    keep = {i for i in (screen.typing, *screen.keep) if i is not None and i < len(lines)}
     message = wrap(screen.flash, cols)
-    allowed = max(1, room - (keep is not None))
+    allowed = max(1, room - len(keep))
     if len(message) > allowed:
         message = message[:allowed]
         message[-1] = fit(message[-1] + " …", cols)
     drop = len(lines) - (room - len(message))
-    gone = set([i for i in range(len(lines)) if i != keep][:max(0, drop)])
+    gone = set([i for i in range(len(lines)) if i not in keep][:max(0, drop)])
     return message, [line for i, line in enumerate(lines) if i not in gone][:room - len(message)]
 
 

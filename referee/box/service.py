@@ -19,8 +19,9 @@ from referee import channel
 from referee.box import channel_end
 from referee.box.card import trouble
 from referee.box.coordinator import Box
-from referee.clock import RealClock
-from referee.config import Config
+from referee.clock import RealClock, keep_phone_time
+from referee.config import Config, ConfigError, Problem
+from referee.i18n import _
 from referee.notify import notify, serve_until_stopped
 
 log = logging.getLogger("referee")
@@ -32,9 +33,10 @@ def quiet_known_warnings() -> None:
 
 
 class Service:
-    def __init__(self, config: Config, clock=None) -> None:
+    def __init__(self, config: Config, clock=None, refused: ConfigError | None = None) -> None:
         self.config = config
         self.clock = clock
+        self.refused = refused   # what the configuration file had that was left at its default
         self.box: Box | None = None
         self.channel = None  # referee.box.channel_end.BoxChannel, the web's way to the box
         self.sim_control = None   # referee.box.sim_control.SimControl, with [sim] control
@@ -44,7 +46,11 @@ class Service:
         table can play; the web page follows a moment later."""
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
-        self.box = Box(self.config, self.clock or RealClock(loop), loop)
+        clock = self.clock or RealClock(loop)
+        self.box = Box(self.config, clock, loop)
+        keep_phone_time(clock, self.box.store.setting("phone_clock"))   # re-dated by the start's look at the clock
+        if self.refused is not None:
+            self.box.card.notices.extend(config_notices(self.refused))
         self.box.start()
         return self.box
 
@@ -95,6 +101,19 @@ class Service:
             self.box = None
 
 
+def config_notices(refused: ConfigError) -> list[str]:
+    """The main screen's lines for a configuration's mistakes, and the
+    file to mend."""
+    # The phones' pages say the same in the same words (web/templates/base.html).
+    said = [_("Config error: line %(line)s: %(problem)s") % {"line": p.line, "problem": _problem(p)} if p.line
+            else _("Config error: %(problem)s") % {"problem": _problem(p)} for p in refused.problems]
+    return said + [_("Mend it in %(path)s") % {"path": refused.path}]
+
+
+def _problem(problem: Problem) -> str:
+    return str(problem._replace(line=None))
+
+
 def status(box: Box) -> str:
     """systemd's status line: READY means the table can play, even when the
     card takes nothing; the status says so."""
@@ -103,11 +122,12 @@ def status(box: Box) -> str:
     return f"{said}; {trouble(box.card.fault)}" if box.card.fault else said
 
 
-async def serve(config: Config, clock=None) -> None:
+async def serve(config: Config, clock=None, refused: ConfigError | None = None) -> None:
     """``referee run``: the box until SIGTERM or SIGINT, telling systemd
     (see referee.notify) when it is ready, that its loop still turns, and
-    when it stops."""
-    service = Service(config, clock)
+    when it stops; ``refused``: the configuration's mistakes, said on the
+    main screen at start."""
+    service = Service(config, clock, refused)
     box = await service.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

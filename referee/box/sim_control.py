@@ -161,7 +161,7 @@ class SimControl:
 
     def _state(self) -> dict:
         box, session = self.box, self.box.session
-        if session is None or getattr(box.flow, "session", None) is not session:
+        if not box.in_game:
             # At the menus (the table tools' countdown may run on behind them).
             setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}

@@ -5,7 +5,7 @@ A box merges two names its table typed for one person (``referee.merging``)
 and publishes the merge with its games (``referee.club.messages.Merge``).
 The league keeps every merge it takes, in the order it first took them,
 and works out from them and the games' results which names it counts as
-one player (``judge``).  What it works out is derived, never stored: at
+one player (``Joins``).  What it works out is derived, never stored: at
 start, and again on every merge, undo and result.
 
 Two boxes may disagree.  Taken in the order the league took them, a merge
@@ -25,6 +25,7 @@ verdict is worked out again from the merges in effect.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from referee.i18n import _
@@ -62,62 +63,218 @@ class Verdict:
         return ""
 
 
-def judge(merges: list[ClubMerge], results: dict[int, Result],
-          tables_of: dict[int, str]) -> tuple[dict[str, str], list[Verdict]]:
-    """The players' aliases (a key -> the key it counts as) and a verdict on
-    each merge in effect, in the order given (the order the league took them)."""
-    live = [m for m in merges if m.undone is None]
-    if not live:
-        return {}, []
-    involved = {key(n) for m in live for n in (m.name, m.into)}
-    sat: dict[str, dict[int, str]] = {}        # key -> result -> the name it sat as
-    keys: dict[str, str] = {}                  # a name -> its key: a club's names repeat, game after game
-    for rid, result in results.items():
+class Joins:
+    """The merges as the league took them, each judged once as it comes.
+
+    The names a merge joins are a union-find group: each group has the key
+    it counts as (its end) and the games any of its names sat in (result ->
+    the name it sat as), so a merge is judged by two finds and a look at the
+    smaller group's games, and joined by linking the smaller group under the
+    larger: a message costs what it changes, not a judge of every merge
+    again (chained merges judged anew each time took minutes by the
+    hundred).  Only what can change a verdict already given is worked out
+    again from all the merges (``Joins(...)``: an undo of a merge that
+    joined, a game taken back or changed, a game where two joined names
+    sat together), which the union-find makes a matter of milliseconds for
+    thousands of merges.
+
+    Nothing here changes until asked: ``judged``, ``fits`` and
+    ``changes_nothing`` only look, ``take``, ``drop`` and ``seat`` change, so that the league changes what it holds
+    only once its database has the change."""
+
+    def __init__(self, merges=(), results: dict[int, Result] | None = None,
+                 tables_of: dict[int, str] | None = None) -> None:
+        self.merges: dict[tuple[str, int], ClubMerge] = {}    # every merge, in the order taken
+        self.verdicts: dict[tuple[str, int], Verdict] = {}    # on each merge in effect, in the same order
+        self.aliases = Aliases(self)
+        self.tables_of = tables_of if tables_of is not None else {}
+        self._seats: dict[str, dict[int, str]] = {}   # a key -> the games it sat in -> the name it sat as
+        self._last = 0                                # the latest result seated
+        self._parent: dict[str, str] = {}             # the union-find: keys of a group of two or more
+        self._size: dict[str, int] = {}               # a group's root -> its keys
+        self._end: dict[str, str] = {}                # a group's root -> the key its names count as
+        self._sat: dict[str, dict[int, str]] = {}     # a group's root -> its games -> the name that sat
+        self._by: dict[str, ClubMerge] = {}           # a merged key -> the merge that joined it
+        self._keys: dict[str, str] = {}               # a name -> its key: a club's names repeat
+        for rid, result in sorted((results or {}).items()):
+            self.seat(rid, result)
+        for merge in merges:
+            self.take(merge, self.judged(merge) if merge.undone is None else None)
+
+    # --- looking ------------------------------------------------------------------------------
+
+    def key(self, name: str) -> str:
+        k = self._keys.get(name)
+        if k is None:
+            k = self._keys[name] = key(name)
+        return k
+
+    def end(self, k: str) -> str:
+        """The key ``k`` counts as now."""
+        root = self._find(k)
+        return self._end.get(root, root)
+
+    def judged(self, merge: ClubMerge) -> Verdict:
+        """The verdict on ``merge`` taken after every merge so far."""
+        a, b = self.key(merge.name), self.key(merge.into)
+        root_a, root_b = self._find(a), self._find(b)
+        if root_a == root_b:
+            return Verdict(merge, True)
+        if a in self._by:
+            by = self._by[a]
+            return Verdict(merge, False, "merged", merge.name, by.into, by.table)
+        mine, theirs = self._games(root_a), self._games(root_b)
+        small, large = (mine, theirs) if len(mine) <= len(theirs) else (theirs, mine)
+        met = min((rid for rid in small if rid in large), default=None)
+        if met is not None:
+            return Verdict(merge, False, "played", mine[met], theirs[met], self.tables_of.get(met, ""))
+        return Verdict(merge, True)
+
+    def joins(self, verdict: Verdict) -> bool:
+        """Whether taking ``verdict`` joins two players one of whom sat in a
+        game (the players and ratings must then be counted again)."""
+        if not verdict.joined:
+            return False
+        a, b = self.key(verdict.merge.name), self.key(verdict.merge.into)
+        root_a = self._find(a)
+        return root_a != self._find(b) and bool(self._games(root_a))
+
+    def after(self, verdict: Verdict) -> Mapping[str, str]:
+        """The aliases as they will be once ``verdict`` is taken."""
+        return _Pending(self, verdict) if verdict.joined else self.aliases
+
+    def fits(self, rid: int, result: Result) -> bool:
+        """Whether a new game can be seated without judging again: it ended
+        up no verdict (no two of its names are one player), and it comes
+        after every game seated (so the earliest game two names met in,
+        which a verdict names, stays the same)."""
+        if rid <= self._last:
+            return False
+        seen: dict[str, str] = {}        # a group's root -> the key of it that sat here
         for side in result.sides:
             for name in side.players:
-                k = keys.get(name) or keys.setdefault(name, key(name))
-                if k in involved:
-                    sat.setdefault(k, {}).setdefault(rid, name)
-    into: dict[str, str] = {}
-    by: dict[str, ClubMerge] = {}              # a merged key -> the merge that joined it
-    verdicts = []
-    for m in live:
-        a, b = key(m.name), key(m.into)
-        end_a, end_b = _end(into, a), _end(into, b)
-        if end_a == end_b:
-            verdicts.append(Verdict(m, True))
-            continue
-        if a in into:
-            verdicts.append(Verdict(m, False, "merged", m.name, by[a].into, by[a].table))
-            continue
-        met = _met(sat, _group(into, involved, end_a), _group(into, involved, end_b))
-        if met is not None:
-            rid, mine, theirs = met
-            verdicts.append(Verdict(m, False, "played", mine, theirs, tables_of.get(rid, "")))
-            continue
-        into[a], by[a] = b, m
-        verdicts.append(Verdict(m, True))
-    return {k: _end(into, k) for k in into}, verdicts
+                k = self.key(name)
+                if k in self._parent and seen.setdefault(self._find(k), k) != k:
+                    return False
+        return True
+
+    # --- changing ------------------------------------------------------------------------------
+
+    def take(self, merge: ClubMerge, verdict: Verdict | None) -> None:
+        """``merge`` stored after every one so far, with ``judged``'s
+        verdict on it (None: it came undone)."""
+        self.merges[(merge.table, merge.id)] = merge
+        if verdict is None:
+            return
+        self.verdicts[(merge.table, merge.id)] = verdict
+        a, b = self.key(merge.name), self.key(merge.into)
+        root_a, root_b = self._find(a), self._find(b)
+        if not verdict.joined or root_a == root_b:
+            return
+        self._by[a] = merge
+        end = self._end.get(root_b, root_b)
+        games = {**self._games(root_a)} if root_a not in self._sat else self._sat.pop(root_a)
+        others = {**self._games(root_b)} if root_b not in self._sat else self._sat.pop(root_b)
+        for root in (root_a, root_b):
+            if root not in self._parent:
+                self._parent[root], self._size[root] = root, 1
+        small, large = sorted((root_a, root_b), key=lambda r: self._size[r])
+        self._parent[small] = large
+        self._size[large] += self._size.pop(small)
+        self._end.pop(small, None)
+        self._end[large] = end
+        if len(games) > len(others):
+            games, others = others, games
+        for rid, name in games.items():
+            others.setdefault(rid, name)
+        self._sat[large] = others
+
+    def changes_nothing(self, merge: ClubMerge) -> bool:
+        """Whether ``merge``, an undo of one taken, changes no other verdict:
+        the one it takes back joined nothing (it was refused, or its two
+        names were one player already).  Otherwise every merge must be
+        judged again."""
+        was = self.merges.get((merge.table, merge.id))
+        return (was is not None and merge.undone is not None and (merge.name, merge.into) == (was.name, was.into)
+                and self._by.get(self.key(was.name)) is not was)
+
+    def drop(self, merge: ClubMerge) -> None:
+        """Takes an undo ``changes_nothing`` said changes nothing."""
+        self.merges[(merge.table, merge.id)] = merge
+        self.verdicts.pop((merge.table, merge.id), None)
+
+    def seat(self, rid: int, result: Result) -> None:
+        """A game ended (after ``fits`` said it may be seated)."""
+        self._last = max(self._last, rid)
+        for side in result.sides:
+            for name in side.players:
+                k = self.key(name)
+                self._seats.setdefault(k, {}).setdefault(rid, name)
+                if k in self._parent:
+                    self._sat[self._find(k)].setdefault(rid, name)
+
+    # --- the union-find ------------------------------------------------------------------------
+
+    def _find(self, k: str) -> str:
+        parent = self._parent
+        if k not in parent:
+            return k
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]      # halving the path as it goes
+            k = parent[k]
+        return k
+
+    def _games(self, root: str) -> dict[int, str]:
+        return self._sat.get(root) or self._seats.get(root, {})
 
 
-def _end(into: dict[str, str], player: str) -> str:
-    while player in into:      # chains end: a merge that would close a circle is never let in
-        player = into[player]
-    return player
+class Aliases(Mapping[str, str]):
+    """Each merged key -> the key it counts as now, at the end of its
+    chain: a view of the joins, never copied."""
+
+    def __init__(self, joins: Joins) -> None:
+        self._joins = joins
+
+    def __getitem__(self, k: str) -> str:
+        if k not in self._joins._by:
+            raise KeyError(k)
+        return self._joins.end(k)
+
+    def __contains__(self, k: object) -> bool:
+        return k in self._joins._by
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._joins._by))
+
+    def __len__(self) -> int:
+        return len(self._joins._by)
+
+    def __deepcopy__(self, memo) -> Aliases:
+        return self      # the league's one view: a copy of the players rates on the same joins
 
 
-def _group(into: dict[str, str], involved: set[str], end: str) -> set[str]:
-    return {k for k in involved if _end(into, k) == end} | {end}
+class _Pending(Aliases):
+    """The aliases once a joining verdict is taken, before it is."""
 
+    def __init__(self, joins: Joins, verdict: Verdict) -> None:
+        super().__init__(joins)
+        self._merged = joins.key(verdict.merge.name)
+        self._root = joins._find(self._merged)
+        self._into = joins.end(joins.key(verdict.merge.into))
 
-def _met(sat: dict[str, dict[int, str]], one: set[str], other: set[str]) -> tuple[int, str, str] | None:
-    """A game where a name of each group sat, and the two names, if any."""
-    mine = {rid: name for k in one for rid, name in sat.get(k, {}).items()}
-    for k in other:
-        for rid, name in sat.get(k, {}).items():
-            if rid in mine:
-                return rid, mine[rid], name
-    return None
+    def __getitem__(self, k: str) -> str:
+        if k == self._merged or (k in self._joins._by and self._joins._find(k) == self._root):
+            return self._into
+        return super().__getitem__(k)
+
+    def __contains__(self, k: object) -> bool:
+        return k == self._merged or super().__contains__(k)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._joins._by, self._merged])
+
+    def __len__(self) -> int:
+        return len(self._joins._by) + 1
 
 
 # --- what the pages show ---------------------------------------------------------------------------

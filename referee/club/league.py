@@ -44,6 +44,9 @@ import os
 import re
 import sqlite3
 import time
+import zlib
+from collections import Counter
+from collections.abc import Mapping
 
 import aiomqtt
 import msgspec
@@ -60,6 +63,8 @@ from referee.web.players import Rater, Result, key, result_of
 
 log = logging.getLogger("referee.league")
 SAID = 3       # stored rows set aside that the log line names; the rest it counts
+MERGES = 1000  # merges the league keeps of one table: a club's names merged many times over
+KEPT_REFUSED = 1024   # retained messages refused, remembered so as to say each once
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -119,6 +124,9 @@ class League:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
+            # Not a sync to disk at every message (10 000 merges waited on one each): a power cut may lose
+            # the last ones, which the boxes' retained messages bring again, never the file.
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
             check_sound(self._db, os.path.basename(path))
         except BaseException:
@@ -132,21 +140,34 @@ class League:
         self.connected = False    # to the broker, now
         self.restarts = 0         # of the listener, after a fault it did not expect
         self._tonight = (None, 0)  # (evening, messages refused or failed in it)
+        self._refused_retained: dict[tuple[str, int, int], None] = {}   # said once: (topic, size, CRC)
         self._set_aside()
         self.players = Rater()
         self.tables_of: dict[int, str] = {}       # result -> the table it was played at
-        self.merges: list[joins.ClubMerge] = []   # as stored, in the order taken
-        self.verdicts: list[joins.Verdict] = []   # on each merge in effect
+        self.joins = joins.Joins()                # the merges as stored, in the order taken, judged
+        self._merges_of: Counter[str] = Counter()   # each table's merges kept
         self._rebuild()
 
     def close(self) -> None:
         self._db.close()
 
-    def take(self, topic: str, payload: bytes) -> str:
+    @property
+    def verdicts(self) -> list[joins.Verdict]:
+        """On each merge in effect, in the order taken."""
+        return list(self.joins.verdicts.values())
+
+    def take(self, topic: str, payload: bytes, retained: bool = False) -> str:
         """One message from the broker: "taken", "duplicate", "refused" or
         "failed".  Never raises: one message, whatever it holds, must not
-        end the listening for the rest of the evening."""
+        end the listening for the rest of the evening.  A retained message
+        refused is said once: the broker sends it again at every
+        reconnection, and it is passed over then as a duplicate."""
         now = self.clock()
+        if retained:
+            seen = (topic, len(payload), zlib.crc32(payload))
+            if seen in self._refused_retained:
+                self.counts["duplicate"] += 1
+                return "duplicate"
         try:
             message = m.decode(topic, payload, now)
             outcome = (self._status(message) if isinstance(message, m.Status) else
@@ -159,6 +180,10 @@ class League:
                         m.short(topic), exc)
             outcome = "failed"
         self.counts[outcome] += 1
+        if retained and outcome == "refused":
+            if len(self._refused_retained) >= KEPT_REFUSED:
+                self._refused_retained.pop(next(iter(self._refused_retained)))
+            self._refused_retained[seen] = None
         if outcome in ("refused", "failed"):
             evening = evening_start(now)
             self._tonight = (evening, (self._tonight[1] if self._tonight[0] == evening else 0) + 1)
@@ -250,10 +275,11 @@ class League:
                 changed += 1
         if changed:
             log.warning("league: %d results worked out again from the games kept", changed)
-        self.merges = [joins.ClubMerge(*row) for row in self._db.execute(
+        merges = [joins.ClubMerge(*row) for row in self._db.execute(
             "SELECT tbl, id, name, into_name, at, undone FROM merges ORDER BY n")]
-        aliases, self.verdicts = joins.judge(self.merges, results, tables_of)
-        self.players, self.tables_of = _counted(results, aliases), tables_of
+        self.joins = joins.Joins(merges, results, tables_of)
+        self._merges_of = Counter(merge.table for merge in merges)
+        self.players, self.tables_of = _counted(results, self.joins.aliases), tables_of
 
     def link(self, connected: bool) -> None:
         if connected != self.connected:
@@ -287,12 +313,22 @@ class League:
             rated = self._result(e)
         # Committed: only now does what the pages show change.
         if rated is not None:
-            self.players, self.tables_of, self.verdicts = rated
+            players, tables_of, judged, seated = rated
+            if judged is not None:
+                self.joins = judged
+            elif seated is not None:
+                self.joins.seat(*seated)
+            self.joins.tables_of = tables_of
+            players.aliases = self.joins.aliases
+            self.players, self.tables_of = players, tables_of
         return "taken"
 
     def _merge(self, merge: m.Merge) -> str:
-        """A box's merge, made or taken back: stored, then every player
-        counted again with what the merges now join (``joins.judge``)."""
+        """A box's merge, made or taken back: stored, then judged after the
+        merges before it (``joins.Joins``), the players counted again only
+        where it joined a name that played.  A table's ``MERGES`` merges
+        are all the league keeps of it: one more is refused, said in the
+        log, its undos still taken."""
         made = joins.ClubMerge(merge.table, merge.id, merge.name, merge.into, merge.at, merge.undone)
         with self._db:
             self._db.execute("BEGIN")
@@ -301,28 +337,47 @@ class League:
             if row is not None and row[:2] == (merge.name, merge.into) and (
                     row[3] is not None or merge.undone is None):
                 return "duplicate"     # sent again (retained), or older than the undo the league has
+            if row is None and self._merges_of[merge.table] >= MERGES:
+                raise m.Refused("merges", f"table {merge.table} has sent {MERGES} merges, the most the league "
+                                          "keeps of one table: this one is not taken")
             self._db.execute("INSERT INTO merges (tbl, id, name, into_name, at, undone) VALUES (?, ?, ?, ?, ?, ?) "
                              "ON CONFLICT(tbl, id) DO UPDATE SET name = excluded.name, "
                              "into_name = excluded.into_name, at = excluded.at, undone = excluded.undone",
                              (merge.table, merge.id, merge.name, merge.into, merge.at, merge.undone))
-            merges = [made if (was.table, was.id) == (made.table, made.id) else was for was in self.merges]
-            if row is None:
-                merges.append(made)
-            aliases, verdicts = joins.judge(merges, self.players.results, self.tables_of)
-            players = (self.players if aliases == self.players.aliases
-                       else _counted(dict(self.players.results), aliases))
+            verdict, judged, players = None, None, self.players
+            if row is None:            # after every merge taken: judged alone
+                verdict = self.joins.judged(made) if made.undone is None else None
+                if verdict is not None and self.joins.joins(verdict):
+                    players = _counted(self.players.results, self.joins.after(verdict))
+            elif not self.joins.changes_nothing(made):      # it changes verdicts given: all judged again
+                merges = dict(self.joins.merges)
+                merges[(made.table, made.id)] = made
+                judged = joins.Joins(merges.values(), self.players.results, self.tables_of)
+                players = _counted(self.players.results, judged.aliases)
         # Committed: only now does what the pages show change.
-        self.merges, self.verdicts, self.players = merges, verdicts, players
+        if row is None:
+            self.joins.take(made, verdict)
+            self._merges_of[made.table] += 1
+        elif judged is None:
+            self.joins.drop(made)
+        else:
+            self.joins = judged
+        players.aliases = self.joins.aliases
+        self.players = players
         return "taken"
 
-    def _result(self, e: m.Kept) -> tuple[Rater, dict[int, str], list[joins.Verdict]] | None:
-        """Stores the game's result as it stands now, and returns the players
-        and tables rated with it and the merges judged again with it (None:
-        no change), for ``_entry`` to take once stored.  A game that ended after every one rated is one rating
-        update, any other change (a game taken back, one that reached the
-        league late) counts the ratings again from the first game.  Either is
-        worked out on a copy: a rating that fails leaves the league's own
-        as they were (and the store's: the transaction is undone)."""
+    def _result(self, e: m.Kept) -> tuple[Rater, dict[int, str], joins.Joins | None,
+                                           tuple[int, Result] | None] | None:
+        """Stores the game's result as it stands now, and returns what
+        ``_entry`` takes once stored (None: no change): the players and
+        tables rated with it, and either the merges judged again with it
+        or the game to seat in the merges' judge as it is (``Joins.fits``).
+        A game that ended after every one rated is one rating update, any
+        other change (a game taken back, one that reached the league late,
+        one where two joined names sat together) counts the ratings again
+        from the first game.  Either is worked out on a copy: a rating that
+        fails leaves the league's own as they were (and the store's: the
+        transaction is undone)."""
         result = _result_of(e.entry)
         row = self._db.execute("SELECT id, result FROM results WHERE tbl = ? AND game = ?",
                                (e.table, e.game)).fetchone()
@@ -334,8 +389,8 @@ class League:
             self._db.execute("DELETE FROM results WHERE id = ?", (row[0],))
             results.pop(row[0], None)
             tables_of.pop(row[0], None)
-            aliases, verdicts = joins.judge(self.merges, results, tables_of)
-            return _counted(results, aliases), tables_of, verdicts
+            judged = joins.Joins(self.joins.merges.values(), results, tables_of)
+            return _counted(results, judged.aliases), tables_of, judged, None
         if row is None:
             rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
                                    (e.table, e.game)).lastrowid
@@ -348,15 +403,17 @@ class League:
         tables_of[rid] = e.table
         last = max(((r.ended, r.game) for r in results.values()), default=(0.0, 0))
         results[rid] = result
-        # A game where two joined names sat together parts them again.
-        aliases, verdicts = joins.judge(self.merges, results, tables_of)
-        if row is None and (result.ended, rid) > last and aliases == self.players.aliases:
+        if row is not None or not self.joins.fits(rid, result):
+            # A game changed, or one where two joined names sat together (which parts them again).
+            judged = joins.Joins(self.joins.merges.values(), results, tables_of)
+            return _counted(results, judged.aliases), tables_of, judged, None
+        if (result.ended, rid) > last:
             players = _copy(self.players)
             players.results[rid] = result
             players.rate(result)
             players.learn(result)
-            return players, tables_of, verdicts
-        return _counted(results, aliases), tables_of, verdicts
+            return players, tables_of, None, (rid, result)
+        return _counted(results, self.joins.aliases), tables_of, None, (rid, result)
 
     # --- what the pages show ---------------------------------------------------------
 
@@ -441,9 +498,10 @@ def _result_of(entry: m.Summary | None) -> Result | None:
     return result_of(msgspec.to_builtins(entry))
 
 
-def _counted(results: dict[int, Result], aliases: dict[str, str] | None = None) -> Rater:
-    """Players and ratings counted from ``results``, in the order the games ended."""
-    players = Rater(aliases=dict(aliases or {}), results=results)
+def _counted(results: dict[int, Result], aliases: Mapping[str, str] | None = None) -> Rater:
+    """Players and ratings counted from ``results``, in the order the games
+    ended; ``aliases`` kept as given (the merges' view, not a copy)."""
+    players = Rater(aliases={} if aliases is None else aliases, results=results)  # type: ignore[arg-type]
     players.rate_all()
     players.learn_all()
     return players
@@ -499,8 +557,11 @@ async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
         league.link(True)
         async for message in mqtt.messages:
             payload = message.payload if isinstance(message.payload, bytes) else b""
-            if league.take(str(message.topic), payload) == "taken" and league.on_change:
+            if league.take(str(message.topic), payload, message.retain) == "taken" and league.on_change:
                 league.on_change()
+            # Messages waiting in the client's queue come without a pause:
+            # each lets the pages in before the next.
+            await asyncio.sleep(0)
 
     # keep_connected rides out the broker's faults; anything else that
     # escapes a session (a bug of ours) is logged and the session begun
@@ -509,7 +570,7 @@ async def follow(config: Config, league: League, stop: asyncio.Event) -> None:
     while not stop.is_set():
         try:
             await keep_connected(config, f"referee-league-{config.club.name}", session, stop, league.faults,
-                                 lost=lambda: league.link(False))
+                                 lost=lambda: league.link(False), most_bytes=m.PACKET_BYTES)
         except Exception:
             log.exception("league: the listener failed; it starts again in %.1f s", delay)
             league.link(False)

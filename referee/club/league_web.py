@@ -28,7 +28,7 @@ from referee.club import joins, messages
 from referee.club.league import League, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
-from referee.web.bodies import Body, Kept, send
+from referee.web.bodies import Body, PerChange, send
 from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
@@ -37,7 +37,7 @@ from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alik
                                       player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
-DAY = r"{day:\d{4}-\d{2}-\d{2}}"
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
 
 
 class LeagueSite:
@@ -49,7 +49,7 @@ class LeagueSite:
         league.on_change = self.hub.changed
         self.static = static_files()
         self.env = environment(self.static, "referee.club", "referee.web")   # the score log's base.html
-        self._kept = Kept()
+        self._kept = PerChange()
 
     def cached(self, key: str, make) -> Body:
         # Bounded like the score log's pages: any day or name in an address

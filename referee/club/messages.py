@@ -1,7 +1,8 @@
 """What travels over the broker: topics and payloads, checked on arrival.
 
 Both ends use these types.  The league never trusts a payload: it must be
-JSON of at most ``MAX_BYTES``, of a version it knows, and of this shape,
+JSON of at most ``MAX_BYTES`` (and it never reads a packet of more than
+``PACKET_BYTES`` whole: the broker drops it for the league), of a version it knows, and of this shape,
 every value within its bounds; anything else is refused with one log line.
 
 The bounds are those of what a box can send, so that nothing a login can
@@ -30,6 +31,10 @@ from referee import catalogue, name_check
 
 VERSION = 1
 MAX_BYTES = 64 * 1024          # a Decrypto game with its clue tape is a few KB
+# The largest packet the league takes from the broker (MQTT 5's Maximum
+# Packet Size): a payload a little over MAX_BYTES still reaches it, to be
+# refused and said; the broker drops a larger one rather than send it.
+PACKET_BYTES = 2 * MAX_BYTES
 NAME = r"\A[A-Za-z0-9_-]{1,32}\Z"  # a club or table name: one topic level, no wildcards ("$" would let "\n" end it)
 PAST = 10 * 366 * 86400.0      # seconds: older than this is a clock that was never set
 FUTURE = 86400.0               # a box's clock a little ahead of the league's is no fault

@@ -19,6 +19,8 @@ import time
 
 import aiomqtt
 import msgspec
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from referee.club import messages as m
 from referee.club.outbox import Outbox
@@ -27,29 +29,40 @@ from referee.config import Config
 log = logging.getLogger("referee.club")
 POLL_SECONDS = 0.05          # how often the store is looked at (one pragma)
 BACKOFF = (0.5, 10.0)        # seconds between tries while the broker is away: first, most
+SESSION_SECONDS = 0xFFFFFFFF  # MQTT 5: a session kept until the client comes back, however long
 
 
 def tls_context(ca: str) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=ca or None)
 
 
-def client(config: Config, identifier: str, will: aiomqtt.Will | None = None) -> aiomqtt.Client:
-    """A client for the club's broker with a persistent session."""
+def client(config: Config, identifier: str, will: aiomqtt.Will | None = None,
+           most_bytes: int = 0) -> aiomqtt.Client:
+    """A client for the club's broker with a persistent session.  With
+    ``most_bytes`` it speaks MQTT 5 and tells the broker the largest packet
+    it takes (Maximum Packet Size): the broker drops a larger message for
+    this client rather than send it, so none is ever read whole."""
     club = config.club
     host, port, tls = club.address()
-    return aiomqtt.Client(host, port, identifier=identifier, clean_session=False, will=will,
-                          username=club.username or None, password=club.password or None,
-                          tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+    login = dict(identifier=identifier, will=will, username=club.username or None, password=club.password or None,
+                 tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+    if not most_bytes:
+        return aiomqtt.Client(host, port, clean_session=False, **login)
+    connect = Properties(PacketTypes.CONNECT)
+    connect.MaximumPacketSize = most_bytes
+    connect.SessionExpiryInterval = SESSION_SECONDS     # MQTT 5's clean_session=False: the session outlives a visit
+    return aiomqtt.Client(host, port, protocol=aiomqtt.ProtocolVersion.V5, clean_start=False, properties=connect,
+                          **login)
 
 
 async def keep_connected(config: Config, identifier: str, session, stop: asyncio.Event, faults,
-                         will=None, lost=lambda: None) -> None:
+                         will=None, lost=lambda: None, most_bytes: int = 0) -> None:
     """Run ``session(client)`` on the broker until ``stop``, connecting again
     (sooner, then less often) whenever the broker or the network goes."""
     delay = BACKOFF[0]
     while not stop.is_set():
         try:
-            async with client(config, identifier, will() if will else None) as mqtt:
+            async with client(config, identifier, will() if will else None, most_bytes) as mqtt:
                 delay = BACKOFF[0]
                 await session(mqtt)
         except aiomqtt.MqttError as exc:

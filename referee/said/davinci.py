@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games import davinci as dv
 from referee import setup_names
-from referee.i18n import _
+from referee.glossary import Term
+from referee.i18n import N_, _
 
 
 def seat_label(seat: int, players: tuple[str, ...] = ()) -> str:
@@ -30,3 +31,17 @@ def describe(event, before) -> str:
         case dv.NextGame():
             return _("next game")
     return ""
+
+
+# The words of Da Vinci Code's screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("tiles|tile|tiles"), N_("Numbers 0-11, in black and in white.")),
+    Term(N_("row|row"), N_("Your tiles, low to high; black left of white.")),
+    Term(N_("black, white|black|white"), N_("Equal numbers: black stands left.")),
+    Term(N_("hidden|hidden"), N_("Face down; the last with one wins.")),
+    Term(N_("pool|pool"), N_("The face-down tiles; take one a turn.")),
+    Term(N_("attack|attack|attacks"), N_("Point at a tile, say its colour and number.")),
+    Term(N_("hit|hit|hits"), N_("Right: it is shown; go on, or stop.")),
+    Term(N_("miss|miss|missed|misses"), N_("Wrong: your new tile goes in face up.")),
+    Term(N_("joker|joker|jokers"), N_("A dash tile, anywhere in a row, never moves.")),
+)

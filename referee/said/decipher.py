@@ -3,7 +3,8 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decipher as game
-from referee.i18n import _
+from referee.glossary import Term
+from referee.i18n import N_, _
 
 
 def describe(event, before) -> str:
@@ -29,3 +30,17 @@ def describe(event, before) -> str:
         case game.NextRound():
             return _("next round")
     return ""
+
+
+# The words of Decipher's screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("maker|maker|makers"), N_("Builds the secret word and answers.")),
+    Term(N_("seeker|seeker|seekers"), N_("Places pieces and guesses the word.")),
+    Term(N_("piece|piece|pieces"), N_("A part of a letter, handed to a seeker.")),
+    Term(N_("field|field|fields"), N_("A letter's place on the board.")),
+    Term(N_("chamber|chamber"), N_("Where the maker hides the word's pieces.")),
+    Term(N_("guess tokens|token|tokens"), N_("3 a seeker a round; a guess costs one.")),
+    Term(N_("NO tokens|"), N_("A piece refused on a field: 1 to the maker.")),
+    Term(N_("bonus mode|bonus"), N_("Last 3 pieces: each gives the maker 2.")),
+    Term(N_("solution token|solution"), N_("5 to who guesses; else to the maker.")),
+)

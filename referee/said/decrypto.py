@@ -3,7 +3,8 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decrypto as d
-from referee.i18n import _, ngettext
+from referee.glossary import Term
+from referee.i18n import N_, _, ngettext
 
 
 def code_text(code) -> str:
@@ -38,3 +39,17 @@ def describe(event, before) -> str:
         case d.KeywordsGuessed(seat, count):
             return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
     return ""
+
+
+# The words of Decrypto's screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("White, Black|white|black"), N_("The two teams; White's code goes first.")),
+    Term(N_("keyword|keyword|keywords"), N_("Your team's 4 words, 1-4 on its screen.")),
+    Term(N_("encryptor|encryptor|encryptors"), N_("Gives the team's clues this round.")),
+    Term(N_("code|code|codes"), N_("3 digits of 1-4, the keywords to hint.")),
+    Term(N_("clue|clue|clues"), N_("A word hinting at a keyword's meaning.")),
+    Term(N_("interception (int)|interception|interceptions|intercepts|int"), N_("Guessing the other team's code: two win.")),
+    Term(N_("miscommunication (mis)|miscommunication|miscommunications|miscommunicated|miscommunicates|mis"), N_("Missing your own code: two lose.")),
+    Term(N_("tokens|token|tokens"), N_("Interceptions and miscommunications held.")),
+    Term(N_("Hacker|hacker"), N_("Plays alone against two; only intercepts.")),
+)

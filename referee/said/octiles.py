@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games import octiles as oc
 from referee import catalogue
-from referee.i18n import _
+from referee.glossary import Term
+from referee.i18n import N_, _
 
 
 # Given a count, the rules name the players after their seats.
@@ -27,3 +28,17 @@ def describe(event, before) -> str:
         case oc.Stop():
             return _("stopping the game")
     return ""
+
+
+# The words of Octiles' screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("space|space|spaces"), N_("An octagon of the board, numbered 1-17.")),
+    Term(N_("tile|tile|tiles"), N_("An octagon with 4 paths; 18 in the deck.")),
+    Term(N_("deck|deck"), N_("The tiles face down; a tile taken off goes under.")),
+    Term(N_("path|path|paths"), N_("A line a runner follows to a circle.")),
+    Term(N_("circle|circle|circles"), N_("Where paths meet; a runner stops there.")),
+    Term(N_("runner|runner|runners"), N_("One of yours; bring them to the far edge.")),
+    Term(N_("home|home|homes"), N_("Edge circles: start on yours, end opposite.")),
+    Term(N_("referee mode|referee"), N_("The box checks each move.")),
+    Term(N_("dealer mode|dealer"), N_("The box only deals the tiles.")),
+)

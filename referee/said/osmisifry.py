@@ -3,7 +3,8 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import osmisifry as osm
-from referee.i18n import _
+from referee.glossary import Term
+from referee.i18n import N_, _
 
 
 def describe(event, before) -> str:
@@ -34,3 +35,20 @@ def describe_roll(event, before) -> str:
         side = _("left") if event.values[0] <= 4 else _("right")   # [OS-9]
         return _("roll {dice} → {side}").format(dice=dice, side=side)
     return _("roll {dice}").format(dice=dice)
+
+
+# The words of Osmišifry's screens, defined (``referee.glossary``).
+GLOSSARY = (
+    Term(N_("agent|agent|agents"), N_("You, with a grid of words to be found.")),
+    Term(N_("grid|grid|grids"), N_("Your 6x6 letters; words run 8 ways.")),
+    Term(N_("row|row|rows"), N_("A round's letters, one more than players.")),
+    Term(N_("creation|creation"), N_("The rounds of picking letters.")),
+    Term(N_("pictures drawn|pictures|drawing|draws"), N_("One per word; who draws picks last.")),
+    Term(N_("booklet|booklet|booklets"), N_("Your grid and pictures, passed on.")),
+    Term(N_("direction|direction"), N_("One d8: 1-4 pass left, 5-8 right.")),
+    Term(N_("officer|officer|officers"), N_("Gets your booklet, seeks your words.")),
+    Term(N_("decoding|decoding"), N_("The officers' 5 minutes.")),
+    Term(N_("found and named|found|named"), N_("+2 to the agent, +1 to the officer.")),
+    Term(N_("unused letters|unused"), N_("Left uncrossed, not secret: -1 each.")),
+    Term(N_("secret word|destroyed"), N_("5 letters to keep readable, or -5.")),
+)

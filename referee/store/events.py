@@ -14,172 +14,41 @@ wall clock.  ``games.started``/``ended`` and ``events.wall`` are wall-clock
 labels for people; beside each label the boot and the monotonic second it
 was taken in, so that ``redate`` can correct a boot's labels once NTP has
 stepped the clock.  Databases from before these columns are brought up to
-date on open (``_migrate``): their ``at`` was the wall clock, which as a
-game clock simply goes on from where it was.
+date on open (``referee.store.schema.migrate``): their ``at`` was the wall
+clock, which as a game clock simply goes on from where it was.
 
-What can go wrong with the card is sorted here, once: a write the card
-refuses (full, read-only, an I/O error) raises ``Unsaved`` and changes
-nothing, so the box can refuse the key; a damaged file raises ``Damaged``
-when it is opened (see ``referee.store.salvage``); a row that cannot be read is
+What can go wrong with the card is sorted once, in ``referee.store.writes``:
+a write the card refuses raises ``Unsaved`` and changes nothing, a damaged
+file raises ``Damaged`` when it is opened; a row that cannot be read is
 passed over (a game's events stop before it) rather than failing the caller.
+The settings, the team pages and the merges are kept by the classes the
+store is made of (``referee.store.settings``, ``.team_pages``, ``.merges``).
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import functools
 import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from referee.clock import Stamp
 from referee.store import sqlite_file
+from referee.store.merges import Merge, Merges, seated
+from referee.store.schema import ADDED, SCHEMA, migrate
+from referee.store.schema import read_json as _json
+from referee.store.settings import Settings
+from referee.store.team_pages import TeamPage, TeamPages
+from referee.store.writes import (BEGIN, CORRUPT, NOTADB, READONLY, Damaged, Unsaved, code, undecodable, unsaved,
+                                  versions_flipped)
+from referee.store.writes import writes as _writes
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id       INTEGER PRIMARY KEY,
-    name     TEXT NOT NULL,
-    options  TEXT NOT NULL,
-    started  REAL NOT NULL,
-    ended    REAL,
-    boot     TEXT,             -- started was labelled in this boot,
-    mono     REAL,             -- at this monotonic second
-    end_boot TEXT,
-    end_mono REAL
-);
-CREATE TABLE IF NOT EXISTS events (
-    game     INTEGER NOT NULL REFERENCES games(id),
-    seq      INTEGER NOT NULL,
-    at       REAL NOT NULL,    -- game clock
-    data     TEXT NOT NULL,
-    wall     REAL,             -- wall-clock label
-    boot     TEXT,
-    mono     REAL,
-    view     TEXT,             -- the page the box showed before the key (see Store.append)
-    PRIMARY KEY (game, seq)
-);
-CREATE INDEX IF NOT EXISTS events_boot ON events(boot);
-CREATE INDEX IF NOT EXISTS games_boot ON games(boot);
-CREATE TABLE IF NOT EXISTS settings (
-    key      TEXT PRIMARY KEY,
-    value    TEXT NOT NULL
-);
--- A game's state after row ``seq``, so that a start replays only the rows
--- after it (see referee.box.session).  ``depth``: events in effect at ``seq``
--- (undo rows taken back); ``at``: the game clock there; ``rules``: the
--- fingerprint of the rules that made ``state`` (referee.store.snapshot).
-CREATE TABLE IF NOT EXISTS snapshots (
-    game     INTEGER NOT NULL REFERENCES games(id),
-    seq      INTEGER NOT NULL,
-    depth    INTEGER NOT NULL,
-    at       REAL NOT NULL,
-    rules    TEXT NOT NULL,
-    state    TEXT NOT NULL,
-    PRIMARY KEY (game, seq)
-);
-CREATE TABLE IF NOT EXISTS team_pages (
-    token    TEXT PRIMARY KEY,
-    game     INTEGER NOT NULL REFERENCES games(id),
-    team     INTEGER NOT NULL,
-    csrf     TEXT NOT NULL,
-    UNIQUE (game, team)
-);
--- One person, one name: ``from_key`` (a player, as ``referee.web.players.key``
--- spells one) is counted as ``into_key`` from now on, until ``undone``.
--- Written by the box only, when the table's merge page asks (referee.merging).
--- The id comes last: a repair that reads rows off damaged pages tells the
--- tables' rows apart by their shape, and a games row starts with its id.
-CREATE TABLE IF NOT EXISTS merges (
-    from_key TEXT NOT NULL,
-    into_key TEXT NOT NULL,
-    at       REAL NOT NULL,
-    undone   REAL,             -- when it was taken back; NULL while it holds
-    id       INTEGER PRIMARY KEY
-);
-"""
+# What the rest of the project takes from here, wherever each part is kept.
+__all__ = ["ADDED", "SCHEMA", "UNDO", "Damaged", "GameRow", "LastRow", "Merge", "Snapshot", "Store", "TeamPage",
+           "Unreadable", "Unsaved", "seated", "unsaved"]
+
 UNDO = {"type": "Undo"}
-
-# Columns added since the first schema: (table, column, type).
-ADDED = (("games", "boot", "TEXT"), ("games", "mono", "REAL"), ("games", "end_boot", "TEXT"),
-         ("games", "end_mono", "REAL"), ("events", "wall", "REAL"), ("events", "boot", "TEXT"),
-         ("events", "mono", "REAL"), ("events", "view", "TEXT"))
-
-
-# Result codes (the primary byte of sqlite3.Error.sqlite_errorcode).
-_READONLY, _CORRUPT, _NOTADB = 8, 11, 26
-_UNSAVED = {13: "full", 8: "read-only", 14: "read-only", 10: "error", 11: "damaged", 26: "damaged"}
-
-
-class Damaged(Exception):
-    """The database file is damaged: it must be set aside and salvaged.
-    ``log``: the write-ahead log as it was found, when it is the damaged
-    part (SQLite deletes the file when it closes the database)."""
-
-    def __init__(self, message: str, log: bytes = b"") -> None:
-        super().__init__(message)
-        self.log = log
-
-
-class Unsaved(Exception):
-    """A write the card refused; nothing of it was stored.  ``reason`` is
-    ``"full"``, ``"read-only"``, ``"damaged"`` or ``"error"`` (I/O)."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
-
-
-def _code(exc: sqlite3.Error) -> int:
-    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
-
-
-def unsaved(exc: sqlite3.Error) -> Unsaved | None:
-    """What a failed write means for the table, if it is the card's fault."""
-    reason = _UNSAVED.get(_code(exc))
-    return Unsaved(reason, str(exc)) if reason else None
-
-
-def _versions_flipped(path: str) -> bool:
-    """The header's format numbers (bytes 18 and 19: 1 legacy, 2 WAL) are
-    not SQLite's: a newer write format makes SQLite open the file read-only,
-    and a flipped bit there must be mended (``referee.store.salvage``), not taken
-    for a read-only card."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(20)
-    except OSError:
-        return False
-    return len(head) == 20 and not (head[18] in (1, 2) and head[19] in (1, 2))
-
-
-def _writes(method):
-    @functools.wraps(method)
-    def write(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            refused = unsaved(exc)
-            if refused is None:
-                raise
-            raise refused from exc
-    return write
-
-
-# Every write takes the write lock as it begins: a transaction that read first
-# and wrote later could find another connection's write between the two.
-BEGIN = "BEGIN IMMEDIATE"
-
-
-def _json(data: bytes | str | None):
-    """A stored JSON text, or None if the bytes do not hold one."""
-    try:
-        return json.loads(data)
-    except (TypeError, ValueError):   # bad UTF-8 is a ValueError too
-        return None
-
 
 @dataclass(frozen=True)
 class GameRow:
@@ -216,26 +85,10 @@ class LastRow(NamedTuple):
     data: dict | None
 
 
-@dataclass(frozen=True)
-class TeamPage:
-    """A team's web page for one game: ``token`` is its address (a secret,
-    see ``referee.web.team_pages``), ``csrf`` guards its forms."""
-    token: str
-    game: int
-    team: int
-    csrf: str
+class Store(Settings, TeamPages, Merges):
+    """The record: its games and their events and snapshots here; its
+    settings, team pages and merges from the classes it is made of."""
 
-
-@dataclass(frozen=True)
-class Merge:
-    """The player ``from_key`` counted as ``into_key``, since ``at``."""
-    id: int
-    from_key: str
-    into_key: str
-    at: float
-
-
-class Store:
     def __init__(self, path: str, check: bool = True) -> None:
         self.path = path
         self.read_only = False
@@ -244,7 +97,7 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._check_log()
-            self._migrate()
+            migrate(self)
             self._db.executescript(f"{BEGIN}; {SCHEMA} COMMIT;")   # all tables or none, even if cut
             # SQLite opens a file it may not write (a read-only mount, which
             # stops root too) read-only without a word, and the first key
@@ -256,8 +109,8 @@ class Store:
                 raise Damaged(f"{path}: quick_check failed")
         except sqlite3.Error as exc:
             self._close_quietly()
-            if _code(exc) in (_CORRUPT, _NOTADB) or (_code(exc) == _READONLY and _versions_flipped(path)) \
-                    or _undecodable(exc):
+            if code(exc) in (CORRUPT, NOTADB) or (code(exc) == READONLY and versions_flipped(path)) \
+                    or undecodable(exc):
                 raise Damaged(f"{path}: {exc}") from exc
             refused = unsaved(exc)
             if refused is None:
@@ -307,33 +160,11 @@ class Store:
             return store
         raise AssertionError("an in-memory database always opens")
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write, whole or not at all: committed (and synced) on
-        leaving, rolled back if anything in it raises."""
-        with self._db:
-            self._db.execute(BEGIN)
-            yield self._db
-
     def _close_quietly(self) -> None:
         try:
             self._db.close()
         except (AttributeError, sqlite3.Error):
             pass
-
-    def _migrate(self) -> None:
-        # Columns added since the first schema are added here; tables added
-        # since (snapshots) come from SCHEMA, which only makes what is missing.
-        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "events" not in tables:
-            return  # a new database: SCHEMA makes it whole
-        with self._transaction():
-            for table, column, kind in ADDED:
-                have = {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
-                if column not in have:
-                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-                    if (table, column) == ("events", "wall"):
-                        self._db.execute("UPDATE events SET wall = at")  # it was the wall clock
 
     @classmethod
     def open_read_only(cls, path: str) -> Store:
@@ -568,95 +399,8 @@ class Store:
         self._db.execute("INSERT OR REPLACE INTO snapshots (game, seq, depth, at, rules, state) "
                          "VALUES (?, ?, ?, ?, ?, ?)", (game, s.seq, s.depth, s.at, s.rules, s.state))
 
-    # --- settings ----------------------------------------------------------------
-
-    def setting(self, key: str, default=None):
-        row = self._db.execute("SELECT CAST(value AS BLOB) FROM settings WHERE key = ?", (key,)).fetchone()
-        value = _json(row[0]) if row else None
-        return default if value is None else value
-
-    @_writes
-    def set_setting(self, key: str, value) -> None:
-        self._db.execute("INSERT INTO settings (key, value) VALUES (?, ?) "
-                         "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
-
-    # --- team pages ------------------------------------------------------------------
-
-    def team_page(self, game: int, team: int) -> TeamPage | None:
-        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE game = ? AND team = ?",
-                               (game, team)).fetchone()
-        return TeamPage(*row) if row else None
-
-    def team_page_by_token(self, token: str) -> TeamPage | None:
-        row = self._db.execute("SELECT token, game, team, csrf FROM team_pages WHERE token = ?",
-                               (token,)).fetchone()
-        return TeamPage(*row) if row else None
-
-    @_writes
-    def add_team_page(self, page: TeamPage) -> None:
-        self._db.execute("INSERT INTO team_pages (token, game, team, csrf) VALUES (?, ?, ?, ?)",
-                         (page.token, page.game, page.team, page.csrf))
-
-    # --- merges of two names into one ---------------------------------------------------
-
-    def merges(self) -> list[Merge]:
-        """The merges in effect, oldest first (none where an older database,
-        read before the box made the table, has none)."""
-        try:
-            rows = self._db.execute("SELECT id, from_key, into_key, at FROM merges WHERE undone IS NULL "
-                                    "ORDER BY id").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        return [Merge(*row) for row in rows if isinstance(row[1], str) and isinstance(row[2], str)]
-
-    @_writes
-    def add_merge(self, from_key: str, into_key: str, at: float, check=None) -> int:
-        """``check(store)``, if given, reads what the merge must agree with
-        inside the write's own transaction, and raises to refuse it: no
-        other write can come between what it read and the row."""
-        with self._transaction():
-            if check is not None:
-                check(self)
-            return self._db.execute("INSERT INTO merges (from_key, into_key, at) VALUES (?, ?, ?)",
-                                    (from_key, into_key, at)).lastrowid
-
-    def seated(self):
-        """Every name a game's setup gave, as ``(game, name)`` (``seated``)."""
-        return seated(self._db)
-
-    @_writes
-    def undo_merge(self, merge: int, at: float) -> bool:
-        """Takes a merge back; False if it is not in effect."""
-        return self._db.execute("UPDATE merges SET undone = ? WHERE id = ? AND undone IS NULL",
-                                (at, merge)).rowcount == 1
-
-
-def seated(db: sqlite3.Connection):
-    """Every name a game's setup gave, as ``(game, name)``: its ``players``
-    and Decrypto's ``members``, team by team.  Read by SQLite's JSON
-    functions, on the box's connection or the club publisher's read-only
-    one; a games row whose options are not JSON (a damaged one) gives none."""
-    options = "CASE WHEN json_valid(g.options) THEN g.options ELSE '{}' END"
-    rows = db.execute(
-        f"SELECT g.id, CAST(p.value AS BLOB) FROM games g, json_each({options}, '$.players') p "
-        "WHERE p.type = 'text' UNION ALL "
-        f"SELECT g.id, CAST(m.value AS BLOB) FROM games g, json_each({options}, '$.members') t, "
-        "json_each(CASE WHEN t.type = 'array' THEN t.value ELSE '[]' END) m WHERE m.type = 'text'")
-    for game, name in rows:
-        try:
-            yield game, name.decode()
-        except UnicodeDecodeError:
-            continue
-
 
 _GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
-
-
-def _undecodable(exc: sqlite3.Error) -> bool:
-    """Python's sqlite3, not SQLite, refusing text that is not UTF-8: a byte
-    flipped in the schema's CREATE text (read by ``PRAGMA table_info``).
-    That error carries no SQLite code, only this message."""
-    return isinstance(exc, sqlite3.OperationalError) and str(exc).startswith("Could not decode to UTF-8")
 
 
 def _game(row) -> GameRow | None:

@@ -38,7 +38,8 @@ import tempfile
 import time
 
 from referee.store import sqlite_file
-from referee.store.events import ADDED, SCHEMA, Damaged, Store
+from referee.store.events import Damaged, Store
+from referee.store.schema import ADDED, SCHEMA
 
 log = logging.getLogger(__name__)
 

@@ -24,6 +24,10 @@ class Text(bytes):
     apart from a BLOB of the same bytes."""
 
 
+# A value of a record: NULL, an integer, a real, a TEXT or a BLOB.
+Value = int | float | bytes | None
+
+
 def varint(data: bytes, at: int) -> tuple[int, int]:
     """The varint at ``at`` and where it ends."""
     value = 0
@@ -35,19 +39,20 @@ def varint(data: bytes, at: int) -> tuple[int, int]:
     return (value << 8) | data[at + 8], at + 9
 
 
-def _value(kind: int, raw: bytes):
+def _value(kind: int, raw: bytes) -> Value:
     if kind == 0:
         return None
     if kind in (8, 9):
         return kind - 8
     if kind == 7:
-        return struct.unpack(">d", raw)[0]
+        real: float = struct.unpack(">d", raw)[0]
+        return real
     if kind <= 6:
         return int.from_bytes(raw, "big", signed=True)
     return Text(raw) if kind % 2 else bytes(raw)
 
 
-def record(payload: bytes) -> list:
+def record(payload: bytes) -> list[Value]:
     """The values of one record; ValueError if it does not parse."""
     try:
         size, at = varint(payload, 0)
@@ -84,12 +89,13 @@ class File:
     def page(self, number: int) -> bytes:
         return self.data[(number - 1) * self.size:number * self.size]
 
-    def rows(self) -> Iterator[tuple[int, list]]:
+    def rows(self) -> Iterator[tuple[int, list[Value]]]:
         """(rowid, values) of every cell of every table leaf page."""
         for number in range(1, self.count + 1):
             yield from self.leaf_rows(self.page(number), 100 if number == 1 else 0)
 
-    def leaf_rows(self, page: bytes, head: int = 0, newer: dict | None = None) -> Iterator[tuple[int, list]]:
+    def leaf_rows(self, page: bytes, head: int = 0,
+                  newer: dict[int, bytes] | None = None) -> Iterator[tuple[int, list[Value]]]:
         """The rows of one page; ``newer``: page images (by number) to follow
         overflow chains through before the file's, for a page of the log."""
         # Read as a table's leaf unless it says it is another kind of b-tree
@@ -105,13 +111,14 @@ class File:
             except (ValueError, IndexError):
                 continue
 
-    def _cell(self, page: bytes, start: int, newer: dict) -> tuple[int, bytes]:
+    def _cell(self, page: bytes, start: int, newer: dict[int, bytes]) -> tuple[int, bytes]:
         length, at = varint(page, start)
         rowid, at = varint(page, at)
         if rowid >= 1 << 63:
             rowid -= 1 << 64
         usable = self.usable
         most = usable - 35
+        payload: bytes | bytearray
         if length <= most:
             payload = page[at:at + length]
         else:   # the rest of the payload on a chain of overflow pages

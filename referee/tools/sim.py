@@ -93,6 +93,34 @@ HOLDS = {"team1": "Z", "team2": "X"}   # the keys that hold a team button down
 PIXELS_FIT = (2 * (64 + 4) + 30, (32 + 2) + (16 + 2) + 1)
 
 
+QUIT_ASKED = "A game is under way: ctrl+q again quits, any other key stays."
+PUBLIC = (128 + 4, 32 + 2)   # the public panel in half blocks, with its border and padding
+TEAMS_HIGH = 16 + 2          # a team panel in braille, with its border
+SIDE_NARROW = 20             # the pad at its narrowest beside the pixels
+
+
+def unseen(width: int, height: int) -> str:
+    """What of the pixel view a terminal of ``width``×``height`` leaves out."""
+    legend = PIXELS_FIT[1] - PUBLIC[1] - TEAMS_HIGH
+    room = height - legend
+    cut = []
+    if width < PUBLIC[0] or room < PUBLIC[1]:
+        parts = ([f"its right {PUBLIC[0] - width} columns"] if width < PUBLIC[0] else []) + \
+                ([f"its bottom {PUBLIC[1] - room} rows"] if room < PUBLIC[1] else [])
+        cut.append("the public panel's " + " and ".join(p.removeprefix("its ") for p in parts))
+    if room < PUBLIC[1] + TEAMS_HIGH:
+        cut.append("the team panels" if room <= PUBLIC[1] else "the team panels' bottom rows")
+    if width < PUBLIC[0] + SIDE_NARROW:
+        cut.append("the pad")
+    return ", ".join(cut) or "nothing"
+
+
+def under_way(box) -> bool:
+    """A game is being played (not over; the table tools count too)."""
+    s = box.session if box is not None else None
+    return s is not None and not s.rules.is_over(s.state)
+
+
 class PadKey(Button):
     """A pad key that stays down while the mouse button does (and at least
     as long as a finger would: a click is shorter than the debounce)."""
@@ -152,6 +180,7 @@ class RefereeSim(App):
         self.chosen = False      # t was pressed: the view is the player's, not the size's
         self.too_small = ""      # why the text view was chosen, while it is
         self._status = None
+        self.quitting = False    # ctrl+q pressed over a game under way: a second one quits
 
     def compose(self) -> ComposeResult:
         with Vertical(id="screens"):
@@ -218,9 +247,20 @@ class RefereeSim(App):
             status = "\n".join((*held, status))
         if self.too_small:
             status = f"{self.too_small}\n{status}"
+        if self.quitting:
+            status = f"{QUIT_ASKED}\n{status}"
         if status != self._status:
             self._status = status
             self.status.update(status)
+
+    def action_quit(self) -> None:
+        """ctrl+q: over a game under way it asks first, on the status line;
+        a second ctrl+q quits, any other key stays."""
+        if self.quitting or not under_way(self.box):
+            self.exit()
+            return
+        self.quitting = True
+        self.refresh_panels()
 
     def action_text(self) -> None:
         self.chosen = True
@@ -240,7 +280,7 @@ class RefereeSim(App):
         self.too_small = (f"Terminal {width}×{height}: the pixels need {PIXELS_FIT[0]}×{PIXELS_FIT[1]}, "
                           "so the screens are shown as text." if small and self.show_text else
                           f"Terminal {width}×{height} cuts the pixels (they need {PIXELS_FIT[0]}×"
-                          f"{PIXELS_FIT[1]}): t shows text." if small else "")
+                          f"{PIXELS_FIT[1]}): {unseen(width, height)} not shown; t shows text." if small else "")
         # The pixels asked for in a narrow terminal: the pad takes what is
         # left beside them, not its usual width, so no key is cut.
         self.query_one("#side").set_class(width < PIXELS_FIT[0] and not self.show_text, "narrow")
@@ -281,6 +321,9 @@ class RefereeSim(App):
         self.refresh_panels()
 
     def on_key(self, event) -> None:
+        if self.quitting and event.key != "ctrl+q":
+            self.quitting = False   # the question is answered: the game stays
+            self.refresh_panels()
         # Either case: the screens print "D:", and caps lock is no mistake.
         ch = (event.character or "").lower()
         if not ch:

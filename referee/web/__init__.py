@@ -15,7 +15,7 @@ Routes
 ``/``                       tonight: every game, the one in progress on top
 ``/g/<id>``                 one game: result, chart of running totals, score sheet
 ``/g/<id>/step/<k>``        a finished game step by step (``referee.web.replay``; ``?reveal=1``,
-                            ``?side=white|black``; ``/g/<id>/step?round=`` jumps); 409 while it is on
+                            ``?side=white|black``, ``hacker|team``; ``/g/<id>/step?round=`` jumps); 409 while on
 ``/e/``                     the evenings, newest first (``?before=YYYY-MM-DD`` pages on)
 ``/e/<YYYY-MM-DD>``         an earlier evening
 ``/T/<token>``              a team's page (``/t/`` too); POST sends its forms

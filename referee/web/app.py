@@ -34,14 +34,14 @@ from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.web import (chart, export, guard, history, live, merges, names_page, player_pages, replay, sheets,
                          table, team_pages)
-from referee.web.bodies import TYPES, Body, Kept, attachment, key_of, send
+from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 SHUTDOWN_SECONDS = 2.0
-DAY = r"{day:\d{4}-\d{2}-\d{2}}"
-GAME = r"{id:\d{1,9}}"
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
+GAME = r"{id:[0-9]{1,9}}"
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 
 SITE = web.AppKey("site", object)
@@ -83,7 +83,7 @@ class Site:
         self.hub = live.Hub(reader)
         self.static = static_files()
         self.env = environment(self.static, "referee.web")
-        self._cache = Kept()
+        self._cache = PerChange()
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -305,8 +305,14 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(reader, client: channel.Client, ladder: Ladder | None = None) -> web.Application:
+def make_app(reader, client: channel.Client, ladder: Ladder | None = None, phone_clock=None) -> web.Application:
     site = Site(reader, client, ladder)
+
+    @web.middleware
+    async def clock_from_phones(request: web.Request, handler):
+        # referee.web.phone_clock: a box the network does not set takes a phone's time.
+        await phone_clock.hear(request.headers.get("Date"))
+        return await handler(request)
 
     @web.middleware
     async def plain_errors(request: web.Request, handler):
@@ -323,7 +329,8 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None) -> we
     async def end_streams(app: web.Application) -> None:
         site.hub.close()
 
-    app = web.Application(middlewares=[plain_errors], client_max_size=MAX_BODY)
+    app = web.Application(middlewares=[plain_errors] + ([clock_from_phones] if phone_clock else []),
+                          client_max_size=MAX_BODY)
     app[SITE] = site
     app.on_shutdown.append(end_streams)
     get = app.router.add_get
@@ -355,8 +362,8 @@ class Server:
     """The web app listening on a TCP port, within ``referee.web.guard``'s
     limits, told of changes by the box."""
 
-    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None) -> None:
-        self.app = make_app(reader, client, ladder)
+    def __init__(self, reader, client: channel.Client, ladder: Ladder | None = None, phone_clock=None) -> None:
+        self.app = make_app(reader, client, ladder, phone_clock)
         self.channel = client
         # No access log: a team page's address in it would be a key left lying about.
         self.runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN_SECONDS,
@@ -410,11 +417,14 @@ class _QuietBadRequests(logging.Filter):
 logging.getLogger("aiohttp.server").addFilter(_QuietBadRequests())
 
 
-async def serve(reader, client: channel.Client, host: str, port: int, ladder: Ladder | None = None) -> Server:
+async def serve(reader, client: channel.Client, host: str, port: int, ladder: Ladder | None = None,
+                phone_clock=None) -> Server:
     """Start the web app on ``host``:``port`` (0: any free port), reading
     the store through ``reader`` and asking the box through ``client``
-    (``ladder``: config.toml's ``[ladder]``, the defaults if None)."""
-    server = Server(reader, client, ladder)
+    (``ladder``: config.toml's ``[ladder]``, the defaults if None;
+    ``phone_clock``: a ``referee.web.phone_clock.PhoneClock`` told of every
+    request's ``Date``)."""
+    server = Server(reader, client, ladder, phone_clock)
     try:
         await server.start(host, port)
     except BaseException:

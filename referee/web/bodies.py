@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-MOST_KEPT = 256           # rendered answers kept between two changes, by each ``Kept``
+MOST_KEPT = 256           # rendered answers kept between two changes, by each ``PerChange``
 TYPES = {"html": "text/html", "json": "application/json", "csv": "text/csv",
          "css": "text/css", "js": "text/javascript", "svg": "image/svg+xml"}
 
@@ -29,7 +29,7 @@ class Body:
         return cls(raw, gzip.compress(raw, 6, mtime=0), kind, f'"{tag}"')
 
 
-class Kept:
+class PerChange:
     """Answers rendered once and kept while the stamp of what they were
     made from holds (a crowd of phones costs one rendering per change); at
     most ``most`` of them, all forgotten when one more would be too many."""

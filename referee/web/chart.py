@@ -7,7 +7,8 @@ which the content security policy would refuse.
 
 Lines that meet would hide one another (Player 2 under Player 3): where
 several series have the same value after a round, their points are drawn a
-few pixels apart, in series order, so every colour stays in sight.  A
+few pixels apart, in series order, so every colour stays in sight; the
+first of them keeps the true height, so that a zero lies on the zero line.  A
 series drawn ``dashed`` (a team's second line, in its colour) is also thin,
 with hollow square marks, so that over its solid twin both still show.
 
@@ -41,13 +42,14 @@ def nice_step(span: float, ticks: int = 4) -> int:
 
 
 def spread(values: tuple) -> list[float]:
-    """Each series' offset in pixels at one round: equal values fan out
-    around their true height, in series order."""
+    """Each series' offset in pixels at one round: of equal values the
+    first series' is drawn at its true height (a zero on the zero line),
+    the others beside it, below, above, further below, in series order."""
     offsets = [0.0] * len(values)
     for v in set(values):
         same = [k for k, w in enumerate(values) if w == v]
         for j, k in enumerate(same):
-            offsets[k] = (j - (len(same) - 1) / 2) * APART
+            offsets[k] = (j + 1) // 2 * APART * (1 if j % 2 else -1)
     return offsets
 
 

@@ -18,7 +18,8 @@ so ids must not change.  The play, as sent here:
   number, where the game has one), ``highestWins``, ``noPoints``,
   ``usesTeams``;
 - ``players``, each: ``name``, ``sourcePlayerId`` (text), ``seatOrder``
-  (1, 2…), ``score`` (number), ``winner`` and ``startPlayer`` (true/false),
+  (1, 2…), ``score`` (number; none in a game of ``noPoints``, such as a
+  single Da Vinci Code game), ``winner`` and ``startPlayer`` (true/false),
   ``rank`` (1 = best), and in a team game ``team`` (text: players with the
   same text are one team).
 
@@ -88,7 +89,8 @@ def game_csv(entry: dict) -> str:
 def evening_csv(entries: list[dict]) -> str:
     """Every game of an evening, a row per player; in a team game, the
     team's result on each of its players' rows, the team named beside them."""
-    rows = [["game_id", "game", "started", "ended", "status", "seat", "player", "total", "winner", "team"]]
+    rows: list[list[object]] = [["game_id", "game", "started", "ended", "status", "seat", "player", "total",
+                                 "winner", "team"]]
     for entry in sorted(entries, key=lambda e: e["id"]):
         seats = [(name, s, s.name if s.members else "") for s in sheets.standings(entry)
                  for name in (s.members or (s.name,))]
@@ -113,13 +115,16 @@ def bgstats_link(entry: dict) -> str | None:
 def bgstats_play(entry: dict) -> dict:
     """The play as BG Stats' import format has it."""
     evening = history.evening_of(entry["started"]).isoformat()
+    # A game that scores no points (the score log's ``scored`` is false: its
+    # totals only say who won) is sent without scores, as noPoints has it.
+    scored = entry.get("scored", True)
     play = {
         "sourceName": SOURCE,
         "sourcePlayId": f"{entry['id']}-{int(entry['started'])}",
         "playDate": dt.datetime.fromtimestamp(entry["ended"], dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, round((entry["ended"] - entry["started"]) / 60)),
         "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
-                 "highestWins": True, "noPoints": False},
+                 "highestWins": True, "noPoints": not scored},
     }
     game = catalogue.GAMES.get(entry["game"])
     # BoardGameGeek's number (boardgamegeek.com/boardgame/<number>), which BG
@@ -137,6 +142,8 @@ def bgstats_play(entry: dict) -> dict:
         sent = {"name": name, "sourcePlayerId": f"{evening}/{name}", "seatOrder": seat,
                 "score": s.total, "winner": s.winner, "rank": ranked.index(s.total) + 1,
                 "startPlayer": name == entry.get("starter")}
+        if not scored:
+            del sent["score"]
         if team is not None:
             sent["team"] = team
         return sent

@@ -13,7 +13,9 @@ cost it, whatever it sends.
   that has sent nothing yet, or half a request head, or waits between two
   requests): a crowd of guests holding idle connections cannot lock the
   next phone out, and a phone that had one open simply opens another.  When
-  every connection is busy with a request, the newcomer waits, unread, for
+  every connection is busy with a request, the newcomer takes the place of
+  the oldest one busy but unread (its answer waiting on a peer that reads
+  nothing, below); when none is, the newcomer waits, unread, for
   the first place that frees (a request answered, a connection closed), in
   turn with up to ``MOST_WAITING`` others and for ``HEADER_SECONDS`` at
   most; only beyond that is it closed.  The kernel keeps ``BACKLOG``
@@ -22,13 +24,24 @@ cost it, whatever it sends.
   Raspberry Pi OS).  The unit's ``LimitNOFILE=`` is set well above, so the
   process never runs out of descriptors (asyncio's ``accept()`` would then
   spin on the error).
+- **Answers a peer does not read**: the kernel keeps at most about
+  twice ``SEND_BUFFER`` bytes unsent for a connection (its own buffer grew
+  to megabytes each, 365 MB for 511 connections that never read), and the
+  connection's own buffer holds one answer at a time (aiohttp waits for it
+  to drain before the next), so what a connection leaves unsent is bounded
+  by that and the largest answer; a peer that reads nothing of its answer
+  for ``HEADER_SECONDS`` (writing paused all that time) is closed.
+  Requests sent ahead of their answers (pipelined) are read
+  ``MOST_PIPELINED`` at most: one connection with more waiting is closed.
 - **Headers on every answer**: the security headers are set as any answer
   is sent, aiohttp's own 400 for a request it could not parse included.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import socket
 from collections import Counter
 
 from aiohttp import web
@@ -46,6 +59,8 @@ BACKLOG = 2048
 PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
 LONGEST_LINE = 4096     # request line or header field, bytes
 MOST_HEADERS = 48
+SEND_BUFFER = 32 * 1024     # SO_SNDBUF of each connection: the kernel keeps about twice that unsent
+MOST_PIPELINED = 16         # requests read ahead of their answers (a browser sends one at a time)
 
 # For web.AppRunner(**HANDLER_ARGS): aiohttp's own request handler settings.
 HANDLER_ARGS = dict(keepalive_timeout=HEADER_SECONDS, max_line_size=LONGEST_LINE,
@@ -87,11 +102,17 @@ class _Counted(asyncio.Protocol):
         self._guard, self._handler, self._address = guard, handler, None
         self._transport = None
         self._open = False
+        self.stalled: float | None = None     # since when its answer waits on a peer that reads nothing
+        self._stall = None
 
     def connection_made(self, transport) -> None:
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else ""
         self._address, self._transport = address, transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         admitted = self._guard.admit(self)
         if admitted is None:
             transport.abort()
@@ -106,6 +127,9 @@ class _Counted(asyncio.Protocol):
             self._transport.resume_reading()
 
     def connection_lost(self, exc) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
         self._guard.release(self)
         if self._open:
             self._open = False
@@ -129,15 +153,35 @@ class _Counted(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._handler.data_received(data)
+        if len(getattr(self._handler, "_messages", ())) > MOST_PIPELINED:
+            self._guard.overfull += 1
+            self.make_room()
 
     def eof_received(self):
         return self._handler.eof_received() if self._open else None
 
     def pause_writing(self) -> None:
+        """The peer reads less than it is sent: busy but unread, until
+        ``resume_writing``; closed if it reads nothing for ``HEADER_SECONDS``."""
+        loop = asyncio.get_running_loop()
+        self.stalled = loop.time()
+        self._stall = loop.call_later(HEADER_SECONDS, self._unread)
         self._handler.pause_writing()
 
     def resume_writing(self) -> None:
+        if self.stalled is None:
+            return
+        self.stalled = None
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
         self._handler.resume_writing()
+
+    def _unread(self) -> None:
+        self._stall = None
+        if self.stalled is not None:
+            self._guard.overfull += 1
+            self.make_room()
 
 
 class Guard:
@@ -150,6 +194,8 @@ class Guard:
         self._look = None
         self.turned_away = 0
         self.made_room = 0
+        self.shed = 0           # busy but unread, closed for a newcomer
+        self.overfull = 0       # closed over MOST_PIPELINED, or unread too long
         self.waited = 0
 
     @property
@@ -159,6 +205,11 @@ class Guard:
     @property
     def waiting(self) -> int:
         return len(self._waiting)
+
+    @property
+    def unread(self) -> int:
+        """Connections busy but unread: an answer waits on a peer that reads nothing."""
+        return sum(c.stalled is not None for c in self._connections)
 
     def admit(self, connection: _Counted) -> bool | None:
         """True: in; False: waits for a place (``start`` gives it one); None: closed."""
@@ -178,14 +229,19 @@ class Guard:
         return False
 
     def _let_in(self) -> None:
-        """Places to those waiting, first come first, idle connections making room."""
+        """Places to those waiting, first come first, idle connections making
+        room, then those busy but unread (both oldest first)."""
         while self._waiting:
             if self.total >= self.most:
                 oldest = next((c for c in self._connections if c.idle), None)
-                if oldest is None:
-                    return
+                if oldest is not None:
+                    self.made_room += 1
+                else:
+                    oldest = next((c for c in self._connections if c.stalled is not None), None)
+                    if oldest is None:
+                        return
+                    self.shed += 1
                 oldest.make_room()
-                self.made_room += 1
             newcomer = next(iter(self._waiting))
             del self._waiting[newcomer]
             self._connections[newcomer] = None

@@ -13,10 +13,11 @@ import os
 import signal
 
 from referee import channel
-from referee.clock import RealClock
-from referee.config import Config
+from referee.clock import RealClock, keep_phone_time
+from referee.config import Config, ConfigError
 from referee.notify import serve_until_stopped
 from referee.web.app import serve
+from referee.web.phone_clock import PhoneClock
 from referee.web.reader import Reader
 
 log = logging.getLogger("referee.web")
@@ -31,8 +32,9 @@ async def _box_answers(client: channel.Client) -> bool:
         return False
 
 
-async def run(config: Config) -> None:
-    """Serve until SIGTERM or SIGINT."""
+async def run(config: Config, refused: ConfigError | None = None) -> None:
+    """Serve until SIGTERM or SIGINT; ``refused``: the configuration's
+    mistakes, said at the top of every page."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -52,7 +54,12 @@ async def run(config: Config) -> None:
         except TimeoutError:
             waited += WAIT_SECONDS
     reader = Reader(database, RealClock(loop), config.lang)
-    server = await serve(reader, client, config.web.host, config.web.port, config.ladder)
+    keep_phone_time(reader.clock, reader.store.setting("phone_clock"))
+    server = await serve(reader, client, config.web.host, config.web.port, config.ladder,
+                         PhoneClock(reader.clock, client))
+    if refused is not None:
+        server.site.env.globals["config_error"] = {
+            "problems": [(p.line, str(p._replace(line=None))) for p in refused.problems], "path": refused.path}
     log.info("serving the score log on %s port %d", config.web.host or "*", server.port)
     try:
         await serve_until_stopped(reader.clock, stop, f"serving on port {server.port}")

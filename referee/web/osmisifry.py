@@ -2,15 +2,17 @@
 where the game in progress stands."""
 from __future__ import annotations
 
-from referee.i18n import N_, _, ngettext
+from referee.i18n import N_, _
 from referee.web import sheets
 
 
 def details(i: int, r: dict) -> tuple[str, str]:
-    drawn, unused = r.get("drawn") or 0, r.get("unused") or 0
-    parts = [ngettext("{officer} found {found} of {drawn} word", "{officer} found {found} of {drawn} words",
-                      drawn).format(officer=sheets.side("osmisifry", r.get("officer") or ""), found=r.get("found"), drawn=drawn),
-             ngettext("{unused} unused cell", "{unused} unused cells", unused).format(unused=unused)]
+    """A booklet's line, in the words the box asked its counts in (the
+    game's glossary defines them): "Officer: Bo; Pictures drawn: 3; …"."""
+    parts = [_("Officer: {name}").format(name=sheets.side("osmisifry", r.get("officer") or "")),
+             _("Pictures drawn: {n}").format(n=r.get("drawn") or 0),
+             _("Found and named: {n}").format(n=r.get("found") or 0),
+             _("Unused letters: {n}").format(n=r.get("unused") or 0)]
     if r.get("destroyed"):
         parts.append(_("secret word destroyed"))
     return _("{agent}’s booklet").format(agent=sheets.side("osmisifry", r.get("agent") or "")), "; ".join(parts)

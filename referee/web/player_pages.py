@@ -31,7 +31,7 @@ from referee.i18n import _, ngettext
 from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, ladder, ladder_files, sheets
-from referee.web.bodies import Body, Kept, attachment, key_of, send
+from referee.web.bodies import Body, PerChange, attachment, key_of, send
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
@@ -385,7 +385,7 @@ class Book:
         self.ledger = Ledger.beside(reader.database)
         self._lock = asyncio.Lock()
         self._seen = None
-        self._kept = Kept()
+        self._kept = PerChange()
 
     def cached(self, request: web.Request, make, today: dt.date, *, query: str = "") -> Body:
         """A player page's answer (``Site.cached``), kept while the ledger

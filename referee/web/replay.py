@@ -13,7 +13,10 @@ By default a step shows what a spectator at the table knew then: the
 public view alone, which never holds a keyword or a code before its reveal
 [DE-6].  Once the game is over, ``?reveal=1`` adds what the box knew and
 kept hidden, and ``?side=white`` (or ``black``) one team's keywords beside
-its clues, where the game's web module has ``replay_hidden(state, side)``.
+its clues, where the game's web module has ``replay_hidden(state, side)``: a
+side is named by the name the rules give it (``?side=hacker`` and ``team``
+in the Hacker variant), or by ``white`` and ``black`` for sides the table
+named.
 While the game is on, every address of its replay answers 409 and shows
 nothing, so that nothing reaches the other team.
 
@@ -21,6 +24,8 @@ nothing, so that nothing reaches the other team.
 ``docs/steps-json.md``).
 """
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import msgspec
 from aiohttp import web
@@ -31,9 +36,9 @@ from referee.store import scorelog
 from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 
-SIDES = {"white": 0, "black": 1}
+SIDES = ("white", "black")   # a side's word in the address, where the rules give it no name
 PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
-STEP = r"{step:\d{1,6}}"
+STEP = r"{step:[0-9]{1,6}}"
 
 
 def add_routes(app: web.Application, site) -> None:
@@ -41,7 +46,7 @@ def add_routes(app: web.Application, site) -> None:
     # Step pages rendered, by game, row, step, view and language: a finished
     # game's pages change with nothing else at the table, so they are kept
     # across other changes (which empty the site's cache), within a bound.
-    pages = steps.Kept(PAGES_KEPT)
+    pages = steps.RecentlyUsed(PAGES_KEPT)
     site.replay_records = records   # the bench reads how many are kept
     looked_up: dict = {}            # game id -> its record's key, until the store changes
     seen = [None]                   # the store's version they were looked up at
@@ -66,10 +71,11 @@ def add_routes(app: web.Application, site) -> None:
             raise _Playing()
         return record, entry
 
-    def mode(request: web.Request) -> tuple[str, int | None]:
-        side = SIDES.get(request.query.get("side", ""))
-        if side is not None:
-            return f"side{side}", side
+    def mode(request: web.Request) -> tuple[str, str | None]:
+        """The view asked for, and the side's word if a side's."""
+        word = request.query.get("side")
+        if word is not None:
+            return f"side:{word}", word
         return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
 
     def record_key(request: web.Request) -> tuple:
@@ -86,7 +92,7 @@ def add_routes(app: web.Application, site) -> None:
 
     async def page(request: web.Request) -> web.Response:
         number = int(request.match_info["step"])
-        shown, side = mode(request)
+        shown, word = mode(request)
         key = (*record_key(request), number, shown, i18n.lang)
         body = pages.get(key)
         if body is None:
@@ -94,7 +100,8 @@ def add_routes(app: web.Application, site) -> None:
                 record, entry = finished(request)
             except _Playing:
                 return playing(request)
-            if number >= len(record.steps):
+            side = None if word is None else side_of(side_words(record.name, entry), word)
+            if number >= len(record.steps) or word is not None and side is None:
                 raise web.HTTPNotFound()
             body = Body.of(render(site, record, entry, number, shown, side), "html")
             pages.put(key, body)
@@ -125,19 +132,39 @@ def add_routes(app: web.Application, site) -> None:
                            game=sheets.title(game.name), id=game.id)
         return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    app.router.add_get(r"/g/{id:\d{1,9}}/step/" + STEP, page)
-    app.router.add_get(r"/g/{id:\d{1,9}}/step", jump)
-    app.router.add_get(r"/api/g/{id:\d{1,9}}/steps.json", api)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step/" + STEP, page)
+    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step", jump)
+    app.router.add_get(r"/api/g/{id:[0-9]{1,9}}/steps.json", api)
 
 
 class _Playing(Exception):
     """The game is still on: its replay would tell one team the other's secrets."""
 
 
-def _query(shown: str, side: int | None) -> str:
-    if side is not None:
-        return f"?side={next(k for k, v in SIDES.items() if v == side)}"
+def _query(shown: str, word: str | None) -> str:
+    if word is not None:
+        return f"?side={quote(word, safe='')}"
     return "?reveal=1" if shown == "reveal" else ""
+
+
+def side_of(words: tuple[str, ...], word: str) -> int | None:
+    """The side ``word`` names: one of ``words``, or by its place (an
+    address of before the sides had words of their own)."""
+    for known in (words, SIDES):
+        if word in known:
+            return known.index(word)
+    return None
+
+
+def side_words(game: str, entry: dict) -> tuple[str, ...]:
+    """The words ``?side=`` names the first two sides by: the names the
+    rules give them, in lower case ("hacker", "team"), or by their place,
+    "white" and "black", where the table named them."""
+    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
+    names = entry.get("players", ())[:2]
+    if len(names) == 2 and all(name in rules for name in names):
+        return tuple(name.casefold() for name in names)
+    return SIDES
 
 
 def _lines(record: steps.Record, number: int):
@@ -207,7 +234,8 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
     round_number, round_label, rows = shown_step(record, number)
     hidden_hook = catalogue.hook(record.name, "web", "replay_hidden")
     hidden = hidden_hook(step.state, side) if hidden_hook is not None and shown else []
-    query = _query(shown, side)
+    words = side_words(record.name, entry)
+    query = _query(shown, None if side is None else words[side])
     base = f"/g/{record.game.id}/step/"
     return site.render(
         "replay.html", title=_("Step by step"), live=False, scripts=("replay.js",),
@@ -215,7 +243,7 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
         said=record.said(step), round_number=round_number, round_label=round_label, rows=rows,
         rounds=rounds(record),
         tried=[record.said(t) for t in _flat(step.tried)], hidden=hidden, shown=shown, side=side,
-        can_reveal=hidden_hook is not None,
-        sides=[(key, sheets.side(record.name, name)) for key, name in zip(SIDES, entry.get("players", ())[:2])]
+        side_word=None if side is None else words[side], can_reveal=hidden_hook is not None,
+        sides=[(key, sheets.side(record.name, name)) for key, name in zip(words, entry.get("players", ())[:2])]
         if hidden_hook is not None and catalogue.get(record.name).teams else [],
         verdict=sheets.verdict(entry), complete=record.broken_at is None)

@@ -116,7 +116,7 @@ def build(store: Store, game: GameRow) -> Record:
     return Record(game, rules, steps, broken_at)
 
 
-class Kept:
+class RecentlyUsed:
     """The most recently used of some things, at most ``most`` of them:
     memory stays bounded whatever is asked for."""
 
@@ -139,7 +139,7 @@ class Kept:
         return len(self._kept)
 
 
-class Records(Kept):
+class Records(RecentlyUsed):
     """Records built once and kept, at most ``KEPT_RECORDS``."""
 
     def __init__(self, most: int = KEPT_RECORDS) -> None:

@@ -25,11 +25,11 @@ nothing is dropped (``live.WRITE_SECONDS``); the page reconnects by itself
 from __future__ import annotations
 
 import json
-import math
 
 import msgspec
 from aiohttp import web
 
+from games.base import clock_text
 from referee import catalogue, channel, i18n, merging
 from referee.i18n import _
 from referee.store import scorelog
@@ -61,12 +61,6 @@ class Played(msgspec.Struct):
     verdict: str
 
 
-class Countdown(msgspec.Struct):
-    left: float          # seconds, as of the answer
-    running: bool
-    seconds: float       # its length
-
-
 class View(msgspec.Struct):
     """What the table view shows (``/api/table``)."""
     lang: str
@@ -76,13 +70,7 @@ class View(msgspec.Struct):
     sides: list[Side]
     tonight: list[Row]   # between games: tonight's standings
     games: list[Played]
-    countdown: Countdown | None = None
-
-
-def clock_text(seconds: float) -> str:
-    """As the box writes a countdown: whole seconds rounded up, M:SS."""
-    whole = max(0, math.ceil(seconds - 1e-6))
-    return f"{whole // 60}:{whole % 60:02d}"
+    countdown: channel.Countdown | None = None   # as of the answer
 
 
 class Board(live.Hub):
@@ -123,13 +111,13 @@ class Board(live.Hub):
     def _now(self) -> float:
         return self.reader.clock.monotonic()
 
-    def _countdown(self) -> Countdown | None:
+    def _countdown(self) -> channel.Countdown | None:
         word, session = self._word, self.reader.session
         if word is None or word.countdown is None or session is None or word.game != session.id:
             return None
         cd = word.countdown
         left = max(0.0, cd.left - (self._now() - self._at)) if cd.running else cd.left
-        return Countdown(round(left, 3), cd.running and left > 0, cd.seconds)
+        return channel.Countdown(round(left, 3), cd.running and left > 0, cd.seconds)
 
     # --- what the view shows --------------------------------------------------------
 

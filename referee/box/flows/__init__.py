@@ -8,10 +8,10 @@ the rules decide.  What a flow may ask of the box is ``host.Host``.
 """
 from __future__ import annotations
 
-import math
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from games.base import SLACK, clock_text  # noqa: F401  (the flows take them from here)
 from referee import catalogue
 from referee.box.screen import Screen
 from referee.i18n import _, ngettext
@@ -82,16 +82,6 @@ def module(name: str):
 
 def flow_for(box, session) -> Flow:
     return module(session.name).Play(box, session)
-
-
-# Game-clock sums leave float noise: 1.0000000002 s left reads as 0:01.
-SLACK = 1e-6
-
-
-def clock_text(seconds: float) -> str:
-    """A countdown as players read it: whole seconds, rounded up, M:SS."""
-    whole = max(0, math.ceil(seconds - SLACK))
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def more(n: int) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n
-from referee.box.flows import Flow, answers, clock_text
+from referee.box.flows import Flow, answers, clock_text, roles
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
@@ -187,7 +187,7 @@ class Play(Flow):
         keys = [("#", _("{p} starts").format(p=self._label(self._starter())))]
         if not self.session.events:
             keys.append(("*", _("Menu")))
-        return Screen(title, tuple(lines), keys=tuple(keys))
+        return Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(s.players)))
 
     def _turn(self, step: dv.Step) -> Screen:
         s = self.state
@@ -204,22 +204,28 @@ class Play(Flow):
             return self._prompt(_("{p} again: whom?").format(p=me), self._rows(), (attack, ("*", _("Back"))))
         if step.kind == "again":
             stop = (_("#: stop; drawn tile"), _("joins your row hidden")) if s.drawn else (_("#: stop"),)
+            # A asks whom; a target's digit attacks it at once, as the bar says.
             return self._prompt(_("{p} hit! Again?").format(p=me), (_("A: attack again"), *stop),
-                                (("A", _("Again")), ("#", _("Stop"))))
+                                (attack, ("#", _("Stop"))), also=("A",))
         if s.last and s.last.how == "time":
             title = _("Time up! {p}: draw") if s.drawn else _("Time up! {p}'s turn")
         else:
             title = _("{p}: draw a tile") if s.drawn else _("{p}: no tile to draw")
-        return self._prompt(title.format(p=me), self._rows(), (attack,))
+        # An answer a moment too late is still heard (and refused by the rules).
+        return self._prompt(title.format(p=me), self._rows(), (attack,), also=("A", "B") if self._late() else ())
 
-    def _prompt(self, title: str, lines: tuple[str, ...], keys: tuple) -> Screen:
+    def _prompt(self, title: str, lines: tuple[str, ...], keys: tuple, also: tuple[str, ...] = ()) -> Screen:
+        # A page that names targets ("2,3:attack") takes every seat's digit:
+        # the flow says why one cannot be attacked ("Not your own row.").
+        digits = roles.digits(len(self.state.players)) if any(k[:1].isdigit() for k, _label in keys) else ""
         left = self.box.remaining()
         if left is None:
-            return Screen(title, lines, keys=keys)
+            return Screen(title, lines, keys=keys, digits=digits, also=also)
         # Under the big clock one line fits: the key hints take it rather
         # than the key bar, and a refusal, flashed over the clock shrunk,
         # never takes it (``typing``).
-        return Screen(title, (key_line(keys),), big=clock_text(left), typing=0)
+        return Screen(title, (key_line(keys),), big=clock_text(left), typing=0, digits=digits,
+                      also=(*also, *(k for k, _label in keys if not k[:1].isdigit())))
 
     def _table(self) -> Screen:
         s = self.state

@@ -122,6 +122,7 @@ class Play(Flow):
         self.sheet = 0
         self.confirming = False  # the maker is asked to confirm a corrected count
         self.peeking = False  # button 1 is held
+        self.refused = False  # screen 1 says the count typed was not taken, until the next key
 
     @property
     def state(self) -> game.State:
@@ -154,6 +155,7 @@ class Play(Flow):
         if key == "team1":
             self.peeking = kind == "hold"
         elif kind == "press":
+            self.refused = False
             self._KEYS[self._page()](self, key)
 
     def _start_key(self, key: str) -> None:
@@ -163,7 +165,7 @@ class Play(Flow):
             self.typed = ""
         elif key == "#":
             typed, self.typed = self.typed, ""
-            if not typed or self._act(game.Pieces(int(typed))):  # [DC-3] the maker's secret
+            if not typed or self._takes(typed) and self._act(game.Pieces(int(typed))):  # [DC-3] the maker's secret
                 self.page = Page.PLAY
 
     def _play_key(self, key: str) -> None:
@@ -201,7 +203,8 @@ class Play(Flow):
             self.page, self.typed = (Page.CORRECT, "") if self.typed else (Page.PLAY, "")
         elif key == "#" and self.typed and not self.confirming:
             # [DC-3] a count changed mid-round is asked again, on screen 1 only
-            self.confirming = True
+            self.confirming = self._takes(self.typed)
+            self.typed = self.typed if self.confirming else ""
         elif key == "#" and self.confirming:
             typed, self.typed, self.confirming = self.typed, "", False
             if self._act(game.Pieces(int(typed))):
@@ -257,6 +260,18 @@ class Play(Flow):
                 self.page, self.sheet, self.typed = Page.START, 0, ""
         elif key in "CD":
             self.sheet = (self.sheet + (1 if key == "D" else -1)) % len(self._sheets())
+
+    def _takes(self, typed: str) -> bool:
+        """Whether the rules take the count typed.  One they would refuse
+        is said on screen 1 alone, by the counts they take, never on main
+        nor by the number typed: too few or too many is the maker's secret
+        too [DC-3]."""
+        least, most = game.piece_range(self.state)
+        if least <= int(typed) <= most:
+            return True
+        self.refused = True
+        self.box.sound("error")
+        return False
 
     def _act(self, event) -> bool:
         before = self.state.bonus
@@ -431,6 +446,10 @@ class Play(Flow):
             upcoming = game.apply(s, game.NextRound(), 0.0)
             return Screen(_("Decipher"), (_("Next maker: {name}").format(name=s.players[upcoming.maker]),))
         title = _("Maker: {name}").format(name=s.players[s.maker])
+        if self.refused and page in (Page.START, Page.CORRECT):
+            least, most = game.piece_range(s)
+            return Screen(title, tuple(wrap(_("Not taken: the count is {least} to {most}. Type it again.").format(
+                least=least, most=most))))
         if page == Page.START and self.typed:
             return Screen(title, (_("pieces in the chamber"),), big=self.typed,
                           keys=(("#", _("OK")), ("*", _("Clear"))))

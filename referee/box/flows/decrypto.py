@@ -143,7 +143,7 @@ class Setup(forms.Form):
 def help_screen(page: int) -> Screen:
     """The clue rules [DE-11], then the keys, three lines to a page, each
     page ending on a whole sentence (``forms.help_paged``)."""
-    pages = forms.help_paged([_(line) for line in HELP])
+    pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
     page %= len(pages)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
     keys = (("C", BACK), ("D", ON), ("*", _("Back")))
@@ -435,7 +435,7 @@ class Play(Flow):
         done = s.clues_done[team]
         name = s.encryptor_names[team]
         if name is None:
-            text = _("{team}: player {n} done") if done else _("{team}: player {n}")
+            text = _("{team}: Player {n} done") if done else _("{team}: Player {n}")
             return text.format(team=self.name(team), n=s.encryptors[team])
         text = _("{team}: {name} done") if done else _("{team}: {name}")
         # A long name gives way to "done", which the table waits for.

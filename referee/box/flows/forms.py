@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from games.base import Illegal
-from referee import i18n, setup_names, team_links
-from referee.box.flows import Flow, menu, team_label
+from referee import glossary, i18n, setup_names, team_links
+from referee.box.flows import Flow, menu, roles, team_label
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import _
 
@@ -78,6 +78,13 @@ def help_paged(lines) -> list[tuple[str, ...]]:
             pages.append(pages[-1][HELP_LINES:])
             del pages[-2][HELP_LINES:]
     return [tuple(page) for page in pages if page] or [()]
+
+
+def with_glossary(lines, game: str) -> list[str]:
+    """A game's help text, then its words defined (``referee.glossary``),
+    from a page of their own: a sentence each, never cut over two pages."""
+    words = [part for line in glossary.lines(game) for part in wrap(line)]
+    return [*lines, "", *words] if words else list(lines)
 
 
 def named_seats(values: dict) -> dict:
@@ -191,7 +198,14 @@ class Form(Flow):
 
     @property
     def pages(self) -> int:
-        return max(1, (len(self.options) + LINES - 2) // (LINES - 1))
+        return max(1, (len(self.options) + self.per - 1) // self.per)
+
+    @property
+    def per(self) -> int:
+        """Options a page shows, over the line of names ("A:names B:by
+        phone"): three over one row of keys; two where the key bar takes
+        two rows (D turns the pages, and * is shown beside it)."""
+        return LINES - 1 if len(self.options) <= LINES - 1 else LINES - 2
 
     def shown(self, index: int) -> str:
         """How option ``index`` reads now; a form whose option means nothing
@@ -199,13 +213,21 @@ class Form(Flow):
         option = self.options[index]
         return option.choices[self.chosen[index]][1]
 
+    def front(self) -> None:
+        """Back on the form's first page (a kept form opened again)."""
+        self.page, self.help_page, self.mode = 0, None, ""
+
     def help(self) -> tuple[str, ...]:
         """The help text; a form whose help depends on the choices overrides it."""
         return self.help_lines
 
+    def help_text(self) -> list[str]:
+        """The help as its pages show it: ``help()``, then the game's words."""
+        return with_glossary(self.help(), self.game)
+
     @property
     def help_pages(self) -> int:
-        return len(help_paged(self.help()))
+        return len(help_paged(self.help_text()))
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -224,11 +246,12 @@ class Form(Flow):
         elif key.isdigit() and 1 <= int(key) <= len(self.options):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
-            self.page = i // (LINES - 1)
+            self.page = i // self.per
             self._seated()
         elif key == "#":
             self.start(self.named(self.values))
         elif key == "*":
+            menu.keep_setup(self.box, self)   # the names typed and the options chosen wait for the table
             self.box.goto(menu.Main(self.box))
         elif key == "D":
             self.page = (self.page + 1) % self.pages
@@ -311,14 +334,13 @@ class Form(Flow):
             self.help_page = None
 
     def screens(self):
-        names = self._names_screens()
         if self.help_page is not None:
-            return {"main": self._help_screen(), **names}
+            return {"main": self._help_screen(), **self._names_screens()}
         if self.mode == "roster":
-            return {"main": self._roster_screen(), **names}
+            return {"main": self._roster_screen(), **self._names_screens()}
         if self.mode == "phone":
-            return {"main": self._phone_screen(), **names}
-        per = LINES - 1
+            return {"main": self._phone_screen(), **self._names_screens()}
+        per = self.per
         first = self.page * per
         lines = [fit(f"{i} {o.label}: {self.shown(i - 1)}")
                  for i, o in enumerate(self.options[first:first + per], first + 1)]
@@ -328,10 +350,10 @@ class Form(Flow):
             keys.append(("C", _("Help")))
         if self.pages > 1:
             keys.append(("D", _("More")))
-        else:
-            keys.append(("*", _("Back")))
+        keys.append(("*", _("Back")))
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
-        return {"main": Screen(title, tuple(lines), keys=tuple(keys)), **names}
+        return {"main": Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(self.options)),
+                               also=("A", "B")), **self._names_screens()}
 
     def _shown_names(self) -> tuple[list, bool]:
         """The names the screens show: a phone's unsaved preview if there is
@@ -351,7 +373,7 @@ class Form(Flow):
             lines = tuple(given)
         else:
             lines = (*given[:LINES - 1], f"+{len(given) - LINES + 1}")
-        return Screen(_("Names"), lines, qr=self.names_url(), keys=(("*", _("Back")),))
+        return Screen(_("Names"), lines, qr=self.names_url(), keys=(("*", _("Back")),), digits="")
 
     def _names_screens(self) -> dict:
         """The names so far on the team screens, live as they are typed: a
@@ -397,12 +419,12 @@ class Form(Flow):
             lines.append(fit(f"{number} {name} {mark}".rstrip()))
         keys = [("#", _("OK") if self.picked else _("Same"))]
         if len(roster) > LINES:
-            keys.append(("D", "►"))
+            keys += [("C", "◄"), ("D", "►")]
         keys.append(("*", _("Back")))
-        return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys))
+        return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys), digits=roles.digits(len(roster)))
 
     def _help_screen(self) -> Screen:
-        pages = help_paged(self.help())
+        pages = help_paged(self.help_text())
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))

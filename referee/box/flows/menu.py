@@ -8,6 +8,7 @@ from referee.box import wifi
 from referee.box.flows import Flow, clock_text, flow_for, merging
 from referee.box.flows.numbered import Menu
 from referee.box.screen import LINES, W, Screen, key_rows, qr_image, wrap
+from referee.store import scorelog
 from referee.i18n import _
 
 title = catalogue.title
@@ -51,12 +52,33 @@ def _tools(box) -> None:
 
 
 def open_game(box, name: str) -> None:
-    """The game's setup form."""
-    game = catalogue.GAMES.get(name)
-    flows = catalogue.load(game.flows) if game is not None else None
-    form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
-    form.game = name
+    """The game's setup form: the one left for the main menu tonight, if
+    any, with the names typed and the options chosen (``kept_setup``), on
+    its first page; else a new one."""
+    form = kept_setup(box, name)
+    if form is None:
+        game = catalogue.GAMES.get(name)
+        flows = catalogue.load(game.flows) if game is not None else None
+        form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
+        form.game = name
     box.goto(form)
+
+
+def keep_setup(box, form) -> None:
+    """A setup form left for the main menu: kept for its game until the
+    game starts, or another evening begins."""
+    if getattr(form, "remembered", ()) and getattr(form, "game", ""):
+        box.setups[form.game] = (scorelog.evening_start(box.labels.now()), form)
+
+
+def kept_setup(box, name: str):
+    """The setup form of ``name`` kept tonight, back on its front page."""
+    kept = box.setups.pop(name, None)
+    if kept is None or kept[0] != scorelog.evening_start(box.labels.now()):
+        return None
+    form = kept[1]
+    form.front()
+    return form
 
 
 class ComingSoon(Flow):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from referee.box.flows import Flow
+from referee.box.flows import Flow, roles
 from referee.box.screen import LINES, Screen
 from referee.i18n import _
 
@@ -48,4 +48,4 @@ class Menu(Flow):
             keys.append(("*", _("Back")))
         title = self.title() if callable(self.title) else self.title
         title += f" {self.page + 1}/{self.pages}" if self.pages > 1 else ""
-        return {"main": Screen(title, lines, keys=tuple(keys))}
+        return {"main": Screen(title, lines, keys=tuple(keys), digits=roles.digits(len(self.items)))}

@@ -17,25 +17,31 @@ Setup            the form's digits change an option, ``#`` starts; with 3 or
                  or off, ``#`` accepts (the first homes are offered), ``*``
                  goes back a player
 A turn           digits and ``#``: the space the tile went on (``*`` clears);
-                 ``C`` pass [OC-8]; ``D`` more: ``1`` the map of the spaces,
-                 ``2`` end the game, ``3`` who has finished (dealer mode:
-                 the player's digit, then ``#`` to confirm) or where the box
-                 has every runner (referee mode)
+                 in referee mode ``A`` and ``B`` turn the picture already
+                 here, as on the turning page; ``D`` more: ``1`` the map of
+                 the spaces, ``2`` end the game,
+                 ``3`` who has finished (dealer mode: the player's digit,
+                 then ``#`` to confirm) or where the box has every runner
+                 (referee mode), ``4`` pass [OC-8], asked first (``#`` yes,
+                 ``*`` no); ``C`` is the setup's help only, never a move
 Turning          referee mode, once the space is keyed: the picture fills the
                  panel's height; ``A`` turns it 45° anticlockwise, ``B``
                  clockwise, until it looks like the tile on the board; ``#``
                  places it (the screen names the move when the placement
                  allows only one), ``*`` back
 The move         a digit picks the runner's move when the placement offers
-                 several (one is made at once); with none, the screen says
-                 why, and ``*`` goes back to turning
+                 several; the only one is shown beside the tile, and ``#``
+                 makes it (a habitual ``#`` after the space's never lays a
+                 tile unseen); with none, the screen says why, and ``*``
+                 goes back to turning
 No move          ``#`` passes: the tile stays on top for the next player
 Tile set aside   after everyone passed and then nobody could move with the
                  tile for a whole round, it goes under the deck and the next
                  player draws [OC-8]: ``#``.  ``D``, ``2`` still ends the
                  game for a table that wants to stop.
-Nobody can move  no other tile to draw: ``#`` passes on, ``C`` ends the game
+Nobody can move  no other tile to draw: ``#`` passes on, ``D``, ``2`` ends the game
 After a turn     an exchanged tile, or a player home, is announced: ``#``
+                 (``D``, ``2`` ends the game there too)
 Game over        the finishing order and the score log's QR code; ``#`` back
                  to the main menu
 """
@@ -47,7 +53,8 @@ from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
-from referee.box.flows import Flow
+from referee.box.flows import Flow, roles
+from referee.box.flows.roles import DIGITS
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
 from referee.box.screen import Screen, fit, wrap
@@ -70,7 +77,7 @@ def setup(box) -> Form:
         Option("mode", _("Mode"), (("referee", _("referee")), ("dealer", _("dealer")))),
     ]
     help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
-                  _("Turn: space 1-17, #"), _("C: pass  D: more"), _("D then 1: the spaces"),
+                  _("Turn: space 1-17, #"), _("D 4: pass the turn"), _("D then 1: the spaces"),
                   _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"))
     return _Setup(box, _("Octiles"), options, None, help_lines)
 
@@ -184,6 +191,7 @@ class Ask(StrEnum):
     END = "end"             # end the game here?
     FINISHED = "finished"   # dealer mode: which seat has finished?
     SURE = "sure"           # ... and is that so? [OC-9]
+    PASS = "pass"           # pass the turn? [OC-8]
 
 
 class Play(Flow):
@@ -243,18 +251,12 @@ class Play(Flow):
         elif self._news():
             if key == "#":
                 self.notice = None
-            elif key == "C" and self._news()[1] is not None:
-                self.notice, self.asking = None, Ask.END
             elif key == "D":
                 self.asking = Ask.MORE
         elif step.kind == "play":
             self._turn_key(key, step)
-        elif key in ("#", "C") and step.kind == "no_move":
+        elif key == "#" and step.kind in ("no_move", "stuck"):
             self._act(oc.Pass())  # [OC-8] no move: the tile goes on to the next player
-        elif key == "#" and step.kind == "stuck":
-            self._act(oc.Pass())
-        elif key == "C" and step.kind == "stuck":
-            self.asking = Ask.END
         elif key == "D":
             self.asking = Ask.MORE
 
@@ -267,38 +269,39 @@ class Play(Flow):
                 # A turns anticlockwise, B clockwise: the rules turn clockwise.
                 self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
             elif key == "#":
-                moves = self._moves(draft)
-                if len(moves) == 1:
-                    self._act(oc.Play(*moves[0]))
-                else:
-                    self._keep(dataclasses.replace(draft, placed=True))
+                # Even the only move is shown with the tile before it is
+                # made: a habitual # after the space's never lays it unseen.
+                self._keep(dataclasses.replace(draft, placed=True))
             elif key == "*":
                 self._keep(Draft())
         else:
             moves = self._moves(draft)
             if key.isdigit() and 1 <= int(key) <= len(moves):
                 self._act(oc.Play(*moves[int(key) - 1]))
+            elif key == "#" and len(moves) == 1:
+                self._act(oc.Play(*moves[0]))
             elif key == "*":
                 self._keep(dataclasses.replace(draft, placed=False))
 
     def _space_key(self, key: str, draft: Draft) -> None:
         if key.isdigit() and len(draft.typed) < len(str(SPACES)):
-            self._keep(Draft(typed=draft.typed + key))
+            self._keep(dataclasses.replace(draft, typed=draft.typed + key))
+        elif key in ("A", "B") and self.state.mode == "referee":
+            # The tile is turned here too, as on the turning page.
+            self._keep(dataclasses.replace(draft, rotation=(draft.rotation + (1 if key == "B" else -1)) % 8))
         elif key == "#" and not draft.typed:
             self._refuse(_("Key the space first: 1-{n}.").format(n=SPACES))
         elif key == "#":
             number = int(draft.typed)
             if not 1 <= number <= SPACES:
-                self._keep(Draft())
+                self._keep(Draft(rotation=draft.rotation))
                 self._refuse(_("The spaces are 1 to {n}.").format(n=SPACES))
             elif self.state.mode == "dealer":
                 self._act(oc.Played(oc.space_name(number)))
             else:
-                self._keep(Draft(space=number))
+                self._keep(Draft(space=number, rotation=draft.rotation))
         elif key == "*":
-            self._keep(Draft())
-        elif key == "C":
-            self._act(oc.Pass())  # [OC-8] the rules refuse it once everyone passed and a move is possible
+            self._keep(Draft(rotation=draft.rotation))
         elif key == "D":
             self.asking = Ask.MORE
 
@@ -315,6 +318,11 @@ class Play(Flow):
                 self.asking = Ask.FINISHED
             elif key == "3":
                 self.asking, self.page = Ask.NONE, RUNNERS
+            elif key == "4" and self._may_pass():
+                self.asking = Ask.PASS
+        elif self.asking == Ask.PASS and key == "#":
+            self.asking = Ask.NONE
+            self._act(oc.Pass())  # [OC-8] the rules refuse it once everyone passed and a move is possible
         elif self.asking == Ask.END and key == "#":
             self.asking = Ask.NONE
             self._act(oc.Stop())
@@ -326,6 +334,14 @@ class Play(Flow):
                 self.asking, self.finisher = Ask.NONE, None
             else:
                 self.asking = Ask.FINISHED
+
+    def _may_pass(self) -> bool:
+        """A pass is offered on the turn's first page, unless everyone
+        passed and the box knows a move is possible [OC-8]."""
+        step = oc.step(self.state)
+        draft = self._draft()
+        return step.kind == "play" and draft.space is None and not draft.typed and \
+            not (step.must_move and self.state.mode == "referee")
 
     def _map_key(self, key: str) -> None:
         if self.page == RUNNERS:
@@ -407,21 +423,29 @@ class Play(Flow):
         # [OC-8] everyone passed: who can move must.  In dealer mode only the
         # players know whether they can, so the pass stays on offer.
         forced = step.must_move and s.mode == "referee"
+        # [OC-3] on a full board the tile comes off the board, not the deck
+        source = _("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board")
         if forced:
-            lines += [_("All passed:"), _("you must move")]
+            # The range gives way: by now the table has keyed spaces.
+            lines = [lines[0], _("A◄ ►B turn"), _("All passed:"), _("you must move")]
         elif step.must_move:
             lines += [_("All passed:"), _("move if able")]
+        elif s.mode == "referee":
+            # The tile turns from the start, before its space is keyed.
+            lines += [_("A◄ ►B turn"), source]
         else:
-            # [OC-3] on a full board the tile comes off the board, not the deck
-            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
-                      _("Round {n}").format(n=s.round)]
+            lines += [source, _("Round {n}").format(n=s.round)]
         if draft.typed:
             keys = [("#", _("OK")), ("*", _("Clear"))]
-        elif forced:
-            keys = [("#", _("OK")), ("D", _("More"))]
         else:
-            keys = [("#", _("OK")), ("C", _("Pass")), ("D", _("More"))]
-        return self._tile_screen(step, lines, keys, typing=0)
+            keys = [("#", _("OK")), ("D", _("More"))]   # the pass is under More: it asks first
+        screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
+        # The lines that say what to key stay under a message; A and B turn
+        # the tile (their line says so) in referee mode.
+        hints = tuple(i for i, line in enumerate(lines) if line in (_("1-{n}, then #").format(n=SPACES),
+                                                                    _("A◄ ►B turn")))
+        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "",
+                                   keep=hints, also=("A", "B") if s.mode == "referee" else ())
 
     def _turning(self, step: oc.Step, draft: Draft) -> Screen:
         """The tile picture at the panel's full height, so that crossing
@@ -435,16 +459,23 @@ class Play(Flow):
         else:
             then = _("#: moves") if moves else _("#: no move")
         lines = [self._name(step.seat), _("Space {n}").format(n=draft.space), _("A◄ ►B turn"), then,
-                 _("Swaps tile") if lying else "",   # [OC-2] a tile lies there
+                 "*:" + _("Back"),
+                 _("Swaps tile") if lying else   # [OC-2] a tile lies there
                  _("Top: North")]                   # the board's edge the picture has up
         return Screen("", tuple(fit(line, TURNING) for line in lines), invert_title=False,
-                      picture=tile_picture(step.tile, draft.rotation, FULL_CENTRE, FULL_APOTHEM))
+                      picture=tile_picture(step.tile, draft.rotation, FULL_CENTRE, FULL_APOTHEM),
+                      digits="", also=("A", "B", "#", "*"))
 
     def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
         cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
-        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
         title = _("{name}: which move?").format(name=self._name(step.seat))
-        return Screen(title, lines, keys=(("*", _("Back")),))
+        if len(moves) == 1:
+            # The only move, beside the tile as it will lie: # makes it.
+            screen = self._tile_screen(step, cells, (("#", _("OK")), ("*", _("Back"))), rotation=draft.rotation,
+                                       title=title)
+            return dataclasses.replace(screen, digits=roles.digits(1))
+        lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
+        return Screen(title, lines, keys=(("*", _("Back")),), digits=roles.digits(len(moves)))
 
     def _why(self, draft: Draft) -> Screen:
         why = oc.no_move(self.state, oc.space_name(draft.space), draft.rotation)
@@ -453,22 +484,22 @@ class Play(Flow):
             reason = f"{why.from_circle}→{why.to_circle}: {reason}"
         elif why.from_circle:
             reason = _("From {circle}:").format(circle=why.from_circle) + " " + reason
-        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),))
+        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),), digits="")
 
     def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
         lines = (_("No move with"), _("this tile."), _("#: pass it on"))
         return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
 
     def _stuck(self, step: oc.Step, draft: Draft) -> Screen:
-        lines = (_("Nobody can"), _("move with it."), _("#: pass on"), _("C: end game"))
-        return self._tile_screen(step, lines, (("#", _("Pass")), ("C", _("End")), ("D", _("More"))))
+        lines = (_("Nobody can"), _("move with it."), _("#: pass on"))
+        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
 
     def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
         s = self.state
         lines = []
         if exchanged and exchanged.set_aside:
             # [OC-8] [ruling] a tile nobody could use for a whole round
-            lines = (_("Nobody could move"), _("with it: put it at"), _("the bottom of the deck."),
+            lines = (_("Nobody could move"), _("Put it at the bottom"), _("of the deck."),
                      _("{name} draws.").format(name=self._name(s.turn)))
             return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
         if exchanged:
@@ -488,10 +519,7 @@ class Play(Flow):
             lines.append(_("The others play on."))
             if not exchanged:
                 title = lines.pop(0)
-        keys = [("#", _("OK"))]
-        if home is not None:
-            keys.append(("C", _("End")))
-        return Screen(title, tuple(lines), keys=tuple(keys))
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("D", _("More"))), digits="")
 
     def _ask_more(self) -> Screen:
         lines = [_("1 Map of the spaces"), _("2 End the game")]
@@ -499,23 +527,30 @@ class Play(Flow):
             lines.append(_("3 Who has finished?"))
         else:
             lines.append(_("3 Where runners are"))
-        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),))
+        if self._may_pass():
+            lines.append(_("4 Pass the turn"))
+        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),), digits=roles.digits(len(lines)))
+
+    def _ask_pass(self) -> Screen:
+        return Screen(_("Pass the turn?"), (_("The tile goes on to"), _("the next player.")),
+                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
 
     def _ask_end(self) -> Screen:
         s = self.state
         lines = (_("Places so far stay."),) if s.finishers else (_("Nobody wins."),)
-        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))))
+        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))), digits="")
 
     def _ask_finished(self) -> Screen:
         s = self.state
         cells = [fit(f"{seat + 1} {self._name(seat)}", 10).ljust(10) for seat in s.active]
         lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
-        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),))
+        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),),
+                      digits=roles.digits(len(s.names)))   # a seat home already is refused with why
 
     def _ask_sure(self) -> Screen:
         lines = (_("All runners in their"), _("goal homes?"))
         return Screen(_("{name} finished?").format(name=self._name(self.finisher)), lines,
-                      keys=(("#", _("Yes")), ("*", _("No"))))
+                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
 
     def _runners(self) -> Screen:
         """Where the box has every runner: to check against the table."""
@@ -524,7 +559,7 @@ class Play(Flow):
         for seat in range(len(s.names)):
             mine = [c for c, who in s.board.pieces().items() if who == s.seats[seat]]
             lines.append(f"{fit(self._name(seat), 6):<6} {' '.join(sorted(mine))}")
-        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),))
+        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),), digits="")
 
     def _map(self) -> Screen:
         if self.page == RUNNERS:
@@ -540,7 +575,8 @@ class Play(Flow):
             lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
                      _("Circle C3: SW of {n}").format(n=oc.space_number("c3")))
             title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
-        return Screen(title, lines)
+        # No row is left for a key bar: the title names the keys.
+        return Screen(title, lines, digits="", also=("C", "D", "#", "*"))
 
     def _standings(self, draft: Draft) -> Screen:
         s = self.state
@@ -577,6 +613,7 @@ class Play(Flow):
 
     # What main shows: for a question over the turn, and for each kind of
     # turn the rules' step names, in one place.
-    _ASKS = {Ask.MORE: _ask_more, Ask.END: _ask_end, Ask.FINISHED: _ask_finished, Ask.SURE: _ask_sure}
+    _ASKS = {Ask.MORE: _ask_more, Ask.END: _ask_end, Ask.FINISHED: _ask_finished, Ask.SURE: _ask_sure,
+             Ask.PASS: _ask_pass}
     _STEPS = {"play": _play, "no_move": _no_move, "stuck": _stuck}
 

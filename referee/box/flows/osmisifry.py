@@ -37,6 +37,7 @@ from enum import StrEnum
 
 from games import osmisifry as osm
 from referee.box.flows import Flow, clock_text, more
+from referee.box.flows.roles import DIGITS
 from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
@@ -238,6 +239,10 @@ class Play(Flow):
         draw = (("B", _("Draw")),) if self.state.round > 1 else ()
         return (*draw, ("D", _("End")))
 
+    def _creation_also(self) -> tuple[str, ...]:
+        # B in round 1 is heard, to say why nobody can be drawing (25.5).
+        return ("B",) if self.state.round == 1 else ()
+
     def _side_creation(self, line: str) -> Screen:
         s = self.state
         return Screen(self._round_title(), (line,), big=_row(s.offer, s.offer_size, ""))
@@ -258,7 +263,8 @@ class Play(Flow):
             lines.append(_("Last roll {dice} = {letter}").format(dice="+".join(map(str, last[0])), letter=last[1]))
         lines.append(_("Roll 2d8: # or ROLL"))
         lines.extend(self._drawing_line())
-        main = Screen(self._round_title(), tuple(lines), keys=(("#", _("Roll")), *self._creation_keys()))
+        main = Screen(self._round_title(), tuple(lines), keys=(("#", _("Roll")), *self._creation_keys()),
+                      also=self._creation_also())
         return main, self._side_creation(_("Rolling row {row}").format(row=step.row))
 
     def _pick(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -272,7 +278,7 @@ class Play(Flow):
                  fit(picks),
                  fit(_("Next: {letters}").format(letters=" ".join(following))) if following else _("Last round!"),
                  *self._drawing_line())
-        main = Screen(self._round_title(), lines, keys=self._creation_keys())
+        main = Screen(self._round_title(), lines, keys=self._creation_keys(), also=self._creation_also())
         return main, self._side_creation(fit(_("{name} picks").format(name=name)))
 
     def _roll_direction(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -324,7 +330,8 @@ class Play(Flow):
         title = fit(f"{agent} → {officer}")
         done = sum(score is not None for score in s.scores)
         side = Screen(_("Scoring"), (title, _("Booklet {k} of {n}").format(k=done + 1, n=len(s.players))))
-        return Screen(title, tuple(lines), keys=tuple(keys), typing=min(asked, COUNTS)), side
+        return Screen(title, tuple(lines), keys=tuple(keys), typing=min(asked, COUNTS),
+                      digits=DIGITS if asked < COUNTS and len(typed) < TYPED_DIGITS else ""), side
 
     def _pages(self) -> int:
         return 1 + -(-len(self.state.players) // TABLE_ROWS)

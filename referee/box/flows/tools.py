@@ -8,13 +8,15 @@ main menu with the countdown running on (its time in the menu's title line;
 countdown under way ask too, as ``*`` does: ``#`` sets the new time, ``*``
 keeps the countdown.
 ``D`` turns to the dice page: ``#`` rolls, ``A`` changes how many dice,
-``B`` how many sides, ``C`` lists the last rolls, ``D`` back to the timer.
+``B`` how many sides, ``C`` lists the last rolls, ``*`` back to the timer
+(from the last rolls, back to the dice).
 A roll on the dice module's own button shows on the dice page wherever you are.
 """
 from __future__ import annotations
 
 from games import tools
 from referee.box.flows import Flow, clock_text, menu
+from referee.box.flows.roles import DIGITS
 from referee.box.screen import Screen, wrap
 from referee.i18n import _
 
@@ -116,9 +118,7 @@ class Play(Flow):
             self.box.act(tools.SetDice(s.count, following[0] if following else SIDES[0]))
         elif key == "C":
             self.page = "rolls"
-        elif key == "D":
-            self.page = "timer"
-        elif key == "*":
+        elif key == "*":   # one step back: the last rolls to the dice, the dice to the timer
             self.page = "dice" if self.page == "rolls" else "timer"
 
     def on_roll(self) -> None:
@@ -135,13 +135,14 @@ class Play(Flow):
     def _timer_screen(self) -> Screen:
         cd = self.state.countdown
         if self.typed:
-            return Screen(_("Set timer"), big=f"{self.typed}s", keys=(("#", _("OK")), ("*", _("Clear"))))
+            return Screen(_("Set timer"), big=f"{self.typed}s", keys=(("#", _("OK")), ("*", _("Clear"))),
+                          digits=DIGITS if len(self.typed) < 4 else "")
         paused = not cd.running and cd.left != cd.seconds
         timer = _("Timer{paused}  D:dice").format(paused=" ‖" if paused else "")
         title = _("Time is up!") if self.state.expired else timer
         go = _("Pause") if cd.running else _("Go")
-        keys = (("#", go), ("A", _("30s")), ("B", _("1m")), ("C", _("5m")))
-        return Screen(title, big=self._left(), keys=keys)
+        keys = (("#", go), ("A", _("30s")), ("B", _("1m")), ("C", _("5m")), ("*", _("Back")))
+        return Screen(title, big=self._left(), keys=keys, digits=DIGITS, also=("D",))
 
     def _ask_screen(self) -> Screen:
         cd = self.state.countdown
@@ -149,10 +150,10 @@ class Play(Flow):
             seconds = tools.PRESETS["ABC".index(self.asking)]
             return Screen(_("Timer {time}").format(time=self._left()),
                           (_("#: set to {time}").format(time=clock_text(seconds)),),
-                          keys=(("#", _("OK")), ("*", _("No"))))
+                          keys=(("#", _("OK")), ("*", _("No"))), digits="")
         lines = (_("#: reset to {time}").format(time=clock_text(cd.seconds)), _("D: menu, it runs on"))
         return Screen(_("Timer {time}").format(time=self._left()), lines,
-                      keys=(("#", _("Reset")), ("D", _("Menu")), ("*", _("No"))))
+                      keys=(("#", _("Reset")), ("D", _("Menu")), ("*", _("No"))), digits="")
 
     def _left(self) -> str:
         left = self.box.remaining()
@@ -167,11 +168,12 @@ class Play(Flow):
         # Four keys with their words do not fit the bar: the dice shrink to
         # leave two lines for them.
         lines = (_("A:number of dice"), _("B:sides C:last rolls"))
-        return Screen(title, lines, big=big, keys=(("#", _("Roll")), ("D", _("Timer"))), mid=True)
+        return Screen(title, lines, big=big, keys=(("#", _("Roll")), ("*", _("Timer"))), mid=True,
+                      digits="", also=("A", "B", "C"))
 
     def _rolls_screen(self) -> Screen:
         text = " | ".join("+".join(map(str, r.values)) for r in self.state.rolls) or _("No rolls yet.")
-        return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),))
+        return Screen(_("Last rolls"), tuple(wrap(text))[:4], keys=(("*", _("Back")),), digits="")
 
 
 def describe(event, before) -> str:

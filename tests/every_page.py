@@ -1,0 +1,164 @@
+"""Every page of every game, as a table meets them: the setup form with its
+pages and help, then a game played by keys through the virtual table, its
+phases one after another (scripted where a hand would not get there by
+chance), with the help opened in play where the game has one.
+
+``pages(game, lang)`` gives the text of every screen shown on the way, the
+public one and the team screens; the words checks read them.
+"""
+from __future__ import annotations
+
+import random
+
+from referee import i18n
+from referee.testing import Table
+
+GAMES = {"decrypto": "1", "osmisifry": "2", "octiles": "3", "davinci": "4", "decipher": "5"}
+KEYS = [*"0123456789ABCD*#", "team1", "team2"]
+NAMES = ["Ann", "Bo", "Cyril"]   # the players' names, as a table types them
+# How each game is started, again whenever the hand has left it.
+START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players": 2},
+         "davinci": {"players": NAMES}, "decipher": {"players": NAMES}}
+
+
+def _seen(t: Table, seen: list[str]) -> None:
+    for name in ("main", "team1", "team2"):
+        text = t.screen(name)
+        if not seen or text not in seen[-6:]:
+            seen.append(text)
+
+
+def _press(t: Table, keys, seen: list[str]) -> None:
+    for key in keys:
+        t.press(key)
+        _seen(t, seen)
+
+
+def _setup(t: Table, game: str, seen: list[str]) -> None:
+    t.press(GAMES[game])
+    _seen(t, seen)
+    _press(t, "1234D" * 2, seen)           # every option's values, the form's pages
+    _press(t, "C" + "D" * 12 + "*", seen)   # the help, page by page
+    _press(t, "A*", seen)                   # tonight's players
+    _press(t, "*", seen)
+    t.press(GAMES[game])                    # back at the defaults
+
+
+def _wander(t: Table, game: str, rng: random.Random, presses: int, seen: list[str]) -> None:
+    """A hand pressing anything, ``#`` more often than the rest, time
+    running out now and then; a game left is started again (the menus and
+    the other games are not this game's pages)."""
+    for _ in range(presses):
+        if t.box.session is None or t.box.session.name != game:
+            t.start(game, **START[game])
+        key = rng.choice(KEYS + ["#"] * 4 + list("1234") * 2)
+        if key.startswith("team") and rng.random() < 0.3:
+            t.hold(key, 1.5)
+        else:
+            t.press(key)
+        if rng.random() < 0.05:
+            t.advance(rng.choice([5, 31, 61, 301]))
+        if rng.random() < 0.1:
+            t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+        _seen(t, seen)
+
+
+def _osmisifry(t: Table, seen: list[str]) -> None:
+    t.start("osmisifry", **START["osmisifry"])
+    _seen(t, seen)
+    for _ in range(8):                      # rows 1 and 2
+        _press(t, "#", seen)
+    _press(t, "123", seen)                  # round 1 picked
+    _press(t, "####", seen)                 # row 3
+    _press(t, "B", seen)
+    _press(t, "2", seen)                    # player 2 draws, picks last
+    _press(t, "13", seen)
+    _press(t, "2", seen)
+    _press(t, "D", seen)
+    _press(t, "*D#", seen)                  # the creation ended by agreement
+    _press(t, "#", seen)                    # the direction
+    _press(t, "#", seen)                    # booklets handed
+    t.advance(200)
+    _seen(t, seen)
+    _press(t, "#*", seen)                   # asked, not stopped
+    t.advance(120)
+    _seen(t, seen)
+    for _ in range(3):                      # every booklet scored
+        _press(t, "3#2#1#", seen)
+        _press(t, "B", seen)
+    _press(t, "DDDC", seen)
+
+
+def _decrypto(t: Table, seen: list[str]) -> None:
+    t.start("decrypto", **START["decrypto"])
+    _seen(t, seen)
+    _press(t, "C" + "D" * 10 + "*", seen)
+    _press(t, "D*", seen)
+    for _ in range(3):
+        _press(t, ["team1", "team1"], seen)
+        t.advance(31)
+        _seen(t, seen)
+        _press(t, ["team2", "team2"], seen)
+        for seat in (0, 1):
+            code = "".join(map(str, t.box.session.state.codes[seat]))
+            wrong = "".join(str(int(d) % 4 + 1) for d in code)
+            if t.box.session.state.round > 1:
+                _press(t, wrong + "#", seen)   # the interception, missed
+            _press(t, (wrong if seat else code) + "#", seen)
+            _press(t, "#", seen)
+        _press(t, "D*", seen)
+
+
+def _decipher(t: Table, seen: list[str]) -> None:
+    t.start("decipher", **START["decipher"])
+    _seen(t, seen)
+    _press(t, "#", seen)
+
+
+def _octiles(t: Table, seen: list[str]) -> None:
+    """Six turns, each on the first space and turn of the tile that moves
+    a runner (a refused one said and taken back)."""
+    t.start("octiles", **START["octiles"])
+    _seen(t, seen)
+    for _turn in range(6):
+        before = t.box.session.seq
+        for space in range(1, 18):
+            for turns in range(4):
+                _press(t, f"{space}#" + "B" * turns + "#", seen)
+                if "Space:" in t.screen() or "which move?" in t.screen():
+                    break
+                _press(t, "*", seen)
+                if "Space:" not in t.screen():
+                    _press(t, "*", seen)
+            if t.box.session.seq > before:
+                break
+            if "which move?" in t.screen():
+                _press(t, "1", seen)
+    _press(t, "D" * 3, seen)
+
+
+def _davinci(t: Table, seen: list[str]) -> None:
+    t.start("davinci", **START["davinci"])
+    _seen(t, seen)
+    _press(t, "#", seen)
+    for target in "2311":
+        _press(t, target + "A", seen)
+        _press(t, target + "B", seen)
+
+
+SCRIPTS = {"osmisifry": _osmisifry, "decrypto": _decrypto, "decipher": _decipher,
+           "octiles": _octiles, "davinci": _davinci}
+
+
+def pages(game: str, lang: str, presses: int = 150) -> list[str]:
+    """Every screen's text met in a game's setup and play, in ``lang``."""
+    seen: list[str] = []
+    try:
+        with Table(seed=43, lang=lang) as t:
+            _setup(t, game, seen)
+            t.type("*")
+            SCRIPTS[game](t, seen)
+            _wander(t, game, random.Random(f"{game}/{lang}"), presses, seen)
+    finally:
+        i18n.use("en")
+    return seen
