@@ -77,9 +77,15 @@ install:
 uninstall:
 	sudo systemd/uninstall.sh
 
-$(READY): pyproject.toml
+# The box's packages from the lock of this machine (requirements/, written
+# by scripts/lock.py), each wheel checked against its sha256; then the
+# project itself.  A machine without a lock takes pyproject.toml's ranges.
+LOCK := requirements/lock-$(shell uname -m).txt
+$(READY): pyproject.toml $(wildcard $(LOCK))
 	@scripts/need-apt $(FONTS)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@if [ -f $(LOCK) ]; then $(BIN)/pip install -q --require-hashes --only-binary=:all: -r $(LOCK); \
+	else echo "no $(LOCK): the versions are pyproject.toml's ranges"; fi
 	$(BIN)/pip install -q -e .
 	@touch $@
 

@@ -177,13 +177,9 @@ class State:
         return deal_size(len(self.players))
 
 
-class Stage(StrEnum):
-    """What the box waits for next (``Step.kind``)."""
-    DEAL = "deal"
-    ATTACK = "attack"
-    AGAIN = "again"
-    NEXT_GAME = "next_game"
-    OVER = "over"
+# What the box waits for next (``Step.kind``).
+Stage = StrEnum("Stage", [("DEAL", "deal"), ("ATTACK", "attack"), ("AGAIN", "again"), ("NEXT_GAME", "next_game"),
+                          ("OVER", "over")])
 
 
 @dataclass(frozen=True)

@@ -181,13 +181,9 @@ class State:
         return 0 if seat == self.maker else TOKENS - self.guesses[seat]
 
 
-class Stage(StrEnum):
-    """What the box waits for next (``Step.kind``)."""
-    PLACE = "place"
-    REQUEST = "request"
-    GUESS = "guess"
-    SCORED = "scored"
-    OVER = "over"
+# What the box waits for next (``Step.kind``).
+Stage = StrEnum("Stage", [("PLACE", "place"), ("REQUEST", "request"), ("GUESS", "guess"), ("SCORED", "scored"),
+                          ("OVER", "over")])
 
 
 @dataclass(frozen=True)

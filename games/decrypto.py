@@ -242,14 +242,9 @@ class Tie(StrEnum):
     ROUND_LIMIT = "round_limit"
 
 
-class Stage(StrEnum):
-    """What the box must ask for next (``Step.kind``)."""
-    DEAL = "deal"
-    CLUES = "clues"
-    INTERCEPT = "intercept"
-    DECODE = "decode"
-    TIEBREAK = "tiebreak"
-    OVER = "over"
+# What the box must ask for next (``Step.kind``).
+Stage = StrEnum("Stage", [("DEAL", "deal"), ("CLUES", "clues"), ("INTERCEPT", "intercept"), ("DECODE", "decode"),
+                          ("TIEBREAK", "tiebreak"), ("OVER", "over")])
 
 
 @dataclass(frozen=True)

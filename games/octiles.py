@@ -178,13 +178,9 @@ class State:
         return tuple(s for s in range(len(self.names)) if s not in self.finishers)
 
 
-class Stage(StrEnum):
-    """What the box asks for next (``Step.kind``)."""
-    SHUFFLE = "shuffle"
-    PLAY = "play"
-    NO_MOVE = "no_move"
-    STUCK = "stuck"
-    OVER = "over"
+# What the box asks for next (``Step.kind``).
+Stage = StrEnum("Stage", [("SHUFFLE", "shuffle"), ("PLAY", "play"), ("NO_MOVE", "no_move"), ("STUCK", "stuck"),
+                          ("OVER", "over")])
 
 
 @dataclass(frozen=True)

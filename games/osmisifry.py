@@ -238,15 +238,10 @@ class State:
         return self.offers[self.round - 1]
 
 
-class Stage(StrEnum):
-    """What the box asks for next (``Step.kind``)."""
-    ROLL_LETTER = "roll_letter"
-    PICK = "pick"
-    ROLL_DIRECTION = "roll_direction"
-    START_DECODING = "start_decoding"
-    DECODING = "decoding"
-    SCORE = "score"
-    OVER = "over"
+# What the box asks for next (``Step.kind``).
+Stage = StrEnum("Stage", [("ROLL_LETTER", "roll_letter"), ("PICK", "pick"), ("ROLL_DIRECTION", "roll_direction"),
+                          ("START_DECODING", "start_decoding"), ("DECODING", "decoding"), ("SCORE", "score"),
+                          ("OVER", "over")])
 
 
 @dataclass(frozen=True)

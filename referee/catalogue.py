@@ -14,10 +14,13 @@ Per-game code lives in the game's own modules, found by convention:
 - rules (``games.<name>``): the ``games.base.Rules`` contract;
 - flows (``referee.box.flows.<name>``): ``setup(box)``, ``Play(box, session)``
   and ``describe(event, before)``, the last action in a few words;
-- said (``referee.said.<name>``), optional: the same ``describe`` (the
-  flows take it from here) and ``describe_roll``, in a module both
-  processes may import, so that the replay on the phones says each step as
-  the box does;
+- said (``referee.said.<name>``), which a game of the score log must
+  have: the same ``describe`` (the flows take it from here), optionally
+  ``describe_roll``, and ``account(view, summary)``, the game's part of
+  where it stands (``referee.account``: the stage, whose turn, each side's
+  tokens and points, why it ended), in a module both processes may import,
+  so that the replay, the table view and the score log say it as the box
+  does;
 - web (``referee.web.<name>``): ``replay_step(view)``, which a game of the
   score log must have (a step of the replay from the public view: the
   round's number, which never goes down along a game, its label and the
@@ -28,13 +31,18 @@ Per-game code lives in the game's own modules, found by convention:
   ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
   game is over).
 
+The protocols ``Said``, ``Flows`` and ``Web`` below say those hooks as
+types, and tests/test_catalogue.py holds every entry to them.
+
 A game added here, with those modules, is played by the box, logged, shown,
 exported and published with nothing else touched (``register``).
 """
 from __future__ import annotations
 
 import importlib
+import typing
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from referee.i18n import N_, _
 
@@ -63,6 +71,38 @@ class Game:
 
 
 GAMES: dict[str, Game] = {}
+
+
+# --- what a game's modules give (the rules: games.base.Rules) ------------------------
+
+@typing.runtime_checkable
+class Said(typing.Protocol):
+    """A game's words for an action (``Game.said``), which its flows give too."""
+
+    def describe(self, event: Any, before: Any) -> str:
+        """The action ``event``, taken in the state ``before``, in a few words."""
+        ...
+
+
+@typing.runtime_checkable
+class Flows(Said, typing.Protocol):
+    """A game's key flows (``Game.flows``); a game of the menu also has
+    ``setup(box)``, its setup form."""
+
+    Play: Callable[..., Any]
+    """``Play(box, session)``: the flow of a game under way."""
+
+
+@typing.runtime_checkable
+class Web(typing.Protocol):
+    """A game's web extras (``Game.web``), as a game of the score log has
+    them; the optional ones are found with ``hook``: ``details``, ``now``,
+    ``team_form``, ``chart`` and ``replay_hidden`` (above)."""
+
+    def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:
+        """A step of the replay from the public view: the round's number,
+        its label and the lines to show."""
+        ...
 
 
 def register(game: Game) -> Game:

@@ -47,15 +47,16 @@ Every request names its ``op``; every answer is one line::
 
     → {"op": "watch"}
     ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>,
-       "table": {"game": <id or null>, "said": "<the » line>",
+       "table": {"game": <id or null>, "said": "<the » line>", "phase": "<the public page's title>", "outcome": <bool>,
                  "countdown": {"left": <seconds>, "running": <bool>, "seconds": <its length>} or null}}
     ← {"changed": 1, "names": ..., "merges": ..., "table": ...}  ← {"changed": 2, ...}  ...
                                             after every change at the table (a
                                             names page opened included), until
                                             either side hangs up; ``table`` is
                                             what the public screen shows that
-                                            the store does not hold: the line of
-                                            the last action and the countdown
+                                            the store does not hold: the title of
+                                            its page, the line of the last
+                                            action and the countdown
                                             as it stood when the line was sent
 
 Anything else is answered ``{"error": "<why>"}`` and the connection stays
@@ -160,6 +161,8 @@ class TableNotice(msgspec.Struct):
     """A notice's ``table`` (``referee.box.channel_end.table``)."""
     game: int | None = None
     said: Annotated[str, msgspec.Meta(max_length=400)] = ""
+    phase: Annotated[str, msgspec.Meta(max_length=200)] = ""   # the title of the public screen's page
+    outcome: bool = False    # that page shows the last guess's outcome until # (``referee.account``)
     countdown: Countdown | None = None
 
 

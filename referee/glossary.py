@@ -37,7 +37,7 @@ def defined(game: str) -> list[tuple[str, str]]:
 
 def forms(game: str) -> set[str]:
     """Every form of every term in the box's language, lower case."""
-    found = set()
+    found: set[str] = set()
     for term in terms(game):
         head, *words = _(term.words).split("|")
         single = [head] if len(head.split()) == 1 else []   # a headword of one word is shown as written

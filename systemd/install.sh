@@ -23,8 +23,12 @@ Usage: sudo systemd/install.sh [--no-boot-config] [--no-wifi]
 Installs Tabletop Referee from this checkout as a service:
   - the Debian packages it needs: $PACKAGES
   - a system user "referee" in the groups $USER_GROUPS
-  - the program in a virtual environment, $VENV (nothing goes
-    into the system's Python), and \`referee\` on the PATH
+  - the program in a virtual environment (nothing goes into the system's
+    Python) at the versions of requirements/lock-<machine>.txt, each wheel
+    checked against its sha256, and \`referee\` on the PATH.  $VENV is a
+    link to the version's venv in $PREFIX/venvs: an update is made beside
+    the one in use, swapped in at once, and swapped back if the services
+    do not come up on it; the version before is kept for one update
   - $ETC/config.toml from config.pi.toml, unless one is there already
   - the I2C lines in /boot/firmware/config.txt, and the modules i2c-dev
     and cdc_acm (the dice module's USB serial) loaded at every boot
@@ -114,17 +118,20 @@ for group in $USER_GROUPS; do
 done
 echo "    groups: $(id -nG referee)"
 
-say "Program in $VENV"
-# The system's packages stay visible: lgpio comes from Debian.  A venv whose
-# Python went away with an upgrade of the OS is made anew.
-if ! "$VENV/bin/python" -c '' 2>/dev/null; then
-    rm -rf "$VENV"
-    python3 -m venv --system-site-packages "$VENV"
-fi
+say "Program in $PREFIX/venvs"
+# Each version's venv is made whole beside the one the units run, and
+# swapped in at once once it is (systemd/venv-swap.sh): a failed pip leaves
+# the running version as it was.
+# shellcheck disable=SC1091  # checked on its own
+. "$REPO/systemd/venv-swap.sh"
 # Built from a copy, so that the checkout gets no root-owned build files.
 build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 tar -C "$REPO" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=build -cf - . | tar -C "$build" -xf -
+# The versions tried, each wheel checked against its sha256: the lock of
+# this machine (scripts/lock.py writes them).
+LOCK="$REPO/requirements/lock-$(uname -m).txt"
+[ -f "$LOCK" ] || echo "    no lock for $(uname -m): the versions are pyproject.toml's ranges"
 # Never a compiler: a Pi Zero 2 W would take an hour, or fail.  On 64-bit
 # every package has a wheel on PyPI.  On 32-bit (armv7l) msgspec, Pillow,
 # psutil and cbor2 have none there, and Debian's are missing (msgspec) or
@@ -138,30 +145,31 @@ case $(uname -m) in
         wheels="--extra-index-url $PIWHEELS"
         # Said before pip tries, and in words: pip would retry for minutes
         # and then name one package.
-        "$VENV/bin/python" -c "import urllib.request; urllib.request.urlopen('$PIWHEELS/pip/', timeout=20)" 2>/dev/null \
+        python3 -c "import urllib.request; urllib.request.urlopen('$PIWHEELS/pip/', timeout=20)" 2>/dev/null \
             || die "32-bit ARM ($(uname -m)): PyPI has no wheel of msgspec, Pillow, psutil or cbor2 for it, and piwheels ($PIWHEELS), where Raspberry Pi OS gets them, cannot be reached from here. Connect the box to the internet and run this again, or write the 64-bit Raspberry Pi OS to the card (every wheel is on PyPI there); Debian's packages do not fill the gap (Bookworm has no python3-msgspec, and its python3-pil 9.4 is older than the Pillow 10 the box needs)."
         ;;
     *) wheels="" ;;
 esac
 # --only-binary: a package without a wheel stops the install, saying which.
-# --upgrade: the same version number from a newer checkout still replaces it.
 pip_log=$(mktemp)
 # shellcheck disable=SC2086  # one word per option
-if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels --upgrade "$build" $LGPIO_WHEEL 2>"$pip_log"; then
+if ! NEW=$(venv_build "$PREFIX" "$LOCK" "$build" $wheels 2>"$pip_log") \
+        || { [ -z "$LGPIO_WHEEL" ] || "$NEW/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels $LGPIO_WHEEL 2>>"$pip_log"; }; then
     cat "$pip_log" >&2
     nowheel=$(sed -n 's/.*No matching distribution found for \([^ ]*\).*/\1/p' "$pip_log" | head -n 1)
+    [ -z "${NEW:-}" ] || rm -rf "$NEW"
     # A registry out of reach is said so, not taken for a missing wheel.
     if grep -q "Could not fetch URL\|NewConnectionError\|SSLError" "$pip_log"; then
         rm -f "$pip_log"
-        die "pip could not reach the package index (its words above): the box needs the internet for this"
+        die "pip could not reach the package index (its words above): the box needs the internet for this; the version installed before is untouched"
     fi
     rm -f "$pip_log"
     [ -z "$nowheel" ] || die "no wheel of $nowheel for $(uname -m) and Python $(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'), and this installer never compiles (a Pi would take an hour, or fail): hardware/BUILD.md, \"Wheels only\", says where the wheels come from"
-    die "pip could not install the box (its words above)"
+    die "pip could not install the box (its words above); the version installed before is untouched"
 fi
 rm -f "$pip_log"
 ln -sf "$VENV/bin/referee" /usr/local/bin/referee
-echo "    $("$VENV/bin/referee" --version)"
+echo "    $("$NEW/bin/referee" --version), in $NEW"
 
 say "Configuration $ETC/config.toml"
 install -d -m 0755 "$ETC"
@@ -174,8 +182,8 @@ else
     install -m 0644 "$REPO/config.pi.toml" "$ETC/config.pi.toml"
     echo "    kept yours; the shipped one is beside it as config.pi.toml"
 fi
-"$VENV/bin/referee" check-config "$ETC/config.toml" >/dev/null \
-    || die "fix $ETC/config.toml (the line above says where), then run this again"
+"$NEW/bin/referee" check-config "$ETC/config.toml" >/dev/null \
+    || { rm -rf "$NEW"; die "fix $ETC/config.toml (the line above says where), then run this again"; }
 
 REBOOT=no
 say "I2C"
@@ -184,7 +192,7 @@ if [ "$BOOT_CONFIG" = no ]; then
 else
     boot=/boot/firmware/config.txt
     [ -f "$boot" ] || boot=/boot/config.txt
-    lines=$("$VENV/bin/referee" doctor --config "$ETC/config.toml" --boot-config)
+    lines=$("$NEW/bin/referee" doctor --config "$ETC/config.toml" --boot-config)
     if [ ! -f "$boot" ]; then
         echo "    no /boot/firmware/config.txt here; the box needs these lines in it:"
         echo "$lines" | sed 's/^/        /'
@@ -255,13 +263,26 @@ install -m 0644 "$REPO/systemd/referee-club.service" "$CLUB_UNIT"
 [ "$RUNNING" = no ] || systemctl daemon-reload
 for unit in $UNITS; do
     systemctl enable --quiet "$unit.service"
-    if [ "$RUNNING" = yes ]; then
-        systemctl restart "$unit.service"
-        echo "    $unit enabled and started"
-    else
-        echo "    $unit enabled: systemd is not running here, it starts at the next boot"
-    fi
 done
+# Up: each unit started (both tell systemd when they are ready, so a start
+# that fails fails the restart) and still active a while later.
+units_up() {
+    # shellcheck disable=SC2086  # one word per unit
+    systemctl restart $UNITS || return 1
+    sleep 10
+    for unit in $UNITS; do
+        systemctl is-active --quiet "$unit.service" || return 1
+    done
+}
+if [ "$RUNNING" = yes ]; then
+    if ! venv_swap "$PREFIX" "$NEW" units_up; then
+        die "the new version did not come up (journalctl -u referee -u referee-web says why): the version before runs again"
+    fi
+    echo "    $UNITS enabled and started on $NEW (the version before is kept for one update)"
+else
+    venv_swap "$PREFIX" "$NEW" true
+    echo "    $UNITS enabled: systemd is not running here, they start at the next boot"
+fi
 if [ "$RUNNING" = yes ] && systemctl is-enabled --quiet referee-club.service 2>/dev/null; then
     systemctl restart referee-club.service
     echo "    the club publisher restarted"

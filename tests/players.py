@@ -290,8 +290,8 @@ class Player:
         if now.kind == "place":
             return ["A" if self.rng.random() < 0.6 else "B"]
         if now.kind == "request":
-            return ["C"]
-        return ["C", "#"]   # every piece is out and nobody guesses any more
+            return ["#"]
+        return ["#", "#"]   # every piece is out and nobody guesses any more
 
 
 def _octiles_news(s: oc.State, view: dict, moment: list) -> bool:

@@ -56,15 +56,17 @@ def test_every_entry_keeps_the_rules_protocol(game):
 @pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
 def test_every_entry_names_modules_with_the_hooks_it_promises(game):
     flows = catalogue.load(game.flows)
-    assert callable(flows.Play) and callable(flows.describe)
+    assert isinstance(flows, catalogue.Flows) and callable(flows.Play) and callable(flows.describe)
     assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
     web = catalogue.load(game.web) if game.web else None
     for hook in ("details", "now", "team_form", "chart", "replay_step", "replay_hidden"):
         assert getattr(web, hook, None) is None or callable(getattr(web, hook))
     assert (getattr(web, "team_form", None) is not None) == bool(game.teams) == bool(game.phone_events)
     # Issue 38: every game of the score log has a replay, and its words for an action.
-    assert not game.logged or callable(web.replay_step)
-    assert not game.logged or callable(catalogue.load(game.said).describe)
+    assert not game.logged or isinstance(web, catalogue.Web) and callable(web.replay_step)
+    assert not game.logged or isinstance(catalogue.load(game.said), catalogue.Said)
+    # Where it stands, as the box, the table view and the replay all say it.
+    assert not game.logged or callable(catalogue.load(game.said).account)
     low, high = game.seats
     assert 1 <= low <= high
 

@@ -244,12 +244,12 @@ def test_DV4_DV6_impossible_input_is_refused_with_a_message(table):
     start(table, players=3)
     refused(table, "1", "Not your own row.")
     refused(table, "5", "5 does nothing here: 2,3 attack")
-    refused(table, "A", "First pick a player.")
-    refused(table, "#", "Stop needs a hit.")
+    refused(table, "A", "A does nothing here: 2,3 attack")
+    refused(table, "#", "# does nothing here: 2,3 attack")
     attack(table, 2, hit=False)
     refused(table, "A", "A miss ends the turn.")  # P1 would go again after the miss
-    refused(table, "#", "Stop needs a hit.")
-    refused(table, "B", "First pick a player.")
+    refused(table, "#", "# does nothing here: 1,3 attack")
+    refused(table, "B", "B does nothing here: 1,3 attack")
     assert lines(table)[0] == "[P2: draw a tile]"
 
 

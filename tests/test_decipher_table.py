@@ -98,8 +98,8 @@ def test_DC10_worked_example_panda_played_on_the_keys(table):
     assert "Turn: Marek" in table.screen() and "NO: 3" in table.screen()
     table.type("A")                   # Marek: three pieces left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
-    assert "Turn: Ania" in table.screen() and "Bonus mode: 3 left" in table.screen()
-    table.type("CA")                  # Ania asks for a piece: a bonus token to Mirek
+    assert "Turn: Ania" in table.page() and "Bonus mode: 3 left" in table.screen()
+    table.type("#A")                  # Ania asks for a piece: a bonus token to Mirek
     assert "Bonus: ●●○" in table.screen() and "Turn: Marek" in table.screen()
     table.type("3B")                  # Marek guesses wrong
     table.type("2")
@@ -169,7 +169,7 @@ def test_DC3_a_refused_count_tells_main_nothing_of_the_number_typed(table):
     assert seen[0] == seen[1]         # the same screens, whichever way it was wrong
     assert flashed(table) == [] and "Not taken: the count is 5 to 48." in said(table)
     table.type("9")                   # the next key takes the words off screen 1
-    assert "Not taken" not in table.screen("team1") and "9\npieces in the chamber" in table.screen("team1")
+    assert "Not taken" not in table.screen("team1") and table.screen("team1").splitlines()[1] == "9"
 
 
 def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(table):
@@ -214,7 +214,7 @@ def test_DC3_the_count_never_reaches_main_nor_the_score_log():
         with Table(seed=7) as t:
             t.start("decipher", players=PANDA)
             seen = []
-            for keys in (count, "#", "B", "A", "D", "*", "A", "3B", "A", "A", "C", "2B", "D3#", "D", "D"):
+            for keys in (count, "#", "B", "A", "D", "*", "A", "3B", "A", "A", "#", "2B", "D3#", "D", "D"):
                 t.type(keys)
                 seen.append((t.screen("main"), t.screen("team2")))
                 if keys == "2B":
@@ -242,11 +242,11 @@ def test_DC6_the_box_starts_bonus_mode_at_exactly_three_pieces_left(table):
     table.type("A")                   # three left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
     assert table.sounds[-1] == "warning"
-    assert "Bonus mode: 3 left" in table.screen() and "C:Piece D:More" in table.screen()
+    assert "Bonus mode: 3 left" in table.screen() and "#:Piece D:More" in table.screen()
     assert "3\npieces left inside" in peek(table)
     table.press("A")                  # no piece in hand yet
-    assert flashed(table) == ["In bonus mode the seeker asks for a piece first."]
-    table.press("C")
+    assert flashed(table) == ["A does nothing here: # Piece, D More"]
+    table.press("#")
     assert "Bonus: ●●○" in table.screen() and "A:YES B:NO D:More" in table.screen()
     assert "2\npieces left inside" in peek(table)
 
@@ -265,25 +265,25 @@ def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
     table.press("D")
     assert "2 Bonus mode (maker)" in table.screen()
     table.press("2")
-    assert "Bonus mode: 3 left" in table.screen() and "Turn: Player 3" in table.screen()
+    assert "Bonus mode: 3 left" in table.screen() and "Turn: Player 3" in table.page()
     assert "warning" not in table.sounds  # the maker said it, the box does not
 
 
 def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     table.start("decipher", players=3)
     table.type("#AD2")
-    table.type("CA")
-    table.type("CA")
-    table.press("C")
+    table.type("#A")
+    table.type("#A")
+    table.press("#")
     assert "Bonus: ○○○" in table.screen()
-    table.press("C")                  # a fourth piece?
-    assert flashed(table) == ["Place the piece in hand first."]
+    table.press("#")                  # a fourth piece?
+    assert flashed(table) == ["# does nothing here: A YES, B NO, D More"]
     table.press("A")
     assert "Bonus: ○○○" in table.screen() and "All pieces are out." in table.screen()
-    assert "Piece" not in table.screen() and "C:Give up D:More" in table.screen()
+    assert "Piece" not in table.screen() and "#:Give up D:More" in table.screen()
     table.press("B")
-    assert flashed(table) == ["No pieces are left to place."]
-    table.type("C#D")
+    assert flashed(table) == ["B does nothing here: # Give up, D More"]
+    table.type("##D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
 
 
@@ -300,7 +300,7 @@ def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped(table):
     assert "Turn: Player 2" in table.screen()
     table.type("2B")
     assert flashed(table) == ["Player 2 is out"]
-    assert "Turn: Player 3" in table.screen() and "To guess, press 3/4" in table.screen()
+    assert "Turn: Player 3" in table.page() and "To guess, press 3/4" in table.screen()
     table.press("2")
     assert flashed(table) == ["Player 2: no tokens left"] and table.sounds[-1] == "error"
     table.press("1")
@@ -406,11 +406,11 @@ def test_DC11_one_winner_and_the_scores_so_far(table):
 SCRIPT = (
     "1", "4#",                  # round 1: the maker types 4 (main: dots), starts
     "BA",                       # NO, YES: three pieces left, bonus mode
-    "D", "4", "*C",             # more, the scores; back, a bonus piece
+    "D", "4", "*#",             # more, the scores; back, a bonus piece
     "2", "B", "A2A",            # the guess page, a wrong guess; YES, a right one
     "D", "#",                   # a player's tokens on the round table; next round
-    "#D", "2", "CACACA",        # round 2 without a count: the maker calls bonus mode
-    "C", "#", "##2B",           # nobody guesses any more; round 3
+    "#D", "2", "#A#A#A",        # round 2 without a count: the maker calls bonus mode
+    "#", "#", "##2B",           # nobody guesses any more; round 3
 )
 
 
@@ -438,16 +438,16 @@ def test_undo_takes_back_the_last_action(table):
     table.press("B")
     assert "NO: 1" in table.screen()
     undo(table)
-    assert "NO: 0" in table.screen() and "Turn: Player 2" in table.screen()
+    assert "NO: 0" in table.screen() and "Turn: Player 2" in table.page()
     table.type("2B")
     undo(table)                       # the wrong guess
     table.press("2")
     assert "Tokens: ●●●" in table.screen()
     table.press("A")                  # right: the round table
-    assert "Player 2 solved it" in table.screen()
+    assert "Player 2 solved" in table.screen()   # "it" is past the title's 21 columns
     undo(table)
-    assert "Turn: Player 2" in table.screen() and table.log()[0]["rounds"] == []
+    assert "Turn: Player 2" in table.page() and table.log()[0]["rounds"] == []
     table.type("2A#")                 # solved again, and on to round 2
     assert "[Round 2/3]" in table.screen()
     undo(table)
-    assert "[1/3 Player 2 solved it]" in table.screen()
+    assert "[1/3 Player 2 solved" in table.screen()

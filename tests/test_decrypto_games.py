@@ -47,7 +47,7 @@ def secrets_stay_home(t: Table, codes: dict[int, str]) -> None:
 def test_DE1_DE2_DE4_DE5_DE6_DE7_DE8_two_teams_with_the_sand_timer_black_intercepts_twice(t):
     g = Game(t)
     assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "White: Player 1", "Black: Player 1",
-                                        "A: swap a keyword"]
+                                        "A: swap  B: phone QR"]
     assert t.screen("team1").splitlines()[1:5] == [f"{n} {w}" for n, w in enumerate(keywords(t, WHITE), 1)]
     assert t.screen("team2").splitlines()[1:5] == [f"{n} {w}" for n, w in enumerate(keywords(t, BLACK), 1)]
     first = g.codes()

@@ -454,7 +454,7 @@ def test_DE10_the_team_wins_after_five_rounds(t):
     assert game["goals"] == {"Hacker": 2, "Team": 5}
     assert [r["scores"] for r in game["rounds"]][:2] == [{"Hacker": 1, "Team": 1}, {"Hacker": 0, "Team": 1}]
     status, _, page = t.get(f"/g/{game['id']}")
-    assert status == 200 and "The Team held out for five rounds." in page
+    assert status == 200 and "The Team held out for 5 rounds." in page   # as the box's result page says it
     status, _, evening = t.get("/")
     assert re.search(r'winner.*Team</span> <span class="pts">5/5<', evening)   # the total beside its goal
 

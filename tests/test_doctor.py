@@ -320,6 +320,24 @@ def test_i2c_bus_1_at_the_default_100_khz_asks_for_the_baudrate_line(tmp_path):
     assert "`dtparam=i2c_arm_baudrate=400000`" in found.fix
 
 
+def test_i2c_bus_1_on_a_pi_whose_core_clock_scales_asks_for_it_fixed(tmp_path):
+    # The device tree says 400 kHz; on a Pi 3, Zero 2 W or 4 the bus is divided
+    # from the core clock, which idles lower unless config.txt holds it.
+    model, boot = tmp_path / "model", tmp_path / "config.txt"
+    model.write_bytes(b"Raspberry Pi Zero 2 W Rev 1.0\0")
+    boot.write_text("[all]\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n")
+    found = doctor.i2c_bus(1, *sysfs(tmp_path, 1, hz=400_000), str(boot), str(model))
+    assert (found.status, found.detail) == ("warn", "on, 400 kHz asked, but slower while the core clock idles")
+    assert "`core_freq_fixed=1`" in found.fix
+    (tmp_path / "b").mkdir()
+    (tmp_path / "c").mkdir()
+    boot.write_text(boot.read_text() + "core_freq_fixed=1  # the I2C clock steady\n")
+    assert doctor.i2c_bus(1, *sysfs(tmp_path / "b", 1, hz=400_000), str(boot), str(model)).status == "ok"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")    # its I2C is on RP1, not divided from the core
+    boot.write_text("dtparam=i2c_arm_baudrate=400000\n")
+    assert doctor.i2c_bus(1, *sysfs(tmp_path / "c", 1, hz=400_000), str(boot), str(model)).status == "ok"
+
+
 def test_the_software_bus_is_recognised(tmp_path):
     found = doctor.i2c_bus(3, *sysfs(tmp_path, 3, compatible=b"i2c-gpio\0"))
     assert (found.status, found.detail) == ("ok", "on (i2c-gpio, in software)")
@@ -366,7 +384,7 @@ def test_referee_doctor_prints_one_line_a_check_and_fails_on_a_fault(tmp_path, c
 def test_referee_doctor_prints_the_boot_config_lines(capsys):
     assert cli.main(["doctor", "--config", str(ROOT / "config.pi.toml"), "--boot-config"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
+        "dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000", "core_freq_fixed=1",
         "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
 
 
@@ -376,6 +394,18 @@ def test_every_finding_has_one_of_the_statuses_the_report_knows(box):
     findings = examine(box, Machine(panels={"team1": dead}, wait=lambda s: None))
     said = {f.status for f in findings}
     assert {"ok", "FAIL"} <= said <= set(typing.get_args(doctor.Status))
+
+
+def test_the_doctor_says_where_tonights_dates_come_from(tmp_path):
+    def unset():
+        return False
+
+    without = doctor.wall_clock(str(tmp_path), synchronised=unset)
+    assert without.status == "warn" and "first phone" in without.detail
+    assert "DS3231 on I2C bus 1 (0x68)" in without.fix and "`dtoverlay=i2c-rtc,ds3231`" in without.fix
+    (tmp_path / "rtc0").touch()                  # the kernel found the DS3231
+    assert doctor.wall_clock(str(tmp_path), synchronised=unset).status == "ok"
+    assert doctor.wall_clock(str(tmp_path / "none"), synchronised=lambda: True).detail == "set from the network (NTP)"
 
 
 # --- as the service runs, and what pi-check makes of it ----------------------------------

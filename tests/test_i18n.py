@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 
 from games.base import Illegal
 from referee import catalogue, glossary, i18n
-from referee.box.screen import COLS, W, font, key_line, qr_image
+from referee.box.screen import COLS, W, font, key_rows, qr_image
 from referee.testing import Table
 
 
@@ -147,8 +147,9 @@ def assert_fits(t: Table) -> None:
     """Every line of every panel fits as it is drawn (a QR code takes the left)."""
     for screen in t.box.shown.values():
         width = (W - qr_image(screen.qr).width - 4) // 6 if screen.qr else COLS
-        for text in (screen.title, *screen.lines, key_line(screen.keys)):
+        for text in (screen.title, *screen.lines):
             assert len(text) <= width, screen.text
+        assert not any(row.endswith("…") for row in key_rows(screen.keys, width)), screen.text   # one row or two, whole
 
 
 def choose(t: Table, item: str) -> None:
@@ -175,7 +176,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
                         "C:◄"]
 
     t.press("6")
-    assert shown(t) == ["[Čas  D:kostky]", "1:00", "#:Běž A:30s B:1m C:5m"]
+    assert shown(t) == ["[Čas  D:kostky]", "1:00", "#:Běž A:30s B:1m C:5m", "*:Zpět"]
     assert shown(t, "team1") == ["[Časovač]", "1:00"]
     t.press("D")
     assert shown(t) == ["[Hod 2k8]", "–", "A:počet kostek", "B:stěny C:hody", "#:Hoď *:Časovač"]
@@ -185,7 +186,7 @@ def test_settings_switch_the_box_to_czech_and_back_and_a_power_cut_keeps_the_cho
     t.press("C")
     assert shown(t) == ["[Poslední hody]", "4+3", "*:Zpět"]
     assert_fits(t)
-    t.type("*D*")                             # dice, timer, and away from the tools
+    t.type("***")                             # dice, timer, and away from the tools
     assert shown(t)[2] == "2 Osmišifry"
 
     choose(t, "1")

@@ -97,10 +97,11 @@ def test_item11_seconds_typed_on_the_timer_stay_beside_a_refusal(table):
     assert shows(panel, "A timer runs from 1", lit=True) and shows(panel, "second to 99:59.", lit=True)
 
 
-def test_item11_the_space_typed_for_a_tile_stays_beside_a_refusal(table):
+def test_item11_a_refusal_stays_beside_the_space_and_goes_with_the_next_key_that_acts(table):
     table.start("octiles")
     table.type("99#")                # no such space: refused
-    table.press("5")                 # typing on while the message is up
     assert "! The spaces are 1 to 17." in table.screen()
     panel = table.image()
-    assert shows(panel, "Space: 5_") and shows(panel, "The spaces are", lit=True)
+    assert shows(panel, "Space: _") and shows(panel, "The spaces are", lit=True)
+    table.press("5")                 # typing on: the key acts, and the message goes with it
+    assert "! " not in table.screen() and shows(table.image(), "Space: 5_")

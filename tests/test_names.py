@@ -29,7 +29,7 @@ def test_a_name_the_panels_cannot_show_is_refused_clearly(table, names, message)
     table.start("davinci", players=names)
     assert flashed(table) == [message]
     assert table.log() == []                  # no game began
-    assert "1 Decrypto" in table.screen()
+    assert "1 Decrypto" in table.page()
 
 
 def test_twelve_characters_fit_and_every_game_takes_them(table):

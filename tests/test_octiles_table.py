@@ -97,7 +97,7 @@ def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     for seat in ("West", "North", "East"):   # [OC-1] the first homes, accepted
         assert f"[{seat}: start homes]" in main(table)
         table.press("#")
-    assert "[North to play]" in main(table) and "Deck: 17" in main(table)
+    assert "[North to play]" in main(table) and "Deck: 17" in table.page()
     assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
     log = table.log()[0]
     assert log["game"] == "octiles" and log["players"] == ["West", "North", "East"] and log["mode"] == "referee"
@@ -156,7 +156,7 @@ def test_OC_turning_the_picture_with_A_and_B_on_the_panel(table):
 
 def test_OC_the_tile_turns_on_the_space_page_too_its_keys_shown_from_the_start(table):
     start(table, "T18", "T02", players=2)
-    assert "1-17, then #\nA◄ ►B turn" in main(table) and "[tile T18 r0]" in main(table)
+    assert "#:OK A:◄ B:► D:More" in main(table) and "[tile T18 r0]" in main(table)   # on its key bar
     table.press("B")                          # before the space is keyed
     assert "[tile T18 r1]" in main(table) and "[tile T18 r1]" in table.screen("team1")
     table.type("1A3")                         # turned back between the digits
@@ -180,7 +180,7 @@ def test_OC_a_habitual_two_hashes_after_the_space_show_the_tile_before_laying_it
 def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged_tile(table):
     start(table, "T01", "T02", "T03", players=2)
     assert playing(main(table), "West", "T01") and "[tile T01 r0]" in main(table)
-    assert "#:OK D:More" in main(table)
+    assert "#:OK A:◄ B:► D:More" in main(table)
     table.type("12")
     assert "Space: 12_" in main(table)
     table.press("#")

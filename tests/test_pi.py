@@ -648,7 +648,7 @@ def test_the_drawing_puts_every_wire_on_the_right_header_pin():
 def test_the_build_guide_gives_the_boot_config_lines_the_pi_config_needs():
     build = (ROOT / "hardware" / "BUILD.md").read_text(encoding="utf-8")
     lines = doctor.boot_lines(pi_config())
-    assert lines == ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000",
+    assert lines == ["dtparam=i2c_arm=on", "dtparam=i2c_arm_baudrate=400000", "core_freq_fixed=1",
                      "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
     for line in lines:
         assert f"\n{line}\n" in build

@@ -46,9 +46,11 @@ def comes_back(t: Table) -> dict[str, str]:
 
 def test_item6_a_setup_form_comes_back_with_its_choices_and_its_help_page(table):
     table.press("4")                       # Da Vinci Code
-    table.type("13")                       # 3 players, 30 s
+    table.type("13")                       # 3 players, 30 s: the digit turns to its page
     shown = comes_back(table)["main"]
-    assert "Players: 3" in shown and "Turn timer: 30 s" in shown
+    assert "Turn timer: 30 s" in shown and "[Da Vinci Code 2/3]" in shown
+    table.type("DD")                       # round to the first page
+    assert "Players: 3" in comes_back(table)["main"]
     table.press("C")
     assert comes_back(table)["main"].startswith("[Help")
     table.press("*")

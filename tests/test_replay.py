@@ -38,9 +38,9 @@ from referee.testing import Table
 KEYS = {
     "decrypto": ["team1", "team2", "1", "2", "3", "4", "#", "#"],
     "osmisifry": ["0", "0", "1", "2", "#", "#", "#", "A", "B", "D", "*"],
-    "octiles": ["1", "5", "9", "1", "#", "#", "C", "D", "3", "*"],   # D 3: who has finished
+    "octiles": ["1", "5", "9", "1", "#", "#", "D", "4", "D", "3", "*"],   # D 4: a pass; D 3: who has finished
     "davinci": ["1", "2", "A", "B", "A", "#", "#"],
-    "decipher": ["1", "2", "3", "4", "A", "B", "C", "#", "#", "#"],
+    "decipher": ["1", "2", "3", "4", "A", "B", "#", "#", "#", "#"],   # # also asks for a piece
 }
 OPTIONS = {"octiles": {"mode": "dealer", "players": 2}}   # the box deals; a player says when finished
 MOST_PRESSES = 4000
@@ -231,12 +231,15 @@ def test_steps_json_alone_gives_the_states_every_page_shows(evening):
             assert rules.is_over(seen[-1]) or entry(t, game)["status"] == "abandoned" or entry(t, game).get("stopped")
             for number, state in enumerate(seen):
                 _status, _h, page = t.get(f"/g/{game}/step/{number}")
-                _n, _l, rows = hook(rules.public(state))
-                _n, label, _r = hook(rules.public(seen[max(number - 1, 0)]))   # the round it was played in
+                _n, label, rows = hook(rules.public(state))   # the round the state after it is in
                 shown = text(page)
                 assert f"Step {number} of {len(seen) - 1} · {label}" in shown, (name, number)
                 for row_label, line in rows:
                     assert f"{row_label} {line}".strip() in shown, (name, number, row_label, line)
+                told = rec["steps"][number]["account"]
+                if told["turn"]:
+                    assert told["turn"] in shown, (name, number)
+                assert all(w in shown for w in told["winners"]) and told["reason"] in shown, (name, number)
                 if number:
                     assert f"» {rec['steps'][number]['said']}" in shown
 

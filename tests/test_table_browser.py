@@ -129,7 +129,7 @@ def test_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, brows
     page = open_view(browser, t)
     showing(browser, page, "Tonight")
     t.press("1", "#")                                   # Decrypto, as it comes
-    showing(browser, page, "Round 1 of 8")
+    showing(browser, page, "Round 1: encryptors")   # the box's page, as its title says it
     t.press("team1", "team1")                           # White's clues are done [DE-4]
     showing(browser, page, "» White: clues done", ".said")
     t.web.terminate()                                   # the web restarts (an update, a crash)

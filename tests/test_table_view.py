@@ -6,6 +6,7 @@ secret, and the Score log menu's QR code that offers it.  The same page in
 Chromium against real processes is ``test_table_browser.py``."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -13,7 +14,7 @@ import pytest
 import zxingcpp
 
 from games import davinci, decrypto, tools
-from referee.box.screen import W, key_line, qr_image
+from referee.box.screen import SAID, W, key_line, layout, qr_image
 from referee.testing import Table
 from referee.web import sheets
 from test_web import act, decipher_game, decrypto_clues, decrypto_guesses, state, wrong  # noqa: F401
@@ -38,6 +39,17 @@ def watched(t: Table) -> dict:
 def dashed(code) -> str:
     """A code as the box's line writes it: "4-1-3"."""
     return "-".join(map(str, code))
+
+
+def drawn_said(t: Table) -> str:
+    """The public screen's » line as its panel draws it ("" where the page
+    leaves it no row, and before the first action)."""
+    if not t.box.session.can_undo():
+        return ""
+    main = t.box.shown["main"]
+    if t.box.game_menu.said() in main.lines:             # a page that says it already
+        return t.box.game_menu.said()
+    return layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
 
 
 def left_on_the_box(t: Table) -> float:
@@ -79,7 +91,8 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
     t = table
     t.start("decrypto")
     v = watched(t)
-    assert v["title"] == "Decrypto" and v["lines"] == ["Round 1 of 8", "encryptors writing clues"]
+    # The page the box is on, in its title, and what the round waits for.
+    assert v["title"] == "Decrypto" and v["lines"] == ["Round 1: encryptors", "encryptors writing clues"]
     assert [s["name"] for s in v["sides"]] == ["White", "Black"]
     assert v["said"] == "" and v["countdown"] is None
     t.press("team1")
@@ -91,13 +104,19 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
     assert view(t)["countdown"]["left"] == 17.5 == left_on_the_box(t)
     act(t, decrypto.CluesDone(1))
     v = view(t)
-    assert v["lines"] == ["Round 1 of 8", "White decodes"] and v["countdown"] is None
+    assert v["lines"] == ["Round 1: White code", "White decodes"] and v["countdown"] is None
     act(t, decrypto.Guess(0, state(t).codes[0]), decrypto.Guess(1, state(t).codes[1]))
+    v = view(t)   # the box shows the round's last reveal until #, and so does the view
+    assert v["lines"] == [t.box.shown["main"].title] and v["lines"][0].startswith("Round 1: Black ")
+    t.press("#")
+    assert view(t)["lines"] == ["Round 2: encryptors"]
     decrypto_clues(t)
     code = state(t).codes[0]
     act(t, decrypto.Guess(1, code))                    # Black intercepts White's code [DE-6]
     v = view(t)
-    assert v["lines"] == ["Round 2 of 8", "White decodes"] and v["said"] == f"Black intercepts: {dashed(code)}"
+    assert v["lines"] == ["Round 2: White code", "White decodes"]
+    assert v["said"] == drawn_said(t) == ""            # the decode page leaves the » line no row, and says none
+    assert v["account"]["said"] == ""
     act(t, decrypto.Guess(0, code))
     v = view(t)
     assert v["said"] == f"White: {dashed(code)} right"          # the reveal, as its page reads it
@@ -110,7 +129,8 @@ def test_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(table
     decipher_game(t)                                   # Cy makes the third word
     v = watched(t)
     totals = t.log()[0]["totals"]
-    assert v["lines"] == ["Round 3 of 3", "Cy makes the word"] and v["said"] == "Cy's YES"
+    assert v["lines"] == ["3/3 Maker: Cy", "Turn: Bob"]   # as the box says them
+    assert v["said"] == drawn_said(t) == ""            # its four lines leave the » line no row
     assert [(s["name"], s["score"]) for s in v["sides"]] == [(name, str(totals[name])) for name in ("Ann", "Bob", "Cy")]
     assert f'<span class="score points">{totals["Bob"]}</span>' in t.get("/table")[2]   # large: a number
 
@@ -197,7 +217,7 @@ def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(ta
         v = view(t)
         # The line of the last action is the public screen's, word for word
         # (a wrong guess there may be the next round's code by chance).
-        assert v["said"] == (t.box.game_menu.said() if t.box.session.can_undo() else "")
+        assert v["said"] == drawn_said(t)
         shown = (json.dumps({**v, "said": ""}, ensure_ascii=False) + t.get("/table")[2]).replace(v["said"], "")
         for word in words:
             assert not re.search(rf"\b{re.escape(word)}\b", shown, re.IGNORECASE), word

@@ -338,7 +338,7 @@ def test_api_game_is_its_score_log_entry(t):
 def test_DE1_finished_decrypto_says_why_it_was_won(t):
     decrypto_game(t)
     text = page_text(ok(t, f"/g/{current_id(t)}"))
-    assert "White wins The other side miscommunicated twice." in text
+    assert "White wins Black miscommunicated twice." in text   # as the box's result page says it
 
 
 def test_save_to_bgstats_link_for_a_finished_game_in_its_documented_format(t):
@@ -410,17 +410,18 @@ def test_bgstats_gets_the_hacker_variant_as_what_it_is(t):
         ("Ann", "Hacker", True, 1), ("Bob", "Team", False, 2), ("Cy", "Team", False, 2)]
 
 
-def test_DE10_the_replay_names_the_hacker_variants_sides_the_hacker_and_the_team(t):
+def test_DE10_the_replay_names_the_hacker_variants_side_the_team_and_the_hacker_keeps_nothing_hidden(t):
     t.start("decrypto", variant="hacker", members=[["Ann"], ["Bob", "Cy"]])
     for _ in range(2):                                   # the Team miscommunicates twice [DE-10]
         act(t, decrypto.CluesDone(1))
         decrypto_guesses(t, miscommunicate={1})
     game = current_id(t)
     sides = re.findall(r'<a href="/g/\d+/step/1\?side=(\w+)">([^<]+)</a>', ok(t, f"/g/{game}/step/1"))
-    assert sides == [("hacker", "Hacker's side"), ("team", "Team's side")]
+    assert sides == [("team", "Team's side")]          # the Hacker has no keywords: nothing of it was hidden
+    assert t.get(f"/g/{game}/step/1?side=hacker")[0] == 404
     team = ok(t, f"/g/{game}/step/1?side=team")
     assert f'href="/g/{game}/step/2?side=team" rel="next"' in team and 'name="side" value="team"' in team
-    assert re.findall(r'\?side=(\w+)">', team) == ["hacker"]   # the other side's link
+    assert re.findall(r'\?side=(\w+)">', team) == []       # no other side's link
     assert ok(t, f"/g/{game}/step/1?side=black") == team           # an address of before keeps working
     assert t.get(f"/g/{game}/step/1?side=white%0a")[0] == 404
 

@@ -207,6 +207,39 @@ def test_with_every_place_busy_answering_peers_that_read_nothing_a_new_phone_tak
         sock.close()
 
 
+def test_those_waiting_for_a_place_are_let_in_from_the_quietest_address_first(t):
+    """With every place busy, a crowd's address queues three newcomers
+    before a phone's one: the first place that frees is the phone's."""
+    url = t.web_url()
+    address = urllib.parse.urlsplit(url)
+    web = t._web.guard
+    web.most = 2
+
+    async def run():
+        async with aiohttp.ClientSession() as session:
+            streams = []
+            for _ in range(2):
+                streams.append(await session.get(url + "live"))
+                while not (await streams[-1].content.readline()).startswith(b"data:"):
+                    pass
+            crowd = [await asyncio.open_connection(address.hostname, address.port, local_addr=("127.0.0.50", 0))
+                     for _ in range(3)]
+            for _reader, writer in crowd:
+                writer.write(b"GET /api/evenings HTTP/1.1\r\nHost: x\r\n\r\n")
+            reader, writer = await asyncio.open_connection(address.hostname, address.port,
+                                                           local_addr=("127.0.0.2", 0))
+            writer.write(b"GET /api/evenings HTTP/1.1\r\nHost: x\r\n\r\n")
+            while web.waiting < 4:
+                await asyncio.sleep(0.01)
+            streams[0].close()                                    # one place frees
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            assert head.startswith(b"HTTP/1.1 200") and web.waiting == 3      # the crowd's three still wait
+            for _reader, other in [*crowd, (reader, writer)]:
+                other.close()
+            streams[1].close()
+    t.loop.run_until_complete(run())
+
+
 def test_a_connection_with_more_requests_read_ahead_than_the_web_takes_is_closed(t):
     address = urllib.parse.urlsplit(t.web_url())
     web = t._web.guard

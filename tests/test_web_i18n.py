@@ -150,7 +150,7 @@ def test_a_game_page_reads_in_czech(t):
     ids = evening(t)
     text = page_text(ok(t, f"/g/{ids['decrypto']}"))
     assert "← Dnešní večer" in text
-    assert "★ Vítězí Bílí Soupeř měl dvě nedorozumění." in text
+    assert "★ Vítězí Bílí Černí: dvě nedorozumění." in text
     assert "Kolo 1" in text and "Bílí 3‑2‑1: dešifrováno; Černí 2‑3‑1: nedorozumění (1‑2‑3)" in text
     assert "Celkem 0 0 0 2" in text and "Uložit do BG Stats" in text      # Bílí, then Černí: Zach. Ned.
     text = page_text(ok(t, f"/g/{ids['davinci']}"))

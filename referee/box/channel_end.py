@@ -10,7 +10,8 @@ request waits on the players.
 from __future__ import annotations
 
 from games import base
-from referee import catalogue, i18n, merging, setup_names
+from referee import account as accounts, catalogue, i18n, merging, setup_names
+from referee.account import Account
 from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_PROCESS, MergesMerge,
                              MergesUndo, MergesView, NamesOpen, NamesPreview, NamesSubmit, NamesView, PhoneClock,
                              Ping, Team, Watch, line, request)
@@ -137,24 +138,74 @@ def pages(box) -> dict:
     return {"names": setup_names.open_token(box), "merges": merging.open_token(box), "table": table(box)}
 
 
+def phase(box) -> str:
+    """The title of the game's page on the public screen: the page the
+    table is on (a reveal stays up until ``#``, though the rules have moved
+    on), under the game menu when that is up over it
+    (``Box.public_words``)."""
+    return box.public_words()["title"]
+
+
+def said(box) -> str:
+    """The last action and who made it where the public screen says it:
+    on its » row as the panel draws it, or in a line of a page that says
+    it already (a reveal: "White: 4-1-3 right"); "" where the page leaves
+    it no row ("Time up: stop writing"), and before the first action (a
+    hint is no action)."""
+    session = box.session
+    if session is None or not catalogue.logged(session.name) or not session.can_undo():
+        return ""
+    drawn = box.public_words()["said"]
+    if drawn:
+        return drawn
+    last = box.game_menu.said()
+    main = box.shown.get("main") if box.game_menu.mode is None else box.flow.screens().get("main")
+    return last if main is not None and last in main.lines else ""
+
+
+def account(box) -> Account | None:
+    """The account of the game on the box (``referee.account``) as its
+    public screen stands: the rules' public facts, the page's title and the
+    » line; None between games and in the table tools."""
+    session = box.session
+    if session is None or not catalogue.logged(session.name):
+        return None
+    playing = getattr(box.flow, "session", None)
+    if id(playing) != id(session):      # the menus, over a game left for a moment
+        return None
+    rules, state = session.rules, session.state
+    row = box.store.game(session.id)
+    return accounts.of(session.name, rules.public(state), rules.summary(state),
+                       ended=row is not None and row.ended is not None, phase=phase(box), said=said(box),
+                       outcome=outcome(box))
+
+
+def outcome(box) -> bool:
+    """Whether the game's page shows the last guess's outcome until ``#``
+    (its flow's ``outcome``; the game menu leaves the page under it)."""
+    return bool(getattr(box.flow, "outcome", False))
+
+
 def table(box) -> dict:
     """What the table view shows that the store cannot tell the web: the
-    line of what was last done, as the public screen says it, and the
-    countdown as it stands on the game clock this instant (only the box
-    keeps that clock; the web counts on from it).  Both are on the public
-    screen already: nothing here is a secret."""
+    title of the page the public screen is on and the line of what was last
+    done, as the public screen says them, and the countdown as it stands on
+    the game clock this instant (only the box keeps that clock; the web
+    counts on from it).  All are on the public screen already: nothing here
+    is a secret."""
     session = box.session
     if session is None:
-        return {"game": None, "said": "", "countdown": None}
+        return {"game": None, "said": "", "phase": "", "outcome": False, "countdown": None}
     logged = catalogue.logged(session.name)    # a game, not the table tools
-    said = box.game_menu.said() if logged and session.can_undo() else ""
+    on_game = logged and getattr(box.flow, "session", None) is session
     cd = box.countdown()
     if cd is None and not logged:
         # The tools' timer page shows its countdown paused, or not yet started, too.
         cd = getattr(session.state, "countdown", None)
     countdown = None if cd is None else {"left": round(cd.remaining(box.game_time()), 3), "running": cd.running,
                                          "seconds": cd.seconds}
-    return {"game": session.id, "said": said, "countdown": countdown}
+    return {"game": session.id, "said": said(box), "phase": phase(box) if on_game else "",
+            "outcome": on_game and outcome(box), "countdown": countdown}
 
 
 def merges_view(box, asked: MergesView) -> dict:

@@ -100,6 +100,7 @@ class Box:
         self.frames = 0           # times the displays were handed pictures (bench/: frames per key)
         self._keying = False      # a key is being handled: what it changes is drawn once, at its end
         self._dirty = False       # ... and something did
+        self._tell_after = False  # ... and the watchers are told once its frame is drawn
         self.roll_count = 0       # rolls taken, likewise
 
     # --- life ------------------------------------------------------------------
@@ -242,7 +243,7 @@ class Box:
             except Unsaved as exc:
                 self.unsaved(exc)
         self._enter(session)
-        main = self.shown.get("main")
+        main = self._screens().get("main")   # as it is now: a key's frame is drawn at its end
         if main is not None and main.said and not said_shown(dataclasses.replace(main, flash="")):
             # A first page with no row to spare says it over its lines, until a key.
             self.flash(main.said, seconds=None)
@@ -333,7 +334,18 @@ class Box:
         except Unsaved as exc:
             self.unsaved(exc)   # what the rules asked for is asked again after the next key
         self.render()
-        self._tell_watchers()
+        if self._keying:
+            self._tell_after = True   # once the key's frame is drawn: the web is sent that frame's words
+        else:
+            self._tell_watchers()
+
+    def _told(self, words: dict[str, str]) -> None:
+        """After a key's (or a roll's) frame: the watchers told of what it
+        changed, or of the page it turned, so that the table view follows
+        the public screen's page (``words``: its words before)."""
+        if self._tell_after or self.public_words() != words:
+            self._tell_after = False
+            self._tell_watchers()
 
     def _follow_rules(self) -> None:
         s = self.session
@@ -402,8 +414,8 @@ class Box:
     def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
         self.roll_count += 1
         rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
-        said = self._flash
-        self._keying = True   # as a key: the roll committed, its page saved, then one frame
+        said, words = self._flash, self.public_words()
+        self._keying, self._tell_after = True, False   # as a key: the roll committed, its page saved, then one frame
         try:
             if self.pending_roll() == request and self.act(rolled, view):
                 if said is not None and self._flash is said:
@@ -415,6 +427,7 @@ class Box:
             self._keying = False
         self.pages.remember()
         self._draw()
+        self._told(words)
         self.pages.write()
 
     def on_dice_status(self, status: str) -> None:
@@ -456,13 +469,15 @@ class Box:
         """One key, one transaction, one frame: the flow acts (``act``
         commits and marks the screens to draw), the page is saved, then
         the screens are drawn once."""
-        self._keying, self._dirty = True, False
+        words = self.public_words()
+        self._keying, self._dirty, self._tell_after = True, False, False
         try:
             self._handle(key, kind)
         finally:
             self._keying = False
         self.pages.remember()
         self._draw(changed=not self._dirty)
+        self._told(words)
         self.pages.write()
 
     def _handle(self, key: str, kind: str) -> None:

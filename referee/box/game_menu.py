@@ -37,6 +37,12 @@ class GameMenu:
         self.mode: Mode | None = None
         self._named: _Named | None = None
 
+    def _game(self) -> Session:
+        session = self._session()
+        if session is None:
+            raise RuntimeError("the game menu is only up over a game")
+        return session
+
     def open(self) -> None:
         self.mode = Mode.UNDO
 
@@ -61,7 +67,7 @@ class GameMenu:
         elif key == "#" and self.mode is Mode.END:
             self.mode = None
             self._leave()
-        elif key == "#" and self._session().can_undo():
+        elif key == "#" and self._game().can_undo():
             self.mode = None
             self._undo()
 
@@ -69,7 +75,7 @@ class GameMenu:
         if self.mode is Mode.END:
             return Screen(_("End this game?"), (_("It stays in the"), _("score log.")),
                           keys=(("#", _("Yes")), ("*", _("No"))))
-        if not self._session().can_undo():
+        if not self._game().can_undo():
             return Screen(_("Game menu"), (_("Nothing to undo."),), keys=(("*", _("Back")), ("D", _("End game"))))
         action = self._last_action()
         if action:
@@ -82,14 +88,14 @@ class GameMenu:
         """The line under a game's public screen: what was last done and by
         whom, so that a wrong key is seen and can be taken back; before the
         first action, how to take back and reach this menu."""
-        if not self._session().can_undo():
+        if not self._game().can_undo():
             return forms.game_menu_line()
         return self._last_action()
 
     def _last_action(self) -> str:
         # Named anew only when the game moved (a new row): the menu
         # redraws every second under a running clock.
-        session = self._session()
+        session = self._game()
         row = (session.id, session.seq)
         if self._named is None or self._named.row != row:
             self._named = _Named(row, actions.describe(session))

@@ -48,7 +48,7 @@ class PageKeeper:
         """The game's page now, if the game's flow is up (not the menus the
         table tools' countdown may run behind)."""
         box = self.box
-        if box.session is not None and getattr(box.flow, "session", None) is box.session:
+        if box.in_game:
             return _copy(box.flow.view())
         return None
 

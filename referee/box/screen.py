@@ -277,8 +277,10 @@ def body(screen: Screen, cols: int, room: int) -> tuple[list[str], list[str]]:
     lines = [fit(line, cols) for line in screen.lines]
     if not screen.flash:
         return [], lines[:room]
-    keep = {i for i in (screen.typing, *screen.keep) if i is not None and i < len(lines)}
+    keep = [i for i in (screen.typing, *screen.keep) if i is not None and i < len(lines)]
     message = wrap(screen.flash, cols)
+    while len(keep) > 1 and len(message) > room - len(keep):
+        keep.pop()   # a message cut short says nothing: the last hint kept goes first, never the typed line
     allowed = max(1, room - len(keep))
     if len(message) > allowed:
         message = message[:allowed]

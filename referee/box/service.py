@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import warnings
 
@@ -19,8 +20,9 @@ from referee import channel
 from referee.box import channel_end
 from referee.box.card import trouble
 from referee.box.coordinator import Box
+from referee.box.screen import COLS
 from referee.clock import RealClock, keep_phone_time
-from referee.config import Config, ConfigError, Problem
+from referee.config import Config, ConfigError
 from referee.i18n import _
 from referee.notify import notify, serve_until_stopped
 
@@ -102,16 +104,16 @@ class Service:
 
 
 def config_notices(refused: ConfigError) -> list[str]:
-    """The main screen's lines for a configuration's mistakes, and the
-    file to mend."""
-    # The phones' pages say the same in the same words (web/templates/base.html).
-    said = [_("Config error: line %(line)s: %(problem)s") % {"line": p.line, "problem": _problem(p)} if p.line
-            else _("Config error: %(problem)s") % {"problem": _problem(p)} for p in refused.problems]
-    return said + [_("Mend it in %(path)s") % {"path": refused.path}]
-
-
-def _problem(problem: Problem) -> str:
-    return str(problem._replace(line=None))
+    """The main screen's lines for a configuration's mistakes: the line of
+    the first, and the file to mend, in the three rows a message has on the
+    panel (the phones' pages and ``referee check-config`` say every mistake
+    in full)."""
+    first = refused.problems[0]
+    said = _("Config error: line %(line)s") % {"line": first.line} if first.line \
+        else _("Config error: %(problem)s") % {"problem": first.key or first.text}
+    folder, name = os.path.split(refused.path)
+    # A path longer than a row is cut at the row's end: broken after its folder, it is read whole.
+    return [said, refused.path if len(refused.path) <= COLS else f"{folder}/ {name}"]
 
 
 def status(box: Box) -> str:

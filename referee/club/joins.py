@@ -225,7 +225,8 @@ class Joins:
         return k
 
     def _games(self, root: str) -> dict[int, str]:
-        return self._sat.get(root) or self._seats.get(root, {})
+        """A group's games: its own once it is a group of two or more, else its one key's."""
+        return self._sat[root] if root in self._sat else self._seats.get(root, {})
 
 
 class Aliases(Mapping[str, str]):

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import ssl
 import time
+from typing import Any
 
 import aiomqtt
 import msgspec
@@ -44,8 +45,9 @@ def client(config: Config, identifier: str, will: aiomqtt.Will | None = None,
     this client rather than send it, so none is ever read whole."""
     club = config.club
     host, port, tls = club.address()
-    login = dict(identifier=identifier, will=will, username=club.username or None, password=club.password or None,
-                 tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
+    login: dict[str, Any] = dict(identifier=identifier, will=will, username=club.username or None,
+                                 password=club.password or None,
+                                 tls_context=tls_context(club.ca) if tls else None, keepalive=15, timeout=10)
     if not most_bytes:
         return aiomqtt.Client(host, port, clean_session=False, **login)
     connect = Properties(PacketTypes.CONNECT)

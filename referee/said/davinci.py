@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import davinci as dv
 from referee import setup_names
+from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.i18n import N_, _
 
@@ -31,6 +32,17 @@ def describe(event, before) -> str:
         case dv.NextGame():
             return _("next game")
     return ""
+
+
+def account(v: dict, summary: dict) -> Facts:
+    """The game of a tournament, whose turn it is, each player's tiles
+    hidden and face up, and the tournament's points."""
+    games = v["games"]
+    stage = _("Game {n} of {last}").format(n=v["game"], last=games) if games > 1 else ""
+    turn = "" if v["step"]["kind"] in ("over", "next_game") else _("{player} to play").format(player=name_of(dv.NAME, v["turn"]))
+    sides = [Side(name_of(dv.NAME, p["name"]), _("hidden {h}, up {r}").format(h=p["hidden"], r=p["revealed"]),
+                  points=v["standings"][p["name"]] if games > 1 else None) for p in v["players"]]
+    return Facts(stage, turn, sides)
 
 
 # The words of Da Vinci Code's screens, defined (``referee.glossary``).

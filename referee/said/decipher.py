@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decipher as game
+from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.i18n import N_, _
 
@@ -30,6 +31,20 @@ def describe(event, before) -> str:
         case game.NextRound():
             return _("next round")
     return ""
+
+
+def account(v: dict, summary: dict) -> Facts:
+    """The round, whose turn it is to seek, and each player's points."""
+    kind = v["step"]["kind"]
+    if kind == "guess":
+        turn = _("All pieces are out.")
+    elif v["seeker"] is not None:
+        turn = _("Turn: {name}").format(name=name_of(game.NAME, v["seeker"]))
+    else:
+        turn = ""
+    sides = [Side(name_of(game.NAME, p["name"]), "" if p["maker"] else f"{_('Guess tokens')} {p['guess_tokens']}",
+                  v["totals"][p["name"]]) for p in v["players"]]
+    return Facts(_("Round {round}/{rounds}").format(round=v["round"], rounds=v["rounds"]), turn, sides)
 
 
 # The words of Decipher's screens, defined (``referee.glossary``).

@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decrypto as d
+from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.i18n import N_, _, ngettext
 
@@ -39,6 +40,104 @@ def describe(event, before) -> str:
         case d.KeywordsGuessed(seat, count):
             return ngettext("{team}: {n} keyword", "{team}: {n} keywords", count or 0).format(team=team(seat), n=count)
     return ""
+
+
+# --- the account (referee.account) ----------------------------------------------------------
+
+# What a Decrypto round is waiting for, by its step.
+DOING = {
+    "deal": N_("drawing codes"),
+    "clues": N_("encryptors writing clues"),
+    "intercept": N_("{team} intercepts"),
+    "decode": N_("{team} decodes"),
+    "tiebreak": N_("tie-break: keywords guessed"),
+}
+
+
+def _team(name: str) -> str:
+    return name_of(d.NAME, name)
+
+
+def tokens_text(interceptions: int, miscommunications: int) -> str:
+    return ", ".join((ngettext("{n} interception", "{n} interceptions", interceptions).format(n=interceptions),
+                      ngettext("{n} miscommunication", "{n} miscommunications", miscommunications).format(
+                          n=miscommunications)))
+
+
+def doing(v: dict) -> str:
+    """What the round waits for: "White decodes"."""
+    step = v["step"]
+    team = _team(v["teams"][step["team"]]) if step["team"] is not None else ""
+    said = DOING.get(step["kind"])
+    return _(said).format(team=team) if said else ""
+
+
+def held(summary: dict) -> dict[str, list[int]]:
+    """Each team's interceptions and miscommunications, from the score log's rounds."""
+    tokens = {name: [0, 0] for name in summary.get("players", ())}
+    for r in summary.get("rounds", ()):
+        for name, got in r.get("tokens", {}).items():
+            if name in tokens:
+                tokens[name][0] += got.get("interceptions", 0)
+                tokens[name][1] += got.get("miscommunications", 0)
+    return tokens
+
+
+def reason(summary: dict) -> str:
+    """Why the game ended, in the words of the box's result page; after a
+    tie, why it was one and what broke it [DE-9]."""
+    why, winners, names = summary.get("reason"), summary.get("winners") or [], summary.get("players") or []
+    if why is None or not names:
+        return ""
+    if why == "interceptions" and winners:
+        return _("{team} intercepted twice.").format(team=_team(winners[0]))
+    if why == "miscommunications" and winners:
+        loser = next((n for n in names if n != winners[0]), winners[0])
+        return _("{team} miscommunicated twice.").format(team=_team(loser))
+    if why == "rounds":
+        return ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
+                        d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND)
+    tie = summary.get("tie")
+    if tie == "both_tokens":
+        both = next((n for n, (i, m) in held(summary).items() if i >= 2 and m >= 2), names[0])
+        parts = [_("Tie: {team} has 2 of each token.").format(team=_team(both))]
+    elif tie == "both_miscommunications":
+        parts = [_("Tie: both at 2 miscommunications.")]
+    elif tie == "both_interceptions":
+        parts = [_("Tie: both at 2 interceptions.")]
+    else:
+        parts = [ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)]
+    totals = summary.get("totals", {})
+    parts.append(_("Score {0}:{1}.").format(*(totals.get(n, 0) for n in names)))
+    if why != "score":
+        counts = summary.get("keywords_guessed", {})
+        parts.append(_("Keywords {0}:{1}.").format(*(counts.get(n, 0) for n in names)))
+    return " ".join(parts)
+
+
+def account(v: dict, summary: dict) -> Facts:
+    """The round, what it waits for, each side's tokens: two teams' tokens,
+    or the Hacker's interceptions against its goal [DE-10] (the Team holds
+    none)."""
+    teams = v["teams"]
+    if v["variant"] == "hacker":
+        sides = [Side(_team(teams[d.HACKER]), _("Hacker tokens: {n} of 2").format(n=v["interceptions"][d.HACKER])),
+                 Side(_team(teams[d.HACKER_TEAM]))]
+    else:
+        sides = [Side(_team(team), tokens_text(i, m))
+                 for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
+    over, ended = v["result"] is not None, between(v)
+    # A round decoded to its end is still that round's until the next begins.
+    number = v["history"][-1]["round"] if ended and v["history"] else v["round"]
+    return Facts(_("Round {n} of {last}").format(n=number, last=v["last_round"]),
+                 "" if over or ended else doing(v), sides, reason(summary))
+
+
+def between(v: dict) -> bool:
+    """A round decoded to its end and the next one not begun: the box shows
+    the last reveal until ``#``, and nobody's turn is next yet."""
+    return (v["last"] is not None and not v["reveals"] and not any(v["clues_done"]) and not any(v["typed"])
+            and v["clues_deadline"] is None and v["step"]["kind"] in ("clues", "deal"))
 
 
 # The words of Decrypto's screens, defined (``referee.glossary``).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import octiles as oc
 from referee import catalogue
+from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.i18n import N_, _
 
@@ -28,6 +29,15 @@ def describe(event, before) -> str:
         case oc.Stop():
             return _("stopping the game")
     return ""
+
+
+def account(v: dict, summary: dict) -> Facts:
+    """The round, who plays, and in referee mode each player's runners home."""
+    home = v.get("home", {})
+    sides = [Side(name_of(oc.NAME, name),
+                  _("runners home: {n}").format(n=home[name]) if name in home else "") for name in v["players"]]
+    turn = "" if v["over"] else _("{name} to play").format(name=name_of(oc.NAME, v["player"]))
+    return Facts(_("Round {n}").format(n=v["round"]), turn, sides)
 
 
 # The words of Octiles' screens, defined (``referee.glossary``).

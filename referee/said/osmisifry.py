@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import osmisifry as osm
+from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.i18n import N_, _
 
@@ -35,6 +36,27 @@ def describe_roll(event, before) -> str:
         side = _("left") if event.values[0] <= 4 else _("right")   # [OS-9]
         return _("roll {dice} → {side}").format(dice=dice, side=side)
     return _("roll {dice}").format(dice=dice)
+
+
+# What an Osmišifry game is doing after its creation rounds, as the box's pages are titled.
+PHASES = {"direction": N_("Pass the booklets"), "decoding": N_("Decoding"), "scoring": N_("Scoring")}
+
+
+def stage(v: dict) -> str:
+    phase = v["phase"]
+    if phase == "creation":
+        return _("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])
+    return _(PHASES[phase]) if phase in PHASES else ""
+
+
+def account(v: dict, summary: dict) -> Facts:
+    """The round or phase, whose pick it is, and the points once booklets are scored."""
+    names = v["players"]
+    turn = _("It is {player}'s turn to pick.").format(player=name_of(osm.NAME, names[v["turn"]])) \
+        if v["phase"] == "creation" and v["turn"] is not None else ""
+    scored = any(s is not None for s in v["scores"])
+    sides = [Side(name_of(osm.NAME, name), points=v["totals"][name] if scored else None) for name in names]
+    return Facts(stage(v), turn, sides)
 
 
 # The words of Osmišifry's screens, defined (``referee.glossary``).

@@ -37,6 +37,7 @@ import ipaddress
 import logging
 import os
 import pwd
+import re
 import shlex
 import shutil
 import socket
@@ -55,6 +56,7 @@ SERVICE = "referee"                 # systemd/referee.service: the unit and its 
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
 LOW_SPACE = 50_000_000   # bytes: below this the card is about to refuse saves
 BOOT_CONFIG = "/boot/firmware/config.txt"
+CORE_FIXED = "core_freq_fixed=1"   # the core clock, and the I2C clock divided from it, held steady
 UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
 # What systemd/referee.service gives the box, for a box whose unit is not
 # installed (yet): read from the unit when it is.
@@ -129,10 +131,20 @@ def _bus_lines(bus: str) -> list[str]:
         return []  # a bus of the maker's own: they know its line
     if wiring.get("overlay") == "i2c-gpio":
         return [f"dtoverlay=i2c-gpio,bus={bus},i2c_gpio_sda={wiring['sda']},i2c_gpio_scl={wiring['scl']}"]
-    return ["dtparam=i2c_arm=on"] + ([f"dtparam=i2c_arm_baudrate={wiring['hz']}"] if "hz" in wiring else [])
+    if "hz" not in wiring:
+        return ["dtparam=i2c_arm=on"]
+    # The SoC's I2C clock is divided from the VPU core clock, which the
+    # firmware scales with load; the kernel divides for its highest rate,
+    # so at idle a Pi 3, Zero 2 W or 4 runs the bus slower (on a Pi 3 at
+    # 5/8 of the rate asked: raspberrypi/firmware#1281).  core_freq_fixed=1
+    # holds that clock at its highest (Raspberry Pi's config.txt
+    # documentation, overclocking options); a Pi 5's I2C is on RP1 and is
+    # not divided from it.
+    return ["dtparam=i2c_arm=on", f"dtparam=i2c_arm_baudrate={wiring['hz']}", CORE_FIXED]
 
 
-def i2c_bus(bus: int, dev: str = "/dev", adapters: str = "/sys/class/i2c-adapter") -> Finding:
+def i2c_bus(bus: int, dev: str = "/dev", adapters: str = "/sys/class/i2c-adapter",
+            boot_config: str = BOOT_CONFIG, model: str = "/proc/device-tree/model") -> Finding:
     subject = f"I2C bus {bus}"
     node = os.path.join(dev, f"i2c-{bus}")
     lines = _bus_lines(str(bus))
@@ -159,7 +171,23 @@ def i2c_bus(bus: int, dev: str = "/dev", adapters: str = "/sys/class/i2c-adapter
         # A whole frame is 1 KiB plus framing: four times slower at 100 kHz.
         return Finding("warn", subject, f"on, but at {hz // 1000} kHz",
                        f"add `dtparam=i2c_arm_baudrate={wanted}` to {BOOT_CONFIG} and reboot")
+    if wanted and _core_scales(boot_config, model):
+        # The device tree holds the rate asked; the bus itself follows the core clock (see _bus_lines).
+        return Finding("warn", subject, f"on, {hz // 1000} kHz asked, but slower while the core clock idles",
+                       f"add `{CORE_FIXED}` to {BOOT_CONFIG} and reboot")
     return Finding("ok", subject, f"on, {hz // 1000} kHz")
+
+
+def _core_scales(boot_config: str, model: str) -> bool:
+    """Whether the core clock, and with it the SoC's I2C clock, moves with
+    load: on a Pi before the 5 whose boot configuration neither fixes it
+    nor forces turbo.  Unknown (no such files: not a Pi) counts as not."""
+    name = _read(model).rstrip(b"\0").decode(errors="replace")
+    text = _read(boot_config).decode(errors="replace")
+    if not name.startswith("Raspberry Pi") or re.match(r"Raspberry Pi (5|500|Compute Module 5)", name) or not text:
+        return False
+    settings = {"".join(line.split("#", 1)[0].split()) for line in text.splitlines()}
+    return not settings & {CORE_FIXED, "force_turbo=1"}
 
 
 def _read(path: str) -> bytes:
@@ -658,6 +686,7 @@ class Machine:
     """Where the doctor looks.  The defaults are the real box; a simulated
     box and the tests put their own parts in."""
     model: str = "/proc/device-tree/model"
+    boot_config: str = BOOT_CONFIG
     dev: str = "/dev"
     adapters: str = "/sys/class/i2c-adapter"
     pin_factory: object = None                  # gpiozero's default pin library
@@ -691,7 +720,7 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
     found.append(fonts())
     dead = set()
     for bus in sorted({d.bus for d in panels.values() if d.driver == "i2c"}):
-        found.append(i2c_bus(bus, machine.dev, machine.adapters))
+        found.append(i2c_bus(bus, machine.dev, machine.adapters, machine.boot_config, machine.model))
         if found[-1].status == "FAIL":
             dead.add(bus)
     if busy:
@@ -712,7 +741,24 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
         found.append(comitup(machine.comitup, machine.comitup_conf, machine.comitup_text))
         found.append(wifi_state(config.database_path, installed))
     found.append(phones(config, state=state))
+    if not simulated:
+        found.append(wall_clock(machine.dev))
     return found
+
+
+def wall_clock(dev: str = "/dev", synchronised: Callable[[], bool] | None = None) -> Finding:
+    """Where tonight's dates come from: the network, the optional DS3231
+    (pin map's ``[rtc]``), or else the first phone to open a page."""
+    from referee import clock
+    rtc = PINMAP["rtc"]
+    if (synchronised or clock.synchronised)():
+        return Finding("ok", "clock", "set from the network (NTP)")
+    if os.path.exists(os.path.join(dev, "rtc0")):
+        return Finding("ok", "clock", f"no network time; the real-time clock {os.path.join(dev, 'rtc0')} keeps it")
+    return Finding("warn", "clock", "no network time and no real-time clock: tonight's games are dated by "
+                   "the first phone that opens a page",
+                   f"fit a DS3231 on I2C bus {rtc['bus']} ({rtc['address']:#04x}) and add "
+                   f"`{rtc['overlay']}` to {BOOT_CONFIG}, or give the box a network")
 
 
 def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Finding]:

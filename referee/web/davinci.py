@@ -41,10 +41,10 @@ def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     face-up ones (the box never knows a tile's number), the pool, the turn
     and the tournament's points."""
     label = _("Game {n} of {last}").format(n=v["game"], last=v["games"]) if v["games"] > 1 else _("Game {n}").format(n=v["game"])
-    rows = [(_name(p["name"]), _("hidden {h}, up {r}").format(h=p["hidden"], r=p["revealed"])) for p in v["players"]]
-    rows += [("", line) for line in now(v)[(1 if v["games"] > 1 else 0):]] if v["winner"] is None else []
-    if v["winner"] is not None:
-        rows.append((_("Winner:"), _name(v["winner"])))
-    if v["games"] > 1:
-        rows.append((_("Da Vinci points"), ", ".join(f"{_name(n)} {p}" for n, p in v["standings"].items())))
+    # Each player's tiles, whose turn, the tournament's points and its
+    # winners are the step's account's; here the pool, and a game of the
+    # tournament won while more are to come.
+    rows = [("", now(v)[-1])] if v["winner"] is None else []
+    if v["winner"] is not None and v["step"]["kind"] != "over":
+        rows.append((_("Game {n}").format(n=v["game"]), _("{winner} wins").format(winner=_name(v["winner"]))))
     return v["game"], label, rows

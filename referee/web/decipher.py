@@ -27,14 +27,9 @@ def now(v: dict) -> list[str]:
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
-    """A step of the replay: who makes the word and who seeks, each
-    player's guess tokens and the points so far (never the piece count,
-    which the maker keeps)."""
+    """A step of the replay: who makes the word and the NO tokens (never
+    the piece count, which the maker keeps); whose turn, each player's
+    guess tokens and points are the step's account's."""
     rows = [("", line) for line in now(v)[1:]]
-    if v["seeker"] is not None:
-        rows.append(("", _("{name} to play").format(name=sheets.side("decipher", v["seeker"]))))
-    for p in v["players"]:
-        held = "" if p["maker"] else f" · {_('Guess tokens')} {p['guess_tokens']}"
-        rows.append((sheets.side("decipher", p["name"]), f"{v['totals'][p['name']]}{held}"))
     rows.append((_("NO tokens"), str(v["no_tokens"])))
-    return v["round"], sheets.of(v["round"], v["rounds"]), rows
+    return v["round"], _("Round {round}/{rounds}").format(round=v["round"], rounds=v["rounds"]), rows

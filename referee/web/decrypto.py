@@ -11,7 +11,8 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from games import decrypto as d
-from referee.i18n import N_, _
+from referee.i18n import _
+from referee.said import decrypto as said
 from referee.web import chart as charts, sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
@@ -47,21 +48,10 @@ def details(i: int, r: dict) -> tuple[str, str]:
     return sheets.round_label(i, r), "; ".join(parts)
 
 
-# What a Decrypto round is waiting for, by its step.
-_STEPS = {
-    "deal": N_("drawing codes"),
-    "clues": N_("encryptors writing clues"),
-    "intercept": N_("{team} intercepts"),
-    "decode": N_("{team} decodes"),
-    "tiebreak": N_("tie-break: keywords guessed"),
-}
-
-
 def now(v: dict) -> list[str]:
-    step = v["step"]
-    team = sheets.side("decrypto", v["teams"][step["team"]]) if step["team"] is not None else ""
-    doing = _STEPS.get(step["kind"])
-    return [sheets.of(v["round"], v["last_round"])] + ([_(doing).format(team=team)] if doing else [])
+    """The round, and what it waits for (``referee.said.decrypto``, the account's words)."""
+    doing = said.doing(v)
+    return [sheets.of(v["round"], v["last_round"])] + ([doing] if doing else [])
 
 
 def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
@@ -86,40 +76,11 @@ def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
     return svg, legend
 
 
-# Why a game ended, as its summary names it.
-REASONS = {
-    "interceptions": N_("Two interceptions."),
-    "miscommunications": N_("The other side miscommunicated twice."),
-    "rounds": N_("The Team held out for five rounds."),
-    "score": N_("Tie-break: interceptions minus miscommunications."),
-    "keywords": N_("Tie-break: keywords guessed."),
-    "shared": N_("Still equal after every tie-break."),
-}
-
-
-# Why a game went to its tie-breaks [DE-9].
-TIES = {
-    "both_tokens": N_("Tie: a team held two of each token."),
-    "both_miscommunications": N_("Tie: both teams miscommunicated twice."),
-    "both_interceptions": N_("Tie: both teams intercepted twice."),
-    "round_limit": N_("Tie: nothing decided in eight rounds."),
-}
-
-
 def reason(entry: dict) -> str:
-    """Why the game ended; after a tie, why it was one and what broke it,
-    with the keyword counts when they decided."""
-    why = REASONS.get(entry.get("reason"))
-    if not why:
-        return ""
-    tie = TIES.get(entry.get("tie"))
-    parts = [_(tie)] if tie else []
-    parts.append(_(why))
-    counts = entry.get("keywords_guessed")
-    if counts:
-        parts.append(_("Keywords guessed: {counts}.").format(
-            counts=", ".join(f"{sheets.side('decrypto', team)} {n}" for team, n in counts.items())))
-    return " ".join(parts)
+    """Why the game ended, in the words of the box's result page; after a
+    tie, why it was one and what broke it, with the keyword counts when
+    they decided (the account's ``reason``, from the score log's entry)."""
+    return said.reason(entry)
 
 
 # --- the replay (referee.web.replay) -------------------------------------------------------
@@ -134,19 +95,19 @@ def _code_row(number: int, reveal: dict, teams: list[str], clues) -> tuple[str, 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay from the public view alone: no keyword, and no
-    code before its reveal [DE-6], which the view holds back itself."""
+    code before its reveal [DE-6], which the view holds back itself.  The
+    turn, the tokens and the result are the step's account's
+    (``referee.web.replay.account_rows``); here the clues and codes."""
     teams = v["teams"]
-    rows = [(sheets.side("decrypto", team), sheets.tokens_text(i, m))
-            for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
-    rows += [("", line) for line in now(v)[1:]]
-    rows += [("", _("{team} clues: {clues}").format(team=sheets.side("decrypto", teams[t]), clues=", ".join(clues)))
+    rows = [("", _("{team} clues: {clues}").format(team=sheets.side("decrypto", teams[t]), clues=", ".join(clues)))
              for t, clues in enumerate(v["clues"]) if clues]
     for r in v["history"]:
         rows += [_code_row(r["round"], x, teams, r["clues"]) for x in r["reveals"]]
     rows += [_code_row(v["round"], x, teams, v["clues"]) for x in v["reveals"]]
-    if v["result"] is not None and v["result"]["winners"]:
-        rows.append((_("Winners:"), ", ".join(sheets.side("decrypto", teams[w]) for w in v["result"]["winners"])))
-    return v["round"], sheets.of(v["round"], v["last_round"]), rows
+    # A round decoded to its end is its own until the next begins (the box
+    # shows its last reveal), as the account has it.
+    number = v["history"][-1]["round"] if said.between(v) and v["history"] else v["round"]
+    return number, sheets.of(number, v["last_round"]), rows
 
 
 def replay_hidden(state: d.State, side: int | None) -> list[tuple[str, str]]:

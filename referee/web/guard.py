@@ -15,10 +15,12 @@ cost it, whatever it sends.
   next phone out, and a phone that had one open simply opens another.  When
   every connection is busy with a request, the newcomer takes the place of
   the oldest one busy but unread (its answer waiting on a peer that reads
-  nothing, below); when none is, the newcomer waits, unread, for
-  the first place that frees (a request answered, a connection closed), in
-  turn with up to ``MOST_WAITING`` others and for ``HEADER_SECONDS`` at
-  most; only beyond that is it closed.  The kernel keeps ``BACKLOG``
+  nothing, below); when none is, the newcomer waits, unread, for the first
+  place that frees (a request answered, a connection closed), with up to
+  ``MOST_WAITING`` others and for ``HEADER_SECONDS`` at most; only beyond
+  that is it closed.  Those waiting are let in from the address holding
+  fewest connections first, then first come: a crowd opening again what
+  was closed does not queue a fresh phone behind all of it.  The kernel keeps ``BACKLOG``
   connections not yet accepted (aiohttp's 128 overflowed with a few hundred
   keep-alive phones; the kernel caps it at ``net.core.somaxconn``, 4096 on
   Raspberry Pi OS).  The unit's ``LimitNOFILE=`` is set well above, so the
@@ -32,7 +34,8 @@ cost it, whatever it sends.
   by that and the largest answer; a peer that reads nothing of its answer
   for ``HEADER_SECONDS`` (writing paused all that time) is closed.
   Requests sent ahead of their answers (pipelined) are read
-  ``MOST_PIPELINED`` at most: one connection with more waiting is closed.
+  ``MOST_PIPELINED`` at most: one connection with more waiting is closed,
+  and its address turned away for ``COOL_SECONDS``.
 - **Headers on every answer**: the security headers are set as any answer
   is sent, aiohttp's own 400 for a request it could not parse included.
 """
@@ -55,12 +58,15 @@ BODY_SECONDS = 10.0        # to send a form's body, once its headers are in
 MOST_CONNECTIONS = 512
 MOST_WAITING = 256      # newcomers held while every connection is busy with a request
 LOOK_SECONDS = 0.05     # while some wait: how often to look for a connection that finished its request
+SETTLE_SECONDS = 1.0    # a connection just let in is not the idle one a newcomer displaces
 BACKLOG = 2048
 PER_ADDRESS = 32        # a phone opens about six; a few phones behind one NAT
 LONGEST_LINE = 4096     # request line or header field, bytes
 MOST_HEADERS = 48
 SEND_BUFFER = 32 * 1024     # SO_SNDBUF of each connection: the kernel keeps about twice that unsent
 MOST_PIPELINED = 16         # requests read ahead of their answers (a browser sends one at a time)
+COOL_SECONDS = 10.0         # an address that sent more is turned away this long
+KEPT_ADDRESSES = 4096       # addresses so remembered at once
 
 # For web.AppRunner(**HANDLER_ARGS): aiohttp's own request handler settings.
 HANDLER_ARGS = dict(keepalive_timeout=HEADER_SECONDS, max_line_size=LONGEST_LINE,
@@ -103,6 +109,7 @@ class _Counted(asyncio.Protocol):
         self._transport = None
         self._open = False
         self.stalled: float | None = None     # since when its answer waits on a peer that reads nothing
+        self._since = 0.0                     # when it was given its place
         self._stall = None
 
     def connection_made(self, transport) -> None:
@@ -123,6 +130,7 @@ class _Counted(asyncio.Protocol):
         """Given a place: aiohttp takes the connection from here."""
         if not self._open and not self._transport.is_closing():
             self._open = True
+            self._since = asyncio.get_running_loop().time()
             self._handler.connection_made(self._transport)
             self._transport.resume_reading()
 
@@ -144,6 +152,8 @@ class _Counted(asyncio.Protocol):
         """No request under way: nothing or half a head received yet, or
         between two requests.  (aiohttp's handler keeps the request it
         answers, and those whose heads are in, on these two attributes.)"""
+        if asyncio.get_running_loop().time() - self._since < SETTLE_SECONDS:
+            return False     # let in a moment ago: what it sent while it waited is not read yet
         return getattr(self._handler, "_current_request", None) is None and not getattr(self._handler, "_messages", ())
 
     def make_room(self) -> None:
@@ -152,10 +162,12 @@ class _Counted(asyncio.Protocol):
         self._transport.abort()
 
     def data_received(self, data: bytes) -> None:
+        if data.count(b"\r\n\r\n") > MOST_PIPELINED:     # more heads at once than it may send: not parsed
+            self._guard.pipelining(self)
+            return
         self._handler.data_received(data)
         if len(getattr(self._handler, "_messages", ())) > MOST_PIPELINED:
-            self._guard.overfull += 1
-            self.make_room()
+            self._guard.pipelining(self)
 
     def eof_received(self):
         return self._handler.eof_received() if self._open else None
@@ -196,6 +208,7 @@ class Guard:
         self.made_room = 0
         self.shed = 0           # busy but unread, closed for a newcomer
         self.overfull = 0       # closed over MOST_PIPELINED, or unread too long
+        self._cool: dict[str, float] = {}      # an address that pipelined too much -> when it may come again
         self.waited = 0
 
     @property
@@ -214,7 +227,8 @@ class Guard:
     def admit(self, connection: _Counted) -> bool | None:
         """True: in; False: waits for a place (``start`` gives it one); None: closed."""
         address = connection.address
-        if self.open[address] >= self.per_address or len(self._waiting) >= self.most_waiting:
+        if (self.open[address] >= self.per_address or len(self._waiting) >= self.most_waiting
+                or self._cooling(address)):
             self.turned_away += 1
             return None
         self.open[address] += 1
@@ -242,7 +256,10 @@ class Guard:
                         return
                     self.shed += 1
                 oldest.make_room()
-            newcomer = next(iter(self._waiting))
+            # The one from the address holding fewest connections first (then
+            # first come): a crowd's addresses opening again what was closed
+            # must not queue a fresh phone behind all of them.
+            newcomer = min(self._waiting, key=lambda c: self.open[c.address])
             del self._waiting[newcomer]
             self._connections[newcomer] = None
             newcomer.start()
@@ -265,6 +282,26 @@ class Guard:
             self.open[address] -= 1
             if not self.open[address]:
                 del self.open[address]
+
+    def pipelining(self, connection: _Counted) -> None:
+        """``connection`` sent more requests ahead than the web reads: closed,
+        and its address turned away for ``COOL_SECONDS`` (a browser never
+        does it; a crowd opening again what was closed would keep the web
+        busy parsing)."""
+        self.overfull += 1
+        if len(self._cool) >= KEPT_ADDRESSES:
+            self._cool.pop(next(iter(self._cool)))
+        self._cool[connection.address] = asyncio.get_running_loop().time() + COOL_SECONDS
+        connection.make_room()
+
+    def _cooling(self, address: str) -> bool:
+        until = self._cool.get(address)
+        if until is None:
+            return False
+        if until > asyncio.get_running_loop().time():
+            return True
+        del self._cool[address]
+        return False
 
     def release(self, connection: _Counted) -> None:
         """``connection`` closed: its place goes to the first waiting."""

@@ -41,14 +41,12 @@ def now(v: dict) -> list[str]:
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
-    """A step of the replay: its round, who moves, the spaces with a tile,
-    and in referee mode each player's runners home."""
-    rows = [("", line) for line in now(v)[1:]]
+    """A step of the replay: its round, the spaces with a tile, and the
+    order in which players brought every runner home (the first wins
+    [OC-9]); who moves and the runners home are the step's account's."""
     spaces = sorted(t["number"] for t in v["tiles"].values())
-    if spaces:
-        rows.append((_("Tiles on spaces"), ", ".join(map(str, spaces))))
-    for name, home in v.get("home", {}).items():
-        rows.append((sheets.side("octiles", name), _("runners home: {n}").format(n=home)))
+    rows = [(_("Tiles on spaces"), ", ".join(map(str, spaces)))] if spaces else []
     if v["finished"]:
-        rows.append((_("All runners home."), ", ".join(sheets.side("octiles", n) for n in v["finished"])))
+        rows.append((_("Finishing order"), ", ".join(f"{place} {sheets.side('octiles', n)}"
+                                                     for place, n in enumerate(v["finished"], 1))))
     return v["round"], _("Round {n}").format(n=v["round"]), rows

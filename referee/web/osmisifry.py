@@ -39,16 +39,10 @@ def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
     names = [sheets.side("osmisifry", name) for name in v["players"]]
     phase = now(v)
     rows = [("", line) for line in phase[1:]]
-    if v["phase"] == "creation" and v["turn"] is not None:
-        rows.append(("", _("It is {player}'s turn to pick.").format(player=names[v["turn"]])))
     for row in v["rows"]:
         letters = [letter if taker is None else f"{letter} ({names[taker]})"
                    for letter, taker in zip(row["letters"], row["taken"])]
         rows.append((_("Round {n}").format(n=row["row"]), ", ".join(letters)))
-    if any(s is not None for s in v["scores"]):
-        rows += [(sheets.side("osmisifry", name), str(total)) for name, total in v["totals"].items()]
-    if v["winners"]:
-        rows.append((_("Winners:"), ", ".join(sheets.side("osmisifry", n) for n in v["winners"])))
     # After the creation rounds each phase is a round of its own on the list.
     number = v["round"] if v["phase"] == "creation" else v["rounds"] + _AFTER.index(v["phase"]) + 1
     return number, phase[0] if phase else _("Totals"), rows

@@ -30,7 +30,8 @@ from urllib.parse import quote
 import msgspec
 from aiohttp import web
 
-from referee import catalogue, i18n
+from referee import account as accounts, catalogue, i18n
+from referee.account import Account
 from referee.i18n import _
 from referee.store import scorelog
 from referee.web import sheets, steps
@@ -101,7 +102,8 @@ def add_routes(app: web.Application, site) -> None:
             except _Playing:
                 return playing(request)
             side = None if word is None else side_of(side_words(record.name, entry), word)
-            if number >= len(record.steps) or word is not None and side is None:
+            # (a side with nothing hidden has no page: the Hacker [DE-10])
+            if number >= len(record.steps) or word is not None and (side is None or not _keeps_hidden(record, side)):
                 raise web.HTTPNotFound()
             body = Body.of(render(site, record, entry, number, shown, side), "html")
             pages.put(key, body)
@@ -120,7 +122,8 @@ def add_routes(app: web.Application, site) -> None:
     async def api(request: web.Request) -> web.Response:
         def make() -> Body:
             record, entry = finished(request)
-            return Body.of(msgspec.json.encode(steps.to_file(record, entry["status"])).decode(), "json")
+            return Body.of(msgspec.json.encode(steps.to_file(
+                record, entry["status"], account if accounts.has_account(record.name) else None)).decode(), "json")
         try:
             return send(request, site.cached(request, make))
         except _Playing:
@@ -135,6 +138,12 @@ def add_routes(app: web.Application, site) -> None:
     app.router.add_get(r"/g/{id:[0-9]{1,9}}/step/" + STEP, page)
     app.router.add_get(r"/g/{id:[0-9]{1,9}}/step", jump)
     app.router.add_get(r"/api/g/{id:[0-9]{1,9}}/steps.json", api)
+
+
+def _keeps_hidden(record: steps.Record, side: int) -> bool:
+    """Whether the box kept anything of ``side`` hidden in the game."""
+    hook = catalogue.hook(record.name, "web", "replay_hidden")
+    return hook is None or bool(hook(record.steps[-1].state, side))
 
 
 class _Playing(Exception):
@@ -186,11 +195,12 @@ def _round_after(record: steps.Record, number: int) -> tuple[int, str]:
 
 
 def shown_step(record: steps.Record, number: int):
-    """The public part of step ``number``: the round it was played in, as
-    the state before it has it (the state after the step before; the
-    setup's is its own), its number and label, and the lines of the state
-    after it."""
-    round_number, label = _round_after(record, max(number - 1, 0))
+    """The public part of step ``number``: the round the state after it is
+    in, its number and label, and the lines of that state, so that a step
+    that begins a round (Da Vinci Code's next game) shows it under its own
+    round, and one that ends a round under that round where the box still
+    shows its outcome (Decrypto's last reveal, until ``#``)."""
+    round_number, label = _round_after(record, number)
     return round_number, label, _lines(record, number)[2]
 
 
@@ -203,7 +213,7 @@ def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
     key = ("rounds", i18n.lang)
     if key not in record.memo:
         def round_at(n: int) -> tuple[int, str]:
-            return _round_after(record, max(n - 1, 0))
+            return _round_after(record, n)
         found, first, last = [], 0, len(record.steps)
         while first < last:
             number, label = round_at(first)
@@ -221,6 +231,39 @@ def rounds(record: steps.Record) -> list[tuple[int, int, str]]:
     return record.memo[key]
 
 
+def account(record: steps.Record, number: int) -> Account:
+    """The account of step ``number`` (``referee.account``): the public
+    facts of the state after it, as the box's public screen has them, and
+    its » line; the last step of a game ended from the game menu is over
+    too.  Kept per step and language."""
+    key = ("account", number, i18n.lang)
+    found = record.memo.get(key)
+    if found is None:
+        step = record.steps[number]
+        state = step.state
+        ended = number == len(record.steps) - 1 and record.game.ended is not None
+        found = record.memo[key] = accounts.of(record.name, record.rules.public(state), record.rules.summary(state),
+                                               ended=ended, said=record.said(step))
+    return found
+
+
+def account_rows(told: Account) -> list[tuple[str, str]]:
+    """An account as rows of the step's page: whose turn, each side's
+    tokens and points, and once it is over the winners and why."""
+    rows = [("", told.turn)] if told.turn else []
+    for side in told.sides:
+        text = " · ".join(x for x in (str(side.points) if side.points is not None else "", side.tokens) if x)
+        if text:
+            rows.append((side.name, text))
+    if told.winners:
+        rows.append((_("Winner:") if len(told.winners) == 1 else _("Winners:"), ", ".join(told.winners)))
+    elif told.over:
+        rows.append(("", told.result))
+    if told.reason:
+        rows.append(("", told.reason))
+    return rows
+
+
 def _flat(tried: list[steps.Tried]) -> list[steps.Tried]:
     out = []
     for t in tried:
@@ -232,6 +275,10 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
     step = record.steps[number]
     last = len(record.steps) - 1
     round_number, round_label, rows = shown_step(record, number)
+    told = account(record, number) if accounts.has_account(record.name) else None
+    if told is not None:
+        round_label = round_label or told.stage
+        rows = account_rows(told) + list(rows)
     hidden_hook = catalogue.hook(record.name, "web", "replay_hidden")
     hidden = hidden_hook(step.state, side) if hidden_hook is not None and shown else []
     words = side_words(record.name, entry)
@@ -244,6 +291,9 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
         rounds=rounds(record),
         tried=[record.said(t) for t in _flat(step.tried)], hidden=hidden, shown=shown, side=side,
         side_word=None if side is None else words[side], can_reveal=hidden_hook is not None,
-        sides=[(key, sheets.side(record.name, name)) for key, name in zip(words, entry.get("players", ())[:2])]
+        # A side with nothing hidden (the Hacker holds no keywords [DE-10])
+        # has no page of its own: it would be the public one again.
+        sides=[(key, sheets.side(record.name, name)) for n, (key, name) in enumerate(zip(words, entry.get("players", ())[:2]))
+               if _keeps_hidden(record, n)]
         if hidden_hook is not None and catalogue.get(record.name).teams else [],
         verdict=sheets.verdict(entry), complete=record.broken_at is None)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from referee import catalogue, i18n, setup_names
+from referee import account, catalogue, i18n
 from referee.i18n import N_, _, ngettext
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
@@ -27,17 +27,8 @@ LOCALES = {"en": "en_GB"}
 title = catalogue.title
 
 
-def side(game: str, name: str) -> str:
-    """A player's or team's name as the pages show it: a name the rules give
-    in English ("White", "West", the catalogue's ``rule_names``, as the
-    panels translate it), a seat's default in the reader's language
-    ("Player 1" recorded by a box speaking English reads "Hráč 1" on a Czech
-    page), or a name the table gave, as given."""
-    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
-    if name in rules:
-        return _(name)
-    seat = setup_names.seat_number(name)
-    return name if seat is None else _("Player {n}").format(n=seat)
+# A player's or team's name as the pages show it.
+side = account.name_of
 
 
 def local(ts: float) -> dt.datetime:
@@ -122,13 +113,10 @@ def verdict(entry: dict) -> str:
     status = entry.get("status")
     if status == "playing":
         return _("In progress")
-    if not winners:
-        if status == "abandoned":
-            return _("Abandoned")
-        return _("Ended early: nobody wins") if entry.get("stopped") else _("No winner")
-    if len(winners) == 1:
-        return _("{winner} wins").format(winner=winners[0])
-    return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
+    if not winners and status == "abandoned":
+        return _("Abandoned")
+    # The account's words (``referee.account``), as the replay's last step and the table view say it.
+    return account.result(winners, True, bool(entry.get("stopped")))
 
 
 def reason(entry: dict) -> str:

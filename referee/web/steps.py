@@ -29,6 +29,7 @@ import msgspec
 
 from games import base
 from referee import said
+from referee.account import Account
 from referee.i18n import speaking
 from referee.store.events import UNDO, GameRow, Store
 from referee.store.replay import rules as rules_of
@@ -181,6 +182,7 @@ class FileStep(msgspec.Struct):
     action: Event | None           # None: the setup
     added: list[Event]             # what the box added after it, in order
     taken_back: list[TakenBack]    # keyed after it, then taken back, in order
+    account: Account | None = None  # what the public screen told the table after it (``referee.account``)
 
 
 class File(msgspec.Struct):
@@ -200,14 +202,16 @@ def _events(added) -> list[Event]:
 
 
 @speaking("en")
-def to_file(record: Record, status: str) -> File:
+def to_file(record: Record, status: str, account=None) -> File:
     """The record as ``steps.json`` has it; the words in English, as every
-    file of the box."""
+    file of the box.  ``account(record, number)`` gives each step's
+    account (``referee.web.replay.account``)."""
     def taken(t: Tried) -> TakenBack:
         return TakenBack(record.said(t), Event(t.at, base.encode(t.event)), _events(t.added),
                          [taken(x) for x in t.tried])
     steps = [FileStep(s.number, record.said(s), None if s.event is None else Event(s.at, base.encode(s.event)),
-                      _events(s.added), [taken(t) for t in s.tried]) for s in record.steps]
+                      _events(s.added), [taken(t) for t in s.tried],
+                      account(record, s.number) if account is not None else None) for s in record.steps]
     g = record.game
     return File(FORMAT, g.id, g.name, g.options, status, g.started, g.ended, record.broken_at is None, steps)
 

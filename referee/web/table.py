@@ -30,7 +30,8 @@ import msgspec
 from aiohttp import web
 
 from games.base import clock_text
-from referee import catalogue, channel, i18n, merging
+from referee import account as accounts, catalogue, channel, i18n, merging
+from referee.account import Account
 from referee.i18n import _
 from referee.store import scorelog
 from referee.web import live, players, sheets
@@ -71,6 +72,7 @@ class View(msgspec.Struct):
     tonight: list[Row]   # between games: tonight's standings
     games: list[Played]
     countdown: channel.Countdown | None = None   # as of the answer
+    account: Account | None = None   # the game's account, as the box's public screen stands
 
 
 class Board(live.Hub):
@@ -151,12 +153,21 @@ class Board(live.Hub):
             # The table tools: their countdown, over tonight's standings.
             return View(lang, catalogue.title(session.name), [], "", [], tonight, games)
         row = store.game(session.id)
-        entry = scorelog.game_entry(store, row)
-        sides = [Side(s.name, _score(entry, s), s.winner, list(s.members)) for s in sheets.standings(entry)]
-        if entry.get("status") == "playing":
-            return View(lang, sheets.title(session.name), _now_lines(session), said, sides, [], [])
-        lines = [line for line in (sheets.verdict(entry), sheets.reason(entry)) if line]
-        return View(lang, sheets.title(session.name), lines, said, sides, tonight, games)
+        entry = scorelog.entry_of(row, session.rules, session.state)
+        told = accounts.of(session.name, session.rules.public(session.state), session.rules.summary(session.state),
+                          ended=row.ended is not None, phase=word.phase if word is not None else "", said=said,
+                           outcome=word is not None and word.outcome)
+        tokens = [s.tokens for s in told.sides] if len(told.sides) == len(entry.get("players", ())) else []
+        sides = [Side(s.name, _score(entry, s) or (tokens[i] if tokens else ""), s.winner, list(s.members))
+                 for i, s in enumerate(sheets.standings(entry))]
+        if not told.over or told.outcome:
+            # The page the box is on, in its own title (a reveal stays until
+            # #), and whose turn it is by the rules; the round where the box
+            # has said no page.
+            lines = [line for line in dict.fromkeys((told.phase or told.stage, told.turn)) if line]
+            return View(lang, sheets.title(session.name), lines, said, sides, [], [], account=told)
+        lines = [line for line in (told.result, told.reason) if line]
+        return View(lang, sheets.title(session.name), lines, said, sides, tonight, games, account=told)
 
     def _tonight(self) -> tuple[list[Row], list[Played]]:
         """Tonight's standings: each named player's counted games and wins
@@ -217,12 +228,6 @@ def _score(entry: dict, s: sheets.Standing) -> str:
     if not entry.get("scored", True) or not sheets.has_points(entry):
         return ""
     return f"{s.total}/{s.goal}" if s.goal else str(s.total)
-
-
-def _now_lines(session) -> list[str]:
-    """The round and whose turn, from the game's "now" lines (its public view)."""
-    said = sheets.now(session.name, session.rules.public(session.state))
-    return [line for line in said.split(" · ") if line]
 
 
 def _page_title() -> str:

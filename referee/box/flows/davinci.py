@@ -211,8 +211,10 @@ class Play(Flow):
             title = _("Time up! {p}: draw") if s.drawn else _("Time up! {p}'s turn")
         else:
             title = _("{p}: draw a tile") if s.drawn else _("{p}: no tile to draw")
-        # An answer a moment too late is still heard (and refused by the rules).
-        return self._prompt(title.format(p=me), self._rows(), (attack,), also=("A", "B") if self._late() else ())
+        # An answer a moment too late is still heard (and refused by the
+        # rules); after a miss, A is heard to say why there is no "again" [DV-6].
+        also = ("A", "B") if self._late() else ("A",) if s.last and s.last.how != "stop" else ()
+        return self._prompt(title.format(p=me), self._rows(), (attack,), also=also)
 
     def _prompt(self, title: str, lines: tuple[str, ...], keys: tuple, also: tuple[str, ...] = ()) -> Screen:
         # A page that names targets ("2,3:attack") takes every seat's digit:

@@ -10,8 +10,8 @@ Round start   The maker builds the word.  They may type the number of pieces
               ``*`` clears the digits.
 place         ``A`` YES (next seeker), ``B`` NO (same seeker again): the
               positive answer on ``A`` as in every game (``answers``).
-request       Bonus mode: ``C`` the seeker on turn asks for a piece.
-guess         All pieces are out: ``C`` nobody guesses any more.
+request       Bonus mode: ``#`` the seeker on turn asks for a piece.
+guess         All pieces are out: ``#`` nobody guesses any more (asked first).
 In a round    A seeker's seat digit opens their guess: ``A`` right,
               ``B`` wrong, ``*`` back.  ``D`` more: ``1`` the piece count
               (maker, until bonus mode; after the first piece is placed it
@@ -70,7 +70,7 @@ class SetupForm(Form):
                 ngettext("Words of {n} letter", "Words of {n} letters", self.values["length"]).format(
                     n=self.values["length"]),
                 _("Maker: pieces, then #"), answers.help_line("YES"), _("Seeker's digit: guess"),
-                _("then A right, B wrong"), _("C: piece, or give up"), _("D: more, scores"))
+                _("then A right, B wrong"), _("#: piece, or give up"), _("D: more, scores"))
 
 
 def round_plan(options: dict) -> list[int]:
@@ -172,9 +172,9 @@ class Play(Flow):
         said = answers.answer(key)
         if said is not None:
             self._act(game.Yes() if said else game.No())
-        elif key == "C" and game.step(self.state).kind == "guess":
+        elif key == "#" and game.step(self.state).kind == "guess":
             self.page = Page.GIVEUP
-        elif key == "C":
+        elif key == "#":
             self._act(game.PieceRequested())
         elif key == "D":
             self.page = Page.MORE
@@ -325,8 +325,8 @@ class Play(Flow):
         else:
             pieces = _("Pieces: set") if s.pieces is not None else _("Pieces: —")
         keys = {"place": answers.keys("YES"),
-                "request": (("C", _("Piece")),),
-                "guess": (("C", _("Give up")),)}[step.kind]
+                "request": (("#", _("Piece")),),    # C is help, never a move
+                "guess": (("#", _("Give up")),)}[step.kind]
         return Screen(self._title(), (turn, counts, pieces, self._guessers(step)),
                       keys=(*keys, ("D", _("More"))))
 
@@ -451,7 +451,8 @@ class Play(Flow):
             return Screen(title, tuple(wrap(_("Not taken: the count is {least} to {most}. Type it again.").format(
                 least=least, most=most))))
         if page == Page.START and self.typed:
-            return Screen(title, (_("pieces in the chamber"),), big=self.typed,
+            # At half height, so that the words under the count are drawn too.
+            return Screen(title, (_("pieces in the chamber"),), big=self.typed, mid=True,
                           keys=(("#", _("OK")), ("*", _("Clear"))))
         pieces = game.private(s, s.maker).get("pieces")
         if page == Page.CORRECT and self.confirming:
@@ -461,7 +462,7 @@ class Play(Flow):
                                                              left).format(n=self.typed), was),
                           keys=(("#", _("Yes")), ("*", _("No"))))
         if page == Page.CORRECT:
-            return Screen(title, (_("pieces left to place"),), big=self.typed or "_",
+            return Screen(title, (_("pieces left to place"),), big=self.typed or "_", mid=True,
                           keys=(("#", _("OK")), ("*", _("Clear"))))
         if self.peeking and pieces is not None:
             return Screen(title, (_("pieces left inside"),), big=str(pieces))

@@ -371,6 +371,15 @@ class Play(Flow):
         # The team page's address is a secret of the team: its own screen only.
         return Screen(self.name(seat), (_("Your team"), _("page:"), _("scan me")), qr=team_url(self.box, seat))
 
+    @property
+    def outcome(self) -> bool:
+        """Whether the public page shows a guess's outcome (a code's reveal,
+        an interception), up until ``#``: nobody's turn is on it yet."""
+        if self._page() != "play":
+            return False
+        counting = d.step(self.state).kind == "clues" and self.box.remaining() is not None
+        return self._unseen() is not None and not counting
+
     def _main(self) -> Screen:
         s, page = self.state, self._page()
         if page == "help":
@@ -416,17 +425,20 @@ class Play(Flow):
             lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
         elif self._swappers():
-            lines += [_("A: swap a keyword"), done]   # [DE-1] before round 1's first clues only
+            # [DE-1] before round 1's first clues only; B (the phone pages)
+            # is said on the line, the key bar has no room for it.
+            lines += [_("A: swap  B: phone QR"), done]
         elif any(s.interceptions) or any(s.miscommunications):
             # Each team's tokens beside its name (the help says what int and mis are).
             lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
                                                                m=s.miscommunications[t])) for t in (0, 1)]
         else:
             lines += [done, _("No tokens yet.")]
-        # B (phone pages) always works; it is labelled when A is free.
+        # B (phone pages) always works: on the key bar when A is free, else on a line.
         first = ("A", _("Swap")) if self._swappers() else ("B", _("QR"))
         keys = (first, ("C", _("Help")), ("D", _("Codes")))
-        return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys)
+        return Screen(_("Round {n}: encryptors").format(n=s.round), tuple(lines), keys=keys,
+                      also=("B",) if self._swappers() else ())
 
     def _encryptor_line(self, team: int) -> str:
         """Who encrypts for ``team`` this round: by name when the players

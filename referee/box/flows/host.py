@@ -29,6 +29,7 @@ class Host(Protocol):
     labels: WallLabels        # the wall clock's label now, to tell tonight from last week
     clock: object             # ``monotonic`` and ``call_later``, for a flow's own short timers
     network: Network          # the Wi-Fi as comitup last said it, for the score log's codes
+    setups: dict              # setup forms left for the main menu, by game (``menu.keep_setup``)
 
     def act(self, event, view: dict | None = None) -> bool:
         """Hand the rules a player's event; False (and a message) if refused."""

@@ -423,29 +423,24 @@ class Play(Flow):
         # [OC-8] everyone passed: who can move must.  In dealer mode only the
         # players know whether they can, so the pass stays on offer.
         forced = step.must_move and s.mode == "referee"
-        # [OC-3] on a full board the tile comes off the board, not the deck
-        source = _("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board")
         if forced:
-            # The range gives way: by now the table has keyed spaces.
-            lines = [lines[0], _("A◄ ►B turn"), _("All passed:"), _("you must move")]
+            lines += [_("All passed:"), _("you must move")]
         elif step.must_move:
             lines += [_("All passed:"), _("move if able")]
-        elif s.mode == "referee":
-            # The tile turns from the start, before its space is keyed.
-            lines += [_("A◄ ►B turn"), source]
         else:
-            lines += [source, _("Round {n}").format(n=s.round)]
+            # [OC-3] on a full board the tile comes off the board, not the deck
+            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
+                      _("Round {n}").format(n=s.round)]
         if draft.typed:
             keys = [("#", _("OK")), ("*", _("Clear"))]
         else:
             keys = [("#", _("OK")), ("D", _("More"))]   # the pass is under More: it asks first
+        if s.mode == "referee":
+            # The tile turns from the start, before its space is keyed, as
+            # on the turning page: A anticlockwise, B clockwise.
+            keys[1:1] = [("A", "◄"), ("B", "►")]
         screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
-        # The lines that say what to key stay under a message; A and B turn
-        # the tile (their line says so) in referee mode.
-        hints = tuple(i for i, line in enumerate(lines) if line in (_("1-{n}, then #").format(n=SPACES),
-                                                                    _("A◄ ►B turn")))
-        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "",
-                                   keep=hints, also=("A", "B") if s.mode == "referee" else ())
+        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,))
 
     def _turning(self, step: oc.Step, draft: Draft) -> Screen:
         """The tile picture at the panel's full height, so that crossing

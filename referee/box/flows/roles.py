@@ -65,11 +65,11 @@ def _digit_text(taken: str) -> str:
 
 def refused(screen, key: str) -> str:
     """What a page says to a key it does not take: the key, then what the
-    page does take ("# does nothing here: A Yes, B No")."""
+    page's key bar and digits take ("# does nothing here: A Yes, B No");
+    the keys its lines name, they say themselves."""
     taken = [f"{k} {label}" for k, label in screen.keys]
     if screen.digits and not any(k[:1].isdigit() for k, _label in screen.keys):   # "2,3:attack" says them
         taken.insert(0, _digit_text(screen.digits))
-    taken += [k for k in screen.also if k not in dict(screen.keys)]
     if not taken:
         return _("{key} does nothing here.").format(key=key)
     return _("{key} does nothing here: {keys}").format(key=key, keys=", ".join(taken))

@@ -1,0 +1,263 @@
+"""The box's public screen, the table view (``/table``) and the replay's
+steps say one account of a game (``referee.account``): complete games of
+all five games and their variants (Decrypto's Hacker, a Da Vinci Code
+tournament, games stopped before their end) are played by keys, and after
+every key the table view's account is the box's, field by field, its lines
+are the box's page and the account's turn or result; once a game is over,
+each step of its replay (``steps.json``) says what the box's screen said
+after that step.
+
+The games themselves are keyed by the helpers of each game's own table
+tests, so that they follow the keys as those tests do."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import msgspec
+import pytest
+
+from referee.box import channel_end
+from referee.box.screen import SAID, layout
+from referee.testing import Table
+import test_davinci_table as dv
+import test_decrypto_table as de
+import test_octiles_table as oc
+import test_osmisifry_table as osm
+from test_table_view import view, watched
+
+# What the replay cannot know of a step: which page a key turned to after it.
+BOX_ONLY = ("phase", "outcome")
+
+
+class Watched:
+    """A table whose every key is followed by a look at the box, the table
+    view and (by step) what the replay will say."""
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        self.keys = 0
+        self.by_step: dict[int, dict[int, dict]] = {}   # game id -> step number -> the box's account
+        watched(t)
+        self._up, self._start = t.up, t.start
+        t.up, t.start = self.up, self.start
+
+    def start(self, name: str, **options) -> None:
+        self._start(name, **options)
+        self.check()
+
+    def up(self, key: str) -> None:
+        self._up(key)
+        self.keys += 1
+        self.check()
+
+    def check(self) -> None:
+        t = self.t
+        box = channel_end.account(t.box)
+        v = view(t)
+        if box is None:
+            assert v["account"] is None, v
+            return
+        told = msgspec.to_builtins(box)
+        assert v["account"] == told, (self.keys, t.screen())
+        # The box's words are its public screen's own: its page's title, and
+        # the » line where the panel draws it.
+        if t.box.game_menu.mode is None:
+            assert box.phase == t.box.shown["main"].title
+        main = t.box.shown["main"]
+        drawn = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
+        if t.box.game_menu.mode is None and t.box.session.can_undo():   # (before the first move: a hint)
+            last = t.box.game_menu.said()
+            assert box.said == (drawn or (last if last in main.lines else ""))
+        # The view's lines: the box's page and whose turn, or once it is over the result and why.
+        if box.over and not box.outcome:
+            assert v["lines"] == [x for x in (box.result, box.reason) if x]
+        else:
+            assert v["lines"] == [x for x in dict.fromkeys((box.phase or box.stage, box.turn)) if x]
+        assert [s["name"] for s in v["sides"]] == [s.name for s in box.sides]
+        assert [s["winner"] for s in v["sides"]] == [s.winner for s in box.sides]
+        # The replay says every step's action, as the box's undo question
+        # does, where the panel may have had no row for it.
+        session = t.box.session
+        self.by_step.setdefault(session.id, {})[_standing(t)] = {
+            **told, "said": t.box.game_menu.said() if session.can_undo() else ""}
+
+    def replay(self, game: int, stopped: bool = False) -> list[dict]:
+        """The replay's steps of ``game`` against what the box said after
+        each; returns the steps' accounts."""
+        status, _h, body = self.t.get(f"/api/g/{game}/steps.json")
+        assert status == 200
+        steps = json.loads(body)["steps"]
+        seen = self.by_step[game]
+        assert sorted(seen) == list(range(len(steps))), "a step the box never showed"
+        for number, step in enumerate(steps):
+            told, box = step["account"], dict(seen[number])
+            if stopped and number == len(steps) - 1:
+                # Ended from the game menu: the box went to the main menu;
+                # the last step says the game ended, and nobody won.
+                assert told["over"] and told["stopped"] and told["winners"] == []
+                assert told["result"] == "Ended early: nobody wins" and told["turn"] == ""
+                told = {k: v for k, v in told.items() if k not in ("over", "stopped", "result", "turn")}
+                box = {k: v for k, v in box.items() if k not in ("over", "stopped", "result", "turn")}
+            assert told["said"] == step["said"]
+            if box["outcome"]:
+                box["turn"] = told["turn"]      # nobody's turn on a reveal; the replay cannot tell it is up
+            for field in BOX_ONLY:
+                box.pop(field)
+                told.pop(field)
+            assert told == box, (game, number, step["said"])
+        return [s["account"] for s in steps]
+
+
+def _standing(t: Table) -> int:
+    """How many player actions of the game on the box stand (the replay's step number)."""
+    from referee.web import steps
+    store = t.box.store
+    return len(steps.build(store, store.game(t.box.session.id)).steps) - 1
+
+
+@pytest.fixture
+def w():
+    with Table(seed=7, lang="en") as t:
+        yield Watched(t)
+
+
+def last(w: Watched, game: int, stopped: bool = False) -> dict:
+    return w.replay(game, stopped)[-1]
+
+
+def test_DE1_a_decrypto_game_won_by_interceptions_says_so_everywhere(w):
+    t = w.t
+    g = de.Game(t)
+    game = t.box.session.id
+    g.round()
+    g.round(intercepted={de.BLACK})     # White intercepts Black's code
+    g.round(intercepted={de.BLACK})
+    assert w.keys > 60
+    end = last(w, game)
+    assert end["winners"] == ["White"] and end["reason"] == "White intercepted twice."
+    assert end["result"] == "White wins"
+
+
+def test_DE1_DE9_decrypto_miscommunications_and_a_keyword_tie_break_say_why(w):
+    t = w.t
+    g = de.Game(t)
+    first = t.box.session.id
+    g.round(miscommunicated={de.BLACK})
+    g.round(miscommunicated={de.BLACK})
+    t.press("#")
+    end = last(w, first)
+    assert end["reason"] == "Black miscommunicated twice." and end["winners"] == ["White"]
+    g = de.Game(t)
+    second = t.box.session.id
+    g.round(miscommunicated={de.WHITE, de.BLACK})
+    g.round(miscommunicated={de.WHITE, de.BLACK})
+    t.type("3#1#")
+    end = last(w, second)
+    assert end["winners"] == ["White"]
+    assert end["reason"] == "Tie: both at 2 miscommunications. Score -2:-2. Keywords 3:1."
+
+
+def test_DE10_the_hacker_variant_counts_the_hackers_tokens_and_never_the_teams(w):
+    t = w.t
+    g = de.Game(t, variant="hacker")
+    game = t.box.session.id
+    g.round(miscommunicated={de.TEAM})
+    assert view(t)["sides"][0]["score"] == "Hacker tokens: 1 of 2"     # the box's words
+    for _ in range(4):
+        g.round()
+    accounts = w.replay(game)
+    assert {s["tokens"] for a in accounts for s in a["sides"] if s["name"] == "Team"} == {""}
+    assert accounts[-1]["reason"] == "The Team held out for 5 rounds." and accounts[-1]["winners"] == ["Team"]
+    page = t.get(f"/g/{game}/step/{len(accounts) - 1}")[2]
+    assert "?side=team" in page and "?side=hacker" not in page        # the Hacker keeps nothing hidden
+    assert t.get(f"/g/{game}/step/1?side=hacker")[0] == 404 and t.get(f"/g/{game}/step/1?side=team")[0] == 200
+
+
+def test_DV11_a_tournament_names_its_winners_and_each_game_under_its_own_number(w):
+    t = w.t
+    t.start("davinci", players=3, tournament=True)
+    game = t.box.session.id
+    t.press("#")
+    for target, hit in ((2, False), (3, False), (1, False), *(((2, True),) * 4), *(((3, True),) * 4)):
+        dv.attack(t, target, hit)
+    t.type("##")
+    for target in (3,) * 4 + (1,) * 4:
+        dv.attack(t, target, hit=True)
+    t.type("##")
+    for target in (1,) * 4 + (2,) * 4:
+        dv.attack(t, target, hit=True)
+    accounts = w.replay(game)
+    assert accounts[-1]["winners"] == ["Player 1", "Player 2", "Player 3"]
+    assert accounts[-1]["result"] == "Player 1, Player 2 and Player 3 share the win"
+    assert [a["stage"] for a in accounts if a["said"] == "next game"] == ["Game 2 of 3", "Game 3 of 3"]
+
+
+def test_DV8_a_single_da_vinci_code_game_names_its_winner(w):
+    t = w.t
+    dv.start(t, players=2)
+    game = t.box.session.id
+    for _ in range(4):
+        dv.attack(t, 2, hit=True)
+    end = last(w, game)
+    assert end["winners"] == ["Player 1"] and end["result"] == "Player 1 wins"
+
+
+def test_DC11_decipher_says_whose_turn_and_its_winners(w):
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo", "Cy"])
+    game = t.box.session.id
+    assert view(t)["lines"][1] == "Turn: Bo"
+    t.type("#D3#")
+    t.hold("*", 1.0)
+    t.press("#")                       # "nobody guesses" taken back: Bo's turn again
+    assert view(t)["lines"][1] == "Turn: Bo"
+    t.type("D3#")
+    t.press("#")
+    for _round in range(2):
+        t.type("#D3#")                 # nobody guesses: the maker takes five
+        t.press("#")
+    end = last(w, game)
+    assert end["winners"] == ["Ann", "Bo", "Cy"] and end["result"] == "Ann, Bo and Cy share the win"
+
+
+def test_OC9_octiles_counts_rounds_and_names_its_winner(w):
+    t = w.t
+    oc.start(t, *(tile for tile, _s, _p in oc.WINNING), players=2, runners=3)
+    game = t.box.session.id
+    oc.play_to_the_win(t)
+    accounts = w.replay(game)
+    assert accounts[-1]["winners"] == ["West"] and accounts[-1]["result"] == "West wins"
+    assert all(a["stage"].startswith("Round ") for a in accounts)
+
+
+def test_OC8_an_octiles_game_stopped_with_nobody_home_says_nobody_wins(w):
+    t = w.t
+    oc.start(t, "T02", players=2, runners=3)
+    game = t.box.session.id
+    t.type("D2#")                      # More, end the game, yes
+    end = last(w, game)
+    assert end["over"] and end["stopped"] and end["winners"] == []
+    assert end["result"] == "Ended early: nobody wins"
+
+
+def test_OS13_osmisifry_names_its_best_agent(w):
+    t = w.t
+    t.start("osmisifry", players=3)
+    game = t.box.session.id
+    for step in osm.SHORT_GAME:
+        osm.run(t, *step)
+    end = last(w, game)
+    assert end["winners"] == ["Player 1"] and end["result"] == "Player 1 wins"
+
+
+def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo"])
+    game = t.box.session.id
+    t.type("#D")
+    t.hold("*", 1.0)                   # the game menu
+    t.type("D#")                       # end this game: yes
+    assert t.box.session is None
+    end = last(w, game, stopped=True)
+    assert end["stage"] == "Round 1/4"
