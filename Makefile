@@ -17,7 +17,7 @@ CAD    := $(VENV)/.cad
 # from the npm registry into a folder of the project, when missing.
 AXE    := build/npm/node_modules/axe-core/axe.min.js
 
-.PHONY: sim test bench soak flash install uninstall clean enclosure pi-check
+.PHONY: sim test bench soak flash install uninstall clean enclosure pi-check image
 sim: $(READY)
 	$(BIN)/referee sim
 
@@ -63,6 +63,13 @@ enclosure: $(CAD)
 # "Checked on ARM").  Minutes and the registries: not part of make test.
 pi-check: $(READY)
 	scripts/pi-check
+
+# A card to flash (hardware/BUILD.md, "Flash the card"): Raspberry Pi OS Lite
+# named by BASE (an address with BASE_SHA256, or a downloaded .img.xz), or
+# without BASE a stand-in of its layout from Debian's packages; customised
+# under qemu-user and boot-tested as an arm64 VM.  Minutes, as root.
+image:
+	scripts/make-image $(if $(BASE),--base $(BASE)) $(if $(BASE_SHA256),--sha256 $(BASE_SHA256))
 
 install:
 	sudo systemd/install.sh

@@ -185,12 +185,14 @@ def _doctor(config, path: str | None, boot_config: bool) -> int:
         print("\n".join(doctor.boot_lines(config)))
         return 0
     comitup = doctor.read_root_file(doctor.COMITUP_CONF)   # root's alone: read before giving root up
+    checked_as = None
     if path == configuration.DEFAULT_PATH:
-        # The installed box: look as its service does.
+        # The installed box: look as its service does (its user, environment and folder).
         if os.geteuid() == 0:
-            doctor.as_service_user()
+            checked_as = doctor.as_service_user()
         os.environ.setdefault("STATE_DIRECTORY", doctor.SERVICE_STATE)
-    return doctor.run(config, doctor.Machine(service_running=doctor.service_running(), comitup_text=comitup))
+    return doctor.run(config, doctor.Machine(service_running=doctor.service_running(), comitup_text=comitup,
+                                             checked_as=checked_as))
 
 
 if __name__ == "__main__":

@@ -3,14 +3,18 @@ simulated parts and on the Pi's configuration with mock pins."""
 from __future__ import annotations
 
 import errno
+import importlib.machinery
+import importlib.util
 import os
 import pathlib
 import shutil
 import socket
+import subprocess
+import sys
 import typing
 
 import pytest
-from gpiozero.pins.mock import MockPin, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from hal.sim.dice_module import SimulatedDiceModule
 from hal.sim.oled import SimulatedSSD1306
@@ -402,3 +406,98 @@ def test_the_doctor_says_where_tonights_dates_come_from(tmp_path):
     (tmp_path / "rtc0").touch()                  # the kernel found the DS3231
     assert doctor.wall_clock(str(tmp_path), synchronised=unset).status == "ok"
     assert doctor.wall_clock(str(tmp_path / "none"), synchronised=lambda: True).detail == "set from the network (NTP)"
+
+
+# --- as the service runs, and what pi-check makes of it ----------------------------------
+
+def test_root_looks_as_the_installed_unit_runs_the_box():
+    """The unit's user, its environment (lgpio's LG_WD, the pin library) and
+    its runtime folder as the working folder, %t read as systemd reads it."""
+    run = doctor.service_run(str(ROOT / "systemd" / "referee.service"))
+    assert run == doctor.ServiceRun("referee", {"LG_WD": "/run/referee", "GPIOZERO_PIN_FACTORY": "lgpio"},
+                                    "/run/referee", "/run/referee")
+    assert doctor.service_run("/nonexistent/referee.service") == run   # not installed: the shipped unit's
+
+
+def test_the_doctor_started_anywhere_checks_in_the_services_folder_with_its_environment(tmp_path):
+    """From a folder the service's user may not write (root's home, a
+    checkout), the doctor works in the service's runtime folder, made as
+    systemd makes it, with LG_WD naming it: lgpio's pipes go there."""
+    import pwd
+    me = pwd.getpwuid(os.getuid()).pw_name
+    runtime = tmp_path / "run" / "referee"
+    code = ("import os, sys; from referee.tools import doctor; "
+            f"found = doctor.as_service_user(doctor.ServiceRun({me!r}, {{'LG_WD': {str(runtime)!r}}}, "
+            f"{str(runtime)!r}, {str(runtime)!r})); "
+            "print(os.getcwd()); print(os.environ['LG_WD']); print(found)")
+    done = subprocess.run([sys.executable, "-c", code], cwd="/", capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    cwd, lg_wd, finding = done.stdout.splitlines()
+    assert cwd == lg_wd == str(runtime) and runtime.is_dir()
+    assert finding.startswith(f"ok    service user: checking as {me} (groups ")
+    assert finding.endswith(f") in {runtime}, LG_WD={runtime}, as referee.service runs")
+
+
+class PipeRefused(MockFactory):
+    """Pins as lgpio gives them in a folder this user cannot write: its
+    notification pipe cannot be made, and opening it fails."""
+
+    def pin(self, spec, **kwargs):
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", ".lgd-nfy-3")
+
+
+def test_lgpio_without_a_folder_for_its_pipe_is_said_with_that_cause(box):
+    found = check(examine(box, Machine(pin_factory=PipeRefused(), wait=lambda s: None)), "keypad")
+    assert found.status == "FAIL"
+    assert found.detail == (f"lgpio cannot make its notification pipe in {os.environ.get('LG_WD') or os.getcwd()} "
+                            f"as {pwd_name()} (No such file or directory)")
+    assert "LG_WD=/run/referee" in found.fix and "python3-lgpio" not in found.fix
+
+
+def pwd_name() -> str:
+    import pwd
+    return pwd.getpwuid(os.geteuid()).pw_name
+
+
+def test_a_machine_without_gpio_chips_fails_each_pin_part_with_that_cause(tmp_path, monkeypatch):
+    from gpiozero import Device
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    (tmp_path / "dev").mkdir()
+    config = load(str(ROOT / "config.pi.toml"))
+    found = examine(config, Machine(model=str(tmp_path / "model"), dev=str(tmp_path / "dev"),
+                                    adapters=str(tmp_path), wait=lambda s: None))
+    for part in ("keypad", "team buttons", "buzzer"):
+        assert (check(found, part).status, check(found, part).detail) == (
+            "FAIL", f"no {tmp_path / 'dev'}/gpiochip*: this machine has no GPIO pins")
+
+
+def pi_check():
+    loader = importlib.machinery.SourceFileLoader("pi_check", str(ROOT / "scripts" / "pi-check"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("pi_check", loader))
+    loader.exec_module(module)
+    return module
+
+
+def test_pi_check_explains_the_emulators_doctor_from_causes_and_no_other_fail(tmp_path, monkeypatch):
+    """The doctor in an arm64 root under the emulator, as pi-check runs it:
+    no board, buses, pins or Pico; each line has its cause in pi-check's
+    table, and a keypad that fails for any other reason is not explained."""
+    from gpiozero import Device
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    proc_devices = tmp_path / "devices"
+    proc_devices.write_text("Character devices:\n  1 mem\n  4 tty\n\nBlock devices:\n  8 sd\n")
+    config = load(str(ROOT / "config.pi.toml"))
+    lines: list[str] = []
+    doctor.run(config, Machine(model=str(tmp_path / "model"), dev=str(tmp_path), adapters=str(tmp_path),
+                               unit=str(ROOT / "systemd" / "referee.service"), proc_devices=str(proc_devices),
+                               wait=lambda s: None), out=lines.append)
+    check_ = pi_check()
+    fails = [line for line in lines if line.startswith("FAIL")]
+    assert len(fails) == 11
+    assert [line for line in fails if check_.explain(line, str(tmp_path), str(tmp_path / 'model')) is None] == []
+    assert check_.explain("FAIL  keypad: key 5 reads as held down. Fix: let go of the keypad") is None
+    assert check_.explain("FAIL  keypad: lgpio cannot make its notification pipe in /root as referee "
+                          "(Permission denied). Fix: run it where referee may write") is None
+    assert check_.explain("FAIL  board: Raspberry Pi 3 Model B is not a Raspberry Pi") is None

@@ -5,6 +5,7 @@ scripts, and the drawings made from the pin map.
 from __future__ import annotations
 
 import asyncio
+import importlib.machinery
 import importlib.util
 import os
 import pathlib
@@ -651,3 +652,29 @@ def test_the_build_guide_gives_the_boot_config_lines_the_pi_config_needs():
                      "dtoverlay=i2c-gpio,bus=3,i2c_gpio_sda=17,i2c_gpio_scl=27"]
     for line in lines:
         assert f"\n{line}\n" in build
+
+
+# --- pi-check's cache -------------------------------------------------------------------
+
+def pi_check_module():
+    loader = importlib.machinery.SourceFileLoader("pi_check", str(ROOT / "scripts" / "pi-check"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("pi_check", loader))
+    loader.exec_module(module)
+    return module
+
+
+def test_pi_checks_results_are_kept_until_a_tracked_file_changes(tmp_path, monkeypatch):
+    check = pi_check_module()
+    repo = tmp_path / "checkout"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    (repo / "referee.py").write_text("rules\n")
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "referee.py"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "one"], check=True)
+    monkeypatch.setattr(check, "ROOT", repo)
+    kept = check.checkout_id()
+    (repo / "pi-check.log").write_text("a log beside the checkout\n")   # untracked: nothing to rebuild
+    assert check.checkout_id() == kept
+    (repo / "referee.py").write_text("rules, changed\n")                # tracked, changed: all anew
+    assert check.checkout_id() != kept

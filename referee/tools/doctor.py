@@ -14,8 +14,10 @@ its own name, so the maker sees which is which, and the buzzer beeps once.
 
 The devices must be free: while referee.service runs, the doctor checks only
 what it can without disturbing the game on the table.  Run as root on an
-installed box (``sudo referee doctor``), it checks as the service's user,
-with the service's groups and score log.  On a simulated box it checks the
+installed box (``sudo referee doctor``), it checks as the service runs: its
+unit's user and groups, its environment (``LG_WD``, where lgpio keeps its
+notification pipes, and the pin library), its runtime folder as the working
+folder, and its score log; from whatever folder it was started in.  On a simulated box it checks the
 simulated parts, so every fault can be tried on a laptop.
 
 Each check is a function of what it looks at (paths, a pin factory, a way to
@@ -30,11 +32,13 @@ from __future__ import annotations
 import asyncio
 import errno
 import glob
+import grp
 import ipaddress
 import logging
 import os
 import pwd
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -54,6 +58,10 @@ LOW_SPACE = 50_000_000   # bytes: below this the card is about to refuse saves
 BOOT_CONFIG = "/boot/firmware/config.txt"
 CORE_FIXED = "core_freq_fixed=1"   # the core clock, and the I2C clock divided from it, held steady
 UNIT = "/etc/systemd/system/referee.service"     # where systemd/install.sh puts the unit
+# What systemd/referee.service gives the box, for a box whose unit is not
+# installed (yet): read from the unit when it is.
+SERVICE_RUNTIME = "/run/referee"    # its RuntimeDirectory= and WorkingDirectory=
+SERVICE_ENVIRONMENT = {"LG_WD": SERVICE_RUNTIME, "GPIOZERO_PIN_FACTORY": "lgpio"}
 MODULES_LOAD = "/etc/modules-load.d/referee.conf"  # the kernel modules it loads at boot
 COMITUP = "/usr/sbin/comitup"       # Debian's comitup: the box's Wi-Fi at any house (referee.box.wifi)
 COMITUP_CONF = "/etc/comitup.conf"  # root's alone: it holds the hotspot's password
@@ -335,18 +343,46 @@ def _on_pins(subject: str, check: Callable[[ExitStack], Finding]) -> Finding:
 
 
 def _pin_fault(subject: str, exc: Exception, warned: list[str]) -> Finding:
+    """The pin library's failure, said with its cause and only the fix
+    that cause has."""
+    from gpiozero.exc import BadPinFactory
     text = (str(exc) or type(exc).__name__).rstrip("!.")
     if warned:
         text += f" ({warned[0]})"
+    name = os.path.basename(str(getattr(exc, "filename", "") or ""))
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    if isinstance(exc, OSError) and name.startswith(".lgd-nfy"):
+        # lgpio makes a pipe in $LG_WD (else the working folder) and opens it
+        # from the working folder: both must be a folder this user may write.
+        where = os.environ.get("LG_WD") or os.getcwd()
+        return _fail(subject, f"lgpio cannot make its notification pipe in {where} as {user} ({exc.strerror})",
+                     f"run it where {user} may write, with LG_WD naming that folder, as referee.service "
+                     f"does (LG_WD={SERVICE_RUNTIME}); sudo referee doctor does so itself")
     if isinstance(exc, PermissionError):
-        fix = "the user needs the group gpio: sudo usermod -aG gpio USER"
+        fix = f"the user {user} needs the group gpio: sudo usermod -aG gpio {user}"
     elif "busy" in text.lower() or "in use" in text.lower():
         fix = "another program holds the pin; if it is the box, sudo systemctl stop referee first"
     elif "PWM" in text:
         fix = "the pin library cannot make tones on this pin: gpiozero's default, lgpio (python3-lgpio), can on any"
+    elif isinstance(exc, ImportError) or (isinstance(exc, BadPinFactory) and "lgpio" in " ".join(warned)):
+        fix = "the pin library lgpio is missing: sudo apt install python3-lgpio"
     else:
-        fix = "check that python3-lgpio is installed (sudo apt install python3-lgpio)"
+        fix = "the pin library said so, for a cause the doctor does not know: please report it, with this line"
     return _fail(subject, text, fix)
+
+
+def _pins_chosen() -> bool:
+    """gpiozero was given pins of another kind (its mock pins, say)."""
+    from gpiozero import Device
+    return Device.pin_factory is not None or os.environ.get("GPIOZERO_PIN_FACTORY", "lgpio") != "lgpio"
+
+
+def gpio_chips(dev: str = "/dev") -> Finding | None:
+    """None if the kernel offers GPIO chips; else why no pin can be opened."""
+    if glob.glob(os.path.join(dev, "gpiochip*")):
+        return None
+    return _fail("pins", f"no {dev}/gpiochip*: this machine has no GPIO pins",
+                 "run the doctor on the box's Raspberry Pi itself")
 
 
 # --- the dice module ----------------------------------------------------------
@@ -665,6 +701,7 @@ class Machine:
     comitup: str = COMITUP
     comitup_conf: str = COMITUP_CONF
     comitup_text: str | None = None   # the file, read while still root (see read_root_file)
+    checked_as: Finding | None = None  # how root became the service (see as_service_user)
 
 
 def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
@@ -673,6 +710,8 @@ def examine(config: Config, machine: Machine | None = None) -> list[Finding]:
     drivers = {config.keypad.driver, config.buzzer.driver, config.dice.driver, *(d.driver for d in panels.values())}
     simulated = drivers <= {"sim", "none", "software"}
     found = [Finding("ok", "board", "simulated devices: no Raspberry Pi needed") if simulated else board(machine.model)]
+    if machine.checked_as is not None:
+        found.append(machine.checked_as)
     busy = machine.service_running
     if busy:
         found.append(Finding("warn", "service", "referee.service is running and has the devices, "
@@ -743,13 +782,18 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
         from hal.sim.pins import SimulatedPins
         sim = SimulatedPins(kp.rows, kp.cols, teams, bz.pin if bz.driver == "sim" else None).factory
     pad = machine.pin_factory or (sim if kp.driver == "sim" else None)
-    found.append(keypad(kp.rows, kp.cols, pad))
-    found.append(buttons(teams, pad))
+    tone = machine.pin_factory or (sim if bz.driver == "sim" else None)
+    # Real pins with no chip to open: each part is told why, not the pin library's guess.
+    chips = gpio_chips(machine.dev) if None in (pad, tone) and not _pins_chosen() else None
+
+    def no_chip(subject: str) -> Finding:
+        return _fail(subject, chips.detail, chips.fix)
+    found.append(keypad(kp.rows, kp.cols, pad) if pad or not chips else no_chip("keypad"))
+    found.append(buttons(teams, pad) if pad or not chips else no_chip("team buttons"))
     if bz.driver == "none":
         found.append(Finding("skip", "buzzer", 'driver = "none"'))
     else:
-        found.append(buzzer(bz.pin, bz.band, machine.pin_factory or (sim if bz.driver == "sim" else None),
-                            machine.wait))
+        found.append(buzzer(bz.pin, bz.band, tone, machine.wait) if tone or not chips else no_chip("buzzer"))
     if sim is not None:
         sim.close()
     found.append(_guarded("dice module", lambda: _dice(config, machine)))
@@ -789,17 +833,74 @@ def _dice(config: Config, machine: Machine) -> Finding:
         return dice_module(module.port, machine.dice_timeout)
 
 
-def as_service_user() -> None:
-    """Root on an installed box becomes the service's user, with its groups,
-    so that each check meets the permissions the service meets."""
+@dataclass(frozen=True)
+class ServiceRun:
+    """How systemd runs the box: its unit's user, environment and folders."""
+    user: str = SERVICE
+    environment: dict = field(default_factory=lambda: dict(SERVICE_ENVIRONMENT))
+    runtime: str = SERVICE_RUNTIME   # RuntimeDirectory=, made for the service at its start
+    working: str = SERVICE_RUNTIME   # WorkingDirectory=
+
+
+def service_run(unit: str = UNIT) -> ServiceRun:
+    """The settings of the installed unit (systemd's %t is /run, %S
+    /var/lib); the shipped unit's where it is not installed."""
     try:
-        user = pwd.getpwnam(SERVICE)
+        with open(unit, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return ServiceRun()
+    specifiers = {"%t": "/run", "%S": "/var/lib", "%%": "%"}
+
+    def expand(value: str) -> str:
+        for spec, path in specifiers.items():
+            value = value.replace(spec, path)
+        return value
+    user, environment, runtime, working = SERVICE, {}, "", ""
+    for line in text.splitlines():
+        key, _, value = line.strip().partition("=")
+        if key == "User":
+            user = value
+        elif key == "Environment":
+            for assignment in shlex.split(value):
+                name, _, setting = assignment.partition("=")
+                environment[name] = expand(setting)
+        elif key == "RuntimeDirectory" and value:
+            runtime = os.path.join("/run", value.split()[0])
+        elif key == "WorkingDirectory":
+            working = expand(value.lstrip("-"))
+    return ServiceRun(user, environment, runtime, working or runtime)
+
+
+def as_service_user(run: ServiceRun | None = None) -> Finding | None:
+    """Root on an installed box becomes the service's user, with its
+    groups, its environment and its working folder (its runtime folder made
+    as systemd makes it when the service is not running), so that each check
+    meets what the service meets.  The finding says how it looks."""
+    run = run or service_run()
+    try:
+        user = pwd.getpwnam(run.user)
     except KeyError:
-        return  # not installed yet: look as root
-    os.initgroups(SERVICE, user.pw_gid)
-    os.setgid(user.pw_gid)
-    os.setuid(user.pw_uid)
+        return None  # not installed yet: look as root
+    if run.runtime and not os.path.isdir(run.runtime):
+        # As systemd makes it at the service's start; systemd takes it over then.
+        os.makedirs(run.runtime, mode=0o755)
+        os.chown(run.runtime, user.pw_uid, user.pw_gid)
+    if os.geteuid() == 0:
+        os.initgroups(run.user, user.pw_gid)
+        os.setgid(user.pw_gid)
+        os.setuid(user.pw_uid)
     os.environ["HOME"] = user.pw_dir
+    os.environ.update(run.environment)
+    try:
+        os.chdir(run.working)
+    except OSError as exc:
+        return _fail("service user", f"{run.user} cannot enter {run.working}, the service's working folder: "
+                     f"{exc.strerror}", f"sudo chown {run.user} {run.working}")
+    groups = " ".join(sorted(grp.getgrgid(g).gr_name for g in os.getgroups() if g != user.pw_gid))
+    said = " ".join(f"{k}={v}" for k, v in sorted(run.environment.items()))
+    return Finding("ok", "service user", f"checking as {run.user} (groups {groups or 'none'}) in {run.working}"
+                   f"{', ' + said if said else ''}, as referee.service runs")
 
 
 def run(config: Config, machine: Machine | None = None, out=print) -> int:
