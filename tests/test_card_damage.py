@@ -112,6 +112,14 @@ def test_a_row_damaged_in_a_finished_game_is_said_on_the_main_screen():
         assert "1 game could not be read" in said, said
         assert re.search(rf"Da Vinci Code \d\d:\d\d: {moves - 2} events could not be read", said), said
         assert t.box.card.fault is None and t.box.session.name == "tools"
+        # Cut short beside the timer's big line, it is a page of its own,
+        # drawn whole; the key that takes it down starts no countdown.
+        assert "…" not in said and "#:OK" in said, said
+        t.press("#")
+        after = flat(t.screen())
+        assert "could not be read" not in after and "[Timer" in after and "#:Go" in after, after
+        t.advance(5.0)
+        assert flat(t.screen()) == after   # nothing counts down
 
 
 def test_the_damage_is_said_in_czech_with_its_plural():

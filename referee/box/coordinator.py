@@ -36,7 +36,7 @@ from referee.box.game_clock import GameClock
 from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
-from referee.box.screen import SAID, Screen, layout, render, said_shown
+from referee.box.screen import SAID, Screen, layout, render, said_shown, wrap
 from referee.box.session import Session
 from referee.box.wifi import Network
 from referee.clock import WallLabels
@@ -488,6 +488,9 @@ class Box:
             if self.session is not None:
                 self.session.store = fresh
         said, before = self._flash, self._acts()
+        if kind == "press" and self._notice() is not None:
+            self._unflash()   # a page of its own, read: the key takes it down and does nothing else
+            return
         if kind == "press" and said is not None and said.handle is None:
             self._unflash()   # a message from the start stays up until a key
         if self.game_menu.mode is not None:
@@ -592,9 +595,23 @@ class Box:
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
             if name == "main" and self._flash is not None:
-                screen = dataclasses.replace(screen, flash=self._flash.text)
+                screen = self._notice() or dataclasses.replace(screen, flash=self._flash.text)
             shown[name] = screen
         return shown
+
+    def _notice(self) -> Screen | None:
+        """A message that waits for a key (a start's notices: a damaged
+        record, a config mistake) and is cut short beside the page under it
+        (the timer's big line and key bar leave it one row): a page of its
+        own, read whole, which the next key only takes down."""
+        flash = self._flash
+        if flash is None or flash.handle is not None or self.flow is None:
+            return None
+        page = self.flow.screens().get("main") or Screen()
+        beside = layout(dataclasses.replace(page, flash=flash.text))
+        if len(beside.message) >= len(wrap(flash.text, beside.cols)) and not beside.message[-1].endswith("…"):
+            return None
+        return Screen(lines=tuple(wrap(flash.text)), keys=(("#", _("OK")),))
 
     def public_words(self) -> dict[str, str]:
         """The public screen's own words, for the table view to say what the
