@@ -187,8 +187,9 @@ def test_DE9_nothing_decided_after_eight_rounds_the_score_breaks_the_tie(t):
     assert (game["reason"], game["tie"], game["winners"]) == ("score", "round_limit", ["White"])
     assert game["totals"] == {"White": 1, "Black": -1} and len(game["rounds"]) == 8
     page = page_text(ok(t, f"/g/{game['id']}"))
-    assert "★ White wins Tie: nothing decided in eight rounds. Tie-break: interceptions minus miscommunications." \
-        in page
+    # The page says the end in the box's words, and the tie-break's rule beside it.
+    assert "★ White wins Tie after 8 rounds. Score 1:-1." in page
+    assert "goes to interceptions minus miscommunications, then to keywords guessed" in page
 
 
 def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_share_the_win(t):
@@ -208,8 +209,7 @@ def test_DE9_both_second_interceptions_in_one_round_level_score_and_keywords_sha
     assert (game["reason"], game["tie"]) == ("shared", "both_interceptions")
     assert game["winners"] == ["White", "Black"] and game["keywords_guessed"] == {"White": 3, "Black": 3}
     page = page_text(ok(t, f"/g/{game['id']}"))
-    assert ("Tie: both teams intercepted twice. Still equal after every tie-break. "
-            "Keywords guessed: White 3, Black 3.") in page
+    assert "★ White and Black share the win Tie: both at 2 interceptions. Score 2:2. Keywords 3:3." in page
 
 
 def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):

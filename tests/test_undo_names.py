@@ -63,7 +63,7 @@ def test_item9_decrypto_undo_names_the_team_and_its_guess(table):
 
 def test_item9_octiles_undo_names_the_pass(table):
     table.start("octiles")
-    table.press("C")
+    table.type("D4#")   # More, pass the turn, yes [OC-8]
     assert declined(table) == ["Take back:", "West passes?"]
 
 
