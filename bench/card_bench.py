@@ -3,8 +3,9 @@
 the control socket, and the bytes the process wrote to storage
 (``write_bytes`` of ``/proc/PID/io``) over ``SECONDS`` of it running, with
 the database's own files' growth beside it.  The box writes a row at each
-press that moves the countdown and nothing while it runs, so the target is
-nothing at all: any write in these seconds is one a countdown need not make.
+press that moves the countdown and its place every 15 s while it runs
+(``referee.box.game_clock.CHECKPOINT_SECONDS``), so the target is a
+fifteenth of the note at every second shown that it replaced (9.4 KB/s).
 
     python -m bench.card_bench       (or through ``make bench``)
 """
@@ -16,7 +17,7 @@ import os
 
 from bench.processes import Table, temporary
 
-SECONDS = 10.0
+SECONDS = 30.0
 
 
 def _written(pid: int) -> int:
@@ -49,7 +50,7 @@ def rows():
     """The lines ``python -m bench`` prints: (measure, result, target, holds)."""
     r = run()
     yield ("card writes while a countdown runs", f"{r['bytes_per_s'] / 1000:.1f} KB/s "
-           f"(database files +{r['grown']} B)", "0 B/s", r["running"] and r["bytes_per_s"] == 0)
+           f"(database files +{r['grown']} B)", "≤ 1 KB/s", r["running"] and r["bytes_per_s"] <= 1000)
 
 
 if __name__ == "__main__":

@@ -138,16 +138,24 @@ def changes(path: str):
     return lambda: reader.execute("PRAGMA data_version").fetchone()[0]
 
 
-def test_a_running_countdown_writes_to_the_card_only_when_it_changes(table):
+def test_a_running_countdown_writes_its_place_every_fifteen_seconds_not_every_second(table):
     open_tools(table)
     written = changes(table.database)
     before = written()
     table.press("#")                                   # go: one row
     started = written()
-    table.advance(30)                                  # thirty seconds shown, ticks, no key
-    assert "0:30" in table.screen("main")
-    assert written() == started > before
-    table.advance(31)                                  # time is up: the expiry is a row
+    table.advance(14)                                  # fourteen seconds shown, ticks, no key
+    assert "0:46" in table.screen("main") and written() == started > before
+    table.advance(1)                                   # 0:45: its place
+    noted = written()
+    assert noted != started
+    table.advance(14)
+    assert "0:31" in table.screen("main") and written() == noted
+    table.box.close()
+    table.restart()                                    # a power cut gives back what ran since 0:45
+    assert shown_seconds(table) == 45
+    started = written()
+    table.advance(46)                                  # time is up: the expiry is a row
     assert "Time is up!" in table.screen("main") and written() > started
 
 
@@ -438,9 +446,9 @@ def test_item12_a_power_cut_behind_the_menu_comes_back_on_the_menu_with_the_coun
     table.press("D")
     table.press("D")                                   # a page flip: the menu is saved as the page
     table.advance(20)
-    table.restart()                                    # back from the go, the last press that moved it
-    assert table.screen().splitlines()[0] == "[Timer 1:00 1/2]"
-    table.advance(60)
+    table.restart()                                    # back from its place written at 0:45
+    assert table.screen().splitlines()[0] == "[Timer 0:45 1/2]"
+    table.advance(45)
     assert table.sounds[-1] == "timeup"
 
 

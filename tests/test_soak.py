@@ -391,7 +391,13 @@ def same_page(seen: str, last: str) -> bool:
     """``seen`` is the page ``last`` was, line for line; the line of what was
     last done too, unless a message over either took its rows."""
     said = not any(line.startswith("! ") for screen in (seen, last) for line in screen.split("\n"))
-    return normal(seen, said) == normal(last, said)
+    if said:
+        return normal(seen, said) == normal(last, said)
+    # A message over either side covers some of its rows (the text view is
+    # the panel): the rows it leaves are the other side's, in their order.
+    a, b = sorted((normal(seen).split("\n"), normal(last).split("\n")), key=len)
+    rest = iter(b)
+    return a[:1] == b[:1] and all(line in rest for line in a)
 
 
 @dataclass

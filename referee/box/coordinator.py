@@ -252,7 +252,7 @@ class Box:
         if self.store.setting("current") != session.id:
             self.store.set_setting("current", session.id)
         self.session = session
-        self.time.set(session.clock)
+        self.time.set(self.time.stored(session))
         self.pages.enter(session)
         self.changed()
 

@@ -3,10 +3,13 @@ expiry, and the re-dating of this boot's labels once the wall clock steps.
 
 The rules count in the game's own clock (see ``referee.box.session``): it runs
 on the monotonic clock from the moment it was last set, to the row a game
-was resumed or undone to.  A running countdown writes nothing while it
-runs: each press that starts, pauses or ends it is a row of the game, which
-holds the game clock, and a power cut resumes from the last of them (a
-write at every second shown cost the card about 10 KB a second).  The wall
+was resumed or undone to.  Each press that starts, pauses or ends a
+countdown is a row of the game, which holds the game clock; while it runs,
+its place is written every ``CHECKPOINT_SECONDS``, and a power cut resumes
+from the later of the two.  Each write costs the card about 10 KB (SQLite's
+log and ext4's journal): at every second shown that was 10 KB a second,
+and with none at all a cut gave the table back the whole countdown since
+its press (Osmišifry's five minutes).  The wall
 clock only labels rows for people (``WallLabels``); NTP may step it by
 hours after boot, and then the labels this boot wrote are re-dated so that
 the evening still reads in order.
@@ -25,6 +28,9 @@ from referee.clock import STEP_SECONDS, WallLabels
 log = logging.getLogger(__name__)
 # How often an idle box looks whether the wall clock has stepped (NTP).
 WALL_CHECK_SECONDS = 10.0
+# How often a running countdown's place is written: the most of it a power
+# cut can give back, and a fifteenth of the writes of one a second.
+CHECKPOINT_SECONDS = 15.0
 
 
 class Mark(NamedTuple):
@@ -74,6 +80,7 @@ class GameClock:
         self._on_redate = on_redate
         self._mark = Mark(0.0, self.clock.monotonic())
         self._running: Running | None = None
+        self._noted = 0.0   # the game clock when the running countdown's place was last written
         self._wall_check = None
 
     # --- the game clock -------------------------------------------------------
@@ -84,6 +91,22 @@ class GameClock:
 
     def set(self, at: float) -> None:
         self._mark = Mark(at, self.clock.monotonic())
+
+    def stored(self, session) -> float:
+        """Where a resumed game's clock stands: its last row's clock, or the
+        place a running countdown wrote after it (one written before a later
+        row or an undo is stale)."""
+        store = self.hooks.store()
+        mark = store.setting("clock") or {}
+        if (mark.get("game") == session.id and mark.get("seq") == store.last_seq(session.id)
+                and mark.get("at", 0) > session.clock):
+            return mark["at"]
+        return session.clock
+
+    def _checkpoint(self) -> None:
+        store, game = self.hooks.store(), self.hooks.session().id
+        self._noted = self.now()
+        store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self._noted})
 
     # --- the countdown --------------------------------------------------------
 
@@ -97,6 +120,7 @@ class GameClock:
             return
         expiry = self.clock.call_later(cd.deadline() - self.now(), self._expire, cd.name)
         self._running = Running(cd.name, cd.deadline(), expiry)
+        self._noted = self.now()   # the row that started it holds the clock
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:
@@ -112,6 +136,8 @@ class GameClock:
         left = self._running.deadline - self.now()
         if 0.5 < left <= self.hooks.warn() + 0.5:
             self.hooks.sound("tick")
+        if self.now() - self._noted >= CHECKPOINT_SECONDS - SLACK:
+            self._checkpoint()
         self.hooks.render()
         if left > 1.0:
             self._schedule_tick()
