@@ -12,6 +12,7 @@ import random
 
 from referee import i18n
 from referee.testing import Table
+from test_wording import act_at_random
 
 GAMES = {"decrypto": "1", "osmisifry": "2", "octiles": "3", "davinci": "4", "decipher": "5"}
 KEYS = [*"0123456789ABCD*#", "team1", "team2"]
@@ -51,15 +52,7 @@ def _wander(t: Table, game: str, rng: random.Random, presses: int, seen: list[st
     for _ in range(presses):
         if t.box.session is None or t.box.session.name != game:
             t.start(game, **START[game])
-        key = rng.choice(KEYS + ["#"] * 4 + list("1234") * 2)
-        if key.startswith("team") and rng.random() < 0.3:
-            t.hold(key, 1.5)
-        else:
-            t.press(key)
-        if rng.random() < 0.05:
-            t.advance(rng.choice([5, 31, 61, 301]))
-        if rng.random() < 0.1:
-            t.dice.next(rng.randint(1, 8), rng.randint(1, 8))
+        act_at_random(t, rng, KEYS + ["#"] * 4 + list("1234") * 2)
         _seen(t, seen)
 
 

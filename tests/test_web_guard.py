@@ -25,6 +25,17 @@ def t():
         yield table
 
 
+async def two_live_streams(session, url: str) -> list:
+    """Two phones following ``/live``, each past its first message: they
+    hold two places for as long as they are open."""
+    streams = []
+    for _ in range(2):
+        streams.append(await session.get(url + "live"))
+        while not (await streams[-1].content.readline()).startswith(b"data:"):
+            pass
+    return streams
+
+
 def raw(t: Table, request: bytes) -> bytes:
     """``request`` sent as it is on a connection of its own; the answer."""
     address = urllib.parse.urlsplit(t.web_url())
@@ -135,11 +146,7 @@ def test_a_new_phone_waits_for_a_place_when_every_connection_is_busy(t):
 
     async def run():
         async with aiohttp.ClientSession() as session:
-            streams = []
-            for _ in range(2):
-                streams.append(await session.get(url + "live"))
-                while not (await streams[-1].content.readline()).startswith(b"data:"):
-                    pass
+            streams = await two_live_streams(session, url)
             reader, writer = await asyncio.open_connection(address.hostname, address.port)
             writer.write(b"GET /api/evenings HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             answer = asyncio.ensure_future(reader.read())
@@ -217,11 +224,7 @@ def test_those_waiting_for_a_place_are_let_in_from_the_quietest_address_first(t)
 
     async def run():
         async with aiohttp.ClientSession() as session:
-            streams = []
-            for _ in range(2):
-                streams.append(await session.get(url + "live"))
-                while not (await streams[-1].content.readline()).startswith(b"data:"):
-                    pass
+            streams = await two_live_streams(session, url)
             crowd = [await asyncio.open_connection(address.hostname, address.port, local_addr=("127.0.0.50", 0))
                      for _ in range(3)]
             for _reader, writer in crowd:
