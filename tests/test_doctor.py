@@ -3,8 +3,6 @@ simulated parts and on the Pi's configuration with mock pins."""
 from __future__ import annotations
 
 import errno
-import importlib.machinery
-import importlib.util
 import os
 import pathlib
 import shutil
@@ -24,6 +22,7 @@ from referee.box import address
 from referee.config import load, parse
 from referee.tools import doctor
 from referee.tools.doctor import Machine, examine
+from test_pi import pi_check_module
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -472,13 +471,6 @@ def test_a_machine_without_gpio_chips_fails_each_pin_part_with_that_cause(tmp_pa
             "FAIL", f"no {tmp_path / 'dev'}/gpiochip*: this machine has no GPIO pins")
 
 
-def pi_check():
-    loader = importlib.machinery.SourceFileLoader("pi_check", str(ROOT / "scripts" / "pi-check"))
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("pi_check", loader))
-    loader.exec_module(module)
-    return module
-
-
 def test_pi_check_explains_the_emulators_doctor_from_causes_and_no_other_fail(tmp_path, monkeypatch):
     """The doctor in an arm64 root under the emulator, as pi-check runs it:
     no board, buses, pins or Pico; each line has its cause in pi-check's
@@ -493,7 +485,7 @@ def test_pi_check_explains_the_emulators_doctor_from_causes_and_no_other_fail(tm
     doctor.run(config, Machine(model=str(tmp_path / "model"), dev=str(tmp_path), adapters=str(tmp_path),
                                unit=str(ROOT / "systemd" / "referee.service"), proc_devices=str(proc_devices),
                                wait=lambda s: None), out=lines.append)
-    check_ = pi_check()
+    check_ = pi_check_module()
     fails = [line for line in lines if line.startswith("FAIL")]
     assert len(fails) == 11
     assert [line for line in fails if check_.explain(line, str(tmp_path), str(tmp_path / 'model')) is None] == []
