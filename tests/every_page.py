@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from referee import i18n
+from referee.box.screen import Screen
 from referee.testing import Table
 from test_wording import act_at_random
 
@@ -22,11 +23,22 @@ START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players":
          "davinci": {"players": NAMES}, "decipher": {"players": NAMES}}
 
 
+class Seen(list):
+    """The text of every screen met, in order; ``shown``, each main page
+    met as the box drew it (its keys and digits), once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: dict[str, Screen] = {}
+
+
 def _seen(t: Table, seen: list[str]) -> None:
     for name in ("main", "team1", "team2"):
         text = t.screen(name)
         if not seen or text not in seen[-6:]:
             seen.append(text)
+    if isinstance(seen, Seen) and "main" in t.box.shown:
+        seen.shown.setdefault(t.screen("main"), t.box.shown["main"])
 
 
 def _press(t: Table, keys, seen: list[str]) -> None:
@@ -87,6 +99,7 @@ def _decrypto(t: Table, seen: list[str]) -> None:
     _seen(t, seen)
     _press(t, "C" + "D" * 10 + "*", seen)
     _press(t, "D*", seen)
+    _press(t, "A**", seen)                  # who swaps a keyword, before round 1
     for _ in range(3):
         _press(t, ["team1", "team1"], seen)
         t.advance(31)
@@ -106,6 +119,7 @@ def _decipher(t: Table, seen: list[str]) -> None:
     t.start("decipher", **START["decipher"])
     _seen(t, seen)
     _press(t, "#", seen)
+    _press(t, "D*", seen)                   # More, its numbered items
 
 
 def _octiles(t: Table, seen: list[str]) -> None:
@@ -143,9 +157,9 @@ SCRIPTS = {"osmisifry": _osmisifry, "decrypto": _decrypto, "decipher": _decipher
            "octiles": _octiles, "davinci": _davinci}
 
 
-def pages(game: str, lang: str, presses: int = 150) -> list[str]:
+def pages(game: str, lang: str, presses: int = 150) -> Seen:
     """Every screen's text met in a game's setup and play, in ``lang``."""
-    seen: list[str] = []
+    seen = Seen()
     try:
         with Table(seed=43, lang=lang) as t:
             _setup(t, game, seen)

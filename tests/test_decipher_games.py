@@ -163,7 +163,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     assert rows(t)[:5] == ["[1/4 Maker: Ola]", "Turn: Piotr", "NO: 0 Bonus: ●●●", "Bonus mode: 3 left",
                            "Guess: 2 Piotr"]
     t.press("A")
-    assert flashed(t)[-1] == "A does nothing here: # Piece, D More"
+    assert flashed(t)[-1] == "A does nothing here: 1,2, # Piece, D More"
     t.type("#A")                     # [DC-7] a bonus token to Ola; the piece fits
     # [DC-4] With one seeker the turn comes back to Piotr.
     assert rows(t)[1:3] == ["Turn: Piotr", "NO: 0 Bonus: ●●○"]

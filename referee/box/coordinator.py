@@ -522,12 +522,14 @@ class Box:
             self.sound("error")
 
     def _acts(self) -> tuple:
-        """What a key may change, a message apart: the flow and its page,
+        """What a key may change, a message apart: the flow and its page
+        (what it remembers too: a symmetric tile turned looks the same),
         the game menu, the game's last row and the screens' words."""
         shown = tuple(dataclasses.replace(screen, flash="") for screen in self.flow.screens().values()) \
             if self.flow is not None else ()
+        page = repr(self.flow.view()) if self.flow is not None else ""
         menu_up = self.game_menu.mode
-        return id(self.flow), menu_up, self.session.seq if self.session is not None else None, shown
+        return id(self.flow), page, menu_up, self.session.seq if self.session is not None else None, shown
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
