@@ -189,7 +189,7 @@ class Site:
             reason=sheets.reason(entry), now=self.now(entry), standings=standings,
             sheet=sheets.on_a_phone(sheets.sheet(entry)), heading=sheets.row_heading(entry["game"]),
             points=entry.get("scored", True), empty=sheets.empty(entry),
-            tokens=sheets.token_sheet(entry) if sheets.by_tokens(entry) else None, token_rule=_(sheets.TOKEN_RULE),
+            tokens=sheets.token_sheet(entry),
             notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
             chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry),
             players=player_pages.links(setup_names.typed(entry)))
