@@ -15,8 +15,9 @@ public view alone, which never holds a keyword or a code before its reveal
 kept hidden, and ``?side=white`` (or ``black``) one team's keywords beside
 its clues, where the game's web module has ``replay_hidden(state, side)``: a
 side is named by the name the rules give it (``?side=hacker`` and ``team``
-in the Hacker variant), or by ``white`` and ``black`` for sides the table
-named.
+in the Hacker variant), or, for sides the table named, by the names the
+rules give sides in their places (the catalogue's ``rule_names``: ``white``
+and ``black``).
 While the game is on, every address of its replay answers 409 and shows
 nothing, so that nothing reaches the other team.
 
@@ -37,7 +38,6 @@ from referee.store import scorelog
 from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 
-SIDES = ("white", "black")   # a side's word in the address, where the rules give it no name
 PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
 STEP = r"{step:[0-9]{1,6}}"
 
@@ -101,7 +101,7 @@ def add_routes(app: web.Application, site) -> None:
                 record, entry = finished(request)
             except _Playing:
                 return playing(request)
-            side = None if word is None else side_of(side_words(record.name, entry), word)
+            side = None if word is None else side_of(record.name, side_words(record.name, entry), word)
             # (a side with nothing hidden has no page: the Hacker [DE-10])
             if number >= len(record.steps) or word is not None and (side is None or not _keeps_hidden(record, side)):
                 raise web.HTTPNotFound()
@@ -156,24 +156,32 @@ def _query(shown: str, word: str | None) -> str:
     return "?reveal=1" if shown == "reveal" else ""
 
 
-def side_of(words: tuple[str, ...], word: str) -> int | None:
+def side_of(game: str, words: tuple[str, ...], word: str) -> int | None:
     """The side ``word`` names: one of ``words``, or by its place (an
     address of before the sides had words of their own)."""
-    for known in (words, SIDES):
+    for known in (words, _placed(game)):
         if word in known:
             return known.index(word)
     return None
 
 
+def _placed(game: str) -> tuple[str, ...]:
+    """The first two sides' words by their place: the names the rules give
+    sides there, in lower case (Decrypto's "white" and "black"), or their
+    numbers where the rules name none."""
+    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
+    return tuple(name.casefold() for name in rules[:2]) if len(rules) >= 2 else ("1", "2")
+
+
 def side_words(game: str, entry: dict) -> tuple[str, ...]:
     """The words ``?side=`` names the first two sides by: the names the
-    rules give them, in lower case ("hacker", "team"), or by their place,
-    "white" and "black", where the table named them."""
+    rules give them, in lower case ("hacker", "team"), or their places'
+    words where the table named them (``_placed``)."""
     rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
     names = entry.get("players", ())[:2]
     if len(names) == 2 and all(name in rules for name in names):
         return tuple(name.casefold() for name in names)
-    return SIDES
+    return _placed(game)
 
 
 def _lines(record: steps.Record, number: int):
