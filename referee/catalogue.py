@@ -27,9 +27,11 @@ Per-game code lives in the game's own modules, found by convention:
   lines to show); optional, ``details(i, round)`` (a score sheet row's
   label and details), ``now(view)`` (where a game in progress stands),
   ``team_form(state, team, form)`` (the event a team page's form plays),
-  ``chart(entry, names)`` (the chart of its page) and
+  ``chart(entry, names)`` (the chart of its page),
   ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
-  game is over).
+  game is over), ``tokens(entry)`` (each side's tokens in words, where
+  they decide rather than points) and ``token_sheet(entry)`` (the sheet of
+  them its template ``sheet-<name>.html`` lays out).
 
 The protocols ``Said``, ``Flows`` and ``Web`` below say those hooks as
 types, and tests/test_catalogue.py holds every entry to them.
@@ -100,7 +102,8 @@ class Flows(Said, typing.Protocol):
 class Web(typing.Protocol):
     """A game's web extras (``Game.web``), as a game of the score log has
     them; the optional ones are found with ``hook``: ``details``, ``now``,
-    ``team_form``, ``chart`` and ``replay_hidden`` (above)."""
+    ``team_form``, ``chart``, ``replay_hidden``, ``tokens`` and
+    ``token_sheet`` (above)."""
 
     def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:
         """A step of the replay from the public view: the round's number,
