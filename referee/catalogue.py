@@ -73,6 +73,7 @@ class Game:
     said: str | None = None        # the module of its words for an action, read by both processes
     members: str | None = None     # the option naming each team's players, team by team (else "players")
     rows: str = N_("Round")        # what a score sheet's rows are, its first column's heading
+    section: str | None = None     # the module of its own section of config.toml (``referee.sections``)
 
 
 GAMES: dict[str, Game] = {}
@@ -128,7 +129,7 @@ _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
          boards={"hacker": "Hacker variant"}, deals_words=True, points=False, members="members")
-_builtin("osmisifry", "Osmišifry", seats=(2, 6), rows=N_("Booklet"))
+_builtin("osmisifry", "Osmišifry", seats=(2, 6), rows=N_("Booklet"), section="referee.sections.osmisifry")
 _builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")), rows=N_("Turn"))
 # [DV-11] Tournament points count across tables on a club night.
 _builtin("davinci", N_("Da Vinci Code"), bgg_id=8946, league_points=N_("Da Vinci points"), rows=N_("Game"))

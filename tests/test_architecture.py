@@ -114,15 +114,9 @@ def shared_files() -> list[Path]:
             if not own(path)]
 
 
-# Osmišifry's letter tables are still a section of the configuration's own
-# type (``[osmisifry]``, ``referee.config.Config``), which msgspec reads
-# whole before any game's module is loaded.
-STILL_NAMED = {"referee/config.py": ["Osmisifry", "osmisifry"]}
-
-
 def test_nothing_outside_a_games_own_modules_names_a_game():
     named = {str(path.relative_to(ROOT)): found for path in shared_files() if (found := named_games(path))}
-    assert named == STILL_NAMED
+    assert named == {}
 
 
 def test_the_game_name_check_sees_code_and_not_prose(tmp_path):
