@@ -11,7 +11,9 @@ it is closest to, so that a maker fixes the file in one go.  Each key is
 read by its own type's decoder and each table built by its own checks
 (``check``): the words are this module's, never msgspec's.  ``referee run``
 and ``referee web`` start with the values they can read, the refused ones
-at their defaults (``load_kept``), and say the mistakes on the screens.
+at their defaults (``load_kept``), and say the mistakes on the screens; a
+table TOML cannot read is left out whole (``referee.config_text``), and a
+file that cannot be read at all leaves every value at its default.
 """
 from __future__ import annotations
 
@@ -453,33 +455,44 @@ def load(path: str | None) -> Config:
 def load_kept(path: str | None) -> tuple[Config, ConfigError | None]:
     """What a box starts with: the configuration in ``path`` with every
     value it refuses left at its default, and what it refused (None:
-    nothing).  A file that cannot be read as TOML at all raises
-    ``ConfigError``: nothing of it can be kept."""
+    nothing).  A table with a line that is not TOML is left out whole
+    (``referee.config_text``), and a file that cannot be read at all
+    leaves every value at its default: the box starts either way, and
+    says why on its screens."""
     if path is None:
         return Config(), None
+    from referee.config_text import readable
     from referee.files import Unfit, read_small
     name = os.path.basename(path)
     try:
-        text = read_small(path, MOST_BYTES)[0].decode("utf-8")
-        raw = tomllib.loads(text)
+        data = read_small(path, MOST_BYTES)[0]
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
+        return Config(), _unread(path, "no such file")
     except Unfit as exc:   # a FIFO would hold the start for good, /dev/zero fill the memory
-        raise ConfigError(f"{path}: {exc}") from None
+        return Config(), _unread(path, str(exc))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{name}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{name}: not valid TOML: {exc}") from None
+        return Config(), _unread(path, f"cannot be read: {exc.strerror}")
+    raw, text, unread = readable(data)
     _beside(raw, os.path.dirname(os.path.abspath(path)))
     config, problems = check(raw)
     lines = _lines(text)
-    problems = [p._replace(line=_line_of(p.key, lines) or _line_of(p.other, lines)) for p in problems]
+    problems = [Problem(u.table, f"{u.text}; {_left(u.table)}", u.line) for u in unread] + \
+        [p._replace(line=_line_of(p.key, lines) or _line_of(p.other, lines)) for p in problems]
     error = _error(problems, name)
     if error is not None:
         error.path = os.path.abspath(path)
     return config, error
+
+
+def _left(table: str) -> str:
+    return f"[{table}] is left at its defaults" if table else "the keys above the first table are left at their defaults"
+
+
+def _unread(path: str, why: str) -> ConfigError:
+    """A file of which nothing can be read: every value at its default."""
+    error = ConfigError(f"{path}: {why}", (Problem("", why),))
+    error.path = os.path.abspath(path)
+    return error
 
 
 def _beside(raw: dict, folder: str) -> None:
