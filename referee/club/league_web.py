@@ -65,7 +65,9 @@ class LeagueSite:
 
     def _page(self, template: str, **context) -> Body:
         titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        points = [(g.name, i18n._(g.league_points)) for g in catalogue.league_points()]
         html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
+                                                       points=points,
                                                        clock=_clock, player_href=self._href, **context)
         return Body.of(html, "html")
 
