@@ -25,6 +25,7 @@ from referee import catalogue
 from referee.club import messages as m
 from referee.club.league import League, standings
 from referee.club.outbox import Outbox
+from referee.store import scorelog
 from referee.testing import Table
 
 PROTOCOL = {name: value for name, value in vars(base.Rules).items()
@@ -120,7 +121,7 @@ def test_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_
         for game in outbox.pending():
             for seq, at, sent in outbox.entries(game):
                 message = m.Entry(v=m.VERSION, kind="event", id=f"t1:{game}:{seq}", table="t1", game=game,
-                                  seq=seq, at=at, entry=sent)
+                                  seq=seq, at=at, entry=scorelog.as_json(sent))
                 assert league.take(m.topic("club", "t1", "event"), m.encode(message)) == "taken"
         rows = standings(league.games(0))
         assert {"name": "Ann", "played": 1, "wins": 1, "davinci": 0} in rows

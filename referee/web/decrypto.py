@@ -13,6 +13,7 @@ from markupsafe import Markup
 from games import decrypto as d
 from referee.i18n import _
 from referee.said import decrypto as said
+from referee.store.scorelog import Entry
 from referee.web import chart as charts, sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
@@ -54,16 +55,16 @@ def now(v: dict) -> list[str]:
     return [sheets.of(v["round"], v["last_round"])] + ([doing] if doing else [])
 
 
-def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
+def chart(entry: Entry, teams: list[str]) -> tuple[Markup, list[dict]]:
     """Decrypto's chart: each team's interception and miscommunication
     tokens after every round, and the legend for it.  ``teams`` are the
     teams' names as the page shows them."""
     kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
     now = [0] * (2 * len(teams))
     points = [tuple(now)]
-    for r in entry.get("rounds", ()):
+    for r in entry.summary.rounds:
         got = r.get("tokens", {})
-        for t, name in enumerate(entry.get("players", ())):
+        for t, name in enumerate(entry.summary.players):
             for j, (kind, _l) in enumerate(kinds):
                 now[2 * t + j] += got.get(name, {}).get(kind, 0)
         points.append(tuple(now))
@@ -76,11 +77,11 @@ def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
     return svg, legend
 
 
-def reason(entry: dict) -> str:
+def reason(entry: Entry) -> str:
     """Why the game ended, in the words of the box's result page; after a
     tie, why it was one and what broke it, with the keyword counts when
     they decided (the account's ``reason``, from the score log's entry)."""
-    return said.reason(entry)
+    return said.reason(entry.summary)
 
 
 # --- the replay (referee.web.replay) -------------------------------------------------------

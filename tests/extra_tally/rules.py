@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from games.base import Countdown, Illegal, player_names, winners
+from games.base import Countdown, Illegal, Summary, player_names, winners
 
 NAME = "tally"
 GOAL = 3
@@ -60,8 +60,8 @@ def private(state: State, seat: int) -> dict:
     return public(state)
 
 
-def summary(state: State) -> dict:
+def summary(state: State) -> Summary:
     totals = dict(zip(state.names, points(state)))
-    return {"status": "finished" if is_over(state) else "playing", "players": list(state.names),
-            "rounds": [{"point": n, "scores": {state.names[seat]: 1}} for n, seat in enumerate(state.scored, 1)],
-            "totals": totals, "winners": winners(totals) if is_over(state) else []}
+    return Summary(status="finished" if is_over(state) else "playing", players=list(state.names),
+                   rounds=[{"point": n, "scores": {state.names[seat]: 1}} for n, seat in enumerate(state.scored, 1)],
+                   totals=totals, winners=winners(totals) if is_over(state) else [])
