@@ -532,18 +532,18 @@ def standings(games: Sequence[m.Summary], players: Rater | None = None) -> list[
     """Rows by name as typed; a name a box's merge joined into another
     player (``players.aliases``) counts as that player, under its name."""
     table: dict[str, dict] = {}
+    counted = [game.name for game in catalogue.league_points()]
     for g in games:
         if g.status != "finished":
             continue
-        game = catalogue.GAMES.get(g.game)
         for seat in g.players:
             name = _as_player(seat, players)
-            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, "davinci": 0})
+            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, **dict.fromkeys(counted, 0)})
             row["played"] += 1
             row["wins"] += seat in g.winners
-            if game is not None and game.league_points and g.scored:
-                row["davinci"] += g.totals.get(seat, 0)
-    return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
+            if g.game in counted and g.scored:
+                row[g.game] += g.totals.get(seat, 0)
+    return sorted(table.values(), key=lambda r: (-r["wins"], *(-r[game] for game in counted), r["played"], r["name"]))
 
 
 def _as_player(name: str, players: Rater | None) -> str:
