@@ -192,7 +192,8 @@ class Table:
         return [name for _, name in self.box.devices.buzzer.played]
 
     def log(self) -> list[dict]:
-        return scorelog.evening(self.box.store, self.box.labels.now())
+        """Tonight's score log as the phones get it (``/api/evening``)."""
+        return [scorelog.as_json(entry) for entry in scorelog.evening(self.box.store, self.box.labels.now())]
 
     def display_fault(self, name: str, failing: bool) -> None:
         """Make a panel stop answering (or answer again), as an unplugged

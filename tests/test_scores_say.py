@@ -15,6 +15,7 @@ import pytest
 
 from referee import i18n
 from referee.box.screen import COLS
+from referee.store.scorelog import Entry
 from referee.testing import Table
 from referee.said import decrypto as said_decrypto
 from referee.web import chart, decrypto as web_decrypto, sheets
@@ -103,7 +104,9 @@ def test_tonights_page_shows_tokens_not_their_difference(black_ahead):
     assert f"{i18n._('White')} {white} {i18n._('Black')} {black}" in text
     assert i18n.ngettext("{n} interception", "{n} interceptions", 1).format(n=1) in black
     # Other games keep their points.
-    assert sheets.standings({"game": "davinci", "players": ["A"], "totals": {"A": 2}})[0].tokens == ""
+    points = davinci.Summary(status="playing", players=["A"], rounds=[], totals={"A": 2}, winners=[], scored=True)
+    entry = Entry(id=1, game="davinci", started=0.0, ended=None, status="playing", summary=points)
+    assert sheets.standings(entry)[0].tokens == ""
 
 
 def test_a_code_never_breaks_across_lines():

@@ -20,13 +20,14 @@ import datetime as dt
 import json
 import time
 
+import msgspec
 from aiohttp import web
 from babel.dates import format_time
 from markupsafe import Markup
 
 from referee import catalogue, i18n
 from referee.club import joins, messages
-from referee.club.league import League, follow
+from referee.club.league import League, Played, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, PerChange, send
@@ -115,7 +116,7 @@ class LeagueSite:
         if kind == "csv":
             body = Body.of(_csv(data["games"]), "csv")
         else:
-            body = Body.of(json.dumps(data, ensure_ascii=False), "json")
+            body = Body.of(msgspec.json.encode(data).decode(), "json")
         if kind is None:
             return send(request, body)
         name = f"league-{day or dt.date.fromtimestamp(self.clock())}.{kind}"
@@ -201,15 +202,15 @@ def _clock(at: float) -> str:
     return format_time(dt.datetime.fromtimestamp(at), "short", locale=i18n.lang)
 
 
-def _csv(games: list[dict]) -> str:
+def _csv(games: list[Played]) -> str:
     """A row per player and game: what a spreadsheet needs to total a league,
     written as the box writes its own files (``referee.web.export``)."""
-    rows = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
+    rows: list[list[object]] = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
     for g in games:
-        for name in g.get("players", ()):
-            rows.append([g["table"], g["id"], g["game"], g["status"],
-                         dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
-                         (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
+        for name in g.players:
+            rows.append([g.table, g.id, g.game, g.status,
+                         dt.datetime.fromtimestamp(g.started).isoformat(timespec="seconds"), name,
+                         g.totals.get(name, ""), int(name in g.winners)])
     return export.csv_text(rows)
 
 

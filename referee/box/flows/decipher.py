@@ -424,12 +424,12 @@ class Play(Flow):
 
     def _final_sheet(self) -> Screen:
         log = game.summary(self.state)
-        best = log["winners"]
+        best = log.winners
         # [DC-11] Beside the QR code there is room for two names; screen 2
         # names every winner.
         names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
         lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *names,
-                 points_text(log["totals"][best[0]]))
+                 points_text(log.totals[best[0]]))
         return Screen(_("Game over"), lines, qr=self.box.public_url())
 
     # --- the other two screens -------------------------------------------------------
@@ -474,9 +474,9 @@ class Play(Flow):
         s = self.state
         if game.is_over(s):
             log = game.summary(s)
-            best = log["winners"]
+            best = log.winners
             head = _("Winner:") if len(best) == 1 else _("Winners:")
-            points = points_text(log["totals"][best[0]])
+            points = points_text(log.totals[best[0]])
             named = wrap(", ".join(best))
             if len(named) < LINES:
                 return Screen(head, (*named, points))
