@@ -185,7 +185,7 @@ GUIDE = Guide(
               (Shot("decode", N_("Round 1: White decodes its own code; nobody intercepts yet.")),
                Shot("intercept", N_("Round 2: Black tries to intercept White's code first.")))),
         Phase("reveal", N_("The code revealed"), N_("The box shows the code and gives the tokens."),
-              (N_("#: the next code"), N_("D: every code so far"), N_("Hold *: take back a step, or the game menu")),
+              (N_("#: the next code"), N_("D: every code so far")),
               (Shot("reveal", N_("White's guess was its code: no token.")),
                Shot("intercepted", N_("Black's interception is said; White decodes next.")))),
     ),

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from games.base import Illegal
-from referee import glossary, i18n, setup_names, team_links
+from referee import glossary, guide, i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, roles, team_label
-from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, W, Screen, fit, qr_image, wrap
 from referee.i18n import _
 
 
@@ -36,6 +36,20 @@ def help_title(page: int, pages: int) -> str:
 
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
+
+
+def how_screen(box, game: str, phase: str) -> Screen:
+    """The help's last page: a QR code to the phones' How to play page of
+    the game, at the phase on screen (``referee.guide``), where the rules
+    are told in whole sentences and the box's screens are shown."""
+    url = guide.address(box.public_url(), game, phase)
+    try:
+        cols = (W - qr_image(url).width - 4) // 6
+    except ValueError:   # a public address too long for the panel's code: the page of the game
+        url = guide.address(box.public_url(), game, guide.SETUP).rsplit("/", 1)[0]
+        cols = (W - qr_image(url).width - 4) // 6
+    return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url,
+                  keys=(("C", "◄"), ("*", _("Back"))), digits="")
 
 
 def runs_on(line: str, following: str) -> bool:
@@ -227,7 +241,8 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return len(help_paged(self.help_text()))
+        """The help's pages: its text's, then the How to play page's QR code."""
+        return len(help_paged(self.help_text())) + (1 if guide.of(self.game) else 0)
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -425,6 +440,8 @@ class Form(Flow):
 
     def _help_screen(self) -> Screen:
         pages = help_paged(self.help_text())
+        if self.help_page >= len(pages):
+            return how_screen(self.box, self.game, guide.SETUP)
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
