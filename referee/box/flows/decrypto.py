@@ -146,10 +146,10 @@ def help_screen(box, page: int, phase: str) -> Screen:
     code of the phones' How to play page at ``phase``."""
     pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
     page %= len(pages) + 1
+    keys = (("C", BACK), ("D", ON), ("*", _("Back")))    # round and round: D on the last page is the first
     if page == len(pages):
-        return forms.how_screen(box, d.NAME, phase)
+        return forms.how_screen(box, d.NAME, phase, keys)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
-    keys = (("C", BACK), ("D", ON), ("*", _("Back")))
     return Screen(forms.help_title(page, len(pages) + 1), lines, keys=keys)
 
 

@@ -38,7 +38,7 @@ def game_menu_line() -> str:
     return _("Hold *: undo, menu")
 
 
-def how_screen(box, game: str, phase: str) -> Screen:
+def how_screen(box, game: str, phase: str, keys: tuple[tuple[str, str], ...] = ()) -> Screen:
     """The help's last page: a QR code to the phones' How to play page of
     the game, at the phase on screen (``referee.guide``), where the rules
     are told in whole sentences and the box's screens are shown."""
@@ -49,7 +49,7 @@ def how_screen(box, game: str, phase: str) -> Screen:
         url = guide.address(box.public_url(), game, guide.SETUP).rsplit("/", 1)[0]
         cols = (W - qr_image(url).width - 4) // 6
     return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url,
-                  keys=(("C", "◄"), ("*", _("Back"))), digits="")
+                  keys=keys or (("C", "◄"), ("*", _("Back"))), digits="")
 
 
 def runs_on(line: str, following: str) -> bool:
