@@ -15,7 +15,6 @@ import msgspec
 
 from referee import catalogue
 
-GAMES = ("decrypto", "osmisifry", "octiles", "davinci", "decipher")   # the main menu's order
 SETUP = "setup"     # every game's first phase: its setup page
 
 
@@ -45,7 +44,12 @@ class Guide(msgspec.Struct, frozen=True):
 
 def of(game: str) -> Guide | None:
     """The game's guide, or None for a game without one."""
-    return catalogue.hook(game, "said", "GUIDE") if game in GAMES else None
+    return catalogue.hook(game, "said", "GUIDE") if game in catalogue.GAMES and catalogue.logged(game) else None
+
+
+def games() -> list[str]:
+    """Every game with a guide, in the catalogue's order (the main menu's)."""
+    return [name for name in catalogue.GAMES if of(name) is not None]
 
 
 def address(base: str, game: str, phase: str) -> str:

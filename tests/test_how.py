@@ -34,7 +34,7 @@ def speaking(request):
     i18n.use("en")
 
 
-@pytest.mark.parametrize("game", guide.GAMES)
+@pytest.mark.parametrize("game", guide.games())
 def test_how_to_play_teaches_the_goal_the_round_the_keys_the_scoring_and_the_words(speaking, game):
     t, lang = speaking
     status, _headers, body = t.get(f"/how/{game}")
@@ -72,7 +72,7 @@ def fetch(t: Table, path: str) -> tuple[int, str, bytes]:
 
 def test_how_to_play_lists_the_games_and_an_unknown_game_is_not_found(table):
     status, _h, body = table.get("/how/")
-    assert status == 200 and all(f'href="/how/{game}"' in body for game in guide.GAMES)
+    assert status == 200 and all(f'href="/how/{game}"' in body for game in guide.games())
     assert table.get("/how/chess")[0] == 404
     assert fetch(table, "/how/osmisifry/en/nothing.png")[0] == 404
     assert table.get("/HOW/OSMISIFRY/NOPHASE")[0] == 404
@@ -80,7 +80,7 @@ def test_how_to_play_lists_the_games_and_an_unknown_game_is_not_found(table):
 
 def test_the_score_log_the_game_pages_and_the_table_view_between_games_link_how_to_play(table):
     assert 'href="/how/"' in table.get("/")[2]
-    assert all(f'href="/how/{game}"' in table.get("/table")[2] for game in guide.GAMES)
+    assert all(f'href="/how/{game}"' in table.get("/table")[2] for game in guide.games())
     table.start("osmisifry", players=2)
     [entry] = table.log()
     assert 'href="/how/osmisifry"' in table.get(f"/g/{entry['id']}")[2]
@@ -114,7 +114,7 @@ def test_decryptos_help_in_play_points_at_the_phase_on_screen(table):
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize("game", guide.GAMES)
+@pytest.mark.parametrize("game", guide.games())
 def test_the_how_to_play_screens_kept_are_those_the_box_draws_today(game, lang, tmp_path):
     """``make how`` draws them again: run it when this fails."""
     drawn = how.pictures(game, lang)
@@ -129,7 +129,7 @@ def test_the_how_to_play_screens_kept_are_those_the_box_draws_today(game, lang, 
 
 
 def test_the_private_screens_shown_are_said_to_be_an_example(table):
-    for game in guide.GAMES:
+    for game in guide.games():
         told = guide.of(game)
         privately = any(shot.screen != "main" for phase in told.phases for shot in phase.shots)
         body = table.get(f"/how/{game}")[2]
@@ -158,7 +158,7 @@ def test_how_to_play_reads_at_320_px_without_sideways_scroll_or_a_broken_word(t,
     t.type("8" + LANGS[lang] + "*")          # Settings: the box's language
     found = {}
     page = phone.open("/how/", width=320)
-    for game in guide.GAMES:
+    for game in guide.games():
         phone.call(page.goto(t.web_url() + f"how/{game}"))
         assert phone.call(page.evaluate("document.documentElement.lang")) == lang
         scroll = phone.call(page.evaluate("document.documentElement.scrollWidth"))
@@ -174,9 +174,9 @@ def test_how_to_play_reads_at_320_px_without_sideways_scroll_or_a_broken_word(t,
 def test_how_to_play_in_chromium_is_axe_clean(t, phone, axe, width):  # noqa: F811
     found = {}
     page = phone.open("/how/", width=width)
-    for game in guide.GAMES:
+    for game in guide.games():
         phone.call(page.goto(t.web_url() + f"how/{game}"))
         assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= width
         found[game] = serious_findings(phone, page, axe)
         phone.shot(page, f"how-{game}-{width}")
-    assert found == {game: [] for game in guide.GAMES}
+    assert found == {game: [] for game in guide.games()}

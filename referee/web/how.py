@@ -38,7 +38,7 @@ def address(game: str, lang: str, shot: str) -> str:
 
 def games() -> list[tuple[str, str]]:
     """(game, its name in the box's language) of every game the pages teach."""
-    return [(game, catalogue.title(game)) for game in guide.GAMES]
+    return [(game, catalogue.title(game)) for game in guide.games()]
 
 
 def add_routes(app: web.Application, site) -> None:
@@ -71,7 +71,7 @@ def add_routes(app: web.Application, site) -> None:
 
     async def image(request: web.Request) -> web.Response:
         game, lang, shot = (request.match_info[k] for k in ("game", "lang", "shot"))
-        body = picture(game, lang, shot) if game in guide.GAMES else None
+        body = picture(game, lang, shot) if game in guide.games() else None
         if body is None:
             raise web.HTTPNotFound()
         return web.Response(body=body, content_type="image/png", headers={"Cache-Control": f"max-age={DAY}"})
