@@ -52,8 +52,8 @@ def games() -> list[str]:
     return [name for name in catalogue.GAMES if of(name) is not None]
 
 
-def address(base: str, game: str, phase: str) -> str:
-    """Where the box's Help sends a phone: the page's phase, upper case so
-    that the QR code holds it in its compact alphanumeric mode (the web
-    turns ``/HOW/GAME/PHASE`` into ``/how/game#phase``)."""
-    return f"{base.rstrip('/')}/HOW/{game}/{phase}".upper()
+def address(base: str, game: str, phase: str = "") -> str:
+    """Where the box's Help sends a phone: the game's page, at ``phase``,
+    upper case so that the QR code holds it in its compact alphanumeric
+    mode (the web turns ``/HOW/GAME/PHASE`` into ``/how/game#phase``)."""
+    return f"{base.rstrip('/')}/HOW/{game}{'/' + phase if phase else ''}".upper()

@@ -180,3 +180,18 @@ def test_how_to_play_in_chromium_is_axe_clean(t, phone, axe, width):  # noqa: F8
         found[game] = serious_findings(phone, page, axe)
         phone.shot(page, f"how-{game}-{width}")
     assert found == {game: [] for game in guide.games()}
+
+
+@pytest.mark.parametrize(("public", "path", "page"), [
+    ("http://referee.local:8080", "/HOW/OSMISIFRY/SETUP", "/how/osmisifry#setup"),
+    ("https://games.example-club.org.uk/referee-box", "/REFEREE-BOX/HOW/OSMISIFRY", "/how/osmisifry")])
+def test_a_long_public_address_leaves_the_phase_out_of_the_helps_qr_code(public, path, page):
+    with Table(seed=7, config={"web": {"public_url": public}}) as t:
+        t.press("2")
+        t.press("C")
+        for _ in range(40):
+            if t.box.shown["main"].qr:
+                break
+            t.press("D")
+        assert path_of(read_qr(t)) == path
+        assert t.get(path.removeprefix("/REFEREE-BOX"))[1]["Location"] == page   # here the web is at the root

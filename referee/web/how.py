@@ -63,11 +63,11 @@ def add_routes(app: web.Application, site) -> None:
         return send(request, site.cached(request, make))
 
     async def phase(request: web.Request) -> web.Response:
-        game, phase = request.match_info["game"].lower(), request.match_info["phase"].lower()
+        game, phase = request.match_info["game"].lower(), request.match_info.get("phase", "").lower()
         told = guide.of(game)
-        if told is None or phase not in [p.id for p in told.phases]:
+        if told is None or phase and phase not in [p.id for p in told.phases]:
             raise web.HTTPNotFound()
-        raise web.HTTPFound(f"/how/{game}#{phase}")
+        raise web.HTTPFound(f"/how/{game}#{phase}" if phase else f"/how/{game}")
 
     async def image(request: web.Request) -> web.Response:
         game, lang, shot = (request.match_info[k] for k in ("game", "lang", "shot"))
@@ -80,5 +80,6 @@ def add_routes(app: web.Application, site) -> None:
     get("/how/", index)
     get("/how/{game:[a-z]{1,20}}", page)
     get(f"/how/{{game:[a-z]{{1,20}}}}/{LANG}/{SHOT}.png", image)
+    get("/HOW/{game:[A-Za-z]{1,20}}", phase)
     for prefix in ("/how/", "/HOW/"):
         get(prefix + "{game:[A-Za-z]{1,20}}/{phase:[A-Za-z]{1,20}}", phase)

@@ -41,15 +41,19 @@ def game_menu_line() -> str:
 def how_screen(box, game: str, phase: str, keys: tuple[tuple[str, str], ...] = ()) -> Screen:
     """The help's last page: a QR code to the phones' How to play page of
     the game, at the phase on screen (``referee.guide``), where the rules
-    are told in whole sentences and the box's screens are shown."""
-    url = guide.address(box.public_url(), game, phase)
-    try:
-        cols = (W - qr_image(url).width - 4) // 6
-    except ValueError:   # a public address too long for the panel's code: the page of the game
-        url = guide.address(box.public_url(), game, guide.SETUP).rsplit("/", 1)[0]
-        cols = (W - qr_image(url).width - 4) // 6
-    return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url,
-                  keys=keys or (("C", "◄"), ("*", _("Back"))), digits="")
+    are told in whole sentences and the box's screens are shown.  A public
+    address too long for the panel's code leaves the phase out, then the
+    code: the page's address is written instead."""
+    keys = keys or (("C", "◄"), ("*", _("Back")))
+    base = box.public_url()
+    for url in (guide.address(base, game, phase), guide.address(base, game)):
+        try:
+            cols = (W - qr_image(url).width - 4) // 6
+        except ValueError:
+            continue
+        return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url, keys=keys, digits="")
+    return Screen(_("Rules"), tuple(wrap(_("How to play: {address}").format(address=f"/how/{game}"))),
+                  keys=keys, digits="")
 
 
 def runs_on(line: str, following: str) -> bool:
