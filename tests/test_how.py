@@ -57,7 +57,7 @@ def test_how_to_play_teaches_the_goal_the_round_the_keys_the_scoring_and_the_wor
     pictures = re.findall(r'<img src="([^"]+)"', body)
     assert len(pictures) == sum(len(phase.shots) for phase in told.phases)
     for src in pictures:
-        assert src.startswith(f"/how/{game}/{lang}/")
+        assert src.startswith(f"/how/{game}/{lang}/") and "?v=" in src
         status, kind, png = fetch(t, src)
         assert status == 200 and kind == "image/png" and png.startswith(b"\x89PNG")
 

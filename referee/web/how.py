@@ -12,6 +12,7 @@ The page needs no script: it is all HTML.
 from __future__ import annotations
 
 import functools
+import hashlib
 from importlib import resources
 
 from aiohttp import web
@@ -33,7 +34,10 @@ def picture(game: str, lang: str, shot: str) -> bytes | None:
 
 
 def address(game: str, lang: str, shot: str) -> str:
-    return f"/how/{game}/{lang}/{shot}.png"
+    """A picture's address, which changes with its content (``make how``
+    drawing it again), as the static files' do: phones keep it a day."""
+    body = picture(game, lang, shot) or b""
+    return f"/how/{game}/{lang}/{shot}.png?v={hashlib.blake2b(body, digest_size=6).hexdigest()}"
 
 
 def games() -> list[tuple[str, str]]:
