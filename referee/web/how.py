@@ -46,9 +46,6 @@ def games() -> list[tuple[str, str]]:
 
 
 def add_routes(app: web.Application, site) -> None:
-    # The table view links the pages between games.
-    site.env.globals["how_games"] = games
-
     async def index(request: web.Request) -> web.Response:
         def make() -> Body:
             return site.html("how-index.html", title=_("How to play"), live=False, games=games())
