@@ -143,14 +143,22 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(page: int) -> Screen:
+def help_screen(box, page: int, phase: str) -> Screen:
     """The clue rules [DE-11], then the keys, three lines to a page, each
-    page ending on a whole sentence (``forms.help_paged``)."""
+    page ending on a whole sentence (``forms.help_paged``); last, the QR
+    code of the phones' How to play page at ``phase``."""
     pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
-    page %= len(pages)
+    page %= len(pages) + 1
+    keys = (("C", BACK), ("D", ON), ("*", _("Back")))    # round and round: D on the last page is the first
+    if page == len(pages):
+        return forms.how_screen(box, d.NAME, phase, keys)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
-    keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(forms.help_title(page, len(pages)), lines, keys=keys)
+    return Screen(forms.help_title(page, len(pages) + 1), lines, keys=keys)
+
+
+# The How to play page's phase (``referee.guide``) for each stage of a round.
+HOW_PHASES = {d.Stage.DEAL: "clues", d.Stage.CLUES: "clues", d.Stage.INTERCEPT: "guesses",
+              d.Stage.DECODE: "guesses"}
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -395,7 +403,8 @@ class Play(Flow):
     def _main(self) -> Screen:
         s, page = self.state, self._page()
         if page == Page.HELP:
-            return help_screen(self.sub)
+            phase = "reveal" if self._unseen() is not None else HOW_PHASES.get(d.step(s).kind, "reveal")
+            return help_screen(self.box, self.sub, phase)
         if page == Page.SCORES:
             return self._scores_screen()
         if page == Page.SWAP:
