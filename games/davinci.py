@@ -66,12 +66,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from games import base
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
 NAME = "davinci"
 TILES = 24   # 0-11 in black and in white
 JOKERS = 2   # [DV-10]
 GAMES = 3    # [DV-11]
+# The totals a player may reach, which the league adds up across tables, so
+# bound exactly: in each of a tournament's games at most a point per tile,
+# 3 for each of the 3 others finished off and 5 for the win [DV-11].
+TOTALS = (0, GAMES * (TILES + JOKERS + 3 * 3 + 5))
 OPTIONS = frozenset({"players", "rules", "turn_timer", "tournament", "starts"})
 
 # [DV-2]
@@ -411,19 +416,24 @@ def private(state: State, seat: int) -> dict:
     return {**public(state), "seat": seat}
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Da Vinci Code's score log: a round per game played."""
+    # [DV-8] a single game is won, not scored: its 1 and 0 are no points
+    # to add up or average beside a tournament's.  Always written, either way.
+    scored: bool
+
+
+def summary(state: State) -> Summary:
     totals = standings(state)
-    return {
-        "status": "finished" if is_over(state) else "playing",
-        "players": list(state.players),
-        "starter": state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
-        "rounds": [_game_log(state, game) for game in state.games],
-        "totals": totals,
-        "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
-        # [DV-8] a single game is won, not scored: its 1 and 0 are no points
-        # to add up or average beside a tournament's.
-        "scored": state.tournament,
-    }
+    return Summary(
+        status="finished" if is_over(state) else "playing",
+        players=list(state.players),
+        starter=state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
+        rounds=[_game_log(state, game) for game in state.games],
+        totals=totals,
+        winners=winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
+        scored=state.tournament,
+    )
 
 
 def is_over(state: State) -> bool:
