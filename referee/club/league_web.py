@@ -35,11 +35,11 @@ from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
 from referee.web import ladder_files
-from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, places_json, player_json,
+from referee.web.paths import DAY, LADDER_FILES, LADDERS, WHO
+from referee.web.player_pages import (game_of, href, ladder_page, look_alikes, places, places_json, player_json,
                                       player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
-DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
 
 
 class LeagueSite:
@@ -231,12 +231,12 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
     get("/p/", site.players)
-    get("/p/ladder/{game}", site.leaderboard)
-    get("/p/ladder/{game}/{season}", site.leaderboard)
+    for path in LADDERS:
+        get(path, site.leaderboard)
     get(f"/p/{WHO}", site.player)
     get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
-    get("/api/p/ladder/{game}.json", site.leaderboard_file)
-    get("/api/p/ladder/{game}/{season}.json", site.leaderboard_file)
+    for path in LADDER_FILES:
+        get(path, site.leaderboard_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from games import base, decrypto as d
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _, ngettext
 
 
@@ -154,4 +155,47 @@ GLOSSARY = (
     Term(N_("miscommunication (mis)|miscommunication|miscommunications|miscommunicated|miscommunicates|mis"), N_("Missing your own code: two lose.")),
     Term(N_("tokens|token|tokens"), N_("Interceptions and miscommunications held.")),
     Term(N_("Hacker|hacker"), N_("Plays alone against two; only intercepts.")),
+)
+
+
+# How to play, for the phones' /how/decrypto page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Two teams, White and Black, hint at their own code with clues. Two interceptions win; two "
+            "miscommunications lose."),
+    table=(N_("Each team's 4 keywords, behind its screen, if you play with the cards."),
+           N_("The notesheets, where teams write their clues and guesses."),
+           N_("Tokens, if you like: the box counts them too.")),
+    box=(N_("Draws each team's code and shows it on the team's screen while its button is held."),
+         N_("Runs the 30 seconds once one team's clues are written."),
+         N_("Judges every guess and counts the tokens and the rounds.")),
+    phases=(
+        Phase(SETUP, N_("Setup"),
+              N_("Choose the teams, the keywords' language and the timer. With three players, the Hacker plays "
+                 "alone against a team of two."),
+              (N_("1-3: change an option"), N_("A: tonight's players; B: names typed on a phone"), N_("#: start"),
+               N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("clues", N_("Clues"),
+              N_("Each encryptor holds the team button to see the code, then writes three clues on the notesheet."),
+              (N_("Team button, held: the code, on the team's screen only"),
+               N_("Team button twice: our clues are written"), N_("A: another encryptor")),
+              (Shot("clues", N_("The public screen names each team's encryptor.")),
+               Shot("code", N_("White's own screen while White's button is held: the code 3-2-1."), "team1"))),
+        Phase("guesses", N_("Guesses"),
+              N_("The encryptor reads the clues aloud. From round 2 the other team intercepts first, then the "
+                 "team decodes its own code."),
+              (N_("1-4: a guess, three digits"), N_("#: the guess is said"), N_("*: clear")),
+              (Shot("decode", N_("Round 1: White decodes its own code; nobody intercepts yet.")),
+               Shot("intercept", N_("Round 2: Black tries to intercept White's code first.")))),
+        Phase("reveal", N_("The code revealed"), N_("The box shows the code and gives the tokens."),
+              (N_("#: the next code"), N_("D: every code so far")),
+              (Shot("reveal", N_("White's guess was its code: no token.")),
+               Shot("intercepted", N_("Black's interception is said; White decodes next.")))),
+    ),
+    scoring=(N_("Interception: the other team's guess is the code, right digits in the right order."),
+             N_("Miscommunication: a team's guess of its own code is wrong."),
+             N_("After 8 rounds, or on a tie: +1 for each interception, -1 for each miscommunication.")),
+    example=(N_("After 8 rounds White has 1 interception and 1 miscommunication: 1 - 1 = 0."),
+             N_("Black has 1 interception: 1 - 0 = 1. Black wins.")),
+    private=True,
 )

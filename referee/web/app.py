@@ -34,8 +34,8 @@ from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
 from referee.store.scorelog import Entry
-from referee.web import (chart, export, guard, history, live, merges, names_page, phone_clock, player_pages, replay,
-                         sheets, table, team_pages)
+from referee.web import (chart, export, guard, history, how, live, merges, names_page, phone_clock, player_pages,
+                         replay, sheets, table, team_pages)
 from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 from referee.web.paths import DAY, GAME, TOKEN, both_cases
 
@@ -388,6 +388,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     table.add_routes(app, site)
+    how.add_routes(app, site)
     return app
 
 

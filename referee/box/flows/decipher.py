@@ -29,7 +29,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from games import decipher as game
-from referee.box.flows import Flow, answers, more
+from referee.box.flows import Flow, answers, more, public
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
@@ -314,10 +314,8 @@ class Play(Flow):
     def _play_screen(self) -> Screen:
         s = self.state
         step = game.step(s)
-        if step.kind == "guess":
-            turn = _("All pieces are out.")
-        else:
-            turn = _("Turn: {name}").format(name=s.players[step.seeker])
+        # Whose turn, or that every piece is out: the account's words (the table view's).
+        turn = public.turn(public.account(self.session))
         counts = _("NO: {no}  Bonus: {tokens}").format(no=s.no_tokens, tokens=tokens(s.bonus_left, game.BONUS))
         if s.bonus:
             # In bonus mode the pieces left are the bonus tokens left: public.

@@ -51,9 +51,10 @@ from enum import StrEnum
 from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
+from referee.box.flows import public
 from referee.box.flows import Flow, clock_text, forms
 from referee.box.screen import COLS, Screen, fit, wrap
-from referee.i18n import N_, _, ngettext
+from referee.i18n import N_, _
 from referee.team_links import team_url
 from referee.said.decrypto import code_text, describe, said_line  # noqa: F401  (describe: the catalogue's hook)
 
@@ -142,14 +143,22 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(page: int) -> Screen:
+def help_screen(box, page: int, phase: str) -> Screen:
     """The clue rules [DE-11], then the keys, three lines to a page, each
-    page ending on a whole sentence (``forms.help_paged``)."""
+    page ending on a whole sentence (``forms.help_paged``); last, the QR
+    code of the phones' How to play page at ``phase``."""
     pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
-    page %= len(pages)
+    page %= len(pages) + 1
+    keys = (("C", BACK), ("D", ON), ("*", _("Back")))    # round and round: D on the last page is the first
+    if page == len(pages):
+        return forms.how_screen(box, d.NAME, phase, keys)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
-    keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(forms.help_title(page, len(pages)), lines, keys=keys)
+    return Screen(forms.help_title(page, len(pages) + 1), lines, keys=keys)
+
+
+# The How to play page's phase (``referee.guide``) for each stage of a round.
+HOW_PHASES = {d.Stage.DEAL: "clues", d.Stage.CLUES: "clues", d.Stage.INTERCEPT: "guesses",
+              d.Stage.DECODE: "guesses"}
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -394,7 +403,8 @@ class Play(Flow):
     def _main(self) -> Screen:
         s, page = self.state, self._page()
         if page == Page.HELP:
-            return help_screen(self.sub)
+            phase = "reveal" if self._unseen() is not None else HOW_PHASES.get(d.step(s).kind, "reveal")
+            return help_screen(self.box, self.sub, phase)
         if page == Page.SCORES:
             return self._scores_screen()
         if page == Page.SWAP:
@@ -433,7 +443,7 @@ class Play(Flow):
         # line for it: in every round without tokens, and in the Hacker's.
         done = _("Done: team button ×2")
         if s.variant == "hacker":
-            lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
+            lines += [public.tokens(public.account(self.session), d.HACKER),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
         elif self._swappers():
             # [DE-1] before round 1's first clues only; B (the phone pages)
@@ -565,33 +575,9 @@ class Play(Flow):
             title = _("Both teams win!")
         else:
             title = _("{team} wins!").format(team=self.name(r.winners[0]))
-        if r.reason == "interceptions":
-            lines = wrap(_("{team} intercepted twice.").format(team=self.name(r.winners[0])))
-        elif r.reason == "miscommunications":
-            lines = wrap(_("{team} miscommunicated twice.").format(team=self.name(1 - r.winners[0])))
-        elif r.reason == "rounds":
-            lines = wrap(ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
-                                  d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND))
-        else:
-            lines = self._tie_lines(r)
-        return Screen(title, tuple(lines), keys=keys)
-
-    def _tie_lines(self, r: d.Result) -> list[str]:
-        """Why it was a tie, and what broke it [DE-9]."""
-        s = self.state
-        if r.tie == "both_tokens":
-            both = next(t for t in (0, 1) if s.interceptions[t] >= 2 and s.miscommunications[t] >= 2)
-            why = _("Tie: {team} has 2 of each token.").format(team=self.name(both))
-        elif r.tie == "both_miscommunications":
-            why = _("Tie: both at 2 miscommunications.")
-        elif r.tie == "both_interceptions":
-            why = _("Tie: both at 2 interceptions.")
-        else:
-            why = ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)
-        lines = [*wrap(why), _("Score {0}:{1}.").format(*s.scores)]
-        if r.reason != "score":
-            lines.append(_("Keywords {0}:{1}.").format(*s.keywords_guessed))
-        return lines
+        # Why it ended, and after a tie what broke it [DE-9]: the account's
+        # words, which the table view and the replay's last step say too.
+        return Screen(title, public.reason_lines(public.account(self.session)), keys=keys)
 
     def _team_screen(self, seat: int) -> Screen:
         s = self.state

@@ -18,9 +18,9 @@ from enum import StrEnum
 from typing import Callable
 
 from games.base import Illegal
-from referee import glossary, i18n, setup_names, team_links
+from referee import glossary, guide, i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, roles, team_label
-from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, W, Screen, fit, qr_image, wrap
 from referee.i18n import _
 
 
@@ -37,6 +37,24 @@ def help_title(page: int, pages: int) -> str:
 
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
+
+
+def how_screen(box, game: str, phase: str, keys: tuple[tuple[str, str], ...] = ()) -> Screen:
+    """The help's last page: a QR code to the phones' How to play page of
+    the game, at the phase on screen (``referee.guide``), where the rules
+    are told in whole sentences and the box's screens are shown.  A public
+    address too long for the panel's code leaves the phase out, then the
+    code: the page's address is written instead."""
+    keys = keys or (("C", "◄"), ("*", _("Back")))
+    base = box.public_url()
+    for url in (guide.address(base, game, phase), guide.address(base, game)):
+        try:
+            cols = (W - qr_image(url).width - 4) // 6
+        except ValueError:
+            continue
+        return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url, keys=keys, digits="")
+    return Screen(_("Rules"), tuple(wrap(_("How to play: {address}").format(address=f"/how/{game}"))),
+                  keys=keys, digits="")
 
 
 def runs_on(line: str, following: str) -> bool:
@@ -235,7 +253,8 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return len(help_paged(self.help_text()))
+        """The help's pages: its text's, then the How to play page's QR code."""
+        return len(help_paged(self.help_text())) + (1 if guide.of(self.game) else 0)
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
@@ -433,6 +452,8 @@ class Form(Flow):
 
     def _help_screen(self) -> Screen:
         pages = help_paged(self.help_text())
+        if self.help_page >= len(pages):
+            return how_screen(self.box, self.game, guide.SETUP)
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))
