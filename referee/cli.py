@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 
-from referee import config as configuration
+from referee import catalogue, config as configuration
 from referee import logs
 
 
@@ -29,11 +29,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _games() -> str:
+    """The games of the menu, in English as the catalogue names them."""
+    *first, last = [game.title for game in catalogue.on_menu()]
+    return f"{', '.join(first)} and {last}"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="referee",
-        description="Tabletop Referee: a game-night box that referees Decrypto, Osmišifry, "
-                    "Octiles, Da Vinci Code and Decipher.")
+        description=f"Tabletop Referee: a game-night box that referees {_games()}.")
     p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sim = sub.add_parser("sim", help="the box in this terminal, on simulated devices")
@@ -156,8 +161,7 @@ def _without_openssl() -> None:
 
 def _league_config(config, args):
     """The league's broker and club: flags over the file's [club]."""
-    import msgspec
-    raw = _as_toml(msgspec.to_builtins(config))
+    raw = config.tables()
     club = raw["club"]
     club["broker"] = args.broker or club["broker"]
     club["name"] = args.club or club["name"]
@@ -167,16 +171,6 @@ def _league_config(config, args):
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise configuration.ConfigError(f"league: --listen {args.listen!r} is not HOST:PORT")
     return configuration.parse(raw, "league")
-
-
-def _as_toml(value):
-    """A configuration's builtins as TOML reads them: its tuples lists, which
-    ``configuration.parse`` takes (it reads a file's arrays)."""
-    if isinstance(value, dict):
-        return {k: _as_toml(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_as_toml(v) for v in value]
-    return value
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

@@ -20,12 +20,14 @@ import datetime as dt
 import json
 import time
 
+import msgspec
 from aiohttp import web
 from babel.dates import format_time
+from markupsafe import Markup
 
 from referee import catalogue, i18n
 from referee.club import joins, messages
-from referee.club.league import League, follow
+from referee.club.league import League, Played, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, PerChange, send
@@ -33,11 +35,11 @@ from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
 from referee.web import ladder_files
-from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, places_json, player_json,
+from referee.web.paths import DAY, LADDER_FILES, LADDERS, WHO
+from referee.web.player_pages import (game_of, href, ladder_page, look_alikes, places, places_json, player_json,
                                       player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
-DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
 
 
 class LeagueSite:
@@ -50,6 +52,11 @@ class LeagueSite:
         self.static = static_files()
         self.env = environment(self.static, "referee.club", "referee.web")   # the score log's base.html
         self._kept = PerChange()
+        # Each merge's row of tonight's page as last rendered, by what it says: a
+        # merge taken changes one row, and 10 000 rows rendered again at every
+        # change made the league's page its only cost (85 ms a page).
+        self._rows: dict[tuple, str] = {}
+        self.env.globals["merge_rows"] = self._merge_rows
 
     def cached(self, key: str, make) -> Body:
         # Bounded like the score log's pages: any day or name in an address
@@ -59,9 +66,25 @@ class LeagueSite:
 
     def _page(self, template: str, **context) -> Body:
         titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        points = [(g.name, i18n._(g.league_points)) for g in catalogue.league_points()]
         html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
+                                                       points=points,
                                                        clock=_clock, player_href=self._href, **context)
         return Body.of(html, "html")
+
+    def _merge_rows(self, merges: list[dict]) -> Markup:
+        """The page's rows of ``merges`` (``joins.shown``), each rendered once
+        for what it says in the page's language; rows no longer shown are
+        forgotten, so that the kept rows are at most the merges in effect."""
+        row = self.env.get_template("league-merge.html")
+        kept: dict[tuple, str] = {}
+        rows = []
+        for j in merges:
+            said = (i18n.lang, j["table"], j["name"], j["into"], j["joined"], j["text"])
+            html = kept[said] = kept.get(said) or self._rows.get(said) or row.render(j=j)
+            rows.append(html)
+        self._rows = kept
+        return Markup("\n".join(rows))
 
     def _href(self, name: str) -> str | None:
         """A name's player page, if it has one (a game of it counted)."""
@@ -93,7 +116,7 @@ class LeagueSite:
         if kind == "csv":
             body = Body.of(_csv(data["games"]), "csv")
         else:
-            body = Body.of(json.dumps(data, ensure_ascii=False), "json")
+            body = Body.of(msgspec.json.encode(data).decode(), "json")
         if kind is None:
             return send(request, body)
         name = f"league-{day or dt.date.fromtimestamp(self.clock())}.{kind}"
@@ -179,15 +202,15 @@ def _clock(at: float) -> str:
     return format_time(dt.datetime.fromtimestamp(at), "short", locale=i18n.lang)
 
 
-def _csv(games: list[dict]) -> str:
+def _csv(games: list[Played]) -> str:
     """A row per player and game: what a spreadsheet needs to total a league,
     written as the box writes its own files (``referee.web.export``)."""
-    rows = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
+    rows: list[list[object]] = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
     for g in games:
-        for name in g.get("players", ()):
-            rows.append([g["table"], g["id"], g["game"], g["status"],
-                         dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
-                         (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
+        for name in g.players:
+            rows.append([g.table, g.id, g.game, g.status,
+                         dt.datetime.fromtimestamp(g.started).isoformat(timespec="seconds"), name,
+                         g.totals.get(name, ""), int(name in g.winners)])
     return export.csv_text(rows)
 
 
@@ -208,12 +231,12 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
     get("/p/", site.players)
-    get("/p/ladder/{game}", site.leaderboard)
-    get("/p/ladder/{game}/{season}", site.leaderboard)
+    for path in LADDERS:
+        get(path, site.leaderboard)
     get(f"/p/{WHO}", site.player)
     get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
-    get("/api/p/ladder/{game}.json", site.leaderboard_file)
-    get("/api/p/ladder/{game}/{season}.json", site.leaderboard_file)
+    for path in LADDER_FILES:
+        get(path, site.leaderboard_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

@@ -1,18 +1,22 @@
 """Decrypto on the phones: the form on which the encryptor types the
 round's three clues on the team page (``templates/team-decrypto.html``), a
-round's line of the score sheet, where the game in progress stands, its
-tokens charted, and why it ended.
+round's line of the score sheet, the sheet of tokens that decide a game of
+two teams (``templates/sheet-decrypto.html``), where the game in progress
+stands, its tokens charted, and why it ended.
 
 The form only carries the text; the rules judge it (``games.decrypto.Clues``)
 and a refusal comes back on the page as their sentence.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from games import decrypto as d
-from referee.i18n import _
+from referee.i18n import N_, _
 from referee.said import decrypto as said
+from referee.store.scorelog import Entry
 from referee.web import chart as charts, sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
@@ -48,22 +52,88 @@ def details(i: int, r: dict) -> tuple[str, str]:
     return sheets.round_label(i, r), "; ".join(parts)
 
 
+# --- the tokens that decide a game of two teams [DE-6] ---------------------------------
+
+# What decides it, said under its sheet [DE-6] [DE-9].
+TOKEN_RULE = N_("A team's second interception token wins; its second miscommunication token loses. "
+                "A tie (both at once, or nothing decided after round 8) goes to interceptions minus "
+                "miscommunications, then to keywords guessed.")
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """A round: each team's (interceptions, miscommunications) won in it
+    and held after it, in seat order."""
+    label: str
+    got: tuple
+    held: tuple
+    detail: str
+
+
+@dataclass(frozen=True)
+class TokenSheet:
+    rows: list[TokenRow]
+    rule: str          # what decides, in the box's language
+
+
+def by_tokens(entry: Entry) -> bool:
+    """A game of two teams counts tokens [DE-6]; the Hacker's game races
+    to goals instead [DE-10], which its totals show."""
+    return not entry.summary.goals
+
+
+def _got(r: dict, name: str) -> tuple[int, int]:
+    won = r.get("tokens", {}).get(name, {})
+    return won.get("interceptions", 0), won.get("miscommunications", 0)
+
+
+def token_sheet(entry: Entry) -> TokenSheet | None:
+    """The sheet's rows (``referee.web.sheets.token_sheet``); None before
+    the first round is scored, which the page says in its plain words."""
+    if not by_tokens(entry):
+        return None
+    players = entry.summary.players
+    held = [(0, 0)] * len(players)
+    rows = []
+    for i, r in enumerate(entry.summary.rounds, 1):
+        got = tuple(_got(r, name) for name in players)
+        held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
+        label, detail = details(i, r)
+        rows.append(TokenRow(label, got, tuple(held), detail))
+    return TokenSheet(rows, _(TOKEN_RULE)) if rows else None
+
+
+def tokens(entry: Entry) -> dict[str, str]:
+    """Each team's tokens so far in words, where its total (their
+    difference, the tie-break) would say nothing: "1 interception, 0
+    miscommunications" (``referee.web.sheets.standings``)."""
+    if not by_tokens(entry):
+        return {}
+    held = {name: [0, 0] for name in entry.summary.players}
+    for r in entry.summary.rounds:
+        for name, count in held.items():
+            i, m = _got(r, name)
+            count[0] += i
+            count[1] += m
+    return {name: said.tokens_text(i, m) for name, (i, m) in held.items()}
+
+
 def now(v: dict) -> list[str]:
     """The round, and what it waits for (``referee.said.decrypto``, the account's words)."""
     doing = said.doing(v)
     return [sheets.of(v["round"], v["last_round"])] + ([doing] if doing else [])
 
 
-def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
+def chart(entry: Entry, teams: list[str]) -> tuple[Markup, list[dict]]:
     """Decrypto's chart: each team's interception and miscommunication
     tokens after every round, and the legend for it.  ``teams`` are the
     teams' names as the page shows them."""
     kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
     now = [0] * (2 * len(teams))
     points = [tuple(now)]
-    for r in entry.get("rounds", ()):
+    for r in entry.summary.rounds:
         got = r.get("tokens", {})
-        for t, name in enumerate(entry.get("players", ())):
+        for t, name in enumerate(entry.summary.players):
             for j, (kind, _l) in enumerate(kinds):
                 now[2 * t + j] += got.get(name, {}).get(kind, 0)
         points.append(tuple(now))
@@ -76,11 +146,11 @@ def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
     return svg, legend
 
 
-def reason(entry: dict) -> str:
+def reason(entry: Entry) -> str:
     """Why the game ended, in the words of the box's result page; after a
     tie, why it was one and what broke it, with the keyword counts when
     they decided (the account's ``reason``, from the score log's entry)."""
-    return said.reason(entry)
+    return said.reason(entry.summary)
 
 
 # --- the replay (referee.web.replay) -------------------------------------------------------
