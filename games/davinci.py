@@ -66,6 +66,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from games import base
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
 NAME = "davinci"
@@ -415,19 +416,24 @@ def private(state: State, seat: int) -> dict:
     return {**public(state), "seat": seat}
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Da Vinci Code's score log: a round per game played."""
+    # [DV-8] a single game is won, not scored: its 1 and 0 are no points
+    # to add up or average beside a tournament's.  Always written, either way.
+    scored: bool
+
+
+def summary(state: State) -> Summary:
     totals = standings(state)
-    return {
-        "status": "finished" if is_over(state) else "playing",
-        "players": list(state.players),
-        "starter": state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
-        "rounds": [_game_log(state, game) for game in state.games],
-        "totals": totals,
-        "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
-        # [DV-8] a single game is won, not scored: its 1 and 0 are no points
-        # to add up or average beside a tournament's.
-        "scored": state.tournament,
-    }
+    return Summary(
+        status="finished" if is_over(state) else "playing",
+        players=list(state.players),
+        starter=state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
+        rounds=[_game_log(state, game) for game in state.games],
+        totals=totals,
+        winners=winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
+        scored=state.tournament,
+    )
 
 
 def is_over(state: State) -> bool:

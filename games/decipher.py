@@ -57,7 +57,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, Summary, bump, is_whole, next_seat, player_names, winners
 
 NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
@@ -437,17 +437,17 @@ def private(state: State, seat: int) -> dict:
     return view
 
 
-def summary(state: State) -> dict:
+def summary(state: State) -> Summary:
     totals = standings(state)
     over = is_over(state)
-    return {
-        "status": "finished" if over else "playing",
-        "players": list(state.players),
-        "starter": state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
-        "rounds": [_table(state, result) for result in state.rounds],
-        "totals": totals,
-        "winners": winners(totals) if over else [],  # [DC-11] a tie shares the win
-    }
+    return Summary(
+        status="finished" if over else "playing",
+        players=list(state.players),
+        starter=state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
+        rounds=[_table(state, result) for result in state.rounds],
+        totals=totals,
+        winners=winners(totals) if over else [],  # [DC-11] a tie shares the win
+    )
 
 
 def is_over(state: State) -> bool:

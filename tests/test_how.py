@@ -28,10 +28,18 @@ def text_of(body: str) -> str:
 
 
 @pytest.fixture(scope="module", params=i18n.LANGS)
-def speaking(request):
+def table_speaking(request):
     with Table(seed=7, lang=request.param) as table:
         yield table, request.param
-    i18n.use("en")
+
+
+@pytest.fixture
+def speaking(table_speaking):
+    """One table a language for the module; its language set again for each
+    test, since every test ends in English (conftest's ``english_after``)."""
+    table, lang = table_speaking
+    i18n.use(lang)
+    return table, lang
 
 
 @pytest.mark.parametrize("game", guide.games())

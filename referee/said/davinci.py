@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import davinci as dv
+from games.base import Summary
 from referee import setup_names
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
@@ -35,7 +36,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The game of a tournament, whose turn it is, each player's tiles
     hidden and face up, and the tournament's points."""
     games = v["games"]

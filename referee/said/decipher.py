@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decipher as game
+from games.base import Summary
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.guide import SETUP, Guide, Phase, Shot
@@ -34,7 +35,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round, whose turn it is to seek, and each player's points."""
     kind = v["step"]["kind"]
     if kind == "guess":

@@ -2,7 +2,7 @@
 undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
-from games import decrypto as d
+from games import base, decrypto as d
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.guide import SETUP, Guide, Phase, Shot
@@ -73,10 +73,10 @@ def doing(v: dict) -> str:
     return _(said).format(team=team) if said else ""
 
 
-def held(summary: dict) -> dict[str, list[int]]:
+def held(summary: base.Summary) -> dict[str, list[int]]:
     """Each team's interceptions and miscommunications, from the score log's rounds."""
-    tokens = {name: [0, 0] for name in summary.get("players", ())}
-    for r in summary.get("rounds", ()):
+    tokens = {name: [0, 0] for name in summary.players}
+    for r in summary.rounds:
         for name, got in r.get("tokens", {}).items():
             if name in tokens:
                 tokens[name][0] += got.get("interceptions", 0)
@@ -84,10 +84,13 @@ def held(summary: dict) -> dict[str, list[int]]:
     return tokens
 
 
-def reason(summary: dict) -> str:
+def reason(summary: base.Summary) -> str:
     """Why the game ended, in the words of the box's result page; after a
-    tie, why it was one and what broke it [DE-9]."""
-    why, winners, names = summary.get("reason"), summary.get("winners") or [], summary.get("players") or []
+    tie, why it was one and what broke it [DE-9]; "" for a summary not
+    Decrypto's."""
+    if not isinstance(summary, d.Summary):
+        return ""
+    why, winners, names = summary.reason, summary.winners, summary.players
     if why is None or not names:
         return ""
     if why == "interceptions" and winners:
@@ -98,7 +101,7 @@ def reason(summary: dict) -> str:
     if why == "rounds":
         return ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
                         d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND)
-    tie = summary.get("tie")
+    tie = summary.tie
     if tie == "both_tokens":
         both = next((n for n, (i, m) in held(summary).items() if i >= 2 and m >= 2), names[0])
         parts = [_("Tie: {team} has 2 of each token.").format(team=_team(both))]
@@ -108,15 +111,15 @@ def reason(summary: dict) -> str:
         parts = [_("Tie: both at 2 interceptions.")]
     else:
         parts = [ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)]
-    totals = summary.get("totals", {})
+    totals = summary.totals
     parts.append(_("Score {0}:{1}.").format(*(totals.get(n, 0) for n in names)))
     if why != "score":
-        counts = summary.get("keywords_guessed", {})
+        counts = summary.keywords_guessed
         parts.append(_("Keywords {0}:{1}.").format(*(counts.get(n, 0) for n in names)))
     return " ".join(parts)
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: base.Summary) -> Facts:
     """The round, what it waits for, each side's tokens: two teams' tokens,
     or the Hacker's interceptions against its goal [DE-10] (the Team holds
     none)."""

@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import octiles as oc
+from games.base import Summary
 from referee import catalogue
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
@@ -32,7 +33,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round, who plays, and in referee mode each player's runners home."""
     home = v.get("home", {})
     sides = [Side(name_of(oc.NAME, name),

@@ -3,6 +3,7 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import osmisifry as osm
+from games.base import Summary
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
 from referee.guide import SETUP, Guide, Phase, Shot
@@ -50,7 +51,7 @@ def stage(v: dict) -> str:
     return _(PHASES[phase]) if phase in PHASES else ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round or phase, whose pick it is, and the points once booklets are scored."""
     names = v["players"]
     turn = _("It is {player}'s turn to pick.").format(player=name_of(osm.NAME, names[v["turn"]])) \

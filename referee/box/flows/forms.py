@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Callable
 
 from games.base import Illegal
@@ -115,6 +116,13 @@ def named_seats(values: dict) -> dict:
     return {**values, "players": [_("Player {n}").format(n=n) for n in range(1, count + 1)]}
 
 
+class Over(StrEnum):
+    """A picker over the setup form (never saved: the form comes back without it)."""
+    NONE = ""
+    ROSTER = "roster"   # tonight's players, to pick from
+    PHONE = "phone"     # the QR code of the names page
+
+
 @dataclass(frozen=True)
 class Option:
     key: str                                  # the option's name in setup()
@@ -159,7 +167,7 @@ class Form(Flow):
         self.preview: list | None = None
         self.preview_drawn = float("-inf")    # when a preview was last drawn
         self.preview_due = None               # the redraw a preview is waiting for
-        self.mode = ""         # "roster" or "phone" over the form
+        self.mode = Over.NONE
         self.picked: list[int] = []           # roster entries picked, in seat order
         self.roster_page = 0
 
@@ -233,7 +241,7 @@ class Form(Flow):
 
     def front(self) -> None:
         """Back on the form's first page (a kept form opened again)."""
-        self.page, self.help_page, self.mode = 0, None, ""
+        self.page, self.help_page, self.mode = 0, None, Over.NONE
 
     def help(self) -> tuple[str, ...]:
         """The help text; a form whose help depends on the choices overrides it."""
@@ -253,13 +261,13 @@ class Form(Flow):
             return
         if self.help_page is not None:
             self._help_key(key)
-        elif self.mode == "roster":
+        elif self.mode == Over.ROSTER:
             self._roster_key(key)
-        elif self.mode == "phone":
+        elif self.mode == Over.PHONE:
             if key in "*B":   # not #: the page offers only * to leave
-                self.mode = ""
+                self.mode = Over.NONE
         elif key == "A":
-            self.mode, self.picked, self.roster_page = "roster", [], 0
+            self.mode, self.picked, self.roster_page = Over.ROSTER, [], 0
         elif key == "B":
             self._phone()
         elif key.isdigit() and 1 <= int(key) <= len(self.options):
@@ -291,7 +299,7 @@ class Form(Flow):
         if self.names_token is None:
             self.names_token, self.names_csrf = team_links.new_token(), secrets.token_urlsafe(16)
             self.box.changed()   # the web hears of the page before a phone can ask for it
-        self.mode = "phone"
+        self.mode = Over.PHONE
 
     def names_url(self) -> str:
         return self.box.public_url() + "N/" + self.names_token
@@ -313,7 +321,7 @@ class Form(Flow):
         elif key == "C":
             self.roster_page = (self.roster_page - 1) % pages
         elif key == "*":
-            self.mode = ""
+            self.mode = Over.NONE
         elif key == "B" and not roster:
             self._phone()
         elif key == "#":
@@ -342,7 +350,7 @@ class Form(Flow):
             self.box.flash(i18n.refusal(exc))
             self.box.sound("error")
             return
-        self.mode, self.preview = "", None
+        self.mode, self.preview = Over.NONE, None
 
     def _help_key(self, key: str) -> None:
         if key == "D" and self.help_page + 1 < self.help_pages:
@@ -355,9 +363,9 @@ class Form(Flow):
     def screens(self):
         if self.help_page is not None:
             return {"main": self._help_screen(), **self._names_screens()}
-        if self.mode == "roster":
+        if self.mode == Over.ROSTER:
             return {"main": self._roster_screen(), **self._names_screens()}
-        if self.mode == "phone":
+        if self.mode == Over.PHONE:
             return {"main": self._phone_screen(), **self._names_screens()}
         per = self.per
         first = self.page * per
