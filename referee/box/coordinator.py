@@ -533,11 +533,13 @@ class Box:
 
     def _acts(self) -> tuple:
         """What a key may change, a message apart: the flow and its page,
-        the game menu, the game's last row and the screens' words."""
+        the game menu, the game's last row, the screens' words and the
+        taught page over them."""
         shown = tuple(dataclasses.replace(screen, flash="") for screen in self.flow.screens().values()) \
             if self.flow is not None else ()
         menu_up = self.game_menu.mode
-        return id(self.flow), menu_up, self.session.seq if self.session is not None else None, shown
+        return (id(self.flow), menu_up, self.session.seq if self.session is not None else None, shown,
+                self.teacher.screen())
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code

@@ -77,7 +77,7 @@ def decisions(event, before: oc.State, after: oc.State) -> list[tuple[str, dict[
     """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
     made: list[tuple[str, dict[str, str]]] = []
     if isinstance(event, oc.Pass):
-        made.append(("pass", {"player": before.names[before.turn]}))
+        made.append(("pass", {"player": name_of(oc.NAME, before.names[before.turn])}))
     for seat in after.finishers[len(before.finishers):]:
-        made.append(("finished", {"player": after.names[seat]}))
+        made.append(("finished", {"player": name_of(oc.NAME, after.names[seat])}))
     return made
