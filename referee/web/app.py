@@ -33,8 +33,8 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import (chart, export, guard, history, live, merges, names_page, phone_clock, player_pages, replay,
-                         sheets, table, team_pages)
+from referee.web import (chart, export, guard, history, live, merges, names_page, overlay, phone_clock, player_pages,
+                         replay, sheets, table, team_pages)
 from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 
 log = logging.getLogger(__name__)
@@ -389,6 +389,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     table.add_routes(app, site)
+    overlay.add_routes(app, site)
     return app
 
 
