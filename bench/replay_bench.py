@@ -27,7 +27,7 @@ from bench import web_bench
 from games import base, osmisifry as osm
 from referee.box.session import Session
 from referee.testing import Table
-from referee.web import steps
+from referee.web import replay, steps
 
 CLIENTS = 50
 GAMES = 12                # more than the web keeps built, so that the first answers stay cold
@@ -76,7 +76,7 @@ def run(duration: float = 5.0, clients: int = CLIENTS) -> dict:
 
 def _records(t: Table) -> int:
     """How many records the table's web app keeps built."""
-    return len(t._web.site.replay_records)
+    return len(t._web.app[replay.REPLAY].records)
 
 
 def rows():

@@ -72,6 +72,10 @@ NAME = "davinci"
 TILES = 24   # 0-11 in black and in white
 JOKERS = 2   # [DV-10]
 GAMES = 3    # [DV-11]
+# The totals a player may reach, which the league adds up across tables, so
+# bound exactly: in each of a tournament's games at most a point per tile,
+# 3 for each of the 3 others finished off and 5 for the win [DV-11].
+TOTALS = (0, GAMES * (TILES + JOKERS + 3 * 3 + 5))
 OPTIONS = frozenset({"players", "rules", "turn_timer", "tournament", "starts"})
 
 # [DV-2]

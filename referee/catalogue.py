@@ -27,9 +27,13 @@ Per-game code lives in the game's own modules, found by convention:
   lines to show); optional, ``details(i, round)`` (a score sheet row's
   label and details), ``now(view)`` (where a game in progress stands),
   ``team_form(state, team, form)`` (the event a team page's form plays),
-  ``chart(entry, names)`` (the chart of its page) and
+  ``chart(entry, names)`` (the chart of its page),
+  ``routes(app)`` (addresses of its own, added to the web's app:
+  Octiles' printable overlay),
   ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
-  game is over).
+  game is over), ``tokens(entry)`` (each side's tokens in words, where
+  they decide rather than points) and ``token_sheet(entry)`` (the sheet of
+  them its template ``sheet-<name>.html`` lays out).
 
 The protocols ``Said``, ``Flows`` and ``Web`` below say those hooks as
 types, and tests/test_catalogue.py holds every entry to them.
@@ -64,10 +68,14 @@ class Game:
     on_menu: bool = True           # a game of the main menu
     logged: bool = True            # in the score log (the table tools are not a game)
     deals_words: bool = False      # deals words the box must not repeat tonight
-    league_points: bool = False    # its totals add up across the club's tables
+    # Its totals add up across the club's tables: the heading of their
+    # column in the league's standings (its key there is the game's name).
+    league_points: str = ""
     points: bool = True            # its totals are points (Decrypto's are tokens, not summed)
     said: str | None = None        # the module of its words for an action, read by both processes
     members: str | None = None     # the option naming each team's players, team by team (else "players")
+    rows: str = N_("Round")        # what a score sheet's rows are, its first column's heading
+    section: str | None = None     # the module of its own section of config.toml (``referee.sections``)
 
 
 GAMES: dict[str, Game] = {}
@@ -97,7 +105,8 @@ class Flows(Said, typing.Protocol):
 class Web(typing.Protocol):
     """A game's web extras (``Game.web``), as a game of the score log has
     them; the optional ones are found with ``hook``: ``details``, ``now``,
-    ``team_form``, ``chart`` and ``replay_hidden`` (above)."""
+    ``team_form``, ``chart``, ``routes``, ``replay_hidden``, ``tokens`` and
+    ``token_sheet`` (above)."""
 
     def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:
         """A step of the replay from the public view: the round's number,
@@ -122,10 +131,10 @@ _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
          phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
          boards={"hacker": "Hacker variant"}, deals_words=True, points=False, members="members")
-_builtin("osmisifry", "Osmišifry", seats=(2, 6))
-_builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")))
+_builtin("osmisifry", "Osmišifry", seats=(2, 6), rows=N_("Booklet"), section="referee.sections.osmisifry")
+_builtin("octiles", N_("Octiles"), rule_names=(N_("West"), N_("North"), N_("East"), N_("South")), rows=N_("Turn"))
 # [DV-11] Tournament points count across tables on a club night.
-_builtin("davinci", N_("Da Vinci Code"), bgg_id=8946, league_points=True)
+_builtin("davinci", N_("Da Vinci Code"), bgg_id=8946, league_points=N_("Da Vinci points"), rows=N_("Game"))
 # Decipher's Polish edition is Słowotwórcy: the catalogues give that name.
 _builtin("decipher", N_("Decipher"))
 
@@ -147,6 +156,11 @@ def logged(name: str) -> bool:
     """Whether games of ``name`` are in the score log (a name the catalogue
     does not know, from an older box, is shown as it is)."""
     return name not in GAMES or GAMES[name].logged
+
+
+def league_points() -> list[Game]:
+    """The games whose totals the league adds up, each in a column of its own."""
+    return [g for g in GAMES.values() if g.league_points]
 
 
 def on_menu() -> list[Game]:

@@ -6,7 +6,7 @@ import logging
 import os
 import sys
 
-from referee import config as configuration
+from referee import catalogue, config as configuration
 from referee import logs
 
 
@@ -29,11 +29,16 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _games() -> str:
+    """The games of the menu, in English as the catalogue names them."""
+    *first, last = [game.title for game in catalogue.on_menu()]
+    return f"{', '.join(first)} and {last}"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="referee",
-        description="Tabletop Referee: a game-night box that referees Decrypto, Osmišifry, "
-                    "Octiles, Da Vinci Code and Decipher.")
+        description=f"Tabletop Referee: a game-night box that referees {_games()}.")
     p.add_argument("--version", action=_Version)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sim = sub.add_parser("sim", help="the box in this terminal, on simulated devices")

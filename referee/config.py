@@ -11,12 +11,15 @@ it is closest to, so that a maker fixes the file in one go.  Each key is
 read by its own type's decoder and each table built by its own checks
 (``check``): the words are this module's, never msgspec's.  ``referee run``
 and ``referee web`` start with the values they can read, the refused ones
-at their defaults (``load_kept``), and say the mistakes on the screens.
+at their defaults (``load_kept``), and say the mistakes on the screens; a
+table TOML cannot read is left out whole (``referee.config_text``), and a
+file that cannot be read at all leaves every value at its default.
 """
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import importlib
 import os
 import re
 import tomllib
@@ -27,8 +30,6 @@ from typing import ClassVar, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 import msgspec
-
-from games import osmisifry as _osmisifry
 
 DEFAULT_PATH = "/etc/referee/config.toml"
 
@@ -287,34 +288,6 @@ class Club(Base):
         return url.hostname, url.port or (8883 if tls else 1883), tls
 
 
-class Osmisifry(Base):
-    # The letter tables of the owners' printed editions, offered at setup
-    # beside the bundled ones: TOML files as games/data/letters-cs.toml is
-    # written (``name``, and ``rows``: 8 rows of 8 letters A-Z).  A path is
-    # absolute or relative to the configuration file's folder.  [OS-1]
-    # [ruling] A letter may stand in many cells, as printed tables made for
-    # letter frequencies have it; two tables by one name are refused, since
-    # the setup form could not tell them apart.
-    letter_tables: tuple[str, ...] = ()
-
-    def __post_init__(self):
-        names = {_osmisifry.builtin_table(code).name: "a bundled table" for code in _osmisifry.TABLES}
-        for i, path in enumerate(self.letter_tables):
-            key = f"letter_tables[{i}]"
-            try:
-                table = read_letter_table(path)
-            except ValueError as exc:
-                raise _bad(key, f"{path}: {exc}") from None
-            if table.name in names:
-                raise _bad(key, f"{path}: the name {table.name!r} is already {names[table.name]}'s; "
-                                "give the table a name of its own")
-            names[table.name] = key
-
-    def tables(self) -> tuple[_osmisifry.Table, ...]:
-        """The configured tables, read anew: what setup offers now."""
-        return tuple(read_letter_table(path) for path in self.letter_tables)
-
-
 class Season(Base):
     # One of the club's own seasons: its ladder counts the games of the
     # evenings from ``start`` to ``end``, both included.
@@ -369,24 +342,6 @@ class Ladder(Base):
             names[season.name.casefold()] = i
 
 
-def read_letter_table(path: str) -> _osmisifry.Table:
-    """A letter table file, named by its ``name`` or else its file name;
-    ``ValueError`` says what is wrong with it."""
-    if not os.path.exists(path):
-        raise ValueError("no such file")
-    if not os.path.isfile(path):
-        raise ValueError("not a file")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot be read ({exc})") from None
-    table = _osmisifry.load_table(text)
-    if not table.name.strip():
-        table = _osmisifry.Table(table.rows, os.path.splitext(os.path.basename(path))[0])
-    return table
-
-
 class Config(Base):
     lang: Literal["en", "cs", "pl", "ru"] = "en"
     database: str = ""     # empty: the user's data folder, or /var/lib/referee as a service
@@ -397,8 +352,17 @@ class Config(Base):
     web: Web = msgspec.field(default_factory=Web)
     sim: Sim = msgspec.field(default_factory=Sim)
     club: Club = msgspec.field(default_factory=Club)
-    osmisifry: Osmisifry = msgspec.field(default_factory=Osmisifry)
     ladder: Ladder = msgspec.field(default_factory=Ladder)
+    # Each game's own section ("[<game>]"), by the game's name, as its
+    # module reads it (``check``, ``referee.sections``): ``game(name)``.
+    games: dict[str, typing.Any] = msgspec.field(default_factory=lambda: {
+        name: module.Section() for name, module in sections().items()})
+    BUILT: ClassVar[frozenset[str]] = frozenset({"games"})   # keys ``check`` builds, never the file's
+
+    def game(self, name: str) -> typing.Any:
+        """The game's own section, as the file gives it or at its defaults."""
+        found = self.games.get(name)
+        return found if found is not None else sections()[name].Section()
 
     def __post_init__(self):
         # Two devices on one pin fail in ways nothing explains later, so it is
@@ -475,42 +439,60 @@ def load(path: str | None) -> Config:
 def load_kept(path: str | None) -> tuple[Config, ConfigError | None]:
     """What a box starts with: the configuration in ``path`` with every
     value it refuses left at its default, and what it refused (None:
-    nothing).  A file that cannot be read as TOML at all raises
-    ``ConfigError``: nothing of it can be kept."""
+    nothing).  A table with a line that is not TOML is left out whole
+    (``referee.config_text``), and a file that cannot be read at all
+    leaves every value at its default: the box starts either way, and
+    says why on its screens."""
     if path is None:
         return Config(), None
+    from referee.config_text import readable
     from referee.files import Unfit, read_small
     name = os.path.basename(path)
     try:
-        text = read_small(path, MOST_BYTES)[0].decode("utf-8")
-        raw = tomllib.loads(text)
+        data = read_small(path, MOST_BYTES)[0]
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
+        return Config(), _unread(path, "no such file")
     except Unfit as exc:   # a FIFO would hold the start for good, /dev/zero fill the memory
-        raise ConfigError(f"{path}: {exc}") from None
+        return Config(), _unread(path, str(exc))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{name}: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{name}: not valid TOML: {exc}") from None
+        return Config(), _unread(path, f"cannot be read: {exc.strerror}")
+    raw, text, unread = readable(data)
     _beside(raw, os.path.dirname(os.path.abspath(path)))
     config, problems = check(raw)
     lines = _lines(text)
-    problems = [p._replace(line=_line_of(p.key, lines) or _line_of(p.other, lines)) for p in problems]
+    problems = [Problem(u.table, f"{u.text}; {_left(u.table)}", u.line) for u in unread] + \
+        [p._replace(line=_line_of(p.key, lines) or _line_of(p.other, lines)) for p in problems]
     error = _error(problems, name)
     if error is not None:
         error.path = os.path.abspath(path)
     return config, error
 
 
+def _left(table: str) -> str:
+    return f"[{table}] is left at its defaults" if table else "the keys above the first table are left at their defaults"
+
+
+def _unread(path: str, why: str) -> ConfigError:
+    """A file of which nothing can be read: every value at its default."""
+    error = ConfigError(f"{path}: {why}", (Problem("", why),))
+    error.path = os.path.abspath(path)
+    return error
+
+
 def _beside(raw: dict, folder: str) -> None:
-    """Letter table paths relative to the configuration file's folder, as
-    its owner reads them, whatever folder the box starts in."""
-    tables = raw.get("osmisifry", {}).get("letter_tables") if isinstance(raw.get("osmisifry"), dict) else None
-    if isinstance(tables, list):
-        raw["osmisifry"]["letter_tables"] = [os.path.join(folder, p) if isinstance(p, str) and p else p
-                                             for p in tables]
+    """Paths of games' sections relative to the configuration file's
+    folder, as its owner reads them, whatever folder the box starts in
+    (a section module's ``beside``)."""
+    for name, module in sections().items():
+        if isinstance(raw.get(name), dict) and hasattr(module, "beside"):
+            module.beside(raw[name], folder)
+
+
+def sections() -> dict[str, types.ModuleType]:
+    """The modules of games' own sections of the file, by the game's name
+    (the catalogue's ``section``), loaded when first asked for."""
+    from referee import catalogue
+    return {game.name: importlib.import_module(game.section) for game in catalogue.GAMES.values() if game.section}
 
 
 def parse(raw: dict, name: str = "config.toml") -> Config:
@@ -536,25 +518,36 @@ def check(raw: dict) -> tuple[Config, list[Problem]]:
     Each key is read by a decoder of its own type and each table built by
     its own checks, so that every mistake is found, not the first, and
     each is said in this module's words whatever words msgspec uses."""
-    problems, config = _table(raw, Config, "")
+    games = sections()
+    problems, config = _table(raw, Config, "", elsewhere=tuple(games))
+    for name, module in games.items():
+        if isinstance(raw, dict) and name in raw:
+            found, section = _read(raw[name], module.Section, name)
+            problems += found
+            if section is not _NOTHING and config is not None:
+                config.games[name] = section
     return config, problems
 
 
-def _table(raw, kind: type, where: str) -> tuple[list[Problem], typing.Any]:
+def _table(raw, kind: type, where: str, elsewhere: tuple[str, ...] = ()) -> tuple[list[Problem], typing.Any]:
     """Every mistake in the table ``raw`` of type ``kind`` at ``where``,
     and the ``kind`` built of its sound keys (None: it cannot be built,
-    for a key it needs is missing or refused)."""
+    for a key it needs is missing or refused); ``elsewhere``: keys of the
+    table read by others (games' sections)."""
     if not isinstance(raw, dict):
         return [Problem(where, f"expected a table, got {_what(raw)}")], _default(kind)
     hints = typing.get_type_hints(kind)
-    fields = kind.__struct_fields__
+    fields = [f for f in kind.__struct_fields__ if f not in getattr(kind, "BUILT", ())]
+    known = [*fields, *elsewhere]
     found: list[Problem] = []
     sound: dict = {}
     for key, value in raw.items():
         at = _join(where, key)
+        if key in elsewhere:
+            continue
         if key not in fields:
-            near = difflib.get_close_matches(key, fields, n=1)
-            hint = f"; did you mean `{near[0]}`?" if near else f"; the keys here are {', '.join(fields)}"
+            near = difflib.get_close_matches(key, known, n=1)
+            hint = f"; did you mean `{near[0]}`?" if near else f"; the keys here are {', '.join(known)}"
             found.append(Problem(at, f"unknown key{hint}"))
             continue
         wrong, decoded = _read(value, hints[key], at)

@@ -11,6 +11,11 @@ versions on, and commit the locks.
     python3 scripts/lock.py                  # every machine
     python3 scripts/lock.py aarch64          # one
     python3 scripts/lock.py --python 3.13    # for another Python (Trixie's)
+
+armv7l (a Pi Zero 2 W or a Pi 3 on 32-bit Raspberry Pi OS) takes four
+packages from piwheels, asked beside the index: where piwheels cannot be
+reached, that lock is not written, and the installer there takes
+pyproject.toml's ranges.
 """
 from __future__ import annotations
 
@@ -33,6 +38,25 @@ PLATFORMS = {
 }
 
 
+# Where a machine's wheels come from beside PyPI: on armv7l, PyPI has none
+# of msgspec, Pillow, psutil or cbor2, which piwheels builds (as
+# systemd/install.sh installs them there).
+PIWHEELS = "https://www.piwheels.org/simple"
+EXTRA_INDEX = {"armv7l": PIWHEELS}
+
+
+def reachable(index: str) -> str | None:
+    """Why ``index`` cannot be reached from here, or None: said before pip
+    tries, which would retry for minutes and then name one package."""
+    import urllib.error
+    import urllib.request
+    try:
+        urllib.request.urlopen(f"{index}/pip/", timeout=20).close()
+        return None
+    except (urllib.error.URLError, OSError) as exc:
+        return str(getattr(exc, "reason", exc))
+
+
 def requirements() -> list[str]:
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
         return tomllib.load(f)["project"]["dependencies"]
@@ -47,6 +71,12 @@ def resolve(machine: str, python: str) -> list[dict]:
                    "--target", os.path.join(folder, "target"), "--report", report]
         for tag in PLATFORMS[machine]:
             command += ["--platform", tag]
+        if machine in EXTRA_INDEX:
+            why = reachable(EXTRA_INDEX[machine])
+            if why is not None:
+                raise RuntimeError(f"{EXTRA_INDEX[machine]}, where its wheels of msgspec, Pillow, psutil and cbor2 "
+                                   f"come from, cannot be reached from here ({why})")
+            command += ["--extra-index-url", EXTRA_INDEX[machine]]
         done = subprocess.run(command + requirements(), capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "pip failed")

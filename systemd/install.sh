@@ -153,8 +153,10 @@ esac
 # --only-binary: a package without a wheel stops the install, saying which.
 pip_log=$(mktemp)
 # shellcheck disable=SC2086  # one word per option
-if ! NEW=$(venv_build "$PREFIX" "$LOCK" "$build" $wheels 2>"$pip_log") \
-        || { [ -z "$LGPIO_WHEEL" ] || "$NEW/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels $LGPIO_WHEEL 2>>"$pip_log"; }; then
+# Failed: the venv not built, or built and lgpio's wheel (when Debian has
+# no python3-lgpio) not taken into it.
+if ! { NEW=$(venv_build "$PREFIX" "$LOCK" "$build" $wheels 2>"$pip_log") \
+        && { [ -z "$LGPIO_WHEEL" ] || "$NEW/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels $LGPIO_WHEEL 2>>"$pip_log"; }; }; then
     cat "$pip_log" >&2
     nowheel=$(sed -n 's/.*No matching distribution found for \([^ ]*\).*/\1/p' "$pip_log" | head -n 1)
     [ -z "${NEW:-}" ] || rm -rf "$NEW"

@@ -2,6 +2,7 @@
 phone paths by its function: every name it gives is there in the code."""
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -56,3 +57,72 @@ def test_the_check_finds_a_name_the_code_does_not_have():
     assert not found("referee.box.no_such_module.Box")
     assert named("then `referee.box.coordinator.Box.render`, `Screen` and `hal.keys`") == [
         "referee.box.coordinator.Box.render", "hal.keys"]
+
+
+# --- nothing outside a game's own modules names a game --------------------------------
+
+def game_words() -> re.Pattern:
+    """A game's short name or title, as a word (every game of the score
+    log; the table tools' name is a plain word)."""
+    from referee import catalogue
+    words = {word for game in catalogue.GAMES.values() if game.logged for word in (game.name, game.title)}
+    return re.compile(r"\b(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\b", re.I)
+
+
+def own(path: Path) -> bool:
+    """A game's own module or template: named after it ("decrypto.py",
+    "octiles_draw.py", "team-decrypto.html"), or the catalogue that
+    defines them."""
+    from referee import catalogue
+    parts = set(re.split(r"[-_.]", path.name))
+    return path.name == "catalogue.py" or any(game in parts for game in catalogue.GAMES)
+
+
+def said_in_code(source: str) -> list[str]:
+    """What Python code says, leaving out comments and docstrings: its
+    names, the modules it imports and its strings."""
+    tree = ast.parse(source)
+    documented = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree) if isinstance(node, documented)
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            out.append(node.value)
+        elif isinstance(node, ast.Name):
+            out.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.append(node.attr)
+        elif isinstance(node, ast.alias):
+            out.append(node.name)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append(node.module)
+    return out
+
+
+def named_games(path: Path) -> list[str]:
+    words = game_words()
+    if path.suffix == ".py":
+        said = said_in_code(path.read_text())
+    else:   # a template, a script or a style sheet, without its comments
+        said = [re.sub(r"\{#.*?#\}|/\*.*?\*/|^\s*//.*?$", "", path.read_text(), flags=re.S | re.M)]
+    return sorted({m.group(0) for text in said for m in words.finditer(text.replace("_", " "))})
+
+
+def shared_files() -> list[Path]:
+    return [path for suffix in ("*.py", "*.html", "*.js", "*.css") for path in (ROOT / "referee").rglob(suffix)
+            if not own(path)]
+
+
+def test_nothing_outside_a_games_own_modules_names_a_game():
+    named = {str(path.relative_to(ROOT)): found for path in shared_files() if (found := named_games(path))}
+    assert named == {}
+
+
+def test_the_game_name_check_sees_code_and_not_prose(tmp_path):
+    code = tmp_path / "shared.py"
+    code.write_text('"""Decrypto\'s tokens, said in prose."""\n# Octiles too\n'
+                    'from games import davinci\nHEADING = {"osmisifry": "Booklet"}\nby_tokens = game == "Decipher"\n')
+    assert named_games(code) == ["Decipher", "davinci", "osmisifry"]
+    assert own(ROOT / "referee/web/decrypto.py") and own(ROOT / "referee/box/flows/octiles_draw.py")
+    assert own(ROOT / "referee/web/templates/team-decrypto.html") and not own(ROOT / "referee/web/sheets.py")

@@ -19,6 +19,7 @@ import aiohttp
 import pytest
 
 from referee import channel
+from referee.web import names_page
 from referee.box import linesock, sim_control
 from referee.testing import Table as VirtualTable
 from test_web_split import Table, start_decrypto, table  # noqa: F401  the fixture
@@ -236,7 +237,7 @@ def test_made_up_page_addresses_never_reach_the_box():
         assert t.get(path)[0] == 200
         # The web knew which page was open from the box's change notices.
         assert not [line for line in seen if b"names" in line and b"view" not in line]
-        assert t._web.site.names.asked == 0
+        assert t._web.app[names_page.OPEN_PAGE].asked == 0
 
 
 # --- the line server both sockets share (issue 24 item 3) ---------------------------------------

@@ -8,6 +8,7 @@ published with no other file touched.
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import html
@@ -26,6 +27,7 @@ from referee.club import messages as m
 from referee.club.league import League, standings
 from referee.club.outbox import Outbox
 from referee.testing import Table
+from referee.web.players import key
 
 PROTOCOL = {name: value for name, value in vars(base.Rules).items()
             if inspect.isfunction(value) and not name.startswith("_")}
@@ -59,7 +61,8 @@ def test_every_entry_names_modules_with_the_hooks_it_promises(game):
     assert isinstance(flows, catalogue.Flows) and callable(flows.Play) and callable(flows.describe)
     assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
     web = catalogue.load(game.web) if game.web else None
-    for hook in ("details", "now", "team_form", "chart", "replay_step", "replay_hidden"):
+    for hook in ("details", "now", "team_form", "chart", "routes", "replay_step", "replay_hidden", "tokens",
+                 "token_sheet"):
         assert getattr(web, hook, None) is None or callable(getattr(web, hook))
     assert (getattr(web, "team_form", None) is not None) == bool(game.teams) == bool(game.phone_events)
     # Issue 38: every game of the score log has a replay, and its words for an action.
@@ -114,6 +117,14 @@ def test_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_
     assert status == 200 and json.loads(played)
 
     # The club: what the publisher sends of it, and what the league makes of that.
+    with published(t, tmp_path) as league:
+        rows = standings(league.games(0))
+        assert {"name": "Ann", "played": 1, "wins": 1, "davinci": 0} in rows
+
+
+@contextlib.contextmanager
+def published(t: Table, tmp_path):
+    """The league, once it has taken what the table's publisher sends."""
     outbox = Outbox(t.database, str(tmp_path / "club.db"))
     league = League(str(tmp_path / "league.db"))
     try:
@@ -122,8 +133,55 @@ def test_a_game_added_through_the_catalogue_alone_is_played_logged_exported_and_
                 message = m.Entry(v=m.VERSION, kind="event", id=f"t1:{game}:{seq}", table="t1", game=game,
                                   seq=seq, at=at, entry=sent)
                 assert league.take(m.topic("club", "t1", "event"), m.encode(message)) == "taken"
-        rows = standings(league.games(0))
-        assert {"name": "Ann", "played": 1, "wins": 1, "davinci": 0} in rows
+        yield league
     finally:
         league.close()
         outbox.close()
+
+
+def test_a_team_variant_through_the_catalogue_alone_is_logged_replayed_shown_rated_and_counted(tally, tmp_path):
+    """Tally's team variant names the people of each team (``members``)
+    and nothing else: every surface takes it from there."""
+    t = tally
+    t.press("D")
+    t.press("6")
+    t.press("0")                           # two teams of two
+    assert "Reds 0" in t.screen() and "Blues 0" in t.screen()
+    t.type("12")
+
+    # The table view, while it is played: the teams with their people and points.
+    status, _h, body = t.get("/api/table")
+    view = json.loads(body)
+    assert status == 200 and view["title"] == "Tally" and view["said"].endswith("Blues scores")
+    assert [(s["name"], s["score"], s["members"]) for s in view["sides"]] == [
+        ("Reds", "1", ["Ann", "Cy"]), ("Blues", "1", ["Bob", "Di"])]
+    t.type("11")
+    assert "Over" in t.screen() and "Reds 3" in t.screen()
+    game_id = t.log()[-1]["id"]
+
+    # The score log: the teams, their people beside them, the team that won.
+    entry = next(e for e in t.log() if e["id"] == game_id)
+    assert entry["members"] == {"Reds": ["Ann", "Cy"], "Blues": ["Bob", "Di"]} and entry["winners"] == ["Reds"]
+    status, _h, page = t.get("/")
+    assert status == 200 and "★ Reds (Ann, Cy) 3 Blues (Bob, Di) 1" in text(page)
+    status, _h, page = t.get(f"/g/{game_id}")
+    assert status == 200 and "Reds wins" in text(page) and "Reds (Ann, Cy)" in text(page)
+    assert "Ann" in text(page.partition('class="players"')[2])     # the people's own pages, linked
+
+    # The replay: the team's action in the box's words, the teams with their people.
+    status, _h, page = t.get(f"/g/{game_id}/step/4")
+    assert status == 200 and "» Reds scores" in text(page) and "Reds (Ann, Cy) 3 Blues (Bob, Di) 1" in text(page)
+
+    # The ladder rates the people, each winner above each loser, never a team.
+    status, _h, body = t.get("/api/p/ladder/tally.json")
+    ladder = json.loads(body)
+    rated = {r["name"]: r["mu"] for r in ladder["ranked"] + ladder["provisional"]}
+    assert status == 200 and set(rated) == {"Ann", "Cy", "Bob", "Di"}
+    assert min(rated["Ann"], rated["Cy"]) > max(rated["Bob"], rated["Di"])
+
+    # The league counts the team's win, and rates its people across the club.
+    with published(t, tmp_path) as league:
+        assert {"name": "Reds", "played": 1, "wins": 1, "davinci": 0} in standings(league.games(0))
+        ratings = league.players.ratings
+        assert ratings["tally", key("Cy")].mu > ratings["tally", key("Di")].mu
+        assert ("tally", key("Reds")) not in ratings

@@ -101,3 +101,16 @@ def test_the_stand_in_has_raspberry_pi_os_lites_layout(make_image):
     assert make_image.BOOT_START * make_image.SECTOR == 4 * 2**20
     assert make_image.BOOT_MB == 512
     assert "auto_initramfs=1" in make_image.STANDIN_CONFIG.splitlines()
+
+
+def test_the_images_venv_is_checked_against_the_aarch64_lock_pin_by_pin(make_image):
+    lock = (ROOT / "requirements" / "lock-aarch64.txt").read_text()
+    pins = [line.split(" ")[0] for line in lock.splitlines() if "==" in line]
+    as_locked = [*pins, "tabletop-referee==0.1", "lgpio==0.2.2.0", "pip==23.0.1"]
+    assert make_image.from_lock(as_locked) == []
+    # pip's names as the venv spells them (Pillow, not pillow) are the lock's.
+    assert make_image.from_lock([p.replace("pillow", "Pillow") for p in as_locked]) == []
+    name, version = pins[0].split("==")
+    drifted = [f"{name}==0.0.1", *pins[1:]]
+    assert make_image.from_lock(drifted) == [f"{name}=={version} (the image has 0.0.1)"]
+    assert make_image.from_lock(pins[1:]) == [f"{name}=={version} (the image has none)"]

@@ -77,7 +77,7 @@ def rounds_of(draw, players: list[str]) -> dict:
 def entries(draw, game_id: int) -> dict:
     game = draw(st.sampled_from(GAME_NAMES))
     players = draw(st.lists(st.sampled_from(NAMES), min_size=0 if game == "tools" else 2, max_size=4, unique=True))
-    lowest, highest = messages.POINTS.get(game, messages.OTHER_POINTS)
+    lowest, highest = messages.totals_range(game)
     totals = {name: draw(st.integers(lowest, highest)) for name in players}
     status = draw(st.sampled_from(["playing", "finished", "abandoned"]))
     started = NOW - draw(st.floats(0, 3 * 86400))

@@ -15,6 +15,7 @@ import asyncio
 import datetime as dt
 import html
 import json
+import re
 import sqlite3
 import time
 
@@ -23,6 +24,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee import i18n
 from referee.club import messages
 from referee.club.league import League as Store
 from referee.club.league_web import LeagueSite, make_app
@@ -131,6 +133,38 @@ def test_two_tables_merging_one_name_into_two_people_the_later_is_refused_and_sa
     assert games_of(league, "Ania") == games_of(league, "Ola") == 3 and games_of(league, "Anna") == 1
     assert why_not(league) == []
     assert "Names joined at the club's tables: Ania → Ola (north)" in pages(league, "/p/@ola")[0]
+
+
+def test_the_league_page_kept_between_changes_says_each_merges_verdict_as_it_now_stands(league):
+    """One page served across changes and languages, as the league serves
+    it: each merge's row is rendered once for what it says, and says again
+    what its verdict is now (an undo lets a held-back merge apply)."""
+    fed(league, *EVENING, merge("south", 1, "Ania", "Anna"), merge("north", 1, "Ania", "Ola"))
+
+    async def get(client, path: str) -> str:
+        answer = await client.get(path)
+        assert answer.status == 200
+        page = await answer.text()
+        return html.unescape(re.sub(r"<[^>]+>", "", page[page.index('class="last merges"'):]))   # its rows' words
+
+    async def walk() -> list[str]:
+        async with TestClient(TestServer(make_app(LeagueSite(league)))) as client:
+            seen = [await get(client, "/")]
+            with i18n.speaking("cs"):
+                seen.append(await get(client, "/"))
+            fed(league, merge("south", 1, "Ania", "Anna", undone=NOW - 10), merge("west", 1, "Cid", "Cyd"))
+            seen.append(await get(client, "/"))
+            with i18n.speaking("cs"):
+                seen.append(await get(client, "/"))
+            return seen
+
+    before, before_cs, after, after_cs = asyncio.run(walk())
+    refused = "Ania → Ola · north · Not joined: Ania already counts as Anna (merged at south)."
+    assert refused in before and "Ania → Anna · south" in before
+    assert "Ania → Ola · north · Nespojeno: Ania se už počítá jako Anna (sloučeno u stolu south)." in before_cs
+    for page in (after, after_cs):
+        assert "Ania → Ola · north\n" in page and "Cid → Cyd · west\n" in page
+        assert "Ania → Anna" not in page and "Not joined" not in page and "Nespojeno" not in page
 
 
 def test_names_that_met_in_a_game_at_any_table_stay_two_players(league):

@@ -107,7 +107,7 @@ def test_item15_two_tables_by_one_name_cannot_be_told_apart_at_setup(tmp_path):
 def test_item15_a_table_without_a_name_is_called_after_its_file(tmp_path):
     path = write(tmp_path, "edice-2019.toml", table_text().split("\n", 1)[1])
     assert check(tmp_path, path) == "fine"
-    assert [t.name for t in configuration.load(str(tmp_path / "config.toml")).osmisifry.tables()] == ["edice-2019"]
+    assert [t.name for t in configuration.load(str(tmp_path / "config.toml")).game("osmisifry").tables()] == ["edice-2019"]
 
 
 # --- at the table ---------------------------------------------------------------------------

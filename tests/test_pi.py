@@ -32,7 +32,7 @@ from hal.sim.pins import SimulatedPins
 from referee.box import devices
 from referee.box.service import serve
 from referee.clock import ManualClock
-from referee.config import BUZZER_OCTAVES, DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse
+from referee.config import BUZZER_OCTAVES, DEFAULT_PATH, PINMAP, Config, ConfigError, load, parse, sections
 from referee.notify import Watchdog, notify, watchdog_interval
 from referee.tools import doctor
 
@@ -179,11 +179,17 @@ def _table_keys(table: dict) -> dict:
     return {k: _table_keys(v) if isinstance(v, dict) else None for k, v in table.items()}
 
 
+def _config_keys() -> dict:
+    """Every key of the file: the house's tables and each game's section."""
+    house = {key: found for key, found in _keys(Config).items() if key not in Config.BUILT}
+    return house | {name: _keys(module.Section) for name, module in sections().items()}
+
+
 def test_the_example_config_lists_every_key_at_its_default():
     path = ROOT / "config.example.toml"
     assert load(str(path)) == Config()
     with open(path, "rb") as f:
-        assert _table_keys(tomllib.load(f)) == _keys(Config)
+        assert _table_keys(tomllib.load(f)) == _config_keys()
 
 
 def test_a_panel_named_only_by_its_driver_keeps_its_wiring():

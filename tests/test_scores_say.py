@@ -16,7 +16,8 @@ import pytest
 from referee import i18n
 from referee.box.screen import COLS
 from referee.testing import Table
-from referee.web import chart, sheets
+from referee.said import decrypto as said_decrypto
+from referee.web import chart, decrypto as web_decrypto, sheets
 from games import davinci
 from test_web import act, current_id, decipher_game, octiles_turns, osmisifry_game, page_text, t  # noqa: F401
 
@@ -90,7 +91,7 @@ def test_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_all(l
             total = page_text(re.search(r"<tfoot>.*?</tfoot>", table, re.S).group(0))
             assert total == f"{i18n._('Total')} 0 0 1 1"
             text = page_text(html)
-            assert i18n._(sheets.TOKEN_RULE) in text
+            assert i18n._(web_decrypto.TOKEN_RULE) in text
             assert "Σ -1" not in text and "Σ 0 Σ" not in text     # no difference shown as a score
     finally:
         i18n.use("en")
@@ -102,8 +103,8 @@ def test_tonights_page_shows_tokens_not_their_difference(lang):
         with Table(seed=7, lang=lang) as t:
             black_on_one_of_each(t)
             text = page_text(body(t, "/"))
-            white = sheets.tokens_text(0, 0)
-            black = sheets.tokens_text(1, 1)
+            white = said_decrypto.tokens_text(0, 0)
+            black = said_decrypto.tokens_text(1, 1)
             assert f"{i18n._('White')} {white} {i18n._('Black')} {black}" in text
             assert i18n.ngettext("{n} interception", "{n} interceptions", 1).format(n=1) in black
             # Other games keep their points.

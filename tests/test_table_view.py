@@ -16,7 +16,7 @@ import zxingcpp
 from games import davinci, decrypto, tools
 from referee.box.screen import SAID, W, key_line, layout, qr_image
 from referee.testing import Table
-from referee.web import sheets
+from referee.web import sheets, table as table_view
 from test_web import act, decipher_game, decrypto_clues, decrypto_guesses, state, wrong  # noqa: F401
 
 
@@ -251,7 +251,7 @@ def test_a_screen_that_reads_nothing_is_dropped_and_holds_no_queue(table, monkey
     t = table
     t.start("tools")
     host, port = t.web_url().split("//")[1].strip("/").split(":")
-    board = t._web.site.board
+    board = t._web.app[table_view.BOARD]
     sent = board.message
     # An evening's worth of messages in a few: each stands for hundreds, and
     # the first still goes whole into the web's 32 KB send buffer.
@@ -297,7 +297,7 @@ def test_an_evening_of_changes_with_screens_open_leaves_the_memory_where_it_was(
     t = table
     t.start("tools")
     url = t.web_url()
-    board = t._web.site.board
+    board = t._web.app[table_view.BOARD]
     heard = [0] * 5
 
     async def open_session() -> aiohttp.ClientSession:

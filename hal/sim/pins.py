@@ -81,6 +81,7 @@ class SimulatedPins:
             row.matrix = self
         self._where = {LAYOUT[r][c]: (r, c) for r in range(4) for c in range(4)}
         self.down: set[str] = set()
+        self._net = self._nets()
 
     def set(self, key: str, down: bool) -> None:
         """Press (``down=True``) or let go of a keypad key or team button."""
@@ -92,7 +93,25 @@ class SimulatedPins:
             if key not in self._where:
                 raise ValueError(f"no key {key!r} on the keypad")
             (self.down.add if down else self.down.discard)(key)
+            self._net = self._nets()
             self.update()
+
+    def _nets(self) -> tuple[int, ...]:
+        """Each wire's net, as the held keys join them: wires 0-3 are the
+        rows, 4-7 the columns.  Worked out when a key moves, not at each of
+        the dozen row changes of every scan."""
+        net = list(range(8))
+
+        def find(w):
+            while net[w] != w:
+                net[w] = net[net[w]]
+                w = net[w]
+            return w
+
+        for key in self.down:
+            r, c = self._where[key]
+            net[find(r)] = find(4 + c)
+        return tuple(find(w) for w in range(8))
 
     def rows_changed(self) -> None:
         with self._lock:
@@ -102,25 +121,23 @@ class SimulatedPins:
 
     def update(self) -> None:
         """Set every column to the level of its net."""
+        # The pins' own fields, not gpiozero's properties: this runs at every
+        # row change of every scan, a dozen a scan.
         with self._lock:
-            # Wires 0-3 are the rows, 4-7 the columns; held keys join them.
-            net = list(range(8))
-
-            def find(w):
-                while net[w] != w:
-                    net[w] = net[net[w]]
-                    w = net[w]
-                return w
-
-            for key in self.down:
-                r, c = self._where[key]
-                net[find(r)] = find(4 + c)
+            if not self.down:
+                # No key joins a column to a row: each column is a net of its
+                # own, held high by its pull-up, and no net can be a short.
+                for col in self._cols:
+                    if col._function == "input":
+                        col.drive_high()
+                return
+            net = self._net
             driven: dict[int, set[bool]] = {}
             for r, pin in enumerate(self._rows):
-                if pin.function == "output":
-                    driven.setdefault(find(r), set()).add(bool(pin.state))
+                if pin._function == "output":
+                    driven.setdefault(net[r], set()).add(bool(pin._state))
             self.shorts += sum(1 for levels in driven.values() if len(levels) > 1)
             for c, col in enumerate(self._cols):
-                if col.function == "input":
-                    low = False in driven.get(find(4 + c), ())
+                if col._function == "input":
+                    low = False in driven.get(net[4 + c], ())
                     col.drive_low() if low else col.drive_high()

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any, Protocol
 
 from referee import catalogue
+from referee.box.card import Card
 from referee.box.flows import flow_for, menu
+from referee.box.game_menu import GameMenu
 from referee.i18n import _
-from referee.store.events import UNDO, Unsaved
+from referee.store.events import UNDO, Store, Unsaved
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +38,32 @@ def _record(saved: dict) -> dict:
     return {key: value for key, value in saved.items() if key != "seq"}
 
 
+class Keeps(Protocol):
+    """The few things of the box the pages are kept from: what is up and
+    where it is kept.  The flows it starts again (``flow_for``) are the
+    box's own, so it is the box that gives them."""
+
+    store: Store
+    card: Card
+    session: Any
+    flow: Any
+    game_menu: GameMenu
+
+    @property
+    def in_game(self) -> bool: ...
+
+    @property
+    def overlay(self) -> str | None: ...
+
+    def goto(self, flow) -> None: ...
+
+    def render(self) -> None: ...
+
+
 class PageKeeper:
     """The pages of one box (``box``: its store, session, flow, game menu)."""
 
-    def __init__(self, box) -> None:
+    def __init__(self, box: Keeps) -> None:
         self.box = box
         self._saved: dict | None = None    # the page last written, as ``write`` compares it
         self._before: dict | None = None   # the game's page before the key being handled

@@ -525,17 +525,18 @@ def standings(games: list[dict], players: Rater | None = None) -> list[dict]:
     """Rows by name as typed; a name a box's merge joined into another
     player (``players.aliases``) counts as that player, under its name."""
     table: dict[str, dict] = {}
+    counted = [game.name for game in catalogue.league_points()]
     for g in games:
         if g.get("status") != "finished":
             continue
         for seat in g.get("players", ()):
             name = _as_player(str(seat), players)
-            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, "davinci": 0})
+            row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, **dict.fromkeys(counted, 0)})
             row["played"] += 1
             row["wins"] += seat in g.get("winners", ())
-            if getattr(catalogue.GAMES.get(g.get("game")), "league_points", False) and g.get("scored", True):
-                row["davinci"] += (g.get("totals") or {}).get(seat, 0)
-    return sorted(table.values(), key=lambda r: (-r["wins"], -r["davinci"], r["played"], r["name"]))
+            if g.get("game") in counted and g.get("scored", True):
+                row[g["game"]] += (g.get("totals") or {}).get(seat, 0)
+    return sorted(table.values(), key=lambda r: (-r["wins"], *(-r[game] for game in counted), r["played"], r["name"]))
 
 
 def _as_player(name: str, players: Rater | None) -> str:

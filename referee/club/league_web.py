@@ -22,6 +22,7 @@ import time
 
 from aiohttp import web
 from babel.dates import format_time
+from markupsafe import Markup
 
 from referee import catalogue, i18n
 from referee.club import joins, messages
@@ -50,6 +51,11 @@ class LeagueSite:
         self.static = static_files()
         self.env = environment(self.static, "referee.club", "referee.web")   # the score log's base.html
         self._kept = PerChange()
+        # Each merge's row of tonight's page as last rendered, by what it says: a
+        # merge taken changes one row, and 10 000 rows rendered again at every
+        # change made the league's page its only cost (85 ms a page).
+        self._rows: dict[tuple, str] = {}
+        self.env.globals["merge_rows"] = self._merge_rows
 
     def cached(self, key: str, make) -> Body:
         # Bounded like the score log's pages: any day or name in an address
@@ -59,9 +65,25 @@ class LeagueSite:
 
     def _page(self, template: str, **context) -> Body:
         titles = {g.name: catalogue.title(g.name) for g in catalogue.on_menu()}
+        points = [(g.name, i18n._(g.league_points)) for g in catalogue.league_points()]
         html = self.env.get_template(template).render(version=self.hub.version, lang=i18n.lang, titles=titles,
+                                                       points=points,
                                                        clock=_clock, player_href=self._href, **context)
         return Body.of(html, "html")
+
+    def _merge_rows(self, merges: list[dict]) -> Markup:
+        """The page's rows of ``merges`` (``joins.shown``), each rendered once
+        for what it says in the page's language; rows no longer shown are
+        forgotten, so that the kept rows are at most the merges in effect."""
+        row = self.env.get_template("league-merge.html")
+        kept: dict[tuple, str] = {}
+        rows = []
+        for j in merges:
+            said = (i18n.lang, j["table"], j["name"], j["into"], j["joined"], j["text"])
+            html = kept[said] = kept.get(said) or self._rows.get(said) or row.render(j=j)
+            rows.append(html)
+        self._rows = kept
+        return Markup("\n".join(rows))
 
     def _href(self, name: str) -> str | None:
         """A name's player page, if it has one (a game of it counted)."""

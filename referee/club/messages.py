@@ -15,7 +15,7 @@ the players' and Decrypto's members' alike, and every other field that
 names someone (winners, totals, the starter, the finishing order, the
 rounds' scores, the members' teams) names one of the game's players; table names are one topic level
 (``NAME``); totals are a map of the game's players to points within what
-the game can score (``POINTS``).  A row's entry is taken as the typed
+the game can score (``totals_range``).  A row's entry is taken as the typed
 ``Summary``, its defaults filled, and that is what the league keeps.
 """
 from __future__ import annotations
@@ -25,7 +25,6 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from games import davinci
 from games.base import NAME_LENGTH, Illegal
 from referee import catalogue, name_check
 
@@ -40,11 +39,8 @@ PAST = 10 * 366 * 86400.0      # seconds: older than this is a clock that was ne
 FUTURE = 86400.0               # a box's clock a little ahead of the league's is no fault
 PLAYERS = 16                   # more seats than any game has
 ROUNDS = 1000                  # more rounds (or turns) than any evening plays
-# Points a player's total may reach in each game.  Da Vinci Code's are
-# added up across tables, so its bound is exact: in each of a tournament's
-# three games at most a point per tile, 3 for each of the 3 others finished
-# off and 5 for the win [DV-11].
-POINTS = {"davinci": (0, davinci.GAMES * (davinci.TILES + davinci.JOKERS + 3 * 3 + 5))}
+# Points a player's total may reach in a game whose rules give no bound of
+# their own (``totals_range``).
 OTHER_POINTS = (-9999, 9999)
 
 Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]      # what SQLite's INTEGER holds
@@ -245,10 +241,19 @@ def check(s: Summary, game: int, now: float) -> None:
         _named("member", name)
     if len({name.casefold() for name in members}) != len(members):    # as games.decrypto refuses them
         raise Refused("name", "a member is named twice")
-    lowest, highest = POINTS.get(s.game, OTHER_POINTS)
+    lowest, highest = totals_range(s.game)
     odd = next((p for p in s.totals.values() if not lowest <= p <= highest), None)
     if odd is not None:
         raise Refused("points", f"a total of {odd} is outside {s.game}'s {lowest}…{highest}")
+
+
+def totals_range(game: str) -> tuple[int, int]:
+    """The totals a player may reach in ``game``: its rules' ``TOTALS``
+    where they bound them exactly (a game whose totals the league adds up
+    across tables), else ``OTHER_POINTS``."""
+    known = catalogue.GAMES.get(game)
+    rules = catalogue.load(known.rules) if known is not None else None
+    return getattr(rules, "TOTALS", OTHER_POINTS)
 
 
 def merge_checked(merge: Merge, now: float) -> None:

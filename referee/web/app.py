@@ -33,17 +33,15 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import (chart, export, guard, history, live, merges, names_page, overlay, phone_clock, player_pages,
+from referee.web import (chart, export, guard, history, live, merges, names_page, phone_clock, player_pages,
                          replay, sheets, table, team_pages)
 from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
+from referee.web.paths import DAY, GAME, TOKEN, both_cases
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 SHUTDOWN_SECONDS = 2.0
-DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
-GAME = r"{id:[0-9]{1,9}}"
-TOKEN = r"{token:[A-Za-z2-7]{26}}"
 
 SITE = web.AppKey("site", object)
 # An error page's heading; the JSON API keeps aiohttp's English reason.
@@ -189,7 +187,7 @@ class Site:
             reason=sheets.reason(entry), now=self.now(entry), standings=standings,
             sheet=sheets.on_a_phone(sheets.sheet(entry)), heading=sheets.row_heading(entry["game"]),
             points=entry.get("scored", True), empty=sheets.empty(entry),
-            tokens=sheets.token_sheet(entry) if sheets.by_tokens(entry) else None, token_rule=_(sheets.TOKEN_RULE),
+            tokens=sheets.token_sheet(entry),
             notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
             chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry),
             players=player_pages.links(setup_names.typed(entry)))
@@ -374,7 +372,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
     app.router.add_post(phone_clock.PATH, site.phone_time_post)
-    for prefix in ("/T/", "/t/"):
+    for prefix in both_cases("t"):
         get(prefix + TOKEN, site.team)
         app.router.add_post(prefix + TOKEN, site.team_post)
     get("/api/evening", site.api_evening)
@@ -389,7 +387,10 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     table.add_routes(app, site)
-    overlay.add_routes(app, site)
+    for name in catalogue.GAMES:   # a game's addresses of its own
+        routes = catalogue.hook(name, "web", "routes")
+        if routes is not None:
+            routes(app)
     return app
 
 
@@ -419,7 +420,7 @@ class Server:
         await listening.start()
         self.guard = listening.guard
         self.host, self.port = host, listening.port
-        hub, board = self.site.hub, self.site.board
+        hub, board = self.site.hub, self.app[table.BOARD]
 
         def told() -> None:
             hub.changed()

@@ -1,17 +1,20 @@
 """Decrypto on the phones: the form on which the encryptor types the
 round's three clues on the team page (``templates/team-decrypto.html``), a
-round's line of the score sheet, where the game in progress stands, its
-tokens charted, and why it ended.
+round's line of the score sheet, the sheet of tokens that decide a game of
+two teams (``templates/sheet-decrypto.html``), where the game in progress
+stands, its tokens charted, and why it ended.
 
 The form only carries the text; the rules judge it (``games.decrypto.Clues``)
 and a refusal comes back on the page as their sentence.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup
 
 from games import decrypto as d
-from referee.i18n import _
+from referee.i18n import N_, _
 from referee.said import decrypto as said
 from referee.web import chart as charts, sheets
 
@@ -46,6 +49,72 @@ def details(i: int, r: dict) -> tuple[str, str]:
     parts += [_("{team} clues: {clues}").format(team=sheets.side("decrypto", team), clues=", ".join(said))
               for team, said in clues.items() if team not in codes]
     return sheets.round_label(i, r), "; ".join(parts)
+
+
+# --- the tokens that decide a game of two teams [DE-6] ---------------------------------
+
+# What decides it, said under its sheet [DE-6] [DE-9].
+TOKEN_RULE = N_("A team's second interception token wins; its second miscommunication token loses. "
+                "A tie (both at once, or nothing decided after round 8) goes to interceptions minus "
+                "miscommunications, then to keywords guessed.")
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """A round: each team's (interceptions, miscommunications) won in it
+    and held after it, in seat order."""
+    label: str
+    got: tuple
+    held: tuple
+    detail: str
+
+
+@dataclass(frozen=True)
+class TokenSheet:
+    rows: list[TokenRow]
+    rule: str          # what decides, in the box's language
+
+
+def by_tokens(entry: dict) -> bool:
+    """A game of two teams counts tokens [DE-6]; the Hacker's game races
+    to goals instead [DE-10], which its totals show."""
+    return not entry.get("goals")
+
+
+def _got(r: dict, name: str) -> tuple[int, int]:
+    won = r.get("tokens", {}).get(name, {})
+    return won.get("interceptions", 0), won.get("miscommunications", 0)
+
+
+def token_sheet(entry: dict) -> TokenSheet | None:
+    """The sheet's rows (``referee.web.sheets.token_sheet``); None before
+    the first round is scored, which the page says in its plain words."""
+    if not by_tokens(entry):
+        return None
+    players = entry.get("players", [])
+    held = [(0, 0)] * len(players)
+    rows = []
+    for i, r in enumerate(entry.get("rounds", ()), 1):
+        got = tuple(_got(r, name) for name in players)
+        held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
+        label, detail = details(i, r)
+        rows.append(TokenRow(label, got, tuple(held), detail))
+    return TokenSheet(rows, _(TOKEN_RULE)) if rows else None
+
+
+def tokens(entry: dict) -> dict[str, str]:
+    """Each team's tokens so far in words, where its total (their
+    difference, the tie-break) would say nothing: "1 interception, 0
+    miscommunications" (``referee.web.sheets.standings``)."""
+    if not by_tokens(entry):
+        return {}
+    held = {name: [0, 0] for name in entry.get("players", ())}
+    for r in entry.get("rounds", ()):
+        for name, count in held.items():
+            i, m = _got(r, name)
+            count[0] += i
+            count[1] += m
+    return {name: said.tokens_text(i, m) for name, (i, m) in held.items()}
 
 
 def now(v: dict) -> list[str]:

@@ -23,7 +23,9 @@ from aiohttp import web
 
 from referee.i18n import _
 from referee.web import team_pages
-from referee.web.names_page import TOKEN, ask, posted
+from referee.web.names_page import ask, posted
+from referee.web.paths import TOKEN, both_cases
+from referee.web.player_pages import BOOK
 from referee.web.player_stats import everyone
 
 async def _view(site, token: str) -> dict:
@@ -39,15 +41,17 @@ async def _view(site, token: str) -> dict:
 
 
 def add_routes(app: web.Application, site) -> None:
+    book = app[BOOK]    # the players' pages' (``player_pages.add_routes``, first)
+
     async def page(request: web.Request) -> web.Response:
         view = await _view(site, request.match_info["token"])
-        return _page(site, request, view, await site.book.fresh())
+        return _page(site, request, view, await book.fresh())
 
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
         view = await _view(site, token)
         fields = await posted(request, view)
-        ledger = await site.book.fresh()
+        ledger = await book.fresh()
         undo = fields.get("undo", "")
         if undo.isascii() and undo.isdigit():      # "²".isdigit() too, which int() refuses
             answer = await ask(site, "merges.undo", token=token, id=int(undo))
@@ -66,7 +70,7 @@ def add_routes(app: web.Application, site) -> None:
             raise web.HTTPNotFound()
         raise web.HTTPSeeOther(request.path)
 
-    for prefix in ("/M/", "/m/"):
+    for prefix in both_cases("m"):
         app.router.add_get(prefix + TOKEN, page)
         app.router.add_post(prefix + TOKEN, post)
 

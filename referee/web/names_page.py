@@ -34,8 +34,8 @@ from referee import channel, setup_names
 from referee.look_alike import look_alike
 from referee.i18n import _
 from referee.web import guard, team_pages
+from referee.web.paths import TOKEN, both_cases
 
-TOKEN = r"{token:[A-Za-z2-7]{26}}"
 COOKIE = team_pages.COOKIE
 ASK_GAP = 0.2   # seconds between two questions to the box about which page is open
 NAME_FIELD = re.compile(r"(?:t[12])?n[1-9]")   # a seat's field: n1…, or t1n1… team by team
@@ -101,9 +101,9 @@ async def posted(request: web.Request, view: dict) -> dict:
     return fields
 
 
-async def _view(site, token: str) -> dict:
+async def _view(site, open_page: OpenPage, token: str) -> dict:
     try:
-        known = await site.names.is_open(token)
+        known = await open_page.is_open(token)
     except channel.ChannelError:
         raise web.HTTPServiceUnavailable() from None
     if not known:
@@ -114,15 +114,18 @@ async def _view(site, token: str) -> dict:
     return answer["view"]
 
 
+OPEN_PAGE = web.AppKey("names_open_page", OpenPage)
+
+
 def add_routes(app: web.Application, site) -> None:
-    site.names = OpenPage(site.channel)
+    open_page = app[OPEN_PAGE] = OpenPage(site.channel)
 
     async def page(request: web.Request) -> web.Response:
-        return _page(site, request, await _view(site, request.match_info["token"]))
+        return _page(site, request, await _view(site, open_page, request.match_info["token"]))
 
     async def post(request: web.Request) -> web.Response:
         token = request.match_info["token"]
-        view = await _view(site, token)
+        view = await _view(site, open_page, token)
         fields = await posted(request, view)
         answer = await ask(site, "names.submit", token=token, fields=fields)
         if "refused" in answer:
@@ -134,7 +137,7 @@ def add_routes(app: web.Application, site) -> None:
 
     async def preview(request: web.Request) -> web.Response:
         token = request.match_info["token"]
-        view = await _view(site, token)
+        view = await _view(site, open_page, token)
         fields = await posted(request, view)
         answer = await ask(site, "names.preview", token=token, fields=fields)
         if not answer.get("ok"):
@@ -143,7 +146,7 @@ def add_routes(app: web.Application, site) -> None:
         return web.json_response({"refused": refused, "warned": warnings(view, fields, refused)},
                                  headers={"Cache-Control": "no-store"})
 
-    for prefix in ("/N/", "/n/"):
+    for prefix in both_cases("n"):
         app.router.add_get(prefix + TOKEN, page)
         app.router.add_post(prefix + TOKEN, post)
         app.router.add_post(prefix + TOKEN + "/preview", preview)

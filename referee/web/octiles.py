@@ -7,6 +7,7 @@ from __future__ import annotations
 from games.octiles import move_name, place
 from referee.i18n import _
 from referee.web import sheets
+from referee.web.octiles_board import routes  # noqa: F401  (the catalogue's hook: the overlay's addresses)
 
 
 def _place(name) -> str:

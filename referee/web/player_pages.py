@@ -32,6 +32,7 @@ from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, ladder, ladder_files, sheets
 from referee.web.bodies import Body, PerChange, attachment, key_of, send
+from referee.web.paths import WHO
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
@@ -418,11 +419,13 @@ class Book:
         self.ledger.close()
 
 
-WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+
+
+BOOK = web.AppKey("book", Book)   # the merge page reads the same ledger
 
 
 def add_routes(app, site) -> None:
-    book = site.book = Book(site.reader, site.phone_time)
+    book = app[BOOK] = Book(site.reader, site.phone_time)
 
     async def everyone_page(request):
         order = request.query.get("by", "games")

@@ -15,8 +15,9 @@ public view alone, which never holds a keyword or a code before its reveal
 kept hidden, and ``?side=white`` (or ``black``) one team's keywords beside
 its clues, where the game's web module has ``replay_hidden(state, side)``: a
 side is named by the name the rules give it (``?side=hacker`` and ``team``
-in the Hacker variant), or by ``white`` and ``black`` for sides the table
-named.
+in the Hacker variant), or, for sides the table named, by the names the
+rules give sides in their places (the catalogue's ``rule_names``: ``white``
+and ``black``).
 While the game is on, every address of its replay answers 409 and shows
 nothing, so that nothing reaches the other team.
 
@@ -36,35 +37,39 @@ from referee.i18n import _
 from referee.store import scorelog
 from referee.web import sheets, steps
 from referee.web.bodies import Body, send
+from referee.web.paths import GAME, STEP
 
-SIDES = ("white", "black")   # a side's word in the address, where the rules give it no name
 PAGES_KEPT = 400     # step pages kept rendered (some 8 KB each, plain and gzipped): a 300-action game whole, 3 MB
-STEP = r"{step:[0-9]{1,6}}"
 
 
-def add_routes(app: web.Application, site) -> None:
-    records = steps.Records()
-    # Step pages rendered, by game, row, step, view and language: a finished
-    # game's pages change with nothing else at the table, so they are kept
-    # across other changes (which empty the site's cache), within a bound.
-    pages = steps.RecentlyUsed(PAGES_KEPT)
-    site.replay_records = records   # the bench reads how many are kept
-    looked_up: dict = {}            # game id -> its record's key, until the store changes
-    seen = [None]                   # the store's version they were looked up at
+class Replay:
+    """The replay's pages of one site, and what it keeps between requests:
+    each game's record, built once per game and row, and its step pages
+    rendered, by game, row, step, view and language.  A finished game's
+    pages change with nothing else at the table, so they are kept across
+    other changes (which empty the site's cache), within a bound."""
 
-    def game_row(request: web.Request):
-        site.reader.refresh()
-        row = site.reader.store.game(int(request.match_info["id"]))
+    def __init__(self, site) -> None:
+        self.site = site
+        self.records = steps.Records()      # the bench reads how many are kept
+        self.pages = steps.RecentlyUsed(PAGES_KEPT)
+        self.keys: dict[int, tuple] = {}    # game id -> its record's key, until the store changes
+        self.keys_at: int | None = None     # the store's version they were looked up at
+
+    def game_row(self, request: web.Request):
+        reader = self.site.reader
+        reader.refresh()
+        row = reader.store.game(int(request.match_info["id"]))
         if row is None or not catalogue.logged(row.name):
             raise web.HTTPNotFound()
         return row
 
-    def finished(request: web.Request) -> tuple[steps.Record, dict]:
+    def finished(self, request: web.Request) -> tuple[steps.Record, dict]:
         """The game's record and score-log entry; 409 while it is played.
         Both come from the record, built once per game and row: a crowd on
         one game replays it once, not once a request."""
-        row = game_row(request)
-        record = records.record(site.reader.store, row)
+        row = self.game_row(request)
+        record = self.records.record(self.site.reader.store, row)
         entry = record.memo.get("entry")
         if entry is None:
             entry = record.memo["entry"] = scorelog.entry_of(row, record.rules, record.steps[-1].state)
@@ -72,72 +77,80 @@ def add_routes(app: web.Application, site) -> None:
             raise _Playing()
         return record, entry
 
-    def mode(request: web.Request) -> tuple[str, str | None]:
-        """The view asked for, and the side's word if a side's."""
-        word = request.query.get("side")
-        if word is not None:
-            return f"side:{word}", word
-        return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
-
-    def record_key(request: web.Request) -> tuple:
+    def record_key(self, request: web.Request) -> tuple:
         """The key of the game's record, looked up in the store once per
         change at the table, not once a request."""
-        site.reader.refresh()
-        if seen[0] != site.reader.version:
-            looked_up.clear()
-            seen[0] = site.reader.version
+        reader = self.site.reader
+        reader.refresh()
+        if self.keys_at != reader.version:
+            self.keys.clear()
+            self.keys_at = reader.version
         game = int(request.match_info["id"])
-        if game not in looked_up:
-            looked_up[game] = records.key(site.reader.store, game_row(request))
-        return looked_up[game]
+        if game not in self.keys:
+            self.keys[game] = self.records.key(reader.store, self.game_row(request))
+        return self.keys[game]
 
-    async def page(request: web.Request) -> web.Response:
+    async def page(self, request: web.Request) -> web.Response:
         number = int(request.match_info["step"])
-        shown, word = mode(request)
-        key = (*record_key(request), number, shown, i18n.lang)
-        body = pages.get(key)
+        shown, word = _mode(request)
+        key = (*self.record_key(request), number, shown, i18n.lang)
+        body = self.pages.get(key)
         if body is None:
             try:
-                record, entry = finished(request)
+                record, entry = self.finished(request)
             except _Playing:
-                return playing(request)
-            side = None if word is None else side_of(side_words(record.name, entry), word)
+                return self.playing(request)
+            side = None if word is None else side_of(record.name, side_words(record.name, entry), word)
             # (a side with nothing hidden has no page: the Hacker [DE-10])
             if number >= len(record.steps) or word is not None and (side is None or not _keeps_hidden(record, side)):
                 raise web.HTTPNotFound()
-            body = Body.of(render(site, record, entry, number, shown, side), "html")
-            pages.put(key, body)
+            body = Body.of(render(self.site, record, entry, number, shown, side), "html")
+            self.pages.put(key, body)
         return send(request, body)
 
-    async def jump(request: web.Request) -> web.Response:
+    async def jump(self, request: web.Request) -> web.Response:
         # The round list's form, which works without a script: the first step of the round.
         try:
-            record, _entry = finished(request)
+            record, _entry = self.finished(request)
         except _Playing:
-            return playing(request)
+            return self.playing(request)
         wanted = request.query.get("round", "")
         first = next((n for n, number, _label in rounds(record) if str(number) == wanted), 0)
-        raise web.HTTPFound(f"/g/{record.game.id}/step/{first}{_query(*mode(request))}")
+        raise web.HTTPFound(f"/g/{record.game.id}/step/{first}{_query(*_mode(request))}")
 
-    async def api(request: web.Request) -> web.Response:
+    async def api(self, request: web.Request) -> web.Response:
         def make() -> Body:
-            record, entry = finished(request)
+            record, entry = self.finished(request)
             return Body.of(msgspec.json.encode(steps.to_file(
                 record, entry["status"], account if accounts.has_account(record.name) else None)).decode(), "json")
         try:
-            return send(request, site.cached(request, make))
+            return send(request, self.site.cached(request, make))
         except _Playing:
             raise web.HTTPConflict(reason="the game is still being played") from None
 
-    def playing(request: web.Request) -> web.Response:
-        game = site.reader.store.game(int(request.match_info["id"]))
-        text = site.render("replay-playing.html", title=_("Step by step"), live=False,
-                           game=sheets.title(game.name), id=game.id)
+    def playing(self, request: web.Request) -> web.Response:
+        game = self.site.reader.store.game(int(request.match_info["id"]))
+        text = self.site.render("replay-playing.html", title=_("Step by step"), live=False,
+                                game=sheets.title(game.name), id=game.id)
         return web.Response(text=text, status=409, content_type="text/html", headers={"Cache-Control": "no-store"})
 
-    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step/" + STEP, page)
-    app.router.add_get(r"/g/{id:[0-9]{1,9}}/step", jump)
-    app.router.add_get(r"/api/g/{id:[0-9]{1,9}}/steps.json", api)
+
+REPLAY = web.AppKey("replay", Replay)
+
+
+def add_routes(app: web.Application, site) -> None:
+    replay = app[REPLAY] = Replay(site)
+    app.router.add_get(f"/g/{GAME}/step/{STEP}", replay.page)
+    app.router.add_get(f"/g/{GAME}/step", replay.jump)
+    app.router.add_get(f"/api/g/{GAME}/steps.json", replay.api)
+
+
+def _mode(request: web.Request) -> tuple[str, str | None]:
+    """The view asked for, and the side's word if a side's."""
+    word = request.query.get("side")
+    if word is not None:
+        return f"side:{word}", word
+    return ("reveal", None) if request.query.get("reveal") == "1" else ("", None)
 
 
 def _keeps_hidden(record: steps.Record, side: int) -> bool:
@@ -156,24 +169,32 @@ def _query(shown: str, word: str | None) -> str:
     return "?reveal=1" if shown == "reveal" else ""
 
 
-def side_of(words: tuple[str, ...], word: str) -> int | None:
+def side_of(game: str, words: tuple[str, ...], word: str) -> int | None:
     """The side ``word`` names: one of ``words``, or by its place (an
     address of before the sides had words of their own)."""
-    for known in (words, SIDES):
+    for known in (words, _placed(game)):
         if word in known:
             return known.index(word)
     return None
 
 
+def _placed(game: str) -> tuple[str, ...]:
+    """The first two sides' words by their place: the names the rules give
+    sides there, in lower case (Decrypto's "white" and "black"), or their
+    numbers where the rules name none."""
+    rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
+    return tuple(name.casefold() for name in rules[:2]) if len(rules) >= 2 else ("1", "2")
+
+
 def side_words(game: str, entry: dict) -> tuple[str, ...]:
     """The words ``?side=`` names the first two sides by: the names the
-    rules give them, in lower case ("hacker", "team"), or by their place,
-    "white" and "black", where the table named them."""
+    rules give them, in lower case ("hacker", "team"), or their places'
+    words where the table named them (``_placed``)."""
     rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
     names = entry.get("players", ())[:2]
     if len(names) == 2 and all(name in rules for name in names):
         return tuple(name.casefold() for name in names)
-    return SIDES
+    return _placed(game)
 
 
 def _lines(record: steps.Record, number: int):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from babel.dates import format_date
 
 from referee import account, catalogue, i18n
-from referee.i18n import N_, _, ngettext
+from referee.i18n import N_, _
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
@@ -61,50 +61,38 @@ class Standing:
     total: int | float
     winner: bool
     goal: int | None = None   # what wins, where the sides race to different marks
-    # Decrypto with two teams: the tokens that decide, in words ("1
-    # interception, 0 miscommunications"), where the total (their
-    # difference, the tie-break) would say nothing.
+    # The tokens that decide, in words, where the game's web module counts
+    # them (``tokens(entry)``) and the total would say nothing.
     tokens: str = ""
     members: tuple[str, ...] = ()   # a team's players, as the table named them
 
 
 def standings(entry: dict) -> list[Standing]:
-    """The players in seat order with their totals; winners once it is over.
-    In Decrypto's Hacker variant each side's total is shown with its goal
-    (2 interceptions, 5 rounds) [DE-10]: "Hacker 2, Team 2" alone would not
-    say who won."""
+    """The players in seat order with their totals; winners once it is
+    over.  Where sides race to different marks each total is shown with its
+    goal: "2, 2" alone would not say who won."""
     totals = entry.get("totals", {})
     winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
     goals, members = entry.get("goals", {}), entry.get("members") or {}
-    held = token_totals(entry)
+    held = token_words(entry)
     return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name),
-                     tokens_text(*held[name]) if name in held else "", tuple(members.get(name) or ()))
+                     held.get(name, ""), tuple(members.get(name) or ()))
             for name in entry.get("players", ())]
 
 
-def by_tokens(entry: dict) -> bool:
-    """A Decrypto game of two teams, whose sheet counts tokens [DE-6]; the
-    Hacker's game races to goals instead [DE-10]."""
-    return entry.get("game") == "decrypto" and not entry.get("goals")
+def token_words(entry: dict) -> dict[str, str]:
+    """Each side's tokens in words, where the game's web module counts
+    tokens rather than points (``tokens``); {} for the rest."""
+    said = catalogue.hook(entry.get("game", ""), "web", "tokens")
+    return said(entry) if said is not None else {}
 
 
-def token_totals(entry: dict) -> dict[str, tuple[int, int]]:
-    """Each team's interceptions and miscommunications so far."""
-    if not by_tokens(entry):
-        return {}
-    held = {name: [0, 0] for name in entry.get("players", ())}
-    for r in entry.get("rounds", ()):
-        for name, got in r.get("tokens", {}).items():
-            if name in held:
-                held[name][0] += got.get("interceptions", 0)
-                held[name][1] += got.get("miscommunications", 0)
-    return {name: (i, m) for name, (i, m) in held.items()}
-
-
-def tokens_text(interceptions: int, miscommunications: int) -> str:
-    return ", ".join((ngettext("{n} interception", "{n} interceptions", interceptions).format(n=interceptions),
-                      ngettext("{n} miscommunication", "{n} miscommunications", miscommunications).format(
-                          n=miscommunications)))
+def token_sheet(entry: dict):
+    """The sheet of tokens a game's web module lays out instead of points
+    (``token_sheet``: its rows and the rule said under them); None where it
+    has none."""
+    said = catalogue.hook(entry.get("game", ""), "web", "token_sheet")
+    return said(entry) if said is not None else None
 
 
 def verdict(entry: dict) -> str:
@@ -197,36 +185,6 @@ def sheet(entry: dict) -> list[Row]:
     return rows
 
 
-@dataclass(frozen=True)
-class TokenRow:
-    """A Decrypto round: each team's (interceptions, miscommunications)
-    won in it and held after it, in seat order."""
-    label: str
-    got: tuple
-    held: tuple
-    detail: str
-
-
-def token_sheet(entry: dict) -> list[TokenRow]:
-    players = entry.get("players", [])
-    held = [(0, 0)] * len(players)
-    rows = []
-    for i, r in enumerate(entry.get("rounds", ()), 1):
-        tokens = r.get("tokens", {})
-        got = tuple((tokens.get(name, {}).get("interceptions", 0), tokens.get(name, {}).get("miscommunications", 0))
-                    for name in players)
-        held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
-        label, detail = catalogue.hook("decrypto", "web", "details")(i, r)
-        rows.append(TokenRow(label, got, tuple(held), detail))
-    return rows
-
-
-# What decides a Decrypto game of two teams, said under its sheet [DE-6] [DE-9].
-TOKEN_RULE = N_("A team's second interception token wins; its second miscommunication token loses. "
-                "A tie (both at once, or nothing decided after round 8) goes to interceptions minus "
-                "miscommunications, then to keywords guessed.")
-
-
 def empty(entry: dict) -> str:
     """What a sheet with no rows yet says, where the game's web module knows
     better than "No rounds scored yet" (Da Vinci Code scores only when a game
@@ -236,8 +194,10 @@ def empty(entry: dict) -> str:
 
 
 def row_heading(game: str) -> str:
-    """What a sheet's rows are, as its first column's heading says."""
-    return {"osmisifry": _("Booklet"), "davinci": _("Game"), "octiles": _("Turn")}.get(game, _("Round"))
+    """What a sheet's rows are, as its first column's heading says (the
+    catalogue's ``rows``)."""
+    known = catalogue.GAMES.get(game)
+    return _(known.rows) if known is not None else _("Round")
 
 
 LONG_SHEET = 20   # rows a phone shows in full; beyond, only the rows that scored

@@ -234,8 +234,11 @@ def _page_title() -> str:
     return f"{_('Table view')} · Tabletop Referee"
 
 
+BOARD = web.AppKey("board", Board)   # the server tells it of the box's notices
+
+
 def add_routes(app: web.Application, site) -> None:
-    board = site.board = Board(site)
+    board = app[BOARD] = Board(site)
 
     async def page(request: web.Request) -> web.Response:
         view = board.view()

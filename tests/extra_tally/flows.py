@@ -1,4 +1,5 @@
-"""Tally's key flows: ``1`` and ``2`` give a point to a seat; ``#`` starts."""
+"""Tally's key flows: ``1`` and ``2`` give a point to a seat; ``#`` starts
+a game of two players, ``0`` one of two teams (its team variant)."""
 from __future__ import annotations
 
 from extra_tally import rules
@@ -15,9 +16,15 @@ class _Setup(Flow):
     def key(self, key: str, kind: str) -> None:
         if kind == "press" and key == "#":
             self.box.start_game(rules.NAME, {"players": ["Ann", "Bob"]})
+        elif kind == "press" and key == "0":
+            self.box.start_game(rules.NAME, TEAMS)
 
     def screens(self) -> dict[str, Screen]:
-        return {"main": Screen("Tally", ("Ann v Bob",), keys=(("#", "Start"),))}
+        return {"main": Screen("Tally", ("Ann v Bob",), keys=(("#", "Start"), ("0", "Teams")))}
+
+
+# The team variant's game: two teams of two.
+TEAMS = {"players": ["Reds", "Blues"], "members": [["Ann", "Cy"], ["Bob", "Di"]]}
 
 
 class Play(Flow):

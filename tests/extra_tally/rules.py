@@ -1,10 +1,15 @@
-"""Tally's rules: pure, like every game's (``games.base.Rules``)."""
+"""Tally's rules: pure, like every game's (``games.base.Rules``).
+
+In its team variant the two seats are teams, ``options["members"]`` the
+people in each (``[["Ann", "Cy"], ["Bob", "Di"]]``), as Decrypto's are: the
+score log keeps them beside the teams, and the players' pages and the
+league rate the people, not the teams."""
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
-from games.base import Countdown, Illegal, player_names, winners
+from games.base import Countdown, Illegal, clean_name, player_names, winners
 
 NAME = "tally"
 GOAL = 3
@@ -22,10 +27,23 @@ EVENTS = (Point,)
 class State:
     names: tuple[str, ...]
     scored: tuple[int, ...] = ()   # the seat of each point, in order
+    members: tuple[tuple[str, ...], ...] = ()   # the team variant: who plays in each seat's team
 
 
 def setup(options: dict) -> State:
-    return State(player_names(dict(options), 2, 2))
+    return State(player_names(dict(options), 2, 2), members=_members(options.get("members", ())))
+
+
+def _members(given) -> tuple[tuple[str, ...], ...]:
+    if not given:
+        return ()
+    if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(isinstance(t, (list, tuple)) and t for t in given):
+        raise Illegal("Name the people of both teams.")
+    members = tuple(tuple(clean_name(name) for name in team) for team in given)
+    flat = [name.casefold() for team in members for name in team]
+    if len(set(flat)) != len(flat):
+        raise Illegal("Two players have the same name.")
+    return members
 
 
 def points(state: State) -> tuple[int, ...]:
@@ -53,7 +71,10 @@ def timer(state: State) -> Countdown | None:
 
 
 def public(state: State) -> dict:
-    return {"players": list(state.names), "points": list(points(state)), "over": is_over(state)}
+    view = {"players": list(state.names), "points": list(points(state)), "over": is_over(state)}
+    if state.members:
+        view["members"] = [list(team) for team in state.members]
+    return view
 
 
 def private(state: State, seat: int) -> dict:
@@ -62,6 +83,9 @@ def private(state: State, seat: int) -> dict:
 
 def summary(state: State) -> dict:
     totals = dict(zip(state.names, points(state)))
-    return {"status": "finished" if is_over(state) else "playing", "players": list(state.names),
-            "rounds": [{"point": n, "scores": {state.names[seat]: 1}} for n, seat in enumerate(state.scored, 1)],
-            "totals": totals, "winners": winners(totals) if is_over(state) else []}
+    entry = {"status": "finished" if is_over(state) else "playing", "players": list(state.names),
+             "rounds": [{"point": n, "scores": {state.names[seat]: 1}} for n, seat in enumerate(state.scored, 1)],
+             "totals": totals, "winners": winners(totals) if is_over(state) else []}
+    if state.members:
+        entry["members"] = {name: list(team) for name, team in zip(state.names, state.members)}
+    return entry

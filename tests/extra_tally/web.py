@@ -11,5 +11,9 @@ def now(view: dict) -> list[str]:
 
 
 def replay_step(view: dict) -> tuple[int, str, list[tuple[str, str]]]:
-    playing = sum(view["points"]) + 1     # the point being played
-    return playing, f"Point {playing}", [(name, str(n)) for name, n in zip(view["players"], view["points"])]
+    """The point being played, and each seat's points; a team with the
+    people in it (the team variant)."""
+    playing = sum(view["points"]) + 1
+    members = view.get("members") or [()] * len(view["players"])
+    return playing, f"Point {playing}", [(f"{name} ({', '.join(team)})" if team else name, str(n))
+                                         for name, team, n in zip(view["players"], members, view["points"])]

@@ -71,7 +71,7 @@ SPACES = len(oc.BOARD.spaces)
 # The spaces by number, the start homes and how circles are named, then the
 # QR code of the overlay to print.
 MAP_PAGES = 3
-OVERLAY = "HOW/OCTILES/BOARD.PDF"   # referee.web.overlay, in a QR code's capitals
+OVERLAY = "HOW/OCTILES/BOARD.PDF"   # referee.web.octiles_board, in a QR code's capitals
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
 

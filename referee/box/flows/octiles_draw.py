@@ -9,6 +9,7 @@ path to a neighbouring side hugs the corner between them.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from games import octiles as oc
@@ -22,6 +23,9 @@ BEND = {1: 0.7, 2: 0.45, 3: 0.3, 4: 0.0}
 SEGMENTS = 12        # straight pieces per curve: smooth at this size
 
 
+# Each page drawn again draws its tile again, at every key and tick: the
+# strokes are worked out once per tile, turn and size (a few hundred at most).
+@functools.lru_cache(maxsize=1024)
 def tile_picture(tile: str, rotation: int, centre: tuple[int, int] = CENTRE,
                  apothem: int = APOTHEM) -> tuple:
     """``tile`` turned ``rotation`` steps clockwise, for ``Screen.picture``.

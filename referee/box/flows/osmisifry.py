@@ -43,7 +43,7 @@ from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee import i18n
-from referee.config import read_letter_table
+from referee.sections.osmisifry import read_letter_table
 from referee.i18n import _
 from referee.said.osmisifry import describe, describe_roll  # noqa: F401  (the catalogue's hooks)
 
@@ -93,7 +93,7 @@ def letter_tables(box) -> tuple[tuple[object, str], ...]:
     the score log and a restart use it even if its file changes."""
     names = {"cs": _("Czech"), "en": _("English"), "pl": _("Polish")}
     tables = [(code, names[code]) for code in BUNDLED]
-    for path in box.config.osmisifry.letter_tables:
+    for path in box.config.game(osm.NAME).letter_tables:
         try:
             table = read_letter_table(path)
         except ValueError:   # checked at start, changed since: the table says which

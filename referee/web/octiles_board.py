@@ -1,5 +1,6 @@
 """The printable Octiles overlay on the web: ``/how/octiles/board.svg`` and
-``.pdf``, ``?paper=a4`` (the default) or ``letter`` (``referee.octiles_overlay``).
+``.pdf``, ``?paper=a4`` (the default) or ``letter`` (``referee.octiles_overlay``);
+``routes`` is Octiles' web hook (``referee.web.octiles``).
 
 The box's QR code spells the address in capitals (a QR code holds them in
 its compact mode), so the same files answer at ``/HOW/OCTILES/BOARD.PDF``.
@@ -31,7 +32,7 @@ def _drawn(kind: str, paper: Paper, lang: str) -> Body | bytes:
     return Body.of(svg(paper), "svg") if kind == "svg" else pdf(paper)
 
 
-def add_routes(app: web.Application, site) -> None:
+def routes(app: web.Application) -> None:
     async def board(request: web.Request) -> web.StreamResponse:
         kind = request.match_info["kind"].lower()
         try:

@@ -1,0 +1,17 @@
+"""The patterns of the web's addresses, in one place: every feature's
+routes are written with these, so that an address's shape (a game's
+number, an evening's day, a page's key) is the same on every page."""
+from __future__ import annotations
+
+DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
+GAME = r"{id:[0-9]{1,9}}"
+STEP = r"{step:[0-9]{1,6}}"
+# A capability page's key: 26 letters of base32, as the box's QR codes write them.
+TOKEN = r"{token:[A-Za-z2-7]{26}}"
+WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+
+
+def both_cases(letter: str) -> tuple[str, str]:
+    """A capability page's prefix as typed and as a compact QR code writes
+    it, in capitals: ("/T/", "/t/")."""
+    return f"/{letter.upper()}/", f"/{letter.lower()}/"
