@@ -12,12 +12,12 @@ import re
 
 import pytest
 
-from every_page import pages
 from games import octiles as oc
 from games.octiles_places import ARROWS, GIVEN, MOVE, grid, move_name, place
+from referee import i18n
 from referee.testing import Table
 from referee.web import octiles as web_octiles
-from test_octiles_table import main, start
+from test_octiles_table import start
 
 LANGS = ("en", "cs", "pl", "ru")
 # A place name on a page: digits and an arrow, or a grid name the table never sees.
@@ -60,26 +60,35 @@ def test_OC6_the_start_homes_are_named_by_the_spaces_of_their_edge():
     assert [place(c) for c in oc.BOARD.start_homes("south")] == ["17→", "17↘", "17↓", "16↓", "16↙"]
 
 
+def _pages(t: Table, keys: str) -> list[str]:
+    """Every screen shown while ``keys`` are pressed, one at a time."""
+    seen = []
+    for key in keys:
+        t.press(key)
+        seen += [t.screen(name) for name in ("main", "team1", "team2")]
+    return seen
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_place_a_box_page_shows_is_named_the_one_way(lang):
-    seen = pages("octiles", lang, presses=60)
-    # The walk meets the circles: the moves offered, the runners' homes.
+    # Each page of Octiles that shows a place, in each language: the start
+    # homes chosen at setup, the turning page's only move, the moves to
+    # choose from, why a placement moves nobody, the exchange told with
+    # its » line, where the box has every runner, and the map's pages.
     with Table(seed=43, lang=lang) as t:
-        start(t, "T01", "T02", players=3, runners=3)
-        seen += [main(t)]
-        t.type("12#")
-        seen += [main(t)]                     # the turning page names its only move
-        t.type("#")
-        seen += [main(t)]
-        t.type("1D3")
-        seen += [main(t)]                     # where the box has every runner
-        t.type("#D1D")
-        seen += [main(t)]                     # the start homes, and how a circle reads
+        seen = _pages(t, "32#" + "25#" + "#")    # Octiles, 4 runners, referee; West's homes, East's
+    with Table(seed=43, lang=lang) as t:
+        start(t, "T06", "T02", "T03", players=2)
+        seen += _pages(t, "9##*" + "*12#B#" + "*BBBBB#" + "*B##")  # nobody moves; why, three ways; then 12←⇒12↘
+        seen += _pages(t, "6#BB#2")              # East chooses the second of two moves
+        seen += _pages(t, "12###")               # West's tile off space 12, told
+        seen += _pages(t, "#D3#" + "D1DDD#")     # the runners; the map's three pages
+    i18n.use("en")
     text = "\n".join(seen)
     assert grid_names(text) == []
     shown = set(named(text))
-    assert shown and shown <= GIVEN
-    assert {"12↙", "7↘", "12↓", "7↖", "8↘"} <= shown
+    assert shown <= GIVEN
+    assert {"12↓", "12↙", "12←", "7←", "7↖", "6↗", "5↘", "12↘", "8↘"} <= shown   # the walk met them all
 
 
 def _play(t: Table) -> None:
@@ -107,6 +116,7 @@ def test_the_phones_and_the_table_view_name_places_as_the_box_does(lang):
         t.type("#D2#")                        # on, then More, end the game, yes
         game = t.log()[-1]["id"]
         sheet, step = _text(t, f"/g/{game}"), _text(t, f"/g/{game}/step/1")
+    i18n.use("en")
     moves = [move_name("A2", "B3"), move_name("F4", "E5"), move_name("A3", "B2")]
     assert moves == ["12↙⇒7↘", "6→⇒5↗", "12←⇒12↘"]
     assert all(m in sheet for m in moves) and moves[0] in step and moves[2] in said and moves[2] in table_view

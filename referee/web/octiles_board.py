@@ -5,10 +5,13 @@
 The box's QR code spells the address in capitals (a QR code holds them in
 its compact mode), so the same files answer at ``/HOW/OCTILES/BOARD.PDF``.
 Each file is drawn once per paper and language and kept: the board does not
-change while the web runs.
+change while the web runs.  The PDF takes seconds the first time (fpdf2 and
+DejaVu Sans loaded, the glyphs subset), so it is drawn in a thread, never
+on the loop that answers every phone.
 """
 from __future__ import annotations
 
+import asyncio
 import functools
 
 from aiohttp import web
@@ -40,7 +43,7 @@ def routes(app: web.Application) -> None:
         except ValueError:
             raise web.HTTPNotFound(reason="paper is a4 or letter") from None
         try:
-            drawn = _drawn(kind, paper, i18n.lang)
+            drawn = await asyncio.to_thread(_drawn, kind, paper, i18n.lang)
         except PdfMissing as missing:
             raise web.HTTPServiceUnavailable(reason=str(missing)) from None
         name = f'inline; filename="octiles-board-{paper}.{kind}"'
