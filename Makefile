@@ -102,3 +102,9 @@ $(CAD): $(READY)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# The How to play pages' screens (referee/web/how): drawn again by the
+# virtual table from each game's scripted example, in the four languages.
+.PHONY: how
+how: $(TESTS)
+	$(BIN)/python -m referee.tools.how

@@ -15,7 +15,10 @@ import math
 import typing
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Callable
+from collections.abc import Mapping
+from typing import Any, Callable, Literal, TypeGuard
+
+import msgspec
 
 
 @typing.runtime_checkable
@@ -51,13 +54,33 @@ class Rules(typing.Protocol):
     def private(self, state: Any, seat: int) -> dict:
         """What one team or player may see, secrets included."""
 
-    def summary(self, state: Any) -> dict:
-        """The score log entry (only what was revealed): status, players,
-        rounds (each with "scores"), totals, winners; "starter", the name
-        of who started, where the table chose."""
+    def summary(self, state: Any) -> Summary:
+        """The score log entry (only what was revealed): a ``Summary``, or
+        the game's own kind of it."""
 
     def is_over(self, state: Any) -> bool:
         """Whether the game has ended."""
+
+
+class Summary(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A game's score log, only what was revealed: what every game's says,
+    and (with their defaults, left out of the JSON) what a few games add
+    and pages of any game read.  A game with more to say subclasses it in
+    its own module; the service reads and writes it through msgspec, so an
+    entry written before a field existed still loads with its default."""
+    status: Literal["playing", "finished"]
+    players: list[str]
+    rounds: list[dict[str, Any]]       # a round (or turn) each, with "scores" by player
+    totals: dict[str, int]
+    winners: list[str]
+    starter: str | None = None         # who started, where the table chose
+    scored: bool = True                # False: the totals are a win and a loss, no points (Da Vinci's single game)
+    stopped: bool = False              # the table ended it from the game menu before its end
+    members: dict[str, list[str]] = {}  # teams as players: the people in each
+    goals: dict[str, int] = {}         # sides racing to goals of their own: each one's
+    finishing_order: list[str] = []    # who came home first, second...
+    variant: str | None = None         # the rules' variant, where the game has some
+    notes: dict[str, list[dict[str, Any]]] = {}  # what each side wrote down, row by row (Decrypto's clue sheets)
 
 
 class Illegal(Exception):
@@ -203,7 +226,7 @@ def next_seat(seat: int, count: int, skip: typing.Container[int] = (), step: int
     raise Illegal("Nobody is left to play.")
 
 
-def winners(totals: dict[str, int | float]) -> list[str]:
+def winners(totals: Mapping[str, float]) -> list[str]:
     """Names with the highest total; equal totals share the win."""
     if not totals:
         return []
@@ -211,7 +234,7 @@ def winners(totals: dict[str, int | float]) -> list[str]:
     return [name for name, points in totals.items() if points == best]
 
 
-def is_whole(value) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """An int from the options or an event, and not a bool (True is 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

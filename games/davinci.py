@@ -65,7 +65,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
+from games import base
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
 NAME = "davinci"
@@ -205,7 +207,7 @@ class Step:
 
 # --- the rules ----------------------------------------------------------------
 
-def setup(options: dict) -> State:
+def setup(options: dict[str, Any]) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
         raise Illegal("There is no option {option!r}.", option=unknown[0])
@@ -223,7 +225,7 @@ def setup(options: dict) -> State:
     return _deal(state, _seat(options.get("starts", 0), len(names)))  # [DV-3] the box asks who starts
 
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     match event:
         case Dealt(starts):
             if state.phase != "deal":
@@ -342,7 +344,7 @@ def _on_turn(state: State) -> None:
         raise Illegal("The game is over.")
 
 
-def _seat(seat, count: int) -> int:
+def _seat(seat: object, count: int) -> int:
     if not is_whole(seat) or not 0 <= seat < count:
         raise Illegal("The starting player must be one of the players.")
     return seat
@@ -361,7 +363,7 @@ def step(state: State) -> Step:
     return Step(Stage.AGAIN if state.hits else Stage.ATTACK, state.turn, targets)
 
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Any, ...]:
     return ()  # the tiles are shuffled by hand
 
 
@@ -379,7 +381,7 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     names = state.players
     s = step(state)
     countdown = timer(state)
@@ -410,24 +412,29 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     # The rows themselves stay on the table: the box holds no secrets.
     return {**public(state), "seat": seat}
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Da Vinci Code's score log: a round per game played."""
+    # [DV-8] a single game is won, not scored: its 1 and 0 are no points
+    # to add up or average beside a tournament's.  Always written, either way.
+    scored: bool
+
+
+def summary(state: State) -> Summary:
     totals = standings(state)
-    return {
-        "status": "finished" if is_over(state) else "playing",
-        "players": list(state.players),
-        "starter": state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
-        "rounds": [_game_log(state, game) for game in state.games],
-        "totals": totals,
-        "winners": winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
-        # [DV-8] a single game is won, not scored: its 1 and 0 are no points
-        # to add up or average beside a tournament's.
-        "scored": state.tournament,
-    }
+    return Summary(
+        status="finished" if is_over(state) else "playing",
+        players=list(state.players),
+        starter=state.players[state.games[0].starter if state.games else state.starter],  # [DV-3] of game 1
+        rounds=[_game_log(state, game) for game in state.games],
+        totals=totals,
+        winners=winners(totals) if is_over(state) else [],  # [DV-11] equal totals share the win
+        scored=state.tournament,
+    )
 
 
 def is_over(state: State) -> bool:
@@ -441,7 +448,7 @@ def _scores(state: State, game: GameResult) -> dict[str, int]:
     return {name: int(seat == game.winner) for seat, name in enumerate(state.players)}
 
 
-def _game_log(state: State, game: GameResult) -> dict:
+def _game_log(state: State, game: GameResult) -> dict[str, Any]:
     names = state.players
     return {
         "game": game.number,
@@ -454,5 +461,5 @@ def _game_log(state: State, game: GameResult) -> dict:
     }
 
 
-def _elimination(state: State, e: Elimination) -> dict:
+def _elimination(state: State, e: Elimination) -> dict[str, Any]:
     return {"player": state.players[e.seat], "by": None if e.by is None else state.players[e.by]}

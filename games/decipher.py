@@ -56,8 +56,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
-from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
+from games.base import N_, Countdown, Illegal, Summary, bump, is_whole, next_seat, player_names, winners
 
 NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
@@ -214,7 +215,7 @@ class Step:
 
 # --- the rules ----------------------------------------------------------------
 
-def setup(options: dict) -> State:
+def setup(options: dict[str, Any]) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
         raise Illegal("There is no option {option!r}.", option=unknown[0])
@@ -238,7 +239,7 @@ def piece_range(state: State) -> tuple[int, int]:
     return state.length, PIECES
 
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     match event:
         case Pieces(count):
             _playing(state)
@@ -389,7 +390,7 @@ def step(state: State) -> Step:
                 bonus_call=state.pieces is None and not state.bonus and not state.refused)
 
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Any, ...]:
     return ()
 
 
@@ -405,7 +406,7 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     # Everything here lies open on the table; the piece count never appears.
     names = state.players
     s = step(state)
@@ -430,31 +431,31 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     view = {**public(state), "seat": seat}
     if seat == state.maker and state.phase == "play" and state.pieces is not None:
         view["pieces"] = state.pieces
     return view
 
 
-def summary(state: State) -> dict:
+def summary(state: State) -> Summary:
     totals = standings(state)
     over = is_over(state)
-    return {
-        "status": "finished" if over else "playing",
-        "players": list(state.players),
-        "starter": state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
-        "rounds": [_table(state, result) for result in state.rounds],
-        "totals": totals,
-        "winners": winners(totals) if over else [],  # [DC-11] a tie shares the win
-    }
+    return Summary(
+        status="finished" if over else "playing",
+        players=list(state.players),
+        starter=state.players[state.rounds[0].maker if state.rounds else state.maker],  # [DC-2] the first maker
+        rounds=[_table(state, result) for result in state.rounds],
+        totals=totals,
+        winners=winners(totals) if over else [],  # [DC-11] a tie shares the win
+    )
 
 
 def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def _table(state: State, result: RoundResult) -> dict:
+def _table(state: State, result: RoundResult) -> dict[str, Any]:
     """One round as the score sheet has it, item by item."""
     names = state.players
     return {

@@ -130,6 +130,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 
+from games import base
 from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
 NAME = "decrypto"
@@ -869,7 +870,17 @@ def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...
     return tuple(rows)
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Decrypto's score log: its players are the two teams (or the Hacker
+    and the Team), its notes their clue sheets; the fields past ``variant``
+    are there once they say something."""
+    variant: str                               # always written: "teams" or "hacker"
+    reason: Reason | None = None               # what ended the game
+    tie: Tie | None = None                     # why a tie-break was needed
+    keywords_guessed: dict[str, int] = {}      # the last tie-break's counts [DE-9]
+
+
+def summary(state: State) -> Summary:
     """The score log.  With two teams a round scores each team's
     interceptions minus its miscommunications [DE-9].  In the hacker variant
     the Team has no tokens of its own; what decides the game is a race
@@ -910,27 +921,23 @@ def summary(state: State) -> dict:
     totals = dict(zip(names, state.scores))
     if state.variant == "hacker":
         totals = {name: sum(row["scores"][name] for row in log) for name in names}
-    entry = {
-        "status": "finished" if state.result is not None else "playing",
-        "variant": state.variant,
-        "players": list(names),
-        "rounds": log,
-        "totals": totals,
-        "winners": [names[t] for t in state.result.winners] if state.result is not None else [],
-    }
     notes = {names[t]: _notes_view(state, t) for t in state.coding}
-    if any(notes.values()):
-        entry["notes"] = notes
-    if state.variant == "hacker":
-        entry["goals"] = {names[HACKER]: 2, names[HACKER_TEAM]: HACKER_LAST_ROUND}
-    if any(state.members):
-        entry["members"] = {names[t]: list(state.members[t]) for t in (0, 1)}
-    if state.result is not None:
-        entry["reason"] = state.result.reason
-        entry["tie"] = state.result.tie
-        if state.result.reason in (Reason.KEYWORDS, Reason.SHARED):
-            entry["keywords_guessed"] = dict(zip(names, state.keywords_guessed))
-    return entry
+    result = state.result
+    return Summary(
+        status="finished" if result is not None else "playing",
+        variant=state.variant,
+        players=list(names),
+        rounds=log,
+        totals=totals,
+        winners=[names[t] for t in result.winners] if result is not None else [],
+        notes=notes if any(notes.values()) else {},
+        goals={names[HACKER]: 2, names[HACKER_TEAM]: HACKER_LAST_ROUND} if state.variant == "hacker" else {},
+        members={names[t]: list(state.members[t]) for t in (0, 1)} if any(state.members) else {},
+        reason=None if result is None else result.reason,
+        tie=None if result is None else result.tie,
+        keywords_guessed=(dict(zip(names, state.keywords_guessed))
+                          if result is not None and result.reason in (Reason.KEYWORDS, Reason.SHARED) else {}),
+    )
 
 
 def _reveal_view(r: Reveal) -> dict:

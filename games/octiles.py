@@ -82,6 +82,7 @@ import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
+from games import base
 from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
                                  Position, canonical, legal_moves, load_board, path_ends, play,
@@ -561,7 +562,18 @@ def private(state: State, seat: int) -> dict:
     return view
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Octiles' score log: a round per turn, and what the turns did."""
+    mode: str
+    turns: int
+    tiles_placed: int
+    exchanges: int
+    passes: int
+    finishing_order: list[str]   # always written, empty until one finishes
+    stopped: bool                # the table ended it from the game menu before its end
+
+
+def summary(state: State) -> Summary:
     """The score log: one round entry per turn, scoring the runners that came
     home on it; totals are runners home (in dealer mode the box only learns
     them when a player finishes); the winner is the first to finish."""
@@ -572,21 +584,21 @@ def summary(state: State) -> dict:
         totals = {name: 0 for name in state.names}
         for t in state.turns:
             totals[state.names[t.seat]] += t.home
-    return {
-        "status": "finished" if is_over(state) else "playing",
-        "players": list(state.names),
-        "starter": state.names[state.starts],
-        "rounds": turns,
-        "totals": totals,
-        "winners": [state.names[state.finishers[0]]] if state.finishers else [],
-        "mode": state.mode,
-        "turns": len(state.turns),
-        "tiles_placed": sum(t.action == "placed" for t in state.turns),
-        "exchanges": sum(t.action == "exchanged" for t in state.turns),
-        "passes": sum(t.action == "passed" for t in state.turns),
-        "finishing_order": [state.names[s] for s in state.finishers],
-        "stopped": state.stopped,   # the table ended it from the game menu before its end
-    }
+    return Summary(
+        status="finished" if is_over(state) else "playing",
+        players=list(state.names),
+        starter=state.names[state.starts],
+        rounds=turns,
+        totals=totals,
+        winners=[state.names[state.finishers[0]]] if state.finishers else [],
+        mode=state.mode,
+        turns=len(state.turns),
+        tiles_placed=sum(t.action == "placed" for t in state.turns),
+        exchanges=sum(t.action == "exchanged" for t in state.turns),
+        passes=sum(t.action == "passed" for t in state.turns),
+        finishing_order=[state.names[s] for s in state.finishers],
+        stopped=state.stopped,
+    )
 
 
 def _turn_view(state: State, t: Turn) -> dict:

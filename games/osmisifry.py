@@ -76,7 +76,9 @@ import string
 import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
+from games import base
 from games.base import (Countdown, Illegal, Roll, Rolled, TimerExpired, is_whole, next_seat,
                         player_names, winners)
 
@@ -560,7 +562,16 @@ def private(state: State, seat: int) -> dict:
             "decodes": None if paired is None else paired.index(seat)}
 
 
-def summary(state: State) -> dict:
+class Summary(base.Summary, kw_only=True):
+    """Osmišifry's score log: a round per agent scored, and the rows of
+    letters the table picked from."""
+    table: str                                # the letter table's name
+    rows: list[dict[str, Any]]
+    direction: dict[str, Any] | None          # where the secrets pass, once the dice said
+    points: dict[str, dict[str, int]]         # each player's points, item by item
+
+
+def summary(state: State) -> Summary:
     names = state.players
     paired = officers(state)
     rounds = []
@@ -574,17 +585,17 @@ def summary(state: State) -> dict:
     direction = None if left is None else {
         "roll": state.direction, "pass": "left" if left else "right",
         "officers": {names[agent]: names[officer] for agent, officer in enumerate(paired)}}
-    return {
-        "status": "finished" if is_over(state) else "playing",
-        "players": list(names),
-        "starter": names[state.first],  # [OS-6] who picked first
-        "table": state.table.name,
-        "rows": [{"row": k, "rolls": [list(r) for r in o.rolls], "letters": list(o.letters),
-                  "picks": [{"player": names[p], "letter": o.letters[i]} for p, i in o.picks]}
-                 for k, o in enumerate(state.offers, 1) if o.rolls],
-        "direction": direction,
-        "rounds": rounds,
-        "points": points(state),
-        "totals": totals(state),
-        "winners": best_agents(state),
-    }
+    return Summary(
+        status="finished" if is_over(state) else "playing",
+        players=list(names),
+        starter=names[state.first],  # [OS-6] who picked first
+        table=state.table.name,
+        rows=[{"row": k, "rolls": [list(r) for r in o.rolls], "letters": list(o.letters),
+               "picks": [{"player": names[p], "letter": o.letters[i]} for p, i in o.picks]}
+              for k, o in enumerate(state.offers, 1) if o.rolls],
+        direction=direction,
+        rounds=rounds,
+        points=points(state),
+        totals=totals(state),
+        winners=best_agents(state),
+    )

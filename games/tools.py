@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Countdown, Illegal, Roll, Rolled, TimerExpired
+from games.base import Countdown, Summary, Illegal, Roll, Rolled, TimerExpired
 
 NAME = "tools"
 PRESETS = (30, 60, 300)
@@ -121,9 +121,8 @@ def private(state: State, seat: object) -> dict[str, Any]:
     return public(state)
 
 
-def summary(state: State) -> dict[str, Any]:
-    return {"status": "finished" if state.closed else "playing", "players": [],
-            "rounds": [], "totals": {}, "winners": []}
+def summary(state: State) -> Summary:
+    return Summary(status="finished" if state.closed else "playing", players=[], rounds=[], totals={}, winners=[])
 
 
 def is_over(state: State) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import msgspec
 
+from games.base import Summary
 from referee import catalogue, setup_names
 from referee.i18n import _
 
@@ -83,17 +84,17 @@ def result(winners: list[str], over: bool, stopped: bool) -> str:
     return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
 
 
-def of(game: str, view: dict, summary: dict, ended: bool = False, phase: str = "", said: str = "",
+def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
        outcome: bool = False) -> Account:
     """The account of game ``game`` from its rules' public ``view`` and
     ``summary``; ``ended``: the box closed the game (a game ended from the
     game menu is over, though its rules are not); ``outcome``: the box's
     page shows what the last guess came to, and nobody's turn until ``#``."""
     facts: Facts = catalogue.hook(game, "said", "account")(view, summary)
-    done = summary.get("status") == "finished"
+    done = summary.status == "finished"
     over = done or ended
-    stopped = over and (not done or bool(summary.get("stopped")))
-    winners = [name_of(game, name) for name in summary.get("winners") or []] if done else []
+    stopped = over and (not done or summary.stopped)
+    winners = [name_of(game, name) for name in summary.winners] if done else []
     shown = set(winners)
     sides = [msgspec.structs.replace(s, winner=s.name in shown) for s in facts.sides]
     return Account(game, facts.stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,

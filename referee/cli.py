@@ -161,8 +161,7 @@ def _without_openssl() -> None:
 
 def _league_config(config, args):
     """The league's broker and club: flags over the file's [club]."""
-    import msgspec
-    raw = _as_toml(msgspec.to_builtins(config))
+    raw = config.tables()
     club = raw["club"]
     club["broker"] = args.broker or club["broker"]
     club["name"] = args.club or club["name"]
@@ -172,16 +171,6 @@ def _league_config(config, args):
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise configuration.ConfigError(f"league: --listen {args.listen!r} is not HOST:PORT")
     return configuration.parse(raw, "league")
-
-
-def _as_toml(value):
-    """A configuration's builtins as TOML reads them: its tuples lists, which
-    ``configuration.parse`` takes (it reads a file's arrays)."""
-    if isinstance(value, dict):
-        return {k: _as_toml(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_as_toml(v) for v in value]
-    return value
 
 
 def _doctor(config, path: str | None, boot_config: bool) -> int:

@@ -364,6 +364,13 @@ class Config(Base):
         found = self.games.get(name)
         return found if found is not None else sections()[name].Section()
 
+    def tables(self) -> dict:
+        """The configuration as a file's tables hold it, which ``parse``
+        reads back: each game's section at the top, beside the house's, and
+        lists where the types hold tuples (a file's arrays)."""
+        raw = _as_file(msgspec.to_builtins(self))
+        return {**{key: value for key, value in raw.items() if key not in self.BUILT}, **raw["games"]}
+
     def __post_init__(self):
         # Two devices on one pin fail in ways nothing explains later, so it is
         # said here.  Displays on one bus share its pins; everything else owns
@@ -422,6 +429,15 @@ class Config(Base):
             return os.path.join(state.split(":")[0], "referee.db")
         data = os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share"))
         return os.path.join(data, "tabletop-referee", "referee.db")
+
+
+def _as_file(value):
+    """Builtins as a file's tables hold them: tuples as arrays."""
+    if isinstance(value, dict):
+        return {k: _as_file(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_file(v) for v in value]
+    return value
 
 
 MOST_BYTES = 1 << 20    # a configuration is a few hundred bytes; letter tables are files of their own

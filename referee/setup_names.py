@@ -27,6 +27,7 @@ import re
 from games.base import Illegal
 from referee import catalogue, i18n, name_check
 from referee.store import scorelog
+from referee.store.scorelog import Entry
 
 # Names the rules give, which nobody typed: not offered as tonight's players.
 RULE_NAMES = frozenset(name for game in catalogue.GAMES.values() for name in game.rule_names)
@@ -62,9 +63,9 @@ def seat_number(name: str) -> int | None:
     return None
 
 
-def typed(entry: dict) -> list[str]:
+def typed(entry: Entry) -> list[str]:
     """The names the table gave one game, in seat order (team by team)."""
-    given = [name for team in entry.get("members", {}).values() for name in team] or entry.get("players", [])
+    given = [name for team in entry.summary.members.values() for name in team] or entry.summary.players
     return [name for name in given if not is_default(name)]
 
 
@@ -86,8 +87,8 @@ def last_players(store, now: float) -> list[str]:
 def last_teams(store, now: float) -> list[list[str]]:
     """The teams of tonight's latest game played in named teams, if any."""
     for entry in scorelog.evening(store, now):
-        if entry.get("members"):
-            return [list(team) for team in entry["members"].values()]
+        if entry.summary.members:
+            return [list(team) for team in entry.summary.members.values()]
     return []
 
 

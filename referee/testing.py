@@ -114,6 +114,11 @@ class Table:
         self.clock.advance(0)  # what the start scheduled for "now" happens now
 
     def _settle(self) -> None:
+        # Most moments of the manual clock (a keypad scan while a key is
+        # held) queue nothing on the loop: running it to idle then costs
+        # more than all the box's work, four turns of it at every scan.
+        if not self.loop._ready and not self.box.busy():   # type: ignore[attr-defined]
+            return
         self.loop.run_until_complete(self.box.idle())
 
     def _wait(self, done, seconds: float = 5.0) -> None:
@@ -187,7 +192,8 @@ class Table:
         return [name for _, name in self.box.devices.buzzer.played]
 
     def log(self) -> list[dict]:
-        return scorelog.evening(self.box.store, self.box.labels.now())
+        """Tonight's score log as the phones get it (``/api/evening``)."""
+        return [scorelog.as_json(entry) for entry in scorelog.evening(self.box.store, self.box.labels.now())]
 
     def display_fault(self, name: str, failing: bool) -> None:
         """Make a panel stop answering (or answer again), as an unplugged

@@ -3,6 +3,7 @@ import tempfile
 
 import pytest
 
+from referee import i18n
 from referee.testing import Table
 
 
@@ -40,6 +41,15 @@ def pytest_collection_modifyitems(config, items):
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = [item for item in items if not item.get_closest_marker("slow_case")]
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    """Each test starts in English: a table speaking another language sets
+    the language of the whole process (``referee.i18n.use``), and the next
+    test must not inherit it."""
+    yield
+    i18n.use("en")
 
 
 @pytest.fixture

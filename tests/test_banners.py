@@ -83,18 +83,15 @@ def test_a_banner_goes_with_the_page_it_was_said_on():
 
 @pytest.mark.parametrize("lang", ALL)
 def test_DE5_a_digit_no_code_has_is_refused_as_it_is_pressed(lang):
-    try:
-        with Table(seed=34, lang=lang) as t:
-            t.start("decrypto")
-            t.type(["team1", "team1", "team2", "team2"])
-            t.press("5")
-            assert t.sounds[-1] == "error" and "> _-_-_" in t.screen()
-            assert "! " + i18n._("A code's digits are 1 to 4.") in t.screen()
-            at = layout(t.box.shown["main"])
-            assert "> _-_-_" in at.lines and at.keys == layout(dataclasses.replace(t.box.shown["main"], flash="")).keys
-            t.type("11")
-            assert "> 1-_-_" in t.screen() and "! " + i18n._("Digit {digit}: already in the code.").format(digit=1) in t.screen()
-            t.type("23#")                                 # the code as it was meant: taken
-            assert "> " not in t.screen()
-    finally:
-        i18n.use("en")
+    with Table(seed=34, lang=lang) as t:
+        t.start("decrypto")
+        t.type(["team1", "team1", "team2", "team2"])
+        t.press("5")
+        assert t.sounds[-1] == "error" and "> _-_-_" in t.screen()
+        assert "! " + i18n._("A code's digits are 1 to 4.") in t.screen()
+        at = layout(t.box.shown["main"])
+        assert "> _-_-_" in at.lines and at.keys == layout(dataclasses.replace(t.box.shown["main"], flash="")).keys
+        t.type("11")
+        assert "> 1-_-_" in t.screen() and "! " + i18n._("Digit {digit}: already in the code.").format(digit=1) in t.screen()
+        t.type("23#")                                 # the code as it was meant: taken
+        assert "> " not in t.screen()

@@ -26,6 +26,7 @@ from referee import catalogue
 from referee.club import messages as m
 from referee.club.league import League, standings
 from referee.club.outbox import Outbox
+from referee.store import scorelog
 from referee.testing import Table
 from referee.web.players import key
 
@@ -131,7 +132,7 @@ def published(t: Table, tmp_path):
         for game in outbox.pending():
             for seq, at, sent in outbox.entries(game):
                 message = m.Entry(v=m.VERSION, kind="event", id=f"t1:{game}:{seq}", table="t1", game=game,
-                                  seq=seq, at=at, entry=sent)
+                                  seq=seq, at=at, entry=scorelog.as_json(sent))
                 assert league.take(m.topic("club", "t1", "event"), m.encode(message)) == "taken"
         yield league
     finally:

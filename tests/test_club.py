@@ -586,14 +586,14 @@ def test_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_
     from referee import i18n
     from referee.club.league import League as Store
     from referee.club.league_web import LeagueSite, make_app
-    from referee.store.scorelog import game_entry
+    from referee.store.scorelog import as_json, game_entry
     from referee.web.players import model
 
     def entries(t: Table, table: str) -> list[tuple[str, bytes]]:
         store = t.box.store
         return [(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
             v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
-            entry=json.loads(json.dumps(game_entry(store, row))))))
+            entry=as_json(game_entry(store, row)))))
             for row in reversed(store.games())]
 
     with Table(seed=1) as early, Table(seed=2) as late:

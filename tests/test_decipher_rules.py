@@ -1,6 +1,7 @@
 """Decipher (Słowotwórcy) as the box referees it: rules [DC-1] to [DC-11]."""
 import json
 
+import msgspec
 import pytest
 
 from games import decipher as dc
@@ -46,7 +47,7 @@ PANDA_END = (
 ], ids=["count entered", "count kept"])
 def test_DC10_worked_example_panda(events):
     state = play(game(), *events)
-    table = dc.summary(state)["rounds"][0]
+    table = dc.summary(state).rounds[0]
     assert table["scores"] == {"Ania": 10, "Marek": 2, "Mirek": 8}
     assert table["items"] == {
         "Mirek": {"no": 3, "bonus": 1, "guess": 3, "solution": 0},
@@ -166,7 +167,7 @@ def test_DC9_the_round_ends_when_all_guess_tokens_are_spent():
     state = play(game(), No(), *wrong(ANIA, 3), *wrong(MAREK, 2))
     assert dc.step(state).kind == "place"
     state = play(state, Guess(MAREK, WRONG))
-    table = dc.summary(state)["rounds"][0]
+    table = dc.summary(state).rounds[0]
     assert table["ended"] == "tokens" and table["solver"] is None
     # Mirek: 1 NO + 6 guess tokens + the solution token.
     assert table["scores"] == {"Mirek": 12, "Ania": 0, "Marek": 0}
@@ -216,7 +217,7 @@ def test_DC2_two_players_make_two_words_each():
     state = play(state, GiveUp())
     assert makers == ["Ania", "Marek", "Ania", "Marek"]
     assert dc.is_over(state) and dc.step(state).kind == "over"
-    assert len(dc.summary(state)["rounds"]) == 4
+    assert len(dc.summary(state).rounds) == 4
     with pytest.raises(Illegal, match="game is over"):
         play(state, NextRound())
 
@@ -241,7 +242,7 @@ def test_DC11_totals_and_a_shared_win():
         No(), No(), Yes(), BonusMode(),        # Marek makes:  Mirek 3, Ania 9, Marek 7
         PieceRequested(), Yes(), PieceRequested(), Yes(), Guess(ANIA, RIGHT),
     )
-    log = dc.summary(state)
+    log = msgspec.to_builtins(dc.summary(state))
     assert [r["scores"] for r in log["rounds"]] == [
         {"Mirek": 1, "Ania": 13, "Marek": 3},
         {"Mirek": 3, "Ania": 1, "Marek": 13},
@@ -254,8 +255,8 @@ def test_DC11_totals_and_a_shared_win():
 
 def test_DC11_no_winner_is_named_before_the_last_round():
     log = dc.summary(play(game(), Guess(ANIA, RIGHT)))
-    assert log["status"] == "playing" and log["winners"] == []
-    assert log["totals"] == {"Mirek": 1, "Ania": 13, "Marek": 3}
+    assert log.status == "playing" and log.winners == []
+    assert log.totals == {"Mirek": 1, "Ania": 13, "Marek": 3}
 
 
 # --- [DC-3] the piece count is a secret ---------------------------------------
@@ -344,6 +345,6 @@ def test_DC_replaying_the_stored_events_gives_an_equal_state():
 
 def test_DC_views_are_plain_json_and_need_nothing_from_the_service():
     state = play(game(), Pieces(7), *PANDA_PIECES)
-    for view in (dc.public(state), dc.private(state, MIREK), dc.summary(state)):
+    for view in (dc.public(state), dc.private(state, MIREK), msgspec.to_builtins(dc.summary(state))):
         assert json.loads(json.dumps(view)) == view
     assert dc.requests(state) == () and dc.timer(state) is None

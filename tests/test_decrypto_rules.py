@@ -8,6 +8,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Mapping
 
+import msgspec
 import pytest
 
 from games import base
@@ -215,7 +216,7 @@ def test_DE1_second_interception_wins():
     g.play_round({WHITE: "124", BLACK: "342"}, intercept={BLACK: "342"})
     assert d.is_over(g.state) and g.step == Step("over")
     assert d.public(g.state)["result"] == {"winners": [WHITE], "reason": "interceptions", "tie": None}
-    assert d.summary(g.state)["winners"] == ["White"]
+    assert d.summary(g.state).winners == ["White"]
 
 
 def test_DE1_second_miscommunication_loses():
@@ -223,7 +224,7 @@ def test_DE1_second_miscommunication_loses():
     g.play_round({WHITE: "123", BLACK: "341"}, decode={WHITE: "132"})
     g.play_round({WHITE: "124", BLACK: "342"}, decode={WHITE: "421"})
     assert d.public(g.state)["result"] == {"winners": [BLACK], "reason": "miscommunications", "tie": None}
-    assert d.summary(g.state)["status"] == "finished"
+    assert d.summary(g.state).status == "finished"
 
 
 # --- [DE-2] encryptor ------------------------------------------------------------------------
@@ -235,7 +236,7 @@ def test_DE2_encryptor_rotates_through_each_team():
         seen.append(d.public(g.state)["encryptors"])
         quiet_rounds(g, 1)
     assert seen == [[1, 1], [2, 2], [1, 3], [2, 1]]
-    assert [r["encryptors"] for r in d.summary(g.state)["rounds"]][2] == {"White": 1, "Black": 3}
+    assert [r["encryptors"] for r in d.summary(g.state).rounds][2] == {"White": 1, "Black": 3}
 
 
 # --- [DE-3] codes -----------------------------------------------------------------------------
@@ -339,7 +340,7 @@ def test_DE5_white_code_then_black_interception_before_decoding():
         g(Guess(team, c(guess)))
     assert steps == [Step("intercept", team=BLACK, of_team=WHITE), Step("decode", team=WHITE, of_team=WHITE),
                      Step("intercept", team=WHITE, of_team=BLACK), Step("decode", team=BLACK, of_team=BLACK)]
-    assert d.summary(g.state)["rounds"][1]["codes"] == {"White": [3, 1, 4], "Black": [2, 4, 1]}
+    assert d.summary(g.state).rounds[1]["codes"] == {"White": [3, 1, 4], "Black": [2, 4, 1]}
 
 
 def test_DE5_a_guess_out_of_turn_is_refused():
@@ -373,7 +374,7 @@ def test_DE6_interception_and_miscommunication_on_one_code():
     quiet_rounds(g, 1)
     g.play_round({WHITE: "314", BLACK: "241"}, intercept={WHITE: "314"}, decode={WHITE: "143"})
     assert tokens(g.state) == ([0, 1], [1, 0])
-    assert d.summary(g.state)["rounds"][1]["scores"] == {"White": -1, "Black": 1}
+    assert d.summary(g.state).rounds[1]["scores"] == {"White": -1, "Black": 1}
 
 
 def test_DE6_no_penalty_for_a_failed_interception_no_reward_for_a_right_decode():
@@ -402,7 +403,7 @@ def test_DE7_nobody_intercepts_in_round_1():
     g(Guess(WHITE, c("123")))
     assert g.step == Step("decode", team=BLACK, of_team=BLACK)
     g(Guess(BLACK, c("234")))
-    assert d.summary(g.state)["rounds"][0]["guesses"]["White"]["intercept"] is None
+    assert d.summary(g.state).rounds[0]["guesses"]["White"]["intercept"] is None
 
 
 # --- [DE-8] end of round ----------------------------------------------------------------------
@@ -422,7 +423,7 @@ def test_DE8_never_the_same_code_twice_in_a_row_over_many_seeded_games():
     rounds_seen = 0
     for seed in range(150):
         _, states = random_game(seed, keywords="cards", variant=("teams", "hacker")[seed % 5 == 0])
-        codes = [r["codes"] for r in d.summary(states[-1])["rounds"]]
+        codes = [r["codes"] for r in d.summary(states[-1]).rounds]
         for before, after in zip(codes, codes[1:]):
             rounds_seen += 1
             assert all(before[team] != after[team] for team in after)
@@ -441,7 +442,7 @@ def test_DE8_the_game_is_decided_only_after_both_codes():
     assert g.step == Step("intercept", team=WHITE, of_team=BLACK)
     g(Guess(WHITE, c("124")))
     g(Guess(BLACK, c("341")))
-    assert d.summary(g.state)["winners"] == ["Black"]
+    assert d.summary(g.state).winners == ["Black"]
 
 
 # --- [DE-9] ties ------------------------------------------------------------------------------
@@ -453,7 +454,7 @@ def test_DE9_two_interceptions_against_two_miscommunications_is_a_plain_win():
     g.play_round({WHITE: "123", BLACK: "341"}, intercept={BLACK: "341"}, decode={BLACK: "314"})
     assert tokens(g.state) == ([2, 0], [0, 2])
     assert g.state.result == d.Result((WHITE,), "interceptions")
-    assert d.summary(g.state)["winners"] == ["White"]
+    assert d.summary(g.state).winners == ["White"]
 
 
 def test_DE9_tie_when_a_team_holds_two_of_each_token_broken_by_score():
@@ -463,7 +464,7 @@ def test_DE9_tie_when_a_team_holds_two_of_each_token_broken_by_score():
     g.play_round({WHITE: "123", BLACK: "341"}, intercept={BLACK: "341", WHITE: "123"}, decode={WHITE: "321"})
     assert tokens(g.state) == ([2, 1], [2, 0])
     assert g.state.result == d.Result((BLACK,), "score", "both_tokens")
-    assert d.summary(g.state)["winners"] == ["Black"] and d.summary(g.state)["tie"] == "both_tokens"
+    assert d.summary(g.state).winners == ["Black"] and d.summary(g.state).tie == "both_tokens"
 
 
 def test_DE9_tie_when_both_get_their_second_miscommunication_in_one_round():
@@ -496,8 +497,8 @@ def test_DE9_tie_after_eight_rounds_broken_by_the_keywords_guessed():
     assert g.step == Step("tiebreak", waiting=(0,))
     g(KeywordsGuessed(WHITE, 1))
     assert g.state.result == d.Result((BLACK,), "keywords", "round_limit")
-    assert d.summary(g.state)["keywords_guessed"] == {"White": 1, "Black": 3}
-    assert d.summary(g.state)["winners"] == ["Black"]
+    assert d.summary(g.state).keywords_guessed == {"White": 1, "Black": 3}
+    assert d.summary(g.state).winners == ["Black"]
 
 
 def test_DE9_tie_still_equal_after_the_keywords_is_a_shared_win():
@@ -510,7 +511,7 @@ def test_DE9_tie_still_equal_after_the_keywords_is_a_shared_win():
     g(KeywordsGuessed(WHITE, 2))
     g(KeywordsGuessed(BLACK, 2))
     assert g.state.result == d.Result((WHITE, BLACK), "shared", "both_interceptions")
-    assert d.summary(g.state)["winners"] == ["White", "Black"]
+    assert d.summary(g.state).winners == ["White", "Black"]
 
 
 def test_DE9_keyword_counts_are_0_to_4_once_each_and_only_in_a_tie():
@@ -559,7 +560,7 @@ def test_DE10_a_failed_decode_is_the_hackers_interception_not_a_miscommunication
     g = Game(variant="hacker")
     g.play_round({TEAM: "123"}, decode={TEAM: "132"})
     assert tokens(g.state) == ([1, 0], [0, 0])
-    assert d.summary(g.state)["totals"] == {"Hacker": 1, "Team": 1}   # [DE-10] the Team held round 1
+    assert d.summary(g.state).totals == {"Hacker": 1, "Team": 1}   # [DE-10] the Team held round 1
 
 
 def test_DE10_the_hacker_wins_with_two_interceptions_by_round_5():
@@ -569,7 +570,7 @@ def test_DE10_the_hacker_wins_with_two_interceptions_by_round_5():
     assert not d.is_over(g.state)
     g.play_round({TEAM: "342"}, decode={TEAM: "324"})
     assert g.state.round == 5 and g.state.result == d.Result((HACKER,), "interceptions")
-    assert d.summary(g.state)["winners"] == ["Hacker"]
+    assert d.summary(g.state).winners == ["Hacker"]
 
 
 def test_DE10_the_team_wins_when_round_5_ends_without_two_interceptions():
@@ -577,14 +578,14 @@ def test_DE10_the_team_wins_when_round_5_ends_without_two_interceptions():
     quiet_rounds(g, 4)
     g.play_round({TEAM: "341"}, intercept={TEAM: "341"})
     assert g.state.result == d.Result((TEAM,), "rounds")
-    assert d.summary(g.state)["winners"] == ["Team"] and len(d.summary(g.state)["rounds"]) == 5
+    assert d.summary(g.state).winners == ["Team"] and len(d.summary(g.state).rounds) == 5
 
 
 def test_DE10_interception_and_failed_decode_on_one_code_are_two_tokens():
     g = Game(variant="hacker")
     quiet_rounds(g, 1)
     g.play_round({TEAM: "341"}, intercept={TEAM: "341"}, decode={TEAM: "314"})
-    assert tokens(g.state) == ([2, 0], [0, 0]) and d.summary(g.state)["winners"] == ["Hacker"]
+    assert tokens(g.state) == ([2, 0], [0, 0]) and d.summary(g.state).winners == ["Hacker"]
 
 
 def test_DE10_the_hacker_has_no_keywords_and_the_team_swaps_once():
@@ -639,7 +640,7 @@ def typing_game() -> Game:
 
 def shown_anywhere(state, clues) -> set[str]:
     """Those of ``clues`` that public() or summary() shows."""
-    seen = strings(json.loads(json.dumps([d.public(state), d.summary(state)])))
+    seen = strings(json.loads(json.dumps([d.public(state), msgspec.to_builtins(d.summary(state))])))
     return set(clues) & seen
 
 
@@ -663,7 +664,7 @@ def test_rulebook_example_bobs_typed_clues_go_under_keywords_4_2_1():
     rows = [*sheet, {"round": 2, "clues": [None, "wings", "olive", "amigo"]}]
     assert d.public(g.state)["notes"][WHITE] == rows
     assert [row[3] for _, row in d.notesheet(g.state, WHITE)] == ["Mexico", "amigo"]
-    assert d.summary(g.state)["notes"] == {"White": rows, "Black": []}
+    assert d.summary(g.state).notes == {"White": rows, "Black": []}
 
 
 def test_typed_clues_are_the_teams_secret_until_read_out():
@@ -676,7 +677,7 @@ def test_typed_clues_are_the_teams_secret_until_read_out():
     assert not set(AMIGO) & strings(d.private(g.state, WHITE))
     assert not shown_anywhere(g.state, MEXICO + AMIGO)
     assert d.public(g.state)["typed"] == [True, True]            # that they are typed is no secret
-    assert d.summary(g.state)["rounds"] == []
+    assert d.summary(g.state).rounds == []
 
 
 def test_DE5_clues_are_read_out_when_their_code_is_guessed_white_then_black():
@@ -692,7 +693,7 @@ def test_DE5_clues_are_read_out_when_their_code_is_guessed_white_then_black():
     assert d.clues_read(g.state, WHITE) and not d.clues_read(g.state, BLACK)
     assert d.public(g.state)["clues"] == [list(MEXICO), None]
     assert shown_anywhere(g.state, MEXICO + AMIGO) == set(MEXICO)
-    assert d.summary(g.state)["rounds"][-1] == {
+    assert d.summary(g.state).rounds[-1] == {
         "round": 2, "encryptors": {"White": 2, "Black": 2}, "codes": {}, "guesses": {},
         "tokens": {"White": {"interceptions": 0, "miscommunications": 0},
                    "Black": {"interceptions": 0, "miscommunications": 0}},
@@ -701,7 +702,7 @@ def test_DE5_clues_are_read_out_when_their_code_is_guessed_white_then_black():
     g(Guess(WHITE, c("314")))
     assert g.step == Step("intercept", team=WHITE, of_team=BLACK)
     assert d.public(g.state)["clues"] == [list(MEXICO), list(AMIGO)]
-    assert d.summary(g.state)["rounds"][-1]["clues"] == {"White": list(MEXICO), "Black": list(AMIGO)}
+    assert d.summary(g.state).rounds[-1]["clues"] == {"White": list(MEXICO), "Black": list(AMIGO)}
     g(Guess(WHITE, c("123")))
     g(Guess(BLACK, c("241")))
     assert d.public(g.state)["history"][-1]["clues"] == [list(MEXICO), list(AMIGO)]
@@ -793,11 +794,11 @@ def test_untyped_clues_leave_the_sheet_as_it_was():
     g.clues()
     g(Guess(WHITE, c("421")))
     g(Guess(BLACK, c("132")))
-    log = d.summary(g.state)
+    log = msgspec.to_builtins(d.summary(g.state))
     assert log["rounds"][0]["clues"] == {"Black": list(AMIGO)}
     assert log["notes"] == {"White": [], "Black": [{"round": 1, "clues": ["amigo", "olive", "wings", None]}]}
     quiet_rounds(g, 1)
-    assert "clues" not in d.summary(g.state)["rounds"][1]
+    assert "clues" not in d.summary(g.state).rounds[1]
 
 
 def test_typed_clues_replay_from_the_stored_events():
@@ -909,7 +910,7 @@ def test_no_keyword_ever_reaches_the_public_view_or_the_score_log(seed, options)
     secret = set(d.words(options["lang"]))
     assert states[-1].dealt
     for state in states:
-        for view in (d.public(state), d.summary(state)):
+        for view in (d.public(state), msgspec.to_builtins(d.summary(state))):
             shown = json.loads(json.dumps(view))
             assert not strings(shown) & secret
 
@@ -954,7 +955,7 @@ def test_replaying_the_stored_events_gives_an_equal_state(seed, options):
 @pytest.mark.parametrize("seed, options", SEEDED[:12])
 def test_score_log_rounds_add_up_to_the_totals_and_winners_are_named(seed, options):
     _, states = random_game(seed, **options)
-    log = json.loads(json.dumps(d.summary(states[-1])))
+    log = json.loads(json.dumps(msgspec.to_builtins(d.summary(states[-1]))))
     names = log["players"]
     assert log["status"] == "finished" and log["winners"] and set(log["winners"]) <= set(names)
     assert {n: sum(r["scores"][n] for r in log["rounds"]) for n in names} == log["totals"]
@@ -976,13 +977,13 @@ def test_the_score_log_shows_a_round_only_as_far_as_it_is_revealed():
     g = Game()
     g.draw({WHITE: "421", BLACK: "132"})
     g.clues()
-    assert d.summary(g.state)["rounds"] == []
+    assert d.summary(g.state).rounds == []
     g(Guess(WHITE, c("412")))
-    (entry,) = d.summary(g.state)["rounds"]
+    (entry,) = d.summary(g.state).rounds
     assert entry["codes"] == {"White": [4, 2, 1]}
     assert entry["tokens"]["White"] == {"interceptions": 0, "miscommunications": 1}
-    assert d.summary(g.state)["totals"] == {"White": -1, "Black": 0}
-    assert d.summary(g.state)["status"] == "playing" and d.summary(g.state)["winners"] == []
+    assert d.summary(g.state).totals == {"White": -1, "Black": 0}
+    assert d.summary(g.state).status == "playing" and d.summary(g.state).winners == []
 
 
 # --- word lists ---------------------------------------------------------------------------------------

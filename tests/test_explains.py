@@ -46,32 +46,26 @@ def help_pages(t: Table) -> list[str]:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
 def test_the_first_page_after_setup_says_how_to_undo_and_reach_the_menu(lang, game):
-    try:
-        with Table(seed=25, lang=lang) as t:
-            t.type(GAMES[game] + "#")            # the setup form, then its defaults
-            assert getattr(t.box.flow, "session", None) is t.box.session is not None
-            shown = t.screen("main")
-            assert f"{SAID}{hint()}" in shown or f"! {hint()}" in shown, shown
-            assert all(len(line) <= COLS for line in shown.splitlines() if not line.startswith("! "))
-    finally:
-        i18n.use("en")
+    with Table(seed=25, lang=lang) as t:
+        t.type(GAMES[game] + "#")            # the setup form, then its defaults
+        assert getattr(t.box.flow, "session", None) is t.box.session is not None
+        shown = t.screen("main")
+        assert f"{SAID}{hint()}" in shown or f"! {hint()}" in shown, shown
+        assert all(len(line) <= COLS for line in shown.splitlines() if not line.startswith("! "))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
 def test_every_help_page_says_how_to_undo_and_reach_the_menu(lang, game):
-    try:
-        with Table(seed=25, lang=lang) as t:
-            t.press(GAMES[game])
-            pages = help_pages(t)
-            assert len(pages) >= 2
-            for page in pages:
-                assert hint() in page.splitlines(), page
-            if game == "decrypto":                    # in play, C is the same help
-                t.press("#")
-                assert [p.splitlines()[:-1] for p in help_pages(t)] == [p.splitlines()[:-1] for p in pages]
-    finally:
-        i18n.use("en")
+    with Table(seed=25, lang=lang) as t:
+        t.press(GAMES[game])
+        pages = help_pages(t)
+        assert len(pages) >= 2
+        for page in pages:
+            assert hint() in page.splitlines(), page
+        if game == "decrypto":                    # in play, C is the same help
+            t.press("#")
+            assert [p.splitlines()[:-1] for p in help_pages(t)] == [p.splitlines()[:-1] for p in pages]
 
 
 KEYS_IN_HELP = {   # keys each game's help must explain, as its screens use them
@@ -95,116 +89,98 @@ def test_the_help_says_which_key_does_what(game):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_osmisifry_says_who_took_which_letter_until_the_next_move(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("osmisifry", players=["Ania", "Bo", "Cyril"])
-            for faces in [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8)]:
-                t.dice.next(*faces)
-                t.press("#")
-            letters = t.box.session.state.offer.letters
-            t.press("2")                                # a digit takes a letter at once...
-            expected = i18n._("{name} takes {letter}").format(name="Ania", letter=letters[1])
-            assert said(t) == [expected]                # ...and the panel says so
-            assert said_shown(t.box.shown["main"])
-            line = render(t.box.shown["main"]).crop((0, 42, 128, 52))
-            assert line.getbbox() is not None           # drawn on the row above the keys
-            t.press("5")                                # a key that is refused changes nothing:
-            t.advance(3)                                # its message gone, the line is back
-            assert said(t) == [expected]
-            t.press("1")
-            assert said(t) == [i18n._("{name} takes {letter}").format(name="Bo", letter=letters[0])]
-            t.hold("*", 1.0)                            # the game menu offers to take it back
+    with Table(seed=3, lang=lang) as t:
+        t.start("osmisifry", players=["Ania", "Bo", "Cyril"])
+        for faces in [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (8, 8)]:
+            t.dice.next(*faces)
             t.press("#")
-            t.advance(3)
-            assert said(t) == [expected]
-    finally:
-        i18n.use("en")
+        letters = t.box.session.state.offer.letters
+        t.press("2")                                # a digit takes a letter at once...
+        expected = i18n._("{name} takes {letter}").format(name="Ania", letter=letters[1])
+        assert said(t) == [expected]                # ...and the panel says so
+        assert said_shown(t.box.shown["main"])
+        line = render(t.box.shown["main"]).crop((0, 42, 128, 52))
+        assert line.getbbox() is not None           # drawn on the row above the keys
+        t.press("5")                                # a key that is refused changes nothing:
+        t.advance(3)                                # its message gone, the line is back
+        assert said(t) == [expected]
+        t.press("1")
+        assert said(t) == [i18n._("{name} takes {letter}").format(name="Bo", letter=letters[0])]
+        t.hold("*", 1.0)                            # the game menu offers to take it back
+        t.press("#")
+        t.advance(3)
+        assert said(t) == [expected]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_decrypto_says_which_team_guessed_what_and_whether_it_was_right(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("decrypto")
-            t.type(["team1", "team1", "team2", "team2"])
-            code = t.box.session.state.codes[0]
-            t.type("".join(map(str, code)) + "#")
-            white = i18n._("White")
-            right = i18n._("{team}: {code} right").format(team=white, code="-".join(map(str, code)))
-            assert right in t.screen("main").splitlines()
-            t.press("#")                                 # on to Black's code
-            wrong = tuple(d % 4 + 1 for d in t.box.session.state.codes[1])
-            t.type("".join(map(str, wrong)) + "#")
-            black = i18n._("Black")
-            assert i18n._("{team}: {code} wrong").format(team=black, code="-".join(map(str, wrong))) \
-                in t.screen("main").splitlines()
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("decrypto")
+        t.type(["team1", "team1", "team2", "team2"])
+        code = t.box.session.state.codes[0]
+        t.type("".join(map(str, code)) + "#")
+        white = i18n._("White")
+        right = i18n._("{team}: {code} right").format(team=white, code="-".join(map(str, code)))
+        assert right in t.screen("main").splitlines()
+        t.press("#")                                 # on to Black's code
+        wrong = tuple(d % 4 + 1 for d in t.box.session.state.codes[1])
+        t.type("".join(map(str, wrong)) + "#")
+        black = i18n._("Black")
+        assert i18n._("{team}: {code} wrong").format(team=black, code="-".join(map(str, wrong))) \
+            in t.screen("main").splitlines()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_da_vinci_says_who_attacked_whom(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("davinci", players=3)
-            t.press("#")
-            t.type("2B")
-            assert said(t) == [i18n._("{p} misses {t}").format(p=i18n._("P{n}").format(n=1),
-                                                               t=i18n._("P{n}").format(n=2))]
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("davinci", players=3)
+        t.press("#")
+        t.type("2B")
+        assert said(t) == [i18n._("{p} misses {t}").format(p=i18n._("P{n}").format(n=1),
+                                                           t=i18n._("P{n}").format(n=2))]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_decrypto_a_team_done_leaves_the_revealed_code_up(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("decrypto", timer=False)
-            t.type(["team1", "team1", "team2", "team2"])
-            for seat in (0, 1):
-                t.type("".join(map(str, t.box.session.state.codes[seat])) + "#")
-                if seat == 0:
-                    t.press("#")
-            reveal = t.screen("main")
-            t.type(["team1", "team1"])                   # White's round-2 clues are done
-            assert t.screen("main").splitlines()[:3] == reveal.splitlines()[:3]
-            t.press("#")                                 # read: the table moves on
-            assert i18n._("Round {n}: encryptors").format(n=2) in t.screen("main")
-            assert i18n._("Codes") in t.screen("main")   # D: the codes revealed so far
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("decrypto", timer=False)
+        t.type(["team1", "team1", "team2", "team2"])
+        for seat in (0, 1):
+            t.type("".join(map(str, t.box.session.state.codes[seat])) + "#")
+            if seat == 0:
+                t.press("#")
+        reveal = t.screen("main")
+        t.type(["team1", "team1"])                   # White's round-2 clues are done
+        assert t.screen("main").splitlines()[:3] == reveal.splitlines()[:3]
+        t.press("#")                                 # read: the table moves on
+        assert i18n._("Round {n}: encryptors").format(n=2) in t.screen("main")
+        assert i18n._("Codes") in t.screen("main")   # D: the codes revealed so far
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_osmisifry_help_and_game_give_the_same_letter_keys(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.press("2")
-            t.press("1")                                 # 3 players: rows of 4 letters
-            text = "\n".join(help_pages(t))
-            assert i18n._("1-{last}: pick a letter").format(last=4) in text
+    with Table(seed=3, lang=lang) as t:
+        t.press("2")
+        t.press("1")                                 # 3 players: rows of 4 letters
+        text = "\n".join(help_pages(t))
+        assert i18n._("1-{last}: pick a letter").format(last=4) in text
+        t.press("#")
+        for _ in range(8):
             t.press("#")
-            for _ in range(8):
-                t.press("#")
-            assert i18n._("{name} picks: 1-{last}").format(name=i18n._("Player {n}").format(n=1), last=4) \
-                in t.screen("main")
-    finally:
-        i18n.use("en")
+        assert i18n._("{name} picks: 1-{last}").format(name=i18n._("Player {n}").format(n=1), last=4) \
+            in t.screen("main")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_osmisifry_b_in_round_1_says_why_and_opens_nothing(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("osmisifry", players=3)
-            for _ in range(8):
-                t.press("#")
-            t.press("B")
-            assert f"! {i18n._('Nobody draws in round 1.')}" in t.screen("main")
-            assert i18n._("Who is drawing?") not in t.screen("main")
-            assert t.box.flow.mode == ""
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("osmisifry", players=3)
+        for _ in range(8):
+            t.press("#")
+        t.press("B")
+        assert f"! {i18n._('Nobody draws in round 1.')}" in t.screen("main")
+        assert i18n._("Who is drawing?") not in t.screen("main")
+        assert t.box.flow.mode == ""
 
 
 def test_osmisifry_the_row_being_played_stays_in_sight_while_the_next_is_rolled():

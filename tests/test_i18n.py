@@ -264,23 +264,20 @@ def test_DE5_a_refusal_names_the_team_in_the_box_language(lang, sentence):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_menus_table_tools_setup_forms_and_their_help_fit_the_panel(lang):
-    try:
-        with Table(seed=1, lang=lang) as t:
-            for keys in ("", "D", "8", "*6", "D", "C"):
-                t.type(keys)
-                assert_fits(t)
-            t.type("*D*")
-            for game in "12345":
-                t.press(game)
-                for option in "12345":
-                    for _ in range(10):       # round every choice, on every page of the form
-                        t.press(option)
-                        assert_fits(t)
-                t.press("C")
-                for _ in range(4):
+    with Table(seed=1, lang=lang) as t:
+        for keys in ("", "D", "8", "*6", "D", "C"):
+            t.type(keys)
+            assert_fits(t)
+        t.type("*D*")
+        for game in "12345":
+            t.press(game)
+            for option in "12345":
+                for _ in range(10):       # round every choice, on every page of the form
+                    t.press(option)
                     assert_fits(t)
-                    t.press("D")
-                t.type("**")
-                assert "1 Decrypto" in t.screen()
-    finally:
-        i18n.use("en")
+            t.press("C")
+            for _ in range(4):
+                assert_fits(t)
+                t.press("D")
+            t.type("**")
+            assert "1 Decrypto" in t.screen()

@@ -86,26 +86,23 @@ def test_every_soft_key_label_fits_whole_on_every_page(lang):
 @pytest.mark.parametrize("lang", ALL)
 @pytest.mark.parametrize("preset, time", [("A", "0:30"), ("B", "1:00"), ("C", "5:00")])
 def test_a_preset_key_on_a_countdown_under_way_asks_first(lang, preset, time):
-    try:
-        with Table(seed=4, lang=lang) as t:
-            t.type("6B#")                  # the table tools: 1:00, running
-            t.advance(15)
-            t.press(preset)
-            shown = t.screen("main")
-            assert shown.splitlines()[0] == f"[{i18n._('Timer {time}').format(time='0:45')}]"
-            assert i18n._("#: set to {time}").format(time=time) in shown
-            assert f"#:{i18n._('OK')} *:{i18n._('No')}" in shown
-            t.advance(5)
-            t.press("*")                    # no: it runs on
-            assert "0:40" in t.screen("main") and f"#:{i18n._('Pause')}" in t.screen("main")
-            t.press("#")                    # paused: under way still
-            t.press(preset)
-            t.press("#")                    # yes
-            assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
-            t.press(preset)                 # at rest: at once, nothing to lose
-            assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
-    finally:
-        i18n.use("en")
+    with Table(seed=4, lang=lang) as t:
+        t.type("6B#")                  # the table tools: 1:00, running
+        t.advance(15)
+        t.press(preset)
+        shown = t.screen("main")
+        assert shown.splitlines()[0] == f"[{i18n._('Timer {time}').format(time='0:45')}]"
+        assert i18n._("#: set to {time}").format(time=time) in shown
+        assert f"#:{i18n._('OK')} *:{i18n._('No')}" in shown
+        t.advance(5)
+        t.press("*")                    # no: it runs on
+        assert "0:40" in t.screen("main") and f"#:{i18n._('Pause')}" in t.screen("main")
+        t.press("#")                    # paused: under way still
+        t.press(preset)
+        t.press("#")                    # yes
+        assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
+        t.press(preset)                 # at rest: at once, nothing to lose
+        assert time in t.screen("main") and f"#:{i18n._('Go')}" in t.screen("main")
 
 
 def test_a_preset_key_once_time_is_up_sets_at_once():

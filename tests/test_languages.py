@@ -42,34 +42,28 @@ def choose(t: Table, item: str) -> None:
 @pytest.mark.parametrize(("lang", "title"), [("en", "[Help 1/"), ("cs", "[Nápověda 1/"), ("pl", "[Pomoc 1/"),
                                               ("ru", "[Справка 1/")])
 def test_help_is_titled_as_the_languages_interfaces_title_it(lang, title):
-    try:
-        with Table(seed=7, lang=lang) as t:
-            t.press("1")              # Decrypto's setup
-            t.press("C")
-            assert main(t)[0].startswith(title)
-            t.press("*")
-            t.press("*")              # back to the main menu
-            t.start("decrypto")
-            t.press("C")              # the game's own help
-            assert main(t)[0].startswith(title)
-    finally:
-        i18n.use("en")
+    with Table(seed=7, lang=lang) as t:
+        t.press("1")              # Decrypto's setup
+        t.press("C")
+        assert main(t)[0].startswith(title)
+        t.press("*")
+        t.press("*")              # back to the main menu
+        t.start("decrypto")
+        t.press("C")              # the game's own help
+        assert main(t)[0].startswith(title)
 
 
 @pytest.mark.parametrize(("lang", "table"), [("en", "English"), ("cs", "Čeština"), ("pl", "polski"),
                                               ("ru", "Czech")])
 def test_OS1_setup_offers_the_letter_table_of_the_box_language_first(lang, table):
-    try:
-        with Table(seed=7, lang=lang) as t:
-            t.press("2")              # Osmišifry's setup
-            line = main(t)[2]
-            assert line.startswith("2 ")
-            with i18n.speaking(lang):
-                names = {"English": i18n._("English"), "Czech": i18n._("Czech"), "Čeština": i18n._("Czech"),
-                         "polski": i18n._("Polish")}
-            assert line.endswith(names[table]), line   # Russian has no table: the rulebook's Czech
-    finally:
-        i18n.use("en")
+    with Table(seed=7, lang=lang) as t:
+        t.press("2")              # Osmišifry's setup
+        line = main(t)[2]
+        assert line.startswith("2 ")
+        with i18n.speaking(lang):
+            names = {"English": i18n._("English"), "Czech": i18n._("Czech"), "Čeština": i18n._("Czech"),
+                     "polski": i18n._("Polish")}
+        assert line.endswith(names[table]), line   # Russian has no table: the rulebook's Czech
 
 
 def test_default_seat_names_read_in_the_readers_language(english):

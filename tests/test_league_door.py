@@ -277,10 +277,10 @@ def test_every_game_a_table_plays_with_names_is_taken_and_its_people_rated(tmp_p
     try:
         for e in entries:
             assert league.take(messages.topic(CLUB, "north", "event"), sent("north", e["id"], 1, e)) == "taken", e
-        kept = {g["game"]: g for g in league.tonight(now)["games"]}
-        assert kept["decrypto"]["status"] == "finished"
-        assert list(kept["decrypto"]["members"].values()) == [["Ann", "Bob"], ["Cy", "Dana"]]
-        assert {g: kept[g]["starter"] for g in ("octiles", "osmisifry", "decipher")} == {
+        kept = {g.game: g for g in league.tonight(now)["games"]}
+        assert kept["decrypto"].status == "finished"
+        assert list(kept["decrypto"].members.values()) == [["Ann", "Bob"], ["Cy", "Dana"]]
+        assert {g: kept[g].starter for g in ("octiles", "osmisifry", "decipher")} == {
             g: next(e["starter"] for e in entries if e["game"] == g) for g in ("octiles", "osmisifry", "decipher")}
         rated = {league.players.names[p] for (game, p) in league.players.ratings if game == "decrypto"}
         assert rated == {"Ann", "Bob", "Cy", "Dana"}

@@ -94,10 +94,35 @@ def test_each_repro_is_refused_with_its_reason_and_the_next_valid_row_taken(repr
     assert league.take(topic_of(table), payload) == "refused"
     assert league.take(topic_of("north"), json.dumps(message(now, seq=2)).encode()) == "taken"
     tonight = league.tonight(now)
-    assert [(g["table"], g["id"], g["seq"]) for g in tonight["games"]] == [("north", 7, 2)]
+    assert [(g.table, g.id, g.seq) for g in tonight["games"]] == [("north", 7, 2)]
     assert tonight["health"]["refused"] == 1
     assert league.evenings() and league.evening(dt.date.fromtimestamp(evening_start(now)))["games"]
     league.close()
+
+
+def test_an_entry_stored_before_its_optional_fields_loads_with_their_defaults(tmp_path):
+    """A game a league kept before the entry said whether it was scored or
+    stopped, who started or finished first: its page and standings read it,
+    each field missing taken as the box's default (scored, not stopped, no
+    order), never as a fault."""
+    path = str(tmp_path / "league.db")
+    now = time.time()
+    Store(path).close()
+    old = {"id": 7, "game": "davinci", "started": now - 60, "ended": now - 30, "status": "finished",
+           "players": ["Ann", "Bob"], "totals": {"Ann": 11, "Bob": 4}, "winners": ["Ann"]}
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO games VALUES ('north', 7, 1, ?, ?)", (old["started"], json.dumps(old)))
+    db.commit()
+    db.close()
+    league = Store(path)
+    try:
+        (game,) = league.tonight(now)["games"]
+        assert (game.table, game.seq, game.winners, game.starter) == ("north", 1, ["Ann"], None)
+        assert (game.scored, game.stopped, game.finishing_order, game.members, game.rounds) == (True, False, [], {}, [])
+        ann = next(row for row in league.tonight(now)["standings"] if row["name"] == "Ann")
+        assert (ann["played"], ann["wins"], ann["davinci"]) == (1, 1, 11)   # its points counted: scored by default
+    finally:
+        league.close()
 
 
 def test_a_row_from_before_the_checks_that_they_refuse_is_dropped_at_start(tmp_path):
@@ -113,7 +138,7 @@ def test_a_row_from_before_the_checks_that_they_refuse_is_dropped_at_start(tmp_p
     db.commit()
     db.close()
     league = Store(path)
-    assert [g["id"] for g in league.tonight(now)["games"]] == [8]
+    assert [g.id for g in league.tonight(now)["games"]] == [8]
     assert [t["table"] for t in league.tonight(now)["tables"]] == []
     assert len(league.evenings()) == 1
     league.close()

@@ -110,6 +110,17 @@ def test_item15_a_table_without_a_name_is_called_after_its_file(tmp_path):
     assert [t.name for t in configuration.load(str(tmp_path / "config.toml")).game("osmisifry").tables()] == ["edice-2019"]
 
 
+def test_a_configuration_with_an_owners_table_reads_back_from_its_own_tables(tmp_path):
+    """What the league hands back to ``parse`` (``Config.tables``): the
+    game's section where the file has it, at the top."""
+    path = write(tmp_path, "edice.toml", table_text())
+    write(tmp_path, "config.toml", f'[osmisifry]\nletter_tables = ["{path}"]\n')
+    read = configuration.load(str(tmp_path / "config.toml"))
+    tables = read.tables()
+    assert tables["osmisifry"] == {"letter_tables": [path]} and "games" not in tables
+    assert configuration.parse(tables) == read != configuration.Config()
+
+
 # --- at the table ---------------------------------------------------------------------------
 
 def main(t: Table) -> list[str]:

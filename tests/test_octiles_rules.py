@@ -5,6 +5,7 @@ import random
 import re
 from importlib import resources
 
+import msgspec
 import pytest
 
 from games import octiles
@@ -464,7 +465,7 @@ def test_OC8_a_pass_leaves_the_tile_on_top_for_the_next_player():
     state = octiles.apply(started(), Pass(), 0)
     step = octiles.step(state)
     assert (step.seat, step.tile, step.must_move) == (1, "T01", False)
-    assert len(state.deck) == 17 and octiles.summary(state)["passes"] == 1
+    assert len(state.deck) == 17 and octiles.summary(state).passes == 1
 
 
 def test_OC8_once_everyone_passed_a_player_who_can_move_must():
@@ -492,7 +493,7 @@ def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_game_goes_on():
     step = octiles.step(state)
     assert (step.kind, step.seat, step.tile, step.tile_from) == ("play", 0, next_tile, "deck")
     assert state.deck[-1] == "T01" and len(state.deck) == 17 and not step.must_move
-    log = octiles.summary(state)
+    log = msgspec.to_builtins(octiles.summary(state))
     assert [r["set_aside"] for r in log["rounds"]] == [False, False, False, True]
     assert log["passes"] == 4 and octiles.public(state)["last"]["set_aside"]
 
@@ -507,7 +508,7 @@ def test_OC8_with_no_other_tile_to_draw_the_table_may_stop():
         state = octiles.apply(state, Pass(), 0)
     assert octiles.step(state).kind == "stuck" and state.hand == "T01"
     state = octiles.apply(state, Stop(), 0)
-    assert octiles.is_over(state) and octiles.summary(state)["winners"] == []
+    assert octiles.is_over(state) and octiles.summary(state).winners == []
 
 
 def test_OC9_the_first_with_every_runner_home_wins():
@@ -515,7 +516,7 @@ def test_OC9_the_first_with_every_runner_home_wins():
     state = at(octiles.position(players=2, runners_per_player=3, runners=runners), "T04")
     state = octiles.apply(state, Play("e4", 0, "E4", "F4"), 0)
     assert octiles.is_over(state) and octiles.step(state).kind == "over"
-    log = octiles.summary(state)
+    log = msgspec.to_builtins(octiles.summary(state))
     assert log["status"] == "finished" and log["winners"] == ["West"]
     assert log["finishing_order"] == ["West"] and log["totals"] == {"West": 3, "East": 2}
     assert log["rounds"][-1]["scores"] == {"West": 1, "East": 0} and log["rounds"][-1]["finished"]
@@ -533,7 +534,7 @@ def test_OC9_the_table_plays_on_and_the_finishing_order_is_kept():
     state = octiles.apply(octiles.apply(state, Pass(), 0), Pass(), 0)
     assert octiles.step(state).seat == 1  # West, finished, is skipped
     state = octiles.apply(state, Stop(), 0)
-    log = octiles.summary(state)
+    log = msgspec.to_builtins(octiles.summary(state))
     assert octiles.is_over(state) and log["winners"] == ["West"] and log["finishing_order"] == ["West"]
 
 
@@ -551,7 +552,7 @@ def test_OC9_dealer_mode_deals_and_players_declare_who_finished():
     state = octiles.apply(state, Finished(1), 0)
     assert not octiles.is_over(state) and octiles.public(state)["winner"] == "North"
     state = octiles.apply(state, Finished(0), 0)
-    log = octiles.summary(state)
+    log = msgspec.to_builtins(octiles.summary(state))
     assert octiles.is_over(state) and log["finishing_order"] == ["North", "West"]
     assert log["winners"] == ["North"] and log["totals"] == {"West": 5, "North": 5, "East": 0}
     assert (log["turns"], log["tiles_placed"], log["exchanges"], log["passes"]) == (3, 1, 1, 1)
@@ -561,7 +562,7 @@ def test_public_view_hides_the_order_of_the_deck():
     state = started(order=deck_with("T05", "T11"))
     text = json.dumps(octiles.public(state))
     assert "T05" in text and "T11" not in text
-    assert "T11" not in json.dumps(octiles.summary(state))
+    assert "T11" not in json.dumps(msgspec.to_builtins(octiles.summary(state)))
 
 
 # --- random play -------------------------------------------------------------------------------
@@ -649,12 +650,12 @@ def test_OC_random_play_keeps_every_invariant_and_replays_equal():
             events.append(event)
             home = check_invariants(state, home)
         finished += bool(state.finishers)
-        json.dumps([octiles.public(state), octiles.private(state, 0), octiles.summary(state)])
+        json.dumps([octiles.public(state), octiles.private(state, 0), msgspec.to_builtins(octiles.summary(state))])
         replayed = octiles.setup(options)
         for event in events:
             replayed = octiles.apply(replayed, decode(json.loads(json.dumps(encode(event))), octiles.EVENTS), 0)
         assert replayed == state
-        log = octiles.summary(state)
+        log = msgspec.to_builtins(octiles.summary(state))
         turns = [e for e in events if isinstance(e, (Play, Pass))]
         assert log["turns"] == log["tiles_placed"] + log["exchanges"] + log["passes"] == len(turns)
     assert finished  # some games do reach a winner

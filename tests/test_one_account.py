@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 
 import msgspec
 import pytest
 
 from referee.box import channel_end
-from referee.box.screen import SAID, layout
+from referee.box.screen import SAID, layout, render
 from referee.testing import Table
 import test_davinci_table as dv
 import test_decrypto_table as de
@@ -38,6 +39,7 @@ class Watched:
         self.t = t
         self.keys = 0
         self.by_step: dict[int, dict[int, dict]] = {}   # game id -> step number -> the box's account
+        self.over: set[int] = set()                      # games whose end the panel has drawn
         watched(t)
         self._up, self._start = t.up, t.start
         t.up, t.start = self.up, self.start
@@ -60,6 +62,7 @@ class Watched:
             return
         told = msgspec.to_builtins(box)
         assert v["account"] == told, (self.keys, t.screen())
+        self.drawn(box)
         # The box's words are its public screen's own: its page's title, and
         # the » line where the panel draws it.
         if t.box.game_menu.mode is None:
@@ -81,6 +84,30 @@ class Watched:
         session = t.box.session
         self.by_step.setdefault(session.id, {})[_standing(t)] = {
             **told, "said": t.box.game_menu.said() if session.can_undo() else ""}
+
+    def drawn(self, box) -> None:
+        """The public panel, as its controller holds it, says the account's
+        words wherever it draws a turn or a side's tokens, and the reason
+        on the page a game ends on."""
+        t = self.t
+        main = t.box.shown["main"]
+        assert t.image("main").tobytes() == render(main).tobytes(), t.screen()   # the pixels are this screen
+        if t.box.game_menu.mode is not None:
+            return
+        rows = layout(dataclasses.replace(main, flash="")).lines     # beneath a passing message
+        body = " ".join(rows)
+        names = [s.name for s in box.sides]
+        told = [s.tokens for s in box.sides if s.tokens]
+        # Each field's words in any state: a row in that form must be the account's.
+        for field in told[:1]:
+            shown = re.findall(form(field, names), body)
+            assert in_order(shown, told), (shown, told, t.screen())
+        if box.turn:
+            assert set(re.findall(form(box.turn, names), body)) <= {box.turn}, (box.turn, t.screen())
+        session = t.box.session
+        if box.over and box.reason and not box.outcome and session.id not in self.over:
+            self.over.add(session.id)          # the last reveal taken down: the result page, with why
+            assert " ".join(body.split()).startswith(box.reason), t.screen()
 
     def replay(self, game: int, stopped: bool = False) -> list[dict]:
         """The replay's steps of ``game`` against what the box said after
@@ -107,6 +134,22 @@ class Watched:
                 told.pop(field)
             assert told == box, (game, number, step["said"])
         return [s["account"] for s in steps]
+
+
+def form(field: str, names: list[str]) -> str:
+    """A pattern of an account's field in any state: its numbers and its
+    players' or teams' names let vary, the rest its words ("Turn: Bo":
+    "Turn: (?:Ann|Bo|Cy)")."""
+    anyone = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    parts = re.split(f"({anyone})", field) if names else [field]
+    return "".join(f"(?:{anyone})" if odd % 2 else r"\d+".join(re.escape(x) for x in re.split(r"\d+", part))
+                   for odd, part in enumerate(parts))
+
+
+def in_order(shown: list[str], told: list[str]) -> bool:
+    """Whether ``shown`` are some of ``told``, in its order."""
+    rest = iter(told)
+    return all(x in rest for x in shown)
 
 
 def _standing(t: Table) -> int:

@@ -4,6 +4,7 @@ import importlib.resources
 import json
 import tomllib
 
+import msgspec
 import pytest
 
 from games import osmisifry as osm
@@ -260,7 +261,7 @@ def test_OS5_players_pick_in_turn_one_letter_each_and_one_is_left_over():
     assert row["taken"] == [1, 3, None, 0, 2]
     letters = row["letters"]
     assert len(set(letters)) == 5
-    assert [(pick["player"], pick["letter"]) for pick in osm.summary(state)["rows"][0]["picks"]] == [
+    assert [(pick["player"], pick["letter"]) for pick in osm.summary(state).rows[0]["picks"]] == [
         ("Player 1", letters[3]), ("Player 2", letters[0]), ("Player 3", letters[4]), ("Player 4", letters[1])]
     assert osm.public(state)["round"] == 2
 
@@ -354,7 +355,7 @@ def test_OS8_creation_ends_after_31_rounds_without_a_row_32():
     state = finish_round(state)
     assert osm.step(state) == osm.Step("roll_direction")
     assert osm.requests(state) == (Roll("direction", 1, 8, "Direction: 1-4 left, 5-8 right"),)
-    summary = osm.summary(state)
+    summary = msgspec.to_builtins(osm.summary(state))
     assert [row["row"] for row in summary["rows"]] == list(range(1, 32))
     assert all(len(row["picks"]) == 2 for row in summary["rows"])
 
@@ -436,7 +437,7 @@ def test_OS11_OS12_rulebook_scoring_example():
     state = play(state, osm.Score(0, drawn=11, found=9, unused=5, destroyed=True))
     assert osm.points(state)["Agent"] == {"agent": 8, "officer": 0, "total": 8}
     assert osm.points(state)["Officer"] == {"agent": 0, "officer": 9, "total": 9}
-    assert osm.summary(state)["rounds"] == [{
+    assert osm.summary(state).rounds == [{
         "agent": "Agent", "officer": "Officer", "drawn": 11, "found": 9, "unused": 5,
         "destroyed": True, "scores": {"Agent": 8, "Officer": 9}}]
 
@@ -473,12 +474,12 @@ def test_OS13_totals_add_both_roles_and_the_best_agent_wins():
     state = decoded(["Ada", "Bob", "Cyr"], direction=5)     # to the right: Ada → Cyr → Bob → Ada
     state = play(state, osm.Score(0, 6, 5, 2, False))      # Ada 8, Cyr 5
     assert osm.step(state) == osm.Step("score", player=1, officer=0)
-    assert not osm.is_over(state) and osm.summary(state)["winners"] == []
+    assert not osm.is_over(state) and osm.summary(state).winners == []
     state = play(state, osm.Score(2, 5, 3, 4, True))       # Cyr −3, Bob 3
     state = play(state, osm.Score(1, 4, 4, 0, False))      # Bob 8, Ada 4
     assert osm.totals(state) == {"Ada": 12, "Bob": 11, "Cyr": 2}
     assert osm.is_over(state) and osm.step(state) == osm.Step("over")
-    summary = osm.summary(state)
+    summary = msgspec.to_builtins(osm.summary(state))
     assert summary["status"] == "finished" and summary["winners"] == ["Ada"]
     assert summary["direction"]["officers"] == {"Ada": "Cyr", "Bob": "Ada", "Cyr": "Bob"}
     for name in summary["players"]:
@@ -488,7 +489,7 @@ def test_OS13_totals_add_both_roles_and_the_best_agent_wins():
 def test_OS13_equal_totals_share_the_win():
     state = decoded(["Ada", "Bob"])
     state = play(state, osm.Score(0, 3, 3, 0, False), osm.Score(1, 3, 3, 0, False))
-    assert osm.summary(state)["winners"] == ["Ada", "Bob"]
+    assert osm.summary(state).winners == ["Ada", "Bob"]
     assert osm.public(state)["winners"] == ["Ada", "Bob"]
 
 
@@ -513,10 +514,10 @@ def test_replaying_the_events_gives_an_equal_state():
 def test_views_are_plain_json_and_the_service_answers_what_is_asked():
     state = play(osm.setup({"players": 2}), Rolled("letter", (1, 1)))
     assert osm.requests(state) == (Roll("letter", 2, 8, "Row 1: letter 2 of 3"),)
-    for view in (osm.public(state), osm.private(state, 1), osm.summary(state)):
+    for view in (osm.public(state), osm.private(state, 1), msgspec.to_builtins(osm.summary(state))):
         assert json.loads(json.dumps(view)) == view
     assert osm.public(state)["roll"] == {"row": 1, "index": 1}
-    assert osm.summary(state)["status"] == "playing"
+    assert osm.summary(state).status == "playing"
     with pytest.raises(Illegal):
         osm.private(state, 2)
     with pytest.raises(Illegal, match="two d8"):

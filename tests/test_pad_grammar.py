@@ -93,17 +93,14 @@ def test_tools_star_is_shown_wherever_it_acts_and_goes_one_step_back(table):
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl", "ru"])
 def test_a_banner_leaves_the_title_and_what_to_key_on_the_first_page(lang):
-    try:
-        with Table(seed=3, lang=lang, config={}) as t:
-            t.start("octiles", players=2, mode="dealer")
-            screen = t.box.shown["main"]
-            assert screen.flash == i18n._("Hold *: undo, menu")
-            rows = t.screen().splitlines()
-            assert rows[0] == f"[{screen.title}]"
-            assert i18n._("Space: {typed}_").format(typed="") in rows
-            assert i18n._("1-{n}, then #").format(n=17) in " ".join(rows)
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang, config={}) as t:
+        t.start("octiles", players=2, mode="dealer")
+        screen = t.box.shown["main"]
+        assert screen.flash == i18n._("Hold *: undo, menu")
+        rows = t.screen().splitlines()
+        assert rows[0] == f"[{screen.title}]"
+        assert i18n._("Space: {typed}_").format(typed="") in rows
+        assert i18n._("1-{n}, then #").format(n=17) in " ".join(rows)
 
 
 def test_a_message_goes_with_the_next_key_that_acts(table):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import json
 
 import pytest
 import zxingcpp
@@ -114,7 +113,7 @@ def leagues_pages(browser, league, clock=None):  # noqa: F811
 def test_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F811
     from referee.club import messages
     from referee.club.league import League
-    from referee.store.scorelog import game_entry
+    from referee.store.scorelog import as_json, game_entry
     from referee.testing import Table
     from test_club import CLUB, davinci_win
 
@@ -125,7 +124,7 @@ def test_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F
             davinci_win(t)
             now = t.clock.wall()
             for row in t.box.store.games():
-                entry = json.loads(json.dumps(game_entry(t.box.store, row)))
+                entry = as_json(game_entry(t.box.store, row))
                 assert league.take(messages.topic(CLUB, table, "event"), messages.encode(messages.Entry(
                     v=1, kind="game", id=f"{table}:{row.id}:1", table=table, game=row.id, seq=1, at=0.0,
                     entry=entry))) == "taken"

@@ -227,7 +227,7 @@ def test_steps_json_alone_gives_the_states_every_page_shows(evening):
             assert rec["status"] == entry(t, game)["status"] != "playing"
             rules, seen = states(rec)
             # The last state is the game the score log has.
-            assert rules.summary(seen[-1])["totals"] == entry(t, game)["totals"]
+            assert rules.summary(seen[-1]).totals == entry(t, game)["totals"]
             assert rules.is_over(seen[-1]) or entry(t, game)["status"] == "abandoned" or entry(t, game).get("stopped")
             for number, state in enumerate(seen):
                 _status, _h, page = t.get(f"/g/{game}/step/{number}")

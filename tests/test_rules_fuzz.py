@@ -40,6 +40,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -403,7 +404,11 @@ def contract(game: Fuzz, s) -> None:
     json.dumps(rules.public(s))
     for seat in game.seats(s):
         json.dumps(rules.private(s, seat))
-    log = rules.summary(s)
+    summary = rules.summary(s)
+    # The score log reads back as its own kind of summary, exactly as written.
+    assert isinstance(summary, base.Summary)
+    assert msgspec.json.decode(msgspec.json.encode(summary), type=type(summary)) == summary
+    log = msgspec.to_builtins(summary)
     json.dumps(log)
     assert log["status"] == ("finished" if rules.is_over(s) else "playing")
     assert set(log["winners"]) <= set(log["players"])

@@ -68,33 +68,27 @@ def test_the_last_action_line_is_never_cut(lang):
 
 @pytest.mark.parametrize("lang", ALL)
 def test_DC10_decipher_round_table_says_the_guess_whole(lang):
-    try:
-        with Table(seed=34, lang=lang) as t:
-            t.start("decipher", players=["Ania", "Bartholomew"], length=3)
-            t.type("#2A")                               # Bartholomew solves it: the round table
-            said = [line for line in t.screen().splitlines() if line.startswith(SAID)]
-            words = i18n._("{name} guessed right").format(name="Bartholomew")
-            text = t.screen()
-            assert said and " ".join(wrap(SAID + words)) in " ".join(text.splitlines())
-            assert "…" not in " ".join(said)
-    finally:
-        i18n.use("en")
+    with Table(seed=34, lang=lang) as t:
+        t.start("decipher", players=["Ania", "Bartholomew"], length=3)
+        t.type("#2A")                               # Bartholomew solves it: the round table
+        said = [line for line in t.screen().splitlines() if line.startswith(SAID)]
+        words = i18n._("{name} guessed right").format(name="Bartholomew")
+        text = t.screen()
+        assert said and " ".join(wrap(SAID + words)) in " ".join(text.splitlines())
+        assert "…" not in " ".join(said)
 
 
 @pytest.mark.parametrize("lang", ALL)
 def test_DV3_the_first_line_names_who_starts(lang):
-    try:
-        with Table(seed=34, lang=lang) as t:
-            t.start("davinci", players=3)
-            t.press("2")                                # P2 starts
-            t.press("#")
-            said = [line for line in t.screen().splitlines() if line.startswith(SAID)]
-            assert said == [SAID + i18n._("{p} starts the deal").format(p=i18n._("P{n}").format(n=2))]
-            t.hold("*", 1.0)
-            assert i18n._("{p} starts the deal").format(p=i18n._("P{n}").format(n=2)) in \
-                " ".join(t.screen().splitlines())
-    finally:
-        i18n.use("en")
+    with Table(seed=34, lang=lang) as t:
+        t.start("davinci", players=3)
+        t.press("2")                                # P2 starts
+        t.press("#")
+        said = [line for line in t.screen().splitlines() if line.startswith(SAID)]
+        assert said == [SAID + i18n._("{p} starts the deal").format(p=i18n._("P{n}").format(n=2))]
+        t.hold("*", 1.0)
+        assert i18n._("{p} starts the deal").format(p=i18n._("P{n}").format(n=2)) in \
+            " ".join(t.screen().splitlines())
 
 
 def done(t: Table, team: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from referee import i18n
 from referee.box.screen import COLS
+from referee.store.scorelog import Entry
 from referee.testing import Table
 from referee.said import decrypto as said_decrypto
 from referee.web import chart, decrypto as web_decrypto, sheets
@@ -44,73 +45,68 @@ def black_on_one_of_each(t: Table) -> None:
     t.type(wrong(t, 1) + "#" + code(t, 1) + "##")
 
 
+@pytest.fixture(params=LANGS)
+def black_ahead(request):
+    """The game of ``black_on_one_of_each`` at a table speaking each language."""
+    with Table(seed=7, lang=request.param) as t:
+        black_on_one_of_each(t)
+        yield t
+
+
 def body(t: Table, path: str) -> str:
     status, _headers, text = t.get(path)
     assert status == 200
     return text
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_box_names_each_team_beside_its_tokens(lang):
-    try:
-        with Table(seed=7, lang=lang) as t:
-            black_on_one_of_each(t)
-            lines = t.screen("main").splitlines()
-            line = i18n._("{team}: int {i}, mis {m}")
-            assert line.format(team=i18n._("White"), i=0, m=0) in lines
-            assert line.format(team=i18n._("Black"), i=1, m=1) in lines
-            assert all(len(x) <= COLS for x in lines)
-            t.press("C")                       # the help says what int and mis are
-            helps = []
-            while t.screen("main") not in helps:      # every page, round to the first again
-                helps.append(t.screen("main"))
-                t.press("D")
-            assert any(i18n._("int: interceptions,") in h for h in helps)
-            assert any(i18n._("mis: miscommunication") in h for h in helps)
-    finally:
-        i18n.use("en")
+def test_the_box_names_each_team_beside_its_tokens(black_ahead):
+    t = black_ahead
+    lines = t.screen("main").splitlines()
+    line = i18n._("{team}: int {i}, mis {m}")
+    assert line.format(team=i18n._("White"), i=0, m=0) in lines
+    assert line.format(team=i18n._("Black"), i=1, m=1) in lines
+    assert all(len(x) <= COLS for x in lines)
+    t.press("C")                       # the help says what int and mis are
+    helps = []
+    while t.screen("main") not in helps:      # every page, round to the first again
+        helps.append(t.screen("main"))
+        t.press("D")
+    assert any(i18n._("int: interceptions,") in h for h in helps)
+    assert any(i18n._("mis: miscommunication") in h for h in helps)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_all(lang):
-    try:
-        with Table(seed=7, lang=lang) as t:
-            black_on_one_of_each(t)
-            game = t.log()[0]["id"]
-            html = body(t, f"/g/{game}")
-            table = re.search(r'<table class="sheet tokens">.*?</table>', html, re.S).group(0)
-            heads = page_text(re.search(r"<thead>.*?</thead>", table, re.S).group(0))
-            assert heads == " ".join([i18n._("White"), i18n._("Black"), i18n._("Round"),
-                                      i18n._("Int."), i18n._("Mis."), i18n._("Int."), i18n._("Mis.")])
-            assert f'title="{i18n._("Interceptions")}"' in table and f'title="{i18n._("Miscommunications")}"' in table
-            rows = re.findall(r'<tr class="round">(.*?)</tr>', table, re.S)
-            cells = [re.findall(r"<td>(\d+)<small>.*?Σ (\d+)</small>", row, re.S) for row in rows]
-            # White int, White mis, Black int, Black mis: won in the round, held after it.
-            assert cells == [[("0", "0"), ("0", "0"), ("0", "0"), ("1", "1")],
-                             [("0", "0"), ("0", "0"), ("1", "1"), ("0", "1")]]
-            total = page_text(re.search(r"<tfoot>.*?</tfoot>", table, re.S).group(0))
-            assert total == f"{i18n._('Total')} 0 0 1 1"
-            text = page_text(html)
-            assert i18n._(web_decrypto.TOKEN_RULE) in text
-            assert "Σ -1" not in text and "Σ 0 Σ" not in text     # no difference shown as a score
-    finally:
-        i18n.use("en")
+def test_the_game_page_counts_each_kind_of_token_per_team_per_round_and_in_all(black_ahead):
+    t = black_ahead
+    game = t.log()[0]["id"]
+    html = body(t, f"/g/{game}")
+    table = re.search(r'<table class="sheet tokens">.*?</table>', html, re.S).group(0)
+    heads = page_text(re.search(r"<thead>.*?</thead>", table, re.S).group(0))
+    assert heads == " ".join([i18n._("White"), i18n._("Black"), i18n._("Round"),
+                              i18n._("Int."), i18n._("Mis."), i18n._("Int."), i18n._("Mis.")])
+    assert f'title="{i18n._("Interceptions")}"' in table and f'title="{i18n._("Miscommunications")}"' in table
+    rows = re.findall(r'<tr class="round">(.*?)</tr>', table, re.S)
+    cells = [re.findall(r"<td>(\d+)<small>.*?Σ (\d+)</small>", row, re.S) for row in rows]
+    # White int, White mis, Black int, Black mis: won in the round, held after it.
+    assert cells == [[("0", "0"), ("0", "0"), ("0", "0"), ("1", "1")],
+                     [("0", "0"), ("0", "0"), ("1", "1"), ("0", "1")]]
+    total = page_text(re.search(r"<tfoot>.*?</tfoot>", table, re.S).group(0))
+    assert total == f"{i18n._('Total')} 0 0 1 1"
+    text = page_text(html)
+    assert i18n._(web_decrypto.TOKEN_RULE) in text
+    assert "Σ -1" not in text and "Σ 0 Σ" not in text     # no difference shown as a score
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_tonights_page_shows_tokens_not_their_difference(lang):
-    try:
-        with Table(seed=7, lang=lang) as t:
-            black_on_one_of_each(t)
-            text = page_text(body(t, "/"))
-            white = said_decrypto.tokens_text(0, 0)
-            black = said_decrypto.tokens_text(1, 1)
-            assert f"{i18n._('White')} {white} {i18n._('Black')} {black}" in text
-            assert i18n.ngettext("{n} interception", "{n} interceptions", 1).format(n=1) in black
-            # Other games keep their points.
-            assert sheets.standings({"game": "davinci", "players": ["A"], "totals": {"A": 2}})[0].tokens == ""
-    finally:
-        i18n.use("en")
+def test_tonights_page_shows_tokens_not_their_difference(black_ahead):
+    t = black_ahead
+    text = page_text(body(t, "/"))
+    white = said_decrypto.tokens_text(0, 0)
+    black = said_decrypto.tokens_text(1, 1)
+    assert f"{i18n._('White')} {white} {i18n._('Black')} {black}" in text
+    assert i18n.ngettext("{n} interception", "{n} interceptions", 1).format(n=1) in black
+    # Other games keep their points.
+    points = davinci.Summary(status="playing", players=["A"], rounds=[], totals={"A": 2}, winners=[], scored=True)
+    entry = Entry(id=1, game="davinci", started=0.0, ended=None, status="playing", summary=points)
+    assert sheets.standings(entry)[0].tokens == ""
 
 
 def test_a_code_never_breaks_across_lines():

@@ -190,7 +190,7 @@ def test_api_evening_serves_exactly_the_score_log(t):
     decrypto_game(t)
     status, headers, body = t.get("/api/evening")
     assert status == 200 and headers["Content-Type"].startswith("application/json")
-    assert json.loads(body) == t.log() == scorelog.evening(t.box.store, t.clock.wall())
+    assert json.loads(body) == t.log() == [scorelog.as_json(e) for e in scorelog.evening(t.box.store, t.clock.wall())]
 
 
 def test_the_evening_as_json_and_csv_files(t):

@@ -143,7 +143,7 @@ def test_the_evening_reads_in_czech(t):
     assert "Decipher Hraje se od " in text and "· Kolo 3 z 3 · slovo tvoří Cy" in text
     assert "Decrypto Dohráno" in text and "★ Bílí 0 zachycení, 0 nedorozumění Černí 0 zachycení, 2 nedorozumění" in text   # the sides as the screens name them, their tokens (25.2)
     assert "Da Vinciho kód Dohráno" in text and "necelá minuta" in text
-    assert text.endswith("Obnovit Všechny večery CSV JSON")
+    assert text.endswith("Obnovit Všechny večery Jak hrát CSV JSON")
 
 
 def test_a_game_page_reads_in_czech(t):

@@ -94,50 +94,41 @@ def test_item14_no_soft_key_is_labelled_with_a_single_letter(lang):
 
 @pytest.mark.parametrize("lang", ALL)
 def test_item14_the_key_range_stays_on_the_line_after_a_12_character_name(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("osmisifry", players=TWELVE[:4])
-            for _ in range(10):                 # rows 1 and 2, five letters each
-                t.press("#")
-            for seat, name in enumerate(TWELVE[:4]):
-                lines = t.screen("main").splitlines()
-                assert i18n._("{name}: 1-{last}").format(name=name, last=5) in lines, lines   # cs: "1–5"
-                assert all(len(line) <= COLS for line in lines)
-                t.press(str(seat + 1))
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("osmisifry", players=TWELVE[:4])
+        for _ in range(10):                 # rows 1 and 2, five letters each
+            t.press("#")
+        for seat, name in enumerate(TWELVE[:4]):
+            lines = t.screen("main").splitlines()
+            assert i18n._("{name}: 1-{last}").format(name=name, last=5) in lines, lines   # cs: "1–5"
+            assert all(len(line) <= COLS for line in lines)
+            t.press(str(seat + 1))
 
 
 @pytest.mark.parametrize("lang", ALL)
 def test_item14_a_short_name_keeps_the_whole_sentence(lang):
-    try:
-        with Table(seed=3, lang=lang) as t:
-            t.start("osmisifry", players=["Ann", "Bo"])
-            t.type("######")
-            sentence = i18n._("{name} picks: 1-{last}").format(name="Ann", last=3)
-            assert sentence in t.screen("main").splitlines()
-    finally:
-        i18n.use("en")
+    with Table(seed=3, lang=lang) as t:
+        t.start("osmisifry", players=["Ann", "Bo"])
+        t.type("######")
+        sentence = i18n._("{name} picks: 1-{last}").format(name="Ann", last=3)
+        assert sentence in t.screen("main").splitlines()
 
 
 @pytest.mark.parametrize("lang, die", [("en", "d"), ("cs", "k"), ("pl", "k"), ("ru", "к")])
 def test_item14_dice_are_written_as_the_language_writes_them(lang, die):
-    try:
-        with Table(seed=1, lang=lang) as t:
-            t.type("6D")                        # the table tools' dice
-            assert f"2{die}8" in t.screen("main").splitlines()[0]
-            t.press("A")
-            assert f"3{die}8" in t.screen("main").splitlines()[0]
-            t.type("*" * 3)
-            t.start("osmisifry", players=2)
-            assert f"2{die}8" in t.screen("main")
-            t.type("D#")                        # creation ends early: the direction is rolled
-            shown = t.screen("main")
-            assert f"{die}8" in shown
-            if lang != "en":
-                assert "d8" not in shown
-    finally:
-        i18n.use("en")
+    with Table(seed=1, lang=lang) as t:
+        t.type("6D")                        # the table tools' dice
+        assert f"2{die}8" in t.screen("main").splitlines()[0]
+        t.press("A")
+        assert f"3{die}8" in t.screen("main").splitlines()[0]
+        t.type("*" * 3)
+        t.start("osmisifry", players=2)
+        assert f"2{die}8" in t.screen("main")
+        t.type("D#")                        # creation ends early: the direction is rolled
+        shown = t.screen("main")
+        assert f"{die}8" in shown
+        if lang != "en":
+            assert "d8" not in shown
 
 
 def test_item14_czech_da_vinci_names_the_dash_tile_as_the_rulebook_does():

@@ -186,6 +186,10 @@ class Box:
         self.devices.close()
         self.store.close()
 
+    def busy(self) -> bool:
+        """Whether work the box started is still under way (``idle`` waits for it)."""
+        return bool(self._tasks)
+
     async def idle(self) -> None:
         """Returns once nothing the box started is still under way."""
         quiet = 0

@@ -11,7 +11,7 @@ fewest games played, then name.
 
 Beside the standings, every player's page and ratings over every table's
 games (``/p/``): a finished game's result and OpenSkill ratings, worked out
-by the box's web code (``referee.web.players``: ``result_of`` and
+by the box's web code (``referee.web.players``: ``result_from`` and
 ``Rater``), with the names matched as the boxes match them (composed,
 spaces single, case ignored), so that a name meeting across tables is one
 player.  The results are kept in the league's file (``results``); the
@@ -46,7 +46,7 @@ import sqlite3
 import time
 import zlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import aiomqtt
 import msgspec
@@ -59,7 +59,7 @@ from referee.club.publisher import BACKOFF, Faults, keep_connected
 from referee.config import Config
 from referee.files import check_sound
 from referee.store.scorelog import evening_start
-from referee.web.players import Rater, Result, key, result_of
+from referee.web.players import Rater, Result, key, result_from
 
 log = logging.getLogger("referee.league")
 SAID = 3       # stored rows set aside that the log line names; the rest it counts
@@ -115,6 +115,13 @@ CREATE TABLE IF NOT EXISTS set_aside (   -- stored rows today's checks refuse, k
     at      REAL NOT NULL                -- when the league set it aside
 );
 """
+
+
+class Played(m.Summary, kw_only=True):
+    """A game as the league's pages list it: what it keeps of the entry,
+    and the table and row that brought it."""
+    table: str
+    seq: int
 
 
 class League:
@@ -417,7 +424,7 @@ class League:
 
     # --- what the pages show ---------------------------------------------------------
 
-    def games(self, since: float, until: float | None = None) -> list[dict]:
+    def games(self, since: float, until: float | None = None) -> list[Played]:
         """Games begun in [since, until) and, for tonight, any still in play."""
         rows = self._db.execute("SELECT tbl, seq, entry FROM games WHERE started >= ? AND started < ? "
                                 "ORDER BY started DESC", (since, until or 2**62)).fetchall()
@@ -432,16 +439,16 @@ class League:
                 self.faults("stored", "league: a stored game of table %s cannot be read; it is left out",
                             m.short(tbl))
                 continue
-            games.append({"table": tbl, "seq": seq, **msgspec.to_builtins(entry)})
+            games.append(Played(table=tbl, seq=seq, **msgspec.structs.asdict(entry)))
         return games
 
-    def tables(self, tonight: list[dict]) -> list[dict]:
-        games = {(g["table"], g["id"]): g for g in tonight}
+    def tables(self, tonight: list[Played]) -> list[dict]:
+        games = {(g.table, g.id): g for g in tonight}
         out = []
         for name, online, game, seen in self._db.execute("SELECT name, online, game, seen FROM tables ORDER BY name"):
             entry = games.get((name, game))
-            out.append({"table": name, "online": bool(online), "seen": seen, "game": entry and entry["game"],
-                        "status": entry and entry.get("status"), "round": entry and len(entry.get("rounds", ())),
+            out.append({"table": name, "online": bool(online), "seen": seen, "game": entry and entry.game,
+                        "status": entry and entry.status, "round": entry and len(entry.rounds),
                         "leaders": leaders(entry) if entry else []})
         return out
 
@@ -495,7 +502,7 @@ def _result_of(entry: m.Summary | None) -> Result | None:
     """A game's result once it has ended, or None."""
     if entry is None or entry.ended is None:
         return None
-    return result_of(msgspec.to_builtins(entry))
+    return result_from(entry, entry)
 
 
 def _counted(results: dict[int, Result], aliases: Mapping[str, str] | None = None) -> Rater:
@@ -513,29 +520,29 @@ def _copy(players: Rater) -> Rater:
     return copy.deepcopy(players, {id(r): r for r in players.results.values()})
 
 
-def leaders(entry: dict) -> list[str]:
-    totals = entry.get("totals") or {}
-    if not totals or not all(isinstance(v, (int, float)) for v in totals.values()):
+def leaders(entry: m.Summary) -> list[str]:
+    totals = entry.totals
+    if not totals:
         return []
     best = max(totals.values())
     return [name for name, points in totals.items() if points == best]
 
 
-def standings(games: list[dict], players: Rater | None = None) -> list[dict]:
+def standings(games: Sequence[m.Summary], players: Rater | None = None) -> list[dict]:
     """Rows by name as typed; a name a box's merge joined into another
     player (``players.aliases``) counts as that player, under its name."""
     table: dict[str, dict] = {}
     counted = [game.name for game in catalogue.league_points()]
     for g in games:
-        if g.get("status") != "finished":
+        if g.status != "finished":
             continue
-        for seat in g.get("players", ()):
-            name = _as_player(str(seat), players)
+        for seat in g.players:
+            name = _as_player(seat, players)
             row = table.setdefault(name, {"name": name, "played": 0, "wins": 0, **dict.fromkeys(counted, 0)})
             row["played"] += 1
-            row["wins"] += seat in g.get("winners", ())
-            if g.get("game") in counted and g.get("scored", True):
-                row[g["game"]] += (g.get("totals") or {}).get(seat, 0)
+            row["wins"] += seat in g.winners
+            if g.game in counted and g.scored:
+                row[g.game] += g.totals.get(seat, 0)
     return sorted(table.values(), key=lambda r: (-r["wins"], *(-r[game] for game in counted), r["played"], r["name"]))
 
 

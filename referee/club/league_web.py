@@ -20,13 +20,14 @@ import datetime as dt
 import json
 import time
 
+import msgspec
 from aiohttp import web
 from babel.dates import format_time
 from markupsafe import Markup
 
 from referee import catalogue, i18n
 from referee.club import joins, messages
-from referee.club.league import League, follow
+from referee.club.league import League, Played, follow
 from referee.web import export, guard, live
 from referee.web.app import environment, static_files
 from referee.web.bodies import Body, PerChange, send
@@ -34,11 +35,11 @@ from referee.config import Ladder
 from referee.web import ladder
 from referee.web.history import evening_of
 from referee.web import ladder_files
-from referee.web.player_pages import (WHO, game_of, href, ladder_page, look_alikes, places, places_json, player_json,
+from referee.web.paths import DAY, LADDER_FILES, LADDERS, WHO
+from referee.web.player_pages import (game_of, href, ladder_page, look_alikes, places, places_json, player_json,
                                       player_page, players_page, rivals_view, season_of, wanted)
 from referee.web.player_stats import ORDERS, everyone, player
 
-DAY = r"{day:[0-9]{4}-[0-9]{2}-[0-9]{2}}"
 
 
 class LeagueSite:
@@ -115,7 +116,7 @@ class LeagueSite:
         if kind == "csv":
             body = Body.of(_csv(data["games"]), "csv")
         else:
-            body = Body.of(json.dumps(data, ensure_ascii=False), "json")
+            body = Body.of(msgspec.json.encode(data).decode(), "json")
         if kind is None:
             return send(request, body)
         name = f"league-{day or dt.date.fromtimestamp(self.clock())}.{kind}"
@@ -201,15 +202,15 @@ def _clock(at: float) -> str:
     return format_time(dt.datetime.fromtimestamp(at), "short", locale=i18n.lang)
 
 
-def _csv(games: list[dict]) -> str:
+def _csv(games: list[Played]) -> str:
     """A row per player and game: what a spreadsheet needs to total a league,
     written as the box writes its own files (``referee.web.export``)."""
-    rows = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
+    rows: list[list[object]] = [["table", "game_id", "game", "status", "started", "player", "total", "winner"]]
     for g in games:
-        for name in g.get("players", ()):
-            rows.append([g["table"], g["id"], g["game"], g["status"],
-                         dt.datetime.fromtimestamp(g["started"]).isoformat(timespec="seconds"), name,
-                         (g.get("totals") or {}).get(name, ""), int(name in g.get("winners", ()))])
+        for name in g.players:
+            rows.append([g.table, g.id, g.game, g.status,
+                         dt.datetime.fromtimestamp(g.started).isoformat(timespec="seconds"), name,
+                         g.totals.get(name, ""), int(name in g.winners)])
     return export.csv_text(rows)
 
 
@@ -230,12 +231,12 @@ def make_app(site: LeagueSite) -> web.Application:
     get("/live", site.stream)
     get("/static/{name}", site.static_file)
     get("/p/", site.players)
-    get("/p/ladder/{game}", site.leaderboard)
-    get("/p/ladder/{game}/{season}", site.leaderboard)
+    for path in LADDERS:
+        get(path, site.leaderboard)
     get(f"/p/{WHO}", site.player)
     get(f"/api/p/{WHO}.{{kind:json}}", site.player_file)
-    get("/api/p/ladder/{game}.json", site.leaderboard_file)
-    get("/api/p/ladder/{game}/{season}.json", site.leaderboard_file)
+    for path in LADDER_FILES:
+        get(path, site.leaderboard_file)
     get("/api/tonight", site.api)
     get("/api/tonight.{kind:csv|json}", site.api)
     get(f"/api/e/{DAY}", site.api)

@@ -95,7 +95,7 @@ class Outbox:
             "LEFT JOIN events e ON e.game = g.id GROUP BY g.id ORDER BY g.id").fetchall()
         return [game for game, ended, seq in found if sent.get(game) != (seq, ended)]
 
-    def entries(self, game: int) -> list[tuple[int, float, dict]]:
+    def entries(self, game: int) -> list[tuple[int, float, scorelog.Entry]]:
         """(seq, recorded at, score-log entry after that row) for each row of
         ``game`` not yet acknowledged; the last one again if only its end is new."""
         db = self._store()

@@ -26,6 +26,7 @@ from paho.mqtt.properties import Properties
 from referee.club import messages as m
 from referee.club.outbox import Outbox
 from referee.config import Config
+from referee.store import scorelog
 
 log = logging.getLogger("referee.club")
 POLL_SECONDS = 0.05          # how often the store is looked at (one pragma)
@@ -164,9 +165,9 @@ class Publisher:
         message = None
         for seq, at, entry in entries:
             message = m.Entry(v=m.VERSION, kind="event", id=f"{self.club.table}:{game}:{seq}",
-                              table=self.club.table, game=game, seq=seq, at=at, entry=entry)
+                              table=self.club.table, game=game, seq=seq, at=at, entry=scorelog.as_json(entry))
             await mqtt.publish(self._topic("event"), m.encode(message), qos=1)
-            self.outbox.mark(game, seq, entry["ended"] is not None)
+            self.outbox.mark(game, seq, entry.ended is not None)
             self.published += 1
         if message is not None:
             retained = msgspec.structs.replace(message, kind="game")

@@ -3,9 +3,11 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import davinci as dv
+from games.base import Summary
 from referee import setup_names
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
 
@@ -34,7 +36,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The game of a tournament, whose turn it is, each player's tiles
     hidden and face up, and the tournament's points."""
     games = v["games"]
@@ -56,4 +58,37 @@ GLOSSARY = (
     Term(N_("hit|hit|hits"), N_("Right: it is shown; go on, or stop.")),
     Term(N_("miss|miss|missed|misses"), N_("Wrong: your new tile goes in face up.")),
     Term(N_("joker|joker|jokers"), N_("A dash tile, anywhere in a row, never moves.")),
+)
+
+
+# How to play, for the phones' /how/davinci page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Guess the others' hidden tiles before they guess yours: the last with a hidden tile wins."),
+    table=(N_("The tiles, 0-11 in black and in white, and the jokers if you play with them."),
+           N_("Each player's row, standing so that only its owner sees it.")),
+    box=(N_("Says whose turn it is and counts each row's hidden tiles and those shown."),
+         N_("Runs the turn's time if you chose a timer."),
+         N_("Keeps a tournament's points, game after game.")),
+    phases=(
+        Phase(SETUP, N_("Setup"), N_("Choose the players, the rules (jokers or not), a timer and a tournament."),
+              (N_("1-3: change an option"), N_("D: more options"), N_("#: start"), N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("deal", N_("The deal"), N_("Each takes 4 tiles (3 when four play) and sorts them low to high."),
+              (N_("A digit: who starts"), N_("#: the one shown starts")),
+              (Shot("deal", N_("Take the tiles; who starts?")),)),
+        Phase("turn", N_("A turn"),
+              N_("Draw a tile and keep it hidden; point at another's tile and say its colour and number. Tell the "
+                 "box whom you attacked and whether you hit."),
+              (N_("A digit: the player attacked"), N_("A: hit; B: miss"), N_("A: attack again; #: stop")),
+              (Shot("draw", N_("P1 draws, then attacks.")),
+               Shot("attack", N_("P1 attacks P2: hit or miss?")),
+               Shot("hit", N_("A hit: attack again, or stop.")),
+               Shot("miss", N_("P2 missed P3: P3's turn.")),
+               Shot("rows", N_("The team screens show every row."), "team1"))),
+    ),
+    scoring=(N_("A hit: the tile is turned up; attack again, or stop and put the drawn tile in your row hidden."),
+             N_("A miss: the drawn tile goes in your row face up."),
+             N_("A tournament, each game: 1 for each tile guessed, 3 for each code finished, 5 for the win.")),
+    example=(N_("In a game of a tournament Ann guesses 4 tiles, finishes one player's code and wins:"),
+             N_("4 + 3 + 5 = 12 points.")),
 )

@@ -3,8 +3,10 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import decipher as game
+from games.base import Summary
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
 
@@ -33,7 +35,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round, whose turn it is to seek, and each player's points."""
     kind = v["step"]["kind"]
     if kind == "guess":
@@ -58,4 +60,43 @@ GLOSSARY = (
     Term(N_("NO tokens|"), N_("A piece refused on a field: 1 to the maker.")),
     Term(N_("bonus mode|bonus"), N_("Last 3 pieces: each gives the maker 2.")),
     Term(N_("solution token|solution"), N_("5 to who guesses; else to the maker.")),
+)
+
+
+# How to play, for the phones' /how/decipher page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Each round one player, the maker, hides a word; the seekers build it piece by piece and guess it."),
+    table=(N_("The letter pieces, the board, the NO and bonus tokens, and 3 guess tokens for each seeker."),
+           N_("The maker's word, its pieces in the secret chamber.")),
+    box=(N_("Says who is maker and whose turn it is, round by round."),
+         N_("Counts the tokens and the pieces left, and starts bonus mode."),
+         N_("Scores every round and the game.")),
+    phases=(
+        Phase(SETUP, N_("Setup"), N_("Choose the players, the word's letters and the first maker."),
+              (N_("1-3: change an option"), N_("A: tonight's players; B: names typed on a phone"), N_("#: start"),
+               N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("pieces", N_("Pieces"),
+              N_("The maker hands the seeker a piece; the seeker puts it on a field: does it fit here?"),
+              (N_("Digits, then #: the pieces in the chamber, on screen 1"), N_("A: YES, it fits"),
+               N_("B: NO, a NO token on the field"), N_("#: in bonus mode, a piece asked for")),
+              (Shot("count", N_("Screen 1, the maker's: how many pieces are in the chamber?"), "team1"),
+               Shot("turn", N_("Ania's turn: YES or NO for her piece.")),
+               Shot("bonus", N_("3 pieces left: bonus mode.")))),
+        Phase("guess", N_("Guessing"), N_("Any seeker may guess at any moment; each guess costs a guess token."),
+              (N_("A seeker's digit: that seeker guesses"), N_("A: right; B: wrong")),
+              (Shot("guess", N_("Ania guesses: right or wrong?")),)),
+        Phase("round", N_("Round scores"), N_("The box scores the round; C and D page through it."),
+              (N_("C, D: the pages"), N_("#: the next round")),
+              (Shot("round", N_("Ania solved it: the round's points.")),
+               Shot("maker", N_("Mirek's tokens, the maker's.")),
+               Shot("seeker", N_("Ania's tokens, the solver's.")))),
+    ),
+    scoring=(N_("Seeker: 1 for each guess token still held; the solver also 5 for the solution token and 2 for "
+                "each bonus token left on the board."),
+             N_("Maker: 1 for each NO token, 2 for each bonus token taken, 1 for each guess token received, and 5 if "
+                "nobody guessed the word.")),
+    example=(N_("Mirek is maker with PANDA; Ania and Marek seek."),
+             N_("3 NO tokens; one bonus token taken; Marek guesses wrong once, Ania wrong once, then right."),
+             N_("Ania 5 + 2×2 + 1 = 10; Marek 2; Mirek 3 + 2 + 3 = 8.")),
 )

@@ -2,9 +2,10 @@
 undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
-from games import decrypto as d
+from games import base, decrypto as d
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _, ngettext
 
 
@@ -72,10 +73,10 @@ def doing(v: dict) -> str:
     return _(said).format(team=team) if said else ""
 
 
-def held(summary: dict) -> dict[str, list[int]]:
+def held(summary: base.Summary) -> dict[str, list[int]]:
     """Each team's interceptions and miscommunications, from the score log's rounds."""
-    tokens = {name: [0, 0] for name in summary.get("players", ())}
-    for r in summary.get("rounds", ()):
+    tokens = {name: [0, 0] for name in summary.players}
+    for r in summary.rounds:
         for name, got in r.get("tokens", {}).items():
             if name in tokens:
                 tokens[name][0] += got.get("interceptions", 0)
@@ -83,10 +84,13 @@ def held(summary: dict) -> dict[str, list[int]]:
     return tokens
 
 
-def reason(summary: dict) -> str:
+def reason(summary: base.Summary) -> str:
     """Why the game ended, in the words of the box's result page; after a
-    tie, why it was one and what broke it [DE-9]."""
-    why, winners, names = summary.get("reason"), summary.get("winners") or [], summary.get("players") or []
+    tie, why it was one and what broke it [DE-9]; "" for a summary not
+    Decrypto's."""
+    if not isinstance(summary, d.Summary):
+        return ""
+    why, winners, names = summary.reason, summary.winners, summary.players
     if why is None or not names:
         return ""
     if why == "interceptions" and winners:
@@ -97,7 +101,7 @@ def reason(summary: dict) -> str:
     if why == "rounds":
         return ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
                         d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND)
-    tie = summary.get("tie")
+    tie = summary.tie
     if tie == "both_tokens":
         both = next((n for n, (i, m) in held(summary).items() if i >= 2 and m >= 2), names[0])
         parts = [_("Tie: {team} has 2 of each token.").format(team=_team(both))]
@@ -107,15 +111,15 @@ def reason(summary: dict) -> str:
         parts = [_("Tie: both at 2 interceptions.")]
     else:
         parts = [ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)]
-    totals = summary.get("totals", {})
+    totals = summary.totals
     parts.append(_("Score {0}:{1}.").format(*(totals.get(n, 0) for n in names)))
     if why != "score":
-        counts = summary.get("keywords_guessed", {})
+        counts = summary.keywords_guessed
         parts.append(_("Keywords {0}:{1}.").format(*(counts.get(n, 0) for n in names)))
     return " ".join(parts)
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: base.Summary) -> Facts:
     """The round, what it waits for, each side's tokens: two teams' tokens,
     or the Hacker's interceptions against its goal [DE-10] (the Team holds
     none)."""
@@ -151,4 +155,47 @@ GLOSSARY = (
     Term(N_("miscommunication (mis)|miscommunication|miscommunications|miscommunicated|miscommunicates|mis"), N_("Missing your own code: two lose.")),
     Term(N_("tokens|token|tokens"), N_("Interceptions and miscommunications held.")),
     Term(N_("Hacker|hacker"), N_("Plays alone against two; only intercepts.")),
+)
+
+
+# How to play, for the phones' /how/decrypto page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Two teams, White and Black, hint at their own code with clues. Two interceptions win; two "
+            "miscommunications lose."),
+    table=(N_("Each team's 4 keywords, behind its screen, if you play with the cards."),
+           N_("The notesheets, where teams write their clues and guesses."),
+           N_("Tokens, if you like: the box counts them too.")),
+    box=(N_("Draws each team's code and shows it on the team's screen while its button is held."),
+         N_("Runs the 30 seconds once one team's clues are written."),
+         N_("Judges every guess and counts the tokens and the rounds.")),
+    phases=(
+        Phase(SETUP, N_("Setup"),
+              N_("Choose the teams, the keywords' language and the timer. With three players, the Hacker plays "
+                 "alone against a team of two."),
+              (N_("1-3: change an option"), N_("A: tonight's players; B: names typed on a phone"), N_("#: start"),
+               N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("clues", N_("Clues"),
+              N_("Each encryptor holds the team button to see the code, then writes three clues on the notesheet."),
+              (N_("Team button, held: the code, on the team's screen only"),
+               N_("Team button twice: our clues are written"), N_("A: another encryptor")),
+              (Shot("clues", N_("The public screen names each team's encryptor.")),
+               Shot("code", N_("White's own screen while White's button is held: the code 3-2-1."), "team1"))),
+        Phase("guesses", N_("Guesses"),
+              N_("The encryptor reads the clues aloud. From round 2 the other team intercepts first, then the "
+                 "team decodes its own code."),
+              (N_("1-4: a guess, three digits"), N_("#: the guess is said"), N_("*: clear")),
+              (Shot("decode", N_("Round 1: White decodes its own code; nobody intercepts yet.")),
+               Shot("intercept", N_("Round 2: Black tries to intercept White's code first.")))),
+        Phase("reveal", N_("The code revealed"), N_("The box shows the code and gives the tokens."),
+              (N_("#: the next code"), N_("D: every code so far")),
+              (Shot("reveal", N_("White's guess was its code: no token.")),
+               Shot("intercepted", N_("Black's interception is said; White decodes next.")))),
+    ),
+    scoring=(N_("Interception: the other team's guess is the code, right digits in the right order."),
+             N_("Miscommunication: a team's guess of its own code is wrong."),
+             N_("After 8 rounds, or on a tie: +1 for each interception, -1 for each miscommunication.")),
+    example=(N_("After 8 rounds White has 1 interception and 1 miscommunication: 1 - 1 = 0."),
+             N_("Black has 1 interception: 1 - 0 = 1. Black wins.")),
+    private=True,
 )

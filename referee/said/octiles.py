@@ -3,9 +3,11 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import octiles as oc
+from games.base import Summary
 from referee import catalogue
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
 
@@ -36,7 +38,7 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round, who plays, and in referee mode each player's runners home."""
     home = v.get("home", {})
     sides = [Side(name_of(oc.NAME, name),
@@ -56,4 +58,38 @@ GLOSSARY = (
     Term(N_("home|home|homes"), N_("Edge circles: start on yours, end opposite.")),
     Term(N_("referee mode|referee"), N_("The box checks each move.")),
     Term(N_("dealer mode|dealer"), N_("The box only deals the tiles.")),
+)
+
+
+# How to play, for the phones' /how/octiles page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Bring all your runners from your start homes to the homes on the far edge. The first with every "
+            "runner home wins."),
+    table=(N_("The board: its 17 spaces, where the tiles are laid."),
+           N_("Each player's runners, on the start homes they choose.")),
+    box=(N_("Shuffles and deals the tiles: its picture shows the tile to play."),
+         N_("Checks each move, keeps the turns and the passes."),
+         N_("Knows where every runner stands, and who is home.")),
+    phases=(
+        Phase(SETUP, N_("Setup"),
+              N_("Choose the players, the runners (3 to 5) and whether the box checks moves or only deals."),
+              (N_("1-3: change an option"), N_("D: more options"), N_("#: start"), N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("turn", N_("A turn"),
+              N_("Lay the tile on an empty space, or swap it for a tile there; then move one runner along a path "
+                 "over it to the first circle."),
+              (N_("1-17, then #: the space"), N_("A, B: turn the tile"), N_("#: lay it and move"),
+               N_("A digit: which move, when there are more"), N_("D: pass, the map of the spaces")),
+              (Shot("tile", N_("West's turn: the tile to play.")),
+               Shot("space", N_("Space 12 keyed in.")),
+               Shot("turn", N_("The tile on space 12, turned with A and B.")),
+               Shot("move", N_("The moves the tile allows.")),
+               Shot("next", N_("East's turn, with the next tile.")))),
+    ),
+    scoring=(N_("No points: the first with every runner home wins; the box keeps the order of the others."),
+             N_("A runner stops at the first circle it reaches, never goes back into its own start homes nor "
+                "into another's goal homes."),
+             N_("After your turn one of your start homes must be empty.")),
+    example=(N_("West lays the first tile on space 12; its path takes a runner one circle on, and East plays "
+                "next."),),
 )

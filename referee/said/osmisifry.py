@@ -3,8 +3,10 @@ undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
 from games import osmisifry as osm
+from games.base import Summary
 from referee.account import Facts, Side, name_of
 from referee.glossary import Term
+from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
 
@@ -49,7 +51,7 @@ def stage(v: dict) -> str:
     return _(PHASES[phase]) if phase in PHASES else ""
 
 
-def account(v: dict, summary: dict) -> Facts:
+def account(v: dict, summary: Summary) -> Facts:
     """The round or phase, whose pick it is, and the points once booklets are scored."""
     names = v["players"]
     turn = _("It is {player}'s turn to pick.").format(player=name_of(osm.NAME, names[v["turn"]])) \
@@ -73,4 +75,52 @@ GLOSSARY = (
     Term(N_("found and named|found|named"), N_("+2 to the agent, +1 to the officer.")),
     Term(N_("unused letters|unused"), N_("Left uncrossed, not secret: -1 each.")),
     Term(N_("secret word|destroyed"), N_("5 letters to keep readable, or -5.")),
+)
+
+
+# How to play, for the phones' /how/osmisifry page (``referee.guide``).
+GUIDE = Guide(
+    goal=N_("Fill your grid with letters, hide words in it and draw a picture for each word: your officer has "
+            "five minutes to find them."),
+    table=(N_("Each agent's booklet: the grid and the pictures."),
+           N_("The secret word, agreed before play and written into every grid."),
+           N_("Pens, and two d8 if the box has no dice module.")),
+    box=(N_("Rolls each row of letters, one more than players, a row ahead."),
+         N_("Says whose pick it is; a player who is drawing picks last."),
+         N_("Rolls the direction, runs the five minutes and adds up the scores.")),
+    phases=(
+        Phase(SETUP, N_("Setup"), N_("Choose the players, the letter table and who starts."),
+              (N_("1-3: change an option"), N_("A: tonight's players; B: names typed on a phone"), N_("#: start"),
+               N_("C: help")),
+              (Shot("setup", N_("The setup page.")),)),
+        Phase("creation", N_("Creation"),
+              N_("Each round the box rolls the next row; then each player picks a letter of this round's row and "
+                 "writes it into the grid."),
+              (N_("#: roll (or ROLL on the dice module)"), N_("A digit: the letter picked"),
+               N_("B: a player is drawing and picks last"), N_("D: end creation early")),
+              (Shot("roll", N_("Round 1: the box asks for a roll of 2d8.")),
+               Shot("pick", N_("Row 1 is T E N: Player 1 picks; row 2 is rolled already.")),
+               Shot("end", N_("D: the table ends creation early.")))),
+        Phase("direction", N_("Pass the booklets"),
+              N_("One d8: on 1-4 every booklet goes to the left, on 5-8 to the right. Whoever gets one is that "
+                 "agent's officer."),
+              (N_("#: roll the d8"), N_("#: booklets handed over; the five minutes start")),
+              (Shot("direction", N_("The box asks for the direction.")),
+               Shot("officers", N_("A 3: to the left. Each booklet and its officer.")))),
+        Phase("decoding", N_("Decoding"), N_("The officers have five minutes to find and name the words."),
+              (N_("#: all officers are done early"),),
+              (Shot("decoding", N_("The five minutes, on every screen.")),)),
+        Phase("scoring", N_("Scoring"), N_("For each booklet, key in what its officer found."),
+              (N_("Digits, then #: pictures drawn, found and named, unused letters"),
+               N_("A: the secret word is destroyed; B: it is readable"), N_("*: back a question")),
+              (Shot("scoring", N_("The worked example keyed in: 11 pictures, 9 found, 5 unused letters.")),
+               Shot("result", N_("The scores: agent + officer = total.")))),
+    ),
+    scoring=(N_("Agent: +2 for each word found and named, -1 for each unused letter, -5 if the secret word is "
+                "destroyed."),
+             N_("Officer: +1 for each word found and named."),
+             N_("Total: agent + officer. The highest total is the best agent.")),
+    example=(N_("The officer found and named 9 of 11 words; 5 letters stayed unused; the secret word was destroyed."),
+             N_("Officer: 9 points."),
+             N_("Agent: 18 - 5 - 5 = 8 points.")),
 )

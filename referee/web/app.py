@@ -33,7 +33,8 @@ from referee import setup_names
 from referee.config import Ladder
 from referee.i18n import N_, _
 from referee.store import scorelog
-from referee.web import (chart, export, guard, history, live, merges, names_page, phone_clock, player_pages,
+from referee.store.scorelog import Entry
+from referee.web import (chart, export, guard, history, how, live, merges, names_page, phone_clock, player_pages,
                          replay, sheets, table, team_pages)
 from referee.web.bodies import TYPES, Body, PerChange, attachment, key_of, send
 from referee.web.paths import DAY, GAME, TOKEN, both_cases
@@ -109,22 +110,22 @@ class Site:
     def html(self, name: str, **context) -> Body:
         return Body.of(self.render(name, **context), "html")
 
-    def entries(self, day: dt.date) -> list[dict]:
+    def entries(self, day: dt.date) -> list[Entry]:
         """An evening's score log: tonight exactly as ``scorelog.evening``."""
         store = self.reader.store
         if day == self.tonight():
             return scorelog.evening(store, self.reader.clock.wall())
         return [scorelog.game_entry(store, row) for row in history.games_of(store, day)]
 
-    def entry(self, request: web.Request) -> dict:
+    def entry(self, request: web.Request) -> Entry:
         row = self.reader.store.game(int(request.match_info["id"]))
         if row is None or not catalogue.logged(row.name):
             raise web.HTTPNotFound()
         return scorelog.game_entry(self.reader.store, row)
 
-    def now(self, entry: dict) -> str:
+    def now(self, entry: Entry) -> str:
         session = self.reader.session
-        if entry.get("status") != "playing" or session is None or session.id != entry["id"]:
+        if entry.status != "playing" or session is None or session.id != entry.id:
             return ""
         return sheets.now(session.name, session.rules.public(session.state))
 
@@ -175,20 +176,20 @@ class Site:
     async def game(self, request: web.Request) -> web.Response:
         return send(request, self.cached(request, lambda: self._game(self.entry(request))))
 
-    def _game(self, entry: dict) -> Body:
-        day = history.evening_of(entry["started"])
+    def _game(self, entry: Entry) -> Body:
+        day = history.evening_of(entry.started)
         standings = sheets.standings(entry)
         return self.html(
-            "game.html", entry=entry, title=sheets.title(entry["game"]), live=entry.get("status") == "playing",
+            "game.html", entry=entry, title=sheets.title(entry.game), live=entry.status == "playing",
             date=sheets.long_date(day), back="/" if day == self.tonight() else f"/e/{day}",
-            started=sheets.clock(entry["started"]),
-            ended=sheets.clock(entry["ended"]) if entry.get("ended") is not None else "",
+            started=sheets.clock(entry.started),
+            ended=sheets.clock(entry.ended) if entry.ended is not None else "",
             duration=sheets.duration(entry), verdict=sheets.verdict(entry),
             reason=sheets.reason(entry), now=self.now(entry), standings=standings,
-            sheet=sheets.on_a_phone(sheets.sheet(entry)), heading=sheets.row_heading(entry["game"]),
-            points=entry.get("scored", True), empty=sheets.empty(entry),
+            sheet=sheets.on_a_phone(sheets.sheet(entry)), heading=sheets.row_heading(entry.game),
+            points=entry.summary.scored, empty=sheets.empty(entry),
             tokens=sheets.token_sheet(entry),
-            notes=[(sheets.side(entry["game"], name), rows) for name, rows in entry.get("notes", {}).items() if rows],
+            notes=[(sheets.side(entry.game, name), rows) for name, rows in entry.summary.notes.items() if rows],
             chart=chart.for_entry(entry, standings), series=chart.SERIES, bgstats=export.bgstats_link(entry),
             players=player_pages.links(setup_names.typed(entry)))
 
@@ -214,11 +215,11 @@ class Site:
     # --- the API and the files --------------------------------------------------------
 
     async def api_evening(self, request: web.Request) -> web.Response:
-        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entries(self.tonight())), "json")))
+        return send(request, self.cached(request, lambda: Body.of(json.dumps([scorelog.as_json(e) for e in self.entries(self.tonight())]), "json")))
 
     async def api_earlier(self, request: web.Request) -> web.Response:
         day = self.day(request)
-        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entries(day)), "json")))
+        return send(request, self.cached(request, lambda: Body.of(json.dumps([scorelog.as_json(e) for e in self.entries(day)]), "json")))
 
     async def api_evenings(self, request: web.Request) -> web.Response:
         before = self._before(request)
@@ -229,14 +230,14 @@ class Site:
         return send(request, self.cached(request, make, query="before"))
 
     async def api_game(self, request: web.Request) -> web.Response:
-        return send(request, self.cached(request, lambda: Body.of(json.dumps(self.entry(request)), "json")))
+        return send(request, self.cached(request, lambda: Body.of(json.dumps(scorelog.as_json(self.entry(request))), "json")))
 
     async def evening_file(self, request: web.Request) -> web.Response:
         day = self.day(request) if "day" in request.match_info else self.tonight()
         kind = request.match_info["kind"]
         def make():
             entries = self.entries(day)
-            return Body.of(export.evening_csv(entries) if kind == "csv" else export.json_text(entries), kind)
+            return Body.of(export.evening_csv(entries) if kind == "csv" else export.json_text([scorelog.as_json(e) for e in entries]), kind)
         return send(request, self.cached(request, make), attachment(f"scores-{day}.{kind}"))
 
     async def game_file(self, request: web.Request) -> web.Response:
@@ -387,6 +388,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     player_pages.add_routes(app, site)
     merges.add_routes(app, site)
     table.add_routes(app, site)
+    how.add_routes(app, site)
     for name in catalogue.GAMES:   # a game's addresses of its own
         routes = catalogue.hook(name, "web", "routes")
         if routes is not None:

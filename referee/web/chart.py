@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from referee import catalogue
 from referee.i18n import _
+from referee.store.scorelog import Entry
 from referee.web import sheets
 
 W, H = 320, 160
@@ -101,12 +102,12 @@ def running_totals(players: list[str], points: list[tuple], colours: list[int] |
     return Markup("".join(out))
 
 
-def for_entry(entry: dict, standings: list) -> tuple[Markup | str, list[dict]]:
+def for_entry(entry: Entry, standings: list) -> tuple[Markup | str, list[dict]]:
     """The chart a game's page shows, and its legend (name, colour, dashed,
     value): the game's own (its web module's ``chart``), or its running totals."""
-    if len(entry.get("rounds", ())) < 1 or not entry.get("scored", True):   # no points, nothing to draw
+    if not entry.summary.rounds or not entry.summary.scored:   # no points, nothing to draw
         return "", []
-    own = catalogue.hook(entry.get("game", ""), "web", "chart")
+    own = catalogue.hook(entry.game, "web", "chart")
     if own is not None:
         return own(entry, [s.name for s in standings])
     points = sheets.running_totals(entry)

@@ -3,6 +3,7 @@ where the tournament in progress stands."""
 from __future__ import annotations
 
 from referee.i18n import _, ngettext
+from referee.store.scorelog import Entry
 from referee.web import sheets
 
 
@@ -29,9 +30,9 @@ def now(v: dict) -> list[str]:
     return game + [_("{player} to play").format(player=_name(v["turn"])), pool]
 
 
-def empty(entry: dict) -> str:
+def empty(entry: Entry) -> str:
     """A sheet with no game finished yet: points come only at a game's end."""
-    if entry.get("scored", True):
+    if entry.summary.scored:
         return _("No game finished yet: tournament points come at the end of each game.")
     return _("One game, no points: the last player with hidden tiles wins.")
 

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from games import decrypto as d
 from referee.i18n import N_, _
 from referee.said import decrypto as said
+from referee.store.scorelog import Entry
 from referee.web import chart as charts, sheets
 
 FIELDS = ("clue1", "clue2", "clue3")   # in code order, as the template names them
@@ -75,10 +76,10 @@ class TokenSheet:
     rule: str          # what decides, in the box's language
 
 
-def by_tokens(entry: dict) -> bool:
+def by_tokens(entry: Entry) -> bool:
     """A game of two teams counts tokens [DE-6]; the Hacker's game races
     to goals instead [DE-10], which its totals show."""
-    return not entry.get("goals")
+    return not entry.summary.goals
 
 
 def _got(r: dict, name: str) -> tuple[int, int]:
@@ -86,15 +87,15 @@ def _got(r: dict, name: str) -> tuple[int, int]:
     return won.get("interceptions", 0), won.get("miscommunications", 0)
 
 
-def token_sheet(entry: dict) -> TokenSheet | None:
+def token_sheet(entry: Entry) -> TokenSheet | None:
     """The sheet's rows (``referee.web.sheets.token_sheet``); None before
     the first round is scored, which the page says in its plain words."""
     if not by_tokens(entry):
         return None
-    players = entry.get("players", [])
+    players = entry.summary.players
     held = [(0, 0)] * len(players)
     rows = []
-    for i, r in enumerate(entry.get("rounds", ()), 1):
+    for i, r in enumerate(entry.summary.rounds, 1):
         got = tuple(_got(r, name) for name in players)
         held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
         label, detail = details(i, r)
@@ -102,14 +103,14 @@ def token_sheet(entry: dict) -> TokenSheet | None:
     return TokenSheet(rows, _(TOKEN_RULE)) if rows else None
 
 
-def tokens(entry: dict) -> dict[str, str]:
+def tokens(entry: Entry) -> dict[str, str]:
     """Each team's tokens so far in words, where its total (their
     difference, the tie-break) would say nothing: "1 interception, 0
     miscommunications" (``referee.web.sheets.standings``)."""
     if not by_tokens(entry):
         return {}
-    held = {name: [0, 0] for name in entry.get("players", ())}
-    for r in entry.get("rounds", ()):
+    held = {name: [0, 0] for name in entry.summary.players}
+    for r in entry.summary.rounds:
         for name, count in held.items():
             i, m = _got(r, name)
             count[0] += i
@@ -123,16 +124,16 @@ def now(v: dict) -> list[str]:
     return [sheets.of(v["round"], v["last_round"])] + ([doing] if doing else [])
 
 
-def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
+def chart(entry: Entry, teams: list[str]) -> tuple[Markup, list[dict]]:
     """Decrypto's chart: each team's interception and miscommunication
     tokens after every round, and the legend for it.  ``teams`` are the
     teams' names as the page shows them."""
     kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
     now = [0] * (2 * len(teams))
     points = [tuple(now)]
-    for r in entry.get("rounds", ()):
+    for r in entry.summary.rounds:
         got = r.get("tokens", {})
-        for t, name in enumerate(entry.get("players", ())):
+        for t, name in enumerate(entry.summary.players):
             for j, (kind, _l) in enumerate(kinds):
                 now[2 * t + j] += got.get(name, {}).get(kind, 0)
         points.append(tuple(now))
@@ -145,11 +146,11 @@ def chart(entry: dict, teams: list[str]) -> tuple[Markup, list[dict]]:
     return svg, legend
 
 
-def reason(entry: dict) -> str:
+def reason(entry: Entry) -> str:
     """Why the game ended, in the words of the box's result page; after a
     tie, why it was one and what broke it, with the keyword counts when
     they decided (the account's ``reason``, from the score log's entry)."""
-    return said.reason(entry)
+    return said.reason(entry.summary)
 
 
 # --- the replay (referee.web.replay) -------------------------------------------------------

@@ -38,9 +38,11 @@ import csv
 import datetime as dt
 import io
 import json
+from typing import Any
 from urllib.parse import quote
 
 from referee import catalogue, i18n
+from referee.store.scorelog import Entry
 from referee.web import history, sheets
 
 BGSTATS = "https://app.bgstatsapp.com/createPlay.html?data="
@@ -72,10 +74,10 @@ def _when(ts: float | None) -> str:
 
 
 @i18n.speaking("en")
-def game_csv(entry: dict) -> str:
+def game_csv(entry: Entry) -> str:
     """One game as its score sheet: a row per round, then the totals."""
-    players = entry.get("players", [])
-    rows = [["round", *players, "details"]]
+    players = entry.summary.players
+    rows: list[list[object]] = [["round", *players, "details"]]
     # A spreadsheet gets plain hyphens: the pages' unbreakable ones are for the phone's line breaks.
     rows += [[row.label, *row.scores, row.detail.replace(sheets.NB_HYPHEN, "-")] for row in sheets.sheet(entry)]
     standings = sheets.standings(entry)
@@ -86,17 +88,17 @@ def game_csv(entry: dict) -> str:
 
 
 @i18n.speaking("en")
-def evening_csv(entries: list[dict]) -> str:
+def evening_csv(entries: list[Entry]) -> str:
     """Every game of an evening, a row per player; in a team game, the
     team's result on each of its players' rows, the team named beside them."""
     rows: list[list[object]] = [["game_id", "game", "started", "ended", "status", "seat", "player", "total",
                                  "winner", "team"]]
-    for entry in sorted(entries, key=lambda e: e["id"]):
+    for entry in sorted(entries, key=lambda e: e.id):
         seats = [(name, s, s.name if s.members else "") for s in sheets.standings(entry)
                  for name in (s.members or (s.name,))]
         for seat, (name, s, team) in enumerate(seats, 1):
-            rows.append([entry["id"], sheets.title(entry["game"]), _when(entry["started"]), _when(entry.get("ended")),
-                         entry.get("status", ""), seat, name, s.total, "yes" if s.winner else "", team])
+            rows.append([entry.id, sheets.title(entry.game), _when(entry.started), _when(entry.ended),
+                         entry.status, seat, name, s.total, "yes" if s.winner else "", team])
     return csv_text(rows)
 
 
@@ -105,33 +107,34 @@ def json_text(data) -> str:
 
 
 @i18n.speaking("en")
-def bgstats_link(entry: dict) -> str | None:
+def bgstats_link(entry: Entry) -> str | None:
     """The import link for a finished game, or None."""
-    if entry.get("status") != "finished" or entry.get("ended") is None:
+    if entry.status != "finished" or entry.ended is None:
         return None
-    return BGSTATS + quote(json.dumps(bgstats_play(entry), ensure_ascii=False, separators=(",", ":")), safe="")
+    return BGSTATS + quote(json.dumps(bgstats_play(entry, entry.ended), ensure_ascii=False, separators=(",", ":")), safe="")
 
 
-def bgstats_play(entry: dict) -> dict:
-    """The play as BG Stats' import format has it."""
-    evening = history.evening_of(entry["started"]).isoformat()
+def bgstats_play(entry: Entry, ended: float) -> dict[str, Any]:
+    """The play as BG Stats' import format has it, of a game ``ended`` then."""
+    evening = history.evening_of(entry.started).isoformat()
     # A game that scores no points (the score log's ``scored`` is false: its
     # totals only say who won) is sent without scores, as noPoints has it.
-    scored = entry.get("scored", True)
-    play = {
+    scored = entry.summary.scored
+    game_of: dict[str, Any] = {"name": sheets.title(entry.game), "sourceGameId": entry.game,
+                               "highestWins": True, "noPoints": not scored}
+    play: dict[str, Any] = {
         "sourceName": SOURCE,
-        "sourcePlayId": f"{entry['id']}-{int(entry['started'])}",
-        "playDate": dt.datetime.fromtimestamp(entry["ended"], dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": max(1, round((entry["ended"] - entry["started"]) / 60)),
-        "game": {"name": sheets.title(entry["game"]), "sourceGameId": entry["game"],
-                 "highestWins": True, "noPoints": not scored},
+        "sourcePlayId": f"{entry.id}-{int(entry.started)}",
+        "playDate": dt.datetime.fromtimestamp(ended, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+        "durationMin": max(1, round((ended - entry.started) / 60)),
+        "game": game_of,
     }
-    game = catalogue.GAMES.get(entry["game"])
+    game = catalogue.GAMES.get(entry.game)
     # BoardGameGeek's number (boardgamegeek.com/boardgame/<number>), which BG
     # Stats matches games by; a game without one is sent by name and
     # ``sourceGameId`` alone: the app asks once which of its games it is.
     if game is not None and game.bgg_id is not None:
-        play["game"]["bggId"] = game.bgg_id
+        game_of["bggId"] = game.bgg_id
     standings = sheets.standings(entry)
     ranked = sorted({s.total for s in standings}, reverse=True)
 
@@ -141,22 +144,22 @@ def bgstats_play(entry: dict) -> dict:
         # "Player 1" of another evening is not taken for tonight's.
         sent = {"name": name, "sourcePlayerId": f"{evening}/{name}", "seatOrder": seat,
                 "score": s.total, "winner": s.winner, "rank": ranked.index(s.total) + 1,
-                "startPlayer": name == entry.get("starter")}
+                "startPlayer": name == entry.summary.starter}
         if not scored:
             del sent["score"]
         if team is not None:
             sent["team"] = team
         return sent
 
-    members = entry.get("members")
+    members = entry.summary.members
     if game is not None and game.teams:
         # A team game: the players in their teams, each with the team's result.
         play["usesTeams"] = True
-        play["game"]["usesTeams"] = True
-        if entry.get("variant") in game.boards:
-            play["board"] = game.boards[entry["variant"]]
+        game_of["usesTeams"] = True
+        if entry.summary.variant in game.boards:
+            play["board"] = game.boards[entry.summary.variant]
         seats = []
-        for s, team in zip(standings, entry["players"]):
+        for s, team in zip(standings, entry.summary.players):
             seats += [(name, s, s.name) for name in (members or {}).get(team) or [s.name]]
         play["players"] = [player(name, seat, s, team) for seat, (name, s, team) in enumerate(seats, 1)]
     else:

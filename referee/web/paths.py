@@ -9,6 +9,9 @@ STEP = r"{step:[0-9]{1,6}}"
 # A capability page's key: 26 letters of base32, as the box's QR codes write them.
 TOKEN = r"{token:[A-Za-z2-7]{26}}"
 WHO = r"{who:[^/]{1,201}}"     # a key may hold dots ("J.R."): the files' suffix is matched last
+# A game's ladder, all-time and a season's, on the box's web and the league's alike.
+LADDERS = ("/p/ladder/{game}", "/p/ladder/{game}/{season}")
+LADDER_FILES = ("/api/p/ladder/{game}.json", "/api/p/ladder/{game}/{season}.json")
 
 
 def both_cases(letter: str) -> tuple[str, str]:

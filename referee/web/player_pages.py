@@ -32,7 +32,7 @@ from referee.look_alike import look_alike
 from referee.store.events import Store
 from referee.web import export, history, ladder, ladder_files, sheets
 from referee.web.bodies import Body, PerChange, attachment, key_of, send
-from referee.web.paths import WHO
+from referee.web.paths import LADDER_FILES, LADDERS, WHO
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
 from referee.web.players import Ledger, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
@@ -478,9 +478,9 @@ def add_routes(app, site) -> None:
 
     app.on_cleanup.append(close_book)
     app.router.add_get("/p/", everyone_page)
-    app.router.add_get("/p/ladder/{game}", ladder_html)
-    app.router.add_get("/p/ladder/{game}/{season}", ladder_html)
-    app.router.add_get("/api/p/ladder/{game}.json", ladder_json)
-    app.router.add_get("/api/p/ladder/{game}/{season}.json", ladder_json)
+    for path in LADDERS:
+        app.router.add_get(path, ladder_html)
+    for path in LADDER_FILES:
+        app.router.add_get(path, ladder_json)
     app.router.add_get(f"/p/{WHO}", player_html)
     app.router.add_get(f"/api/p/{WHO}.{{kind:csv|json}}", player_file)

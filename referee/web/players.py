@@ -33,6 +33,7 @@ import stat
 import time
 import zlib
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from games.base import clean_name
 from referee import catalogue, merging
@@ -40,6 +41,7 @@ from referee.files import CARD, Unsound, card_fault, check_sound
 from referee.setup_names import is_default
 from referee.store import scorelog, snapshot
 from referee.store.events import Store
+from referee.store.scorelog import Entry
 
 log = logging.getLogger(__name__)
 
@@ -118,26 +120,61 @@ class Result:
         return made
 
 
-def result_of(entry: dict) -> Result:
+class Facts(Protocol):
+    """What a result says of the game: the box's entry, or what the league keeps of it."""
+    @property
+    def id(self) -> int: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def started(self) -> float: ...
+    @property
+    def ended(self) -> float | None: ...
+    @property
+    def status(self) -> str: ...
+
+
+class Scores(Protocol):
+    """What a result reads of a game's summary: the box's, or what the league keeps of it."""
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def members(self) -> dict[str, list[str]]: ...
+    @property
+    def totals(self) -> dict[str, int]: ...
+    @property
+    def winners(self) -> list[str]: ...
+    @property
+    def finishing_order(self) -> list[str]: ...
+    @property
+    def scored(self) -> bool: ...
+
+
+def result_of(entry: Entry) -> Result:
     """A finished game's result, from its score-log entry."""
-    game, name, ended = entry["id"], entry["game"], entry.get("ended") or 0.0
-    started = entry.get("started") or 0.0
-    members = entry.get("members") or {}
-    totals = entry.get("totals") or {}
-    winners = set(entry.get("winners") or ())
-    order = entry.get("finishing_order") or []
+    return result_from(entry, entry.summary)
+
+
+def result_from(facts: Facts, summary: Scores) -> Result:
+    """A finished game's result, from its facts and its summary's scores."""
+    game, name, ended = facts.id, facts.game, facts.ended or 0.0
+    started = facts.started
+    members = summary.members
+    totals = summary.totals
+    winners = set(summary.winners)
+    order = summary.finishing_order
     sides = []
-    for seat in entry.get("players", []):
+    for seat in summary.players:
         named = tuple(n for n in (members.get(seat) or [seat]) if not is_default(n))
         total = totals.get(seat)
         sides.append((named, seat in winners, total if isinstance(total, (int, float)) else 0, seat))
     ranked = _ranks(sides, order)
     # Decrypto's totals are tokens, a single Da Vinci Code game's a win: no points
-    points = name in catalogue.GAMES and catalogue.GAMES[name].points and entry.get("scored", True)
+    points = name in catalogue.GAMES and catalogue.GAMES[name].points and summary.scored
     kept = tuple(Side(named, rank, float(total) if points else None, won)
                  for (named, won, total, _seat), rank in zip(sides, ranked) if named)
     seats = len(sides)   # an unnamed seat still took a place: "3. of 3", not "3. of 2"
-    if entry.get("status") != "finished":
+    if facts.status != "finished":
         return Result(game, name, ended, kept, False, "ended early", seats, started)
     if len(kept) < 2:
         return Result(game, name, ended, kept, False, "no names" if not kept else "one named player", seats, started)

@@ -35,6 +35,7 @@ from referee import account as accounts, catalogue, i18n
 from referee.account import Account
 from referee.i18n import _
 from referee.store import scorelog
+from referee.store.scorelog import Entry
 from referee.web import sheets, steps
 from referee.web.bodies import Body, send
 from referee.web.paths import GAME, STEP
@@ -64,7 +65,7 @@ class Replay:
             raise web.HTTPNotFound()
         return row
 
-    def finished(self, request: web.Request) -> tuple[steps.Record, dict]:
+    def finished(self, request: web.Request) -> tuple[steps.Record, Entry]:
         """The game's record and score-log entry; 409 while it is played.
         Both come from the record, built once per game and row: a crowd on
         one game replays it once, not once a request."""
@@ -73,7 +74,7 @@ class Replay:
         entry = record.memo.get("entry")
         if entry is None:
             entry = record.memo["entry"] = scorelog.entry_of(row, record.rules, record.steps[-1].state)
-        if entry.get("status") == "playing":
+        if entry.status == "playing":
             raise _Playing()
         return record, entry
 
@@ -122,7 +123,7 @@ class Replay:
         def make() -> Body:
             record, entry = self.finished(request)
             return Body.of(msgspec.json.encode(steps.to_file(
-                record, entry["status"], account if accounts.has_account(record.name) else None)).decode(), "json")
+                record, entry.status, account if accounts.has_account(record.name) else None)).decode(), "json")
         try:
             return send(request, self.site.cached(request, make))
         except _Playing:
@@ -186,12 +187,12 @@ def _placed(game: str) -> tuple[str, ...]:
     return tuple(name.casefold() for name in rules[:2]) if len(rules) >= 2 else ("1", "2")
 
 
-def side_words(game: str, entry: dict) -> tuple[str, ...]:
+def side_words(game: str, entry: Entry) -> tuple[str, ...]:
     """The words ``?side=`` names the first two sides by: the names the
     rules give them, in lower case ("hacker", "team"), or their places'
     words where the table named them (``_placed``)."""
     rules = catalogue.GAMES[game].rule_names if game in catalogue.GAMES else ()
-    names = entry.get("players", ())[:2]
+    names = entry.summary.players[:2]
     if len(names) == 2 and all(name in rules for name in names):
         return tuple(name.casefold() for name in names)
     return _placed(game)
@@ -292,7 +293,7 @@ def _flat(tried: list[steps.Tried]) -> list[steps.Tried]:
     return out
 
 
-def render(site, record: steps.Record, entry: dict, number: int, shown: str, side: int | None) -> str:
+def render(site, record: steps.Record, entry: Entry, number: int, shown: str, side: int | None) -> str:
     step = record.steps[number]
     last = len(record.steps) - 1
     round_number, round_label, rows = shown_step(record, number)
@@ -314,7 +315,7 @@ def render(site, record: steps.Record, entry: dict, number: int, shown: str, sid
         side_word=None if side is None else words[side], can_reveal=hidden_hook is not None,
         # A side with nothing hidden (the Hacker holds no keywords [DE-10])
         # has no page of its own: it would be the public one again.
-        sides=[(key, sheets.side(record.name, name)) for n, (key, name) in enumerate(zip(words, entry.get("players", ())[:2]))
+        sides=[(key, sheets.side(record.name, name)) for n, (key, name) in enumerate(zip(words, entry.summary.players[:2]))
                if _keeps_hidden(record, n)]
         if hidden_hook is not None and catalogue.get(record.name).teams else [],
         verdict=sheets.verdict(entry), complete=record.broken_at is None)

@@ -18,6 +18,7 @@ from babel.dates import format_date
 
 from referee import account, catalogue, i18n
 from referee.i18n import N_, _
+from referee.store.scorelog import Entry
 
 STATUS = {"playing": N_("Playing"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 # The English the pages have always written: "Sunday, 22 November 2026".
@@ -43,11 +44,11 @@ def long_date(day: dt.date) -> str:
     return format_date(day, "full", locale=LOCALES.get(i18n.lang, i18n.lang))
 
 
-def duration(entry: dict) -> str:
+def duration(entry: Entry) -> str:
     """How long a game took, once it is over ("" while it is played)."""
-    if entry.get("ended") is None:
+    if entry.ended is None:
         return ""
-    minutes = max(0, round((entry["ended"] - entry["started"]) / 60))
+    minutes = max(0, round((entry.ended - entry.started) / 60))
     if minutes == 0:
         return _("under a minute")
     if minutes >= 60:
@@ -67,87 +68,84 @@ class Standing:
     members: tuple[str, ...] = ()   # a team's players, as the table named them
 
 
-def standings(entry: dict) -> list[Standing]:
+def standings(entry: Entry) -> list[Standing]:
     """The players in seat order with their totals; winners once it is
     over.  Where sides race to different marks each total is shown with its
     goal: "2, 2" alone would not say who won."""
-    totals = entry.get("totals", {})
-    winners = set(entry.get("winners", ())) if entry.get("status") == "finished" else set()
-    goals, members = entry.get("goals", {}), entry.get("members") or {}
+    s = entry.summary
+    winners = set(s.winners) if entry.status == "finished" else set()
     held = token_words(entry)
-    return [Standing(side(entry.get("game", ""), name), totals.get(name, 0), name in winners, goals.get(name),
-                     held.get(name, ""), tuple(members.get(name) or ()))
-            for name in entry.get("players", ())]
+    return [Standing(side(entry.game, name), s.totals.get(name, 0), name in winners, s.goals.get(name),
+                     held.get(name, ""), tuple(s.members.get(name) or ()))
+            for name in s.players]
 
 
-def token_words(entry: dict) -> dict[str, str]:
+def token_words(entry: Entry) -> dict[str, str]:
     """Each side's tokens in words, where the game's web module counts
     tokens rather than points (``tokens``); {} for the rest."""
-    said = catalogue.hook(entry.get("game", ""), "web", "tokens")
+    said = catalogue.hook(entry.game, "web", "tokens")
     return said(entry) if said is not None else {}
 
 
-def token_sheet(entry: dict):
+def token_sheet(entry: Entry):
     """The sheet of tokens a game's web module lays out instead of points
     (``token_sheet``: its rows and the rule said under them); None where it
     has none."""
-    said = catalogue.hook(entry.get("game", ""), "web", "token_sheet")
+    said = catalogue.hook(entry.game, "web", "token_sheet")
     return said(entry) if said is not None else None
 
 
-def verdict(entry: dict) -> str:
+def verdict(entry: Entry) -> str:
     """The result in words: who won, or why nobody has."""
-    winners = [side(entry.get("game", ""), name) for name in entry.get("winners") or []]
-    status = entry.get("status")
+    winners = [side(entry.game, name) for name in entry.summary.winners]
+    status = entry.status
     if status == "playing":
         return _("In progress")
     if not winners and status == "abandoned":
         return _("Abandoned")
     # The account's words (``referee.account``), as the replay's last step and the table view say it.
-    return account.result(winners, True, bool(entry.get("stopped")))
+    return account.result(winners, True, entry.summary.stopped)
 
 
-def reason(entry: dict) -> str:
+def reason(entry: Entry) -> str:
     """Why the game ended, where its web module says (Decrypto's tie-breaks)."""
-    said = catalogue.hook(entry.get("game", ""), "web", "reason")
+    said = catalogue.hook(entry.game, "web", "reason")
     return said(entry) if said is not None else ""
 
 
-def has_points(entry: dict) -> bool:
+def has_points(entry: Entry) -> bool:
     """Whether the entry's totals are points a page may show and add up: not
     Decrypto's tokens, nor a single Da Vinci Code game's 1 for the winner."""
-    game = catalogue.GAMES.get(entry.get("game", ""))
-    return bool(game is not None and game.points and entry.get("scored", True))
+    game = catalogue.GAMES.get(entry.game)
+    return bool(game is not None and game.points and entry.summary.scored)
 
 
-def status_text(entry: dict) -> str:
+def status_text(entry: Entry) -> str:
     """The card's badge: playing, finished, abandoned, or ended early from
     the game menu (an Octiles game the table stopped is not "Finished")."""
-    status = entry.get("status")
-    if status == "finished" and entry.get("stopped"):
+    if entry.status == "finished" and entry.summary.stopped:
         return _("Ended early")
-    return _(STATUS[status]) if status in STATUS else status or ""
+    return _(STATUS[entry.status])
 
 
-def card(entry: dict, now: str = "") -> dict:
-    status = entry.get("status")
+def card(entry: Entry, now: str = "") -> dict:
     return {
-        "id": entry["id"],
-        "title": title(entry["game"]),
-        "status": status or "playing",
+        "id": entry.id,
+        "title": title(entry.game),
+        "status": entry.status,
         "status_text": status_text(entry),
-        "started": clock(entry["started"]),
+        "started": clock(entry.started),
         "duration": duration(entry),
         "standings": standings(entry),
-        "points": entry.get("scored", True),   # a single Da Vinci Code game has none to show
+        "points": entry.summary.scored,   # a single Da Vinci Code game has none to show
         "now": now,
     }
 
 
-def in_play_first(entries: list[dict]) -> list[dict]:
+def in_play_first(entries: list[Entry]) -> list[Entry]:
     """The game being played on top, the rest newest first (the order the
     score log keeps)."""
-    return sorted(entries, key=lambda e: e.get("status") != "playing")
+    return sorted(entries, key=lambda e: e.status != "playing")
 
 
 # --- the score sheet ------------------------------------------------------------------
@@ -160,36 +158,36 @@ class Row:
     detail: str
 
 
-def running_totals(entry: dict) -> list[tuple]:
+def running_totals(entry: Entry) -> list[tuple]:
     """Totals after each round, starting from nothing: one point per round
     plus the start, for the chart."""
-    players = entry.get("players", [])
+    players = entry.summary.players
     now = [0] * len(players)
     out = [tuple(now)]
-    for r in entry.get("rounds", ()):
+    for r in entry.summary.rounds:
         scores = r.get("scores", {})
         now = [total + scores.get(name, 0) for total, name in zip(now, players)]
         out.append(tuple(now))
     return out
 
 
-def sheet(entry: dict) -> list[Row]:
-    players = entry.get("players", [])
-    describe = catalogue.hook(entry["game"], "web", "details") or _plain
+def sheet(entry: Entry) -> list[Row]:
+    players = entry.summary.players
+    describe = catalogue.hook(entry.game, "web", "details") or _plain
     running = running_totals(entry)[1:]
     rows = []
-    for i, (r, after) in enumerate(zip(entry.get("rounds", ()), running), 1):
+    for i, (r, after) in enumerate(zip(entry.summary.rounds, running), 1):
         label, detail = describe(i, r)
         scores = tuple(r.get("scores", {}).get(name, 0) for name in players)
         rows.append(Row(label, scores, after, detail))
     return rows
 
 
-def empty(entry: dict) -> str:
+def empty(entry: Entry) -> str:
     """What a sheet with no rows yet says, where the game's web module knows
     better than "No rounds scored yet" (Da Vinci Code scores only when a game
     ends); "" for the plain words."""
-    said = catalogue.hook(entry.get("game", ""), "web", "empty")
+    said = catalogue.hook(entry.game, "web", "empty")
     return said(entry) if said is not None else ""
 
 

@@ -34,6 +34,7 @@ from referee import account as accounts, catalogue, channel, i18n, merging
 from referee.account import Account
 from referee.i18n import _
 from referee.store import scorelog
+from referee.store.scorelog import Entry
 from referee.web import live, players, sheets
 from referee.web.bodies import Body, send
 
@@ -157,7 +158,7 @@ class Board(live.Hub):
         told = accounts.of(session.name, session.rules.public(session.state), session.rules.summary(session.state),
                           ended=row.ended is not None, phase=word.phase if word is not None else "", said=said,
                            outcome=word is not None and word.outcome)
-        tokens = [s.tokens for s in told.sides] if len(told.sides) == len(entry.get("players", ())) else []
+        tokens = [s.tokens for s in told.sides] if len(told.sides) == len(entry.summary.players) else []
         sides = [Side(s.name, _score(entry, s) or (tokens[i] if tokens else ""), s.winner, list(s.members))
                  for i, s in enumerate(sheets.standings(entry))]
         if not told.over or told.outcome:
@@ -187,10 +188,10 @@ class Board(live.Hub):
         return self._tonight_kept[1]
 
     @staticmethod
-    def _count_tonight(entries: list[dict], aliases: dict[str, str]) -> tuple[list[Row], list[Played]]:
+    def _count_tonight(entries: list[Entry], aliases: dict[str, str]) -> tuple[list[Row], list[Played]]:
         rows: dict[str, Row] = {}
         for entry in reversed(entries):     # oldest first: a player keeps the spelling first typed
-            if entry.get("status") != "finished":
+            if entry.status != "finished":
                 continue
             result = players.result_of(entry)
             if not result.counted:
@@ -205,7 +206,7 @@ class Board(live.Hub):
                     row.games += 1
                     row.wins += side.won
         standing = sorted(rows.values(), key=lambda r: (-r.wins, r.games, r.name.casefold()))
-        games = [Played(sheets.title(e["game"]), sheets.verdict(e)) for e in entries]
+        games = [Played(sheets.title(e.game), sheets.verdict(e)) for e in entries]
         return standing, games
 
     # --- the stream ----------------------------------------------------------------------
@@ -222,10 +223,10 @@ class Board(live.Hub):
     keepalive = b"event: alive\ndata: 1\n\n"
 
 
-def _score(entry: dict, s: sheets.Standing) -> str:
+def _score(entry: Entry, s: sheets.Standing) -> str:
     if s.tokens:
         return s.tokens
-    if not entry.get("scored", True) or not sheets.has_points(entry):
+    if not entry.summary.scored or not sheets.has_points(entry):
         return ""
     return f"{s.total}/{s.goal}" if s.goal else str(s.total)
 

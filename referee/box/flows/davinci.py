@@ -26,7 +26,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n
-from referee.box.flows import Flow, answers, clock_text, roles
+from referee.box.flows import Flow, answers, clock_text, public, roles
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
@@ -252,7 +252,9 @@ class Play(Flow):
             label = label if label == seat_label(seat) else f"{seat + 1} {fit(label, 8)}"
             heads.append(f"{mark}{label}")
             counts.append((s.hidden[seat], s.revealed[seat]))
-        words = [_("hidden {h}, up {r}").format(h=h, r=r) for h, r in counts]
+        # The counts in the account's words, as the table view says them.
+        told = public.account(self.session)
+        words = [public.tokens(told, seat) for seat in range(len(s.players))]
         if any(len(head) + 1 + len(text) > COLS for head, text in zip(heads, words) if text):
             words = [f"■{h} □{r}" for h, r in counts]   # too long a row in words: the panel's signs
         return tuple(f"{head} {text}" if hidden else " " + _("{p} out").format(p=self._label(seat))

@@ -29,7 +29,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from games import decipher as game
-from referee.box.flows import Flow, answers, more
+from referee.box.flows import Flow, answers, more, public
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
@@ -314,10 +314,8 @@ class Play(Flow):
     def _play_screen(self) -> Screen:
         s = self.state
         step = game.step(s)
-        if step.kind == "guess":
-            turn = _("All pieces are out.")
-        else:
-            turn = _("Turn: {name}").format(name=s.players[step.seeker])
+        # Whose turn, or that every piece is out: the account's words (the table view's).
+        turn = public.turn(public.account(self.session))
         counts = _("NO: {no}  Bonus: {tokens}").format(no=s.no_tokens, tokens=tokens(s.bonus_left, game.BONUS))
         if s.bonus:
             # In bonus mode the pieces left are the bonus tokens left: public.
@@ -426,12 +424,12 @@ class Play(Flow):
 
     def _final_sheet(self) -> Screen:
         log = game.summary(self.state)
-        best = log["winners"]
+        best = log.winners
         # [DC-11] Beside the QR code there is room for two names; screen 2
         # names every winner.
         names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
         lines = (_("Winner:") if len(best) == 1 else _("Winners:"), *names,
-                 points_text(log["totals"][best[0]]))
+                 points_text(log.totals[best[0]]))
         return Screen(_("Game over"), lines, qr=self.box.public_url())
 
     # --- the other two screens -------------------------------------------------------
@@ -476,9 +474,9 @@ class Play(Flow):
         s = self.state
         if game.is_over(s):
             log = game.summary(s)
-            best = log["winners"]
+            best = log.winners
             head = _("Winner:") if len(best) == 1 else _("Winners:")
-            points = points_text(log["totals"][best[0]])
+            points = points_text(log.totals[best[0]])
             named = wrap(", ".join(best))
             if len(named) < LINES:
                 return Screen(head, (*named, points))

@@ -46,12 +46,15 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 """
 from __future__ import annotations
 
+from enum import StrEnum
+
 from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
+from referee.box.flows import public
 from referee.box.flows import Flow, clock_text, forms
 from referee.box.screen import COLS, Screen, fit, wrap
-from referee.i18n import N_, _, ngettext
+from referee.i18n import N_, _
 from referee.team_links import team_url
 from referee.said.decrypto import code_text, describe, said_line  # noqa: F401  (describe: the catalogue's hook)
 
@@ -140,14 +143,22 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(page: int) -> Screen:
+def help_screen(box, page: int, phase: str) -> Screen:
     """The clue rules [DE-11], then the keys, three lines to a page, each
-    page ending on a whole sentence (``forms.help_paged``)."""
+    page ending on a whole sentence (``forms.help_paged``); last, the QR
+    code of the phones' How to play page at ``phase``."""
     pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
-    page %= len(pages)
+    page %= len(pages) + 1
+    keys = (("C", BACK), ("D", ON), ("*", _("Back")))    # round and round: D on the last page is the first
+    if page == len(pages):
+        return forms.how_screen(box, d.NAME, phase, keys)
     lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
-    keys = (("C", BACK), ("D", ON), ("*", _("Back")))
-    return Screen(forms.help_title(page, len(pages)), lines, keys=keys)
+    return Screen(forms.help_title(page, len(pages) + 1), lines, keys=keys)
+
+
+# The How to play page's phase (``referee.guide``) for each stage of a round.
+HOW_PHASES = {d.Stage.DEAL: "clues", d.Stage.CLUES: "clues", d.Stage.INTERCEPT: "guesses",
+              d.Stage.DECODE: "guesses"}
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -163,6 +174,15 @@ def reveal_key(number: int, reveal: d.Reveal) -> str:
     return f"{number}:{reveal.team}:{reveal.intercept}:{reveal.decode}"
 
 
+class Page(StrEnum):
+    """The pages of a Decrypto game's screens; what the keys do depends on it."""
+    PLAY = "play"
+    HELP = "help"
+    SCORES = "scores"
+    SWAP = "swap"       # a team picks the keyword to swap
+    PHONES = "phones"   # the team pages' links
+
+
 class Play(Flow):
     remembered = ("page", "sub", "swap_team", "typed", "seen")
     keyed = ("page", "sub", "swap_team", "typed")   # an undo lands on the play page, nothing typed
@@ -170,7 +190,7 @@ class Play(Flow):
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
-        self.page = "play"      # or "help", "scores", "swap"
+        self.page = Page.PLAY
         self.sub = 0            # the page shown within help, scores or the game's end
         self.swap_team = None   # the team choosing which keyword to swap
         self.typed = ""         # digits typed for a guess or a keyword count
@@ -192,8 +212,8 @@ class Play(Flow):
             self._team_key(SEATS.index(key), kind)
         elif kind == "press":
             page = self._page()
-            {"help": self._help_key, "scores": self._scores_key, "swap": self._swap_key,
-             "phones": self._phones_key}.get(page, self._play_key)(key)
+            {Page.HELP: self._help_key, Page.SCORES: self._scores_key, Page.SWAP: self._swap_key,
+             Page.PHONES: self._phones_key}.get(page, self._play_key)(key)
 
     def _team_key(self, seat: int, kind: str) -> None:
         if kind == "hold":
@@ -234,14 +254,14 @@ class Play(Flow):
         if now.kind == "over" and self._unseen() is None:
             self._over_key(key)
         elif key == "C":
-            self._open("help")
+            self._open(Page.HELP)
         elif key == "D":
-            self._open("scores")
+            self._open(Page.SCORES)
         elif key == "B":
-            self._open("phones")
+            self._open(Page.PHONES)
         elif key == "A" and self._swappers():
             teams = self._swappers()
-            self._open("swap")
+            self._open(Page.SWAP)
             self.swap_team = teams[0] if len(teams) == 1 else None
         elif now.kind in ("intercept", "decode", "tiebreak"):
             self._entry_key(key, now)
@@ -292,41 +312,41 @@ class Play(Flow):
         if key in "CD":
             self.sub += 1 if key == "D" else -1
         elif key == "*":   # not #: these pages offer only * to leave
-            self._open("play")
+            self._open(Page.PLAY)
 
     def _scores_key(self, key: str) -> None:
         count = max(1, len(revealed(self.state)))
         if key in "CD":
             self.sub = (self.sub + (1 if key == "D" else -1)) % count
         elif key == "*":
-            self._open("play")
+            self._open(Page.PLAY)
 
     def _phones_key(self, key: str) -> None:
         if key in "*B":
-            self._open("play")
+            self._open(Page.PLAY)
 
     def _swap_key(self, key: str) -> None:
         if key == "*":
             if self.swap_team is not None and len(self._swappers()) > 1:
                 self.swap_team = None
             else:
-                self._open("play")
+                self._open(Page.PLAY)
         elif key.isdigit() and self.swap_team is None:
             if int(key) - 1 in self._swappers():
                 self.swap_team = int(key) - 1
         elif key.isdigit():
             team = self.swap_team
             if self.box.act(d.SwapKeyword(team, int(key))):
-                self._open("play")
+                self._open(Page.PLAY)
                 self.box.flash(_("{team} swapped word {n}.").format(team=self.name(team), n=key))
 
-    def _open(self, page: str) -> None:
+    def _open(self, page: Page) -> None:
         self.page, self.sub, self.swap_team = page, 0, None
 
-    def _page(self) -> str:
+    def _page(self) -> Page:
         # A page whose moment has passed (an undo, a team button) is gone.
-        if self.page == "swap" and not self._swappers():
-            return "play"
+        if self.page == Page.SWAP and not self._swappers():
+            return Page.PLAY
         return self.page
 
     def _swappers(self) -> list[int]:
@@ -361,7 +381,7 @@ class Play(Flow):
     # --- screens ---------------------------------------------------------------------
 
     def screens(self) -> dict[str, Screen]:
-        if self._page() == "phones":
+        if self._page() == Page.PHONES:
             return {"main": Screen(_("Phone pages"), (_("Each team: scan the"), _("code on your own"),
                                                       _("screen for your notes.")), keys=(("*", _("Back")),)),
                     "team1": self._phone_screen(0), "team2": self._phone_screen(1)}
@@ -375,18 +395,19 @@ class Play(Flow):
     def outcome(self) -> bool:
         """Whether the public page shows a guess's outcome (a code's reveal,
         an interception), up until ``#``: nobody's turn is on it yet."""
-        if self._page() != "play":
+        if self._page() != Page.PLAY:
             return False
         counting = d.step(self.state).kind == "clues" and self.box.remaining() is not None
         return self._unseen() is not None and not counting
 
     def _main(self) -> Screen:
         s, page = self.state, self._page()
-        if page == "help":
-            return help_screen(self.sub)
-        if page == "scores":
+        if page == Page.HELP:
+            phase = "reveal" if self._unseen() is not None else HOW_PHASES.get(d.step(s).kind, "reveal")
+            return help_screen(self.box, self.sub, phase)
+        if page == Page.SCORES:
             return self._scores_screen()
-        if page == "swap":
+        if page == Page.SWAP:
             return self._swap_screen()
         last = self._unseen()
         counting = d.step(s).kind == "clues" and self.box.remaining() is not None
@@ -422,7 +443,7 @@ class Play(Flow):
         # line for it: in every round without tokens, and in the Hacker's.
         done = _("Done: team button ×2")
         if s.variant == "hacker":
-            lines += [_("Hacker tokens: {n} of 2").format(n=s.interceptions[0]),
+            lines += [public.tokens(public.account(self.session), d.HACKER),
                       _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
         elif self._swappers():
             # [DE-1] before round 1's first clues only; B (the phone pages)
@@ -554,33 +575,9 @@ class Play(Flow):
             title = _("Both teams win!")
         else:
             title = _("{team} wins!").format(team=self.name(r.winners[0]))
-        if r.reason == "interceptions":
-            lines = wrap(_("{team} intercepted twice.").format(team=self.name(r.winners[0])))
-        elif r.reason == "miscommunications":
-            lines = wrap(_("{team} miscommunicated twice.").format(team=self.name(1 - r.winners[0])))
-        elif r.reason == "rounds":
-            lines = wrap(ngettext("The Team held out for {n} round.", "The Team held out for {n} rounds.",
-                                  d.HACKER_LAST_ROUND).format(n=d.HACKER_LAST_ROUND))
-        else:
-            lines = self._tie_lines(r)
-        return Screen(title, tuple(lines), keys=keys)
-
-    def _tie_lines(self, r: d.Result) -> list[str]:
-        """Why it was a tie, and what broke it [DE-9]."""
-        s = self.state
-        if r.tie == "both_tokens":
-            both = next(t for t in (0, 1) if s.interceptions[t] >= 2 and s.miscommunications[t] >= 2)
-            why = _("Tie: {team} has 2 of each token.").format(team=self.name(both))
-        elif r.tie == "both_miscommunications":
-            why = _("Tie: both at 2 miscommunications.")
-        elif r.tie == "both_interceptions":
-            why = _("Tie: both at 2 interceptions.")
-        else:
-            why = ngettext("Tie after {n} round.", "Tie after {n} rounds.", d.LAST_ROUND).format(n=d.LAST_ROUND)
-        lines = [*wrap(why), _("Score {0}:{1}.").format(*s.scores)]
-        if r.reason != "score":
-            lines.append(_("Keywords {0}:{1}.").format(*s.keywords_guessed))
-        return lines
+        # Why it ended, and after a tie what broke it [DE-9]: the account's
+        # words, which the table view and the replay's last step say too.
+        return Screen(title, public.reason_lines(public.account(self.session)), keys=keys)
 
     def _team_screen(self, seat: int) -> Screen:
         s = self.state
@@ -594,7 +591,7 @@ class Play(Flow):
             # [DE-3] For the encryptor's eyes: only while the button is held.
             only = self._by_encryptor(seat, _("Player {n} only!"), _("{name} only!"))
             return Screen(_("{team}: code").format(team=self.name(seat)), (only,), big=code_text(code))
-        if self._page() == "swap" and self.swap_team == seat:
+        if self._page() == Page.SWAP and self.swap_team == seat:
             title = _("Swap which? 1-4")
         elif now.kind == "over":
             title = self._result_screen(()).title

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Callable
 
 from games.base import Illegal
-from referee import glossary, i18n, setup_names, team_links
+from referee import glossary, guide, i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, roles, team_label
-from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, W, Screen, fit, qr_image, wrap
 from referee.i18n import _
 
 
@@ -36,6 +37,24 @@ def help_title(page: int, pages: int) -> str:
 
 def game_menu_line() -> str:
     return _("Hold *: undo, menu")
+
+
+def how_screen(box, game: str, phase: str, keys: tuple[tuple[str, str], ...] = ()) -> Screen:
+    """The help's last page: a QR code to the phones' How to play page of
+    the game, at the phase on screen (``referee.guide``), where the rules
+    are told in whole sentences and the box's screens are shown.  A public
+    address too long for the panel's code leaves the phase out, then the
+    code: the page's address is written instead."""
+    keys = keys or (("C", "◄"), ("*", _("Back")))
+    base = box.public_url()
+    for url in (guide.address(base, game, phase), guide.address(base, game)):
+        try:
+            cols = (W - qr_image(url).width - 4) // 6
+        except ValueError:
+            continue
+        return Screen(_("Rules"), tuple(wrap(_("Scan to see how to play"), cols)), qr=url, keys=keys, digits="")
+    return Screen(_("Rules"), tuple(wrap(_("How to play: {address}").format(address=f"/how/{game}"))),
+                  keys=keys, digits="")
 
 
 def runs_on(line: str, following: str) -> bool:
@@ -97,6 +116,13 @@ def named_seats(values: dict) -> dict:
     return {**values, "players": [_("Player {n}").format(n=n) for n in range(1, count + 1)]}
 
 
+class Over(StrEnum):
+    """A picker over the setup form (never saved: the form comes back without it)."""
+    NONE = ""
+    ROSTER = "roster"   # tonight's players, to pick from
+    PHONE = "phone"     # the QR code of the names page
+
+
 @dataclass(frozen=True)
 class Option:
     key: str                                  # the option's name in setup()
@@ -141,7 +167,7 @@ class Form(Flow):
         self.preview: list | None = None
         self.preview_drawn = float("-inf")    # when a preview was last drawn
         self.preview_due = None               # the redraw a preview is waiting for
-        self.mode = ""         # "roster" or "phone" over the form
+        self.mode = Over.NONE
         self.picked: list[int] = []           # roster entries picked, in seat order
         self.roster_page = 0
 
@@ -215,7 +241,7 @@ class Form(Flow):
 
     def front(self) -> None:
         """Back on the form's first page (a kept form opened again)."""
-        self.page, self.help_page, self.mode = 0, None, ""
+        self.page, self.help_page, self.mode = 0, None, Over.NONE
 
     def help(self) -> tuple[str, ...]:
         """The help text; a form whose help depends on the choices overrides it."""
@@ -227,20 +253,21 @@ class Form(Flow):
 
     @property
     def help_pages(self) -> int:
-        return len(help_paged(self.help_text()))
+        """The help's pages: its text's, then the How to play page's QR code."""
+        return len(help_paged(self.help_text())) + (1 if guide.of(self.game) else 0)
 
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
             return
         if self.help_page is not None:
             self._help_key(key)
-        elif self.mode == "roster":
+        elif self.mode == Over.ROSTER:
             self._roster_key(key)
-        elif self.mode == "phone":
+        elif self.mode == Over.PHONE:
             if key in "*B":   # not #: the page offers only * to leave
-                self.mode = ""
+                self.mode = Over.NONE
         elif key == "A":
-            self.mode, self.picked, self.roster_page = "roster", [], 0
+            self.mode, self.picked, self.roster_page = Over.ROSTER, [], 0
         elif key == "B":
             self._phone()
         elif key.isdigit() and 1 <= int(key) <= len(self.options):
@@ -272,7 +299,7 @@ class Form(Flow):
         if self.names_token is None:
             self.names_token, self.names_csrf = team_links.new_token(), secrets.token_urlsafe(16)
             self.box.changed()   # the web hears of the page before a phone can ask for it
-        self.mode = "phone"
+        self.mode = Over.PHONE
 
     def names_url(self) -> str:
         return self.box.public_url() + "N/" + self.names_token
@@ -294,7 +321,7 @@ class Form(Flow):
         elif key == "C":
             self.roster_page = (self.roster_page - 1) % pages
         elif key == "*":
-            self.mode = ""
+            self.mode = Over.NONE
         elif key == "B" and not roster:
             self._phone()
         elif key == "#":
@@ -323,7 +350,7 @@ class Form(Flow):
             self.box.flash(i18n.refusal(exc))
             self.box.sound("error")
             return
-        self.mode, self.preview = "", None
+        self.mode, self.preview = Over.NONE, None
 
     def _help_key(self, key: str) -> None:
         if key == "D" and self.help_page + 1 < self.help_pages:
@@ -336,9 +363,9 @@ class Form(Flow):
     def screens(self):
         if self.help_page is not None:
             return {"main": self._help_screen(), **self._names_screens()}
-        if self.mode == "roster":
+        if self.mode == Over.ROSTER:
             return {"main": self._roster_screen(), **self._names_screens()}
-        if self.mode == "phone":
+        if self.mode == Over.PHONE:
             return {"main": self._phone_screen(), **self._names_screens()}
         per = self.per
         first = self.page * per
@@ -425,6 +452,8 @@ class Form(Flow):
 
     def _help_screen(self) -> Screen:
         pages = help_paged(self.help_text())
+        if self.help_page >= len(pages):
+            return how_screen(self.box, self.game, guide.SETUP)
         keys = []
         if self.help_page > 0:
             keys.append(("C", "◄"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 
 from referee import catalogue, i18n
 from referee.box import wifi
@@ -94,6 +95,16 @@ class ComingSoon(Flow):
         return {"main": Screen(self.title, (_("Coming soon."),), keys=(("*", _("Back")),))}
 
 
+class Code(StrEnum):
+    """The score log's pages, each a QR code (the flow keeps its place
+    among those the network offers by number)."""
+    WIFI = "wifi"       # joins a phone to the box's own Wi-Fi
+    SCORES = "scores"   # tonight's score log
+    HOME = "home"       # comitup's page, to join the box to the home Wi-Fi
+    LEAGUE = "league"   # the club's league
+    TABLE = "table"     # the table view
+
+
 class ScoreLog(Flow):
     """The QR code of tonight's score log, for every phone at the table; on a
     club night (``[club] league_url``), D shows the league's instead.  On the
@@ -117,12 +128,12 @@ class ScoreLog(Flow):
         elif key == "*":   # not #: the page offers only * to leave
             self.box.goto(Main(self.box))
 
-    def _pages(self) -> list[str]:
+    def _pages(self) -> list[Code]:
         network = self.box.network
         if network.state == "HOTSPOT":
             own = network.hotspot is not None and fits(wifi.wifi_code(network.hotspot.name, network.hotspot.password))
-            return ["wifi", "scores", "home", "table"] if own else ["scores", "home", "table"]
-        return ["scores", "league", "table"] if self.box.config.club.league_url else ["scores", "table"]
+            return [Code.WIFI, Code.SCORES, Code.HOME, Code.TABLE] if own else [Code.SCORES, Code.HOME, Code.TABLE]
+        return [Code.SCORES, Code.LEAGUE, Code.TABLE] if self.box.config.club.league_url else [Code.SCORES, Code.TABLE]
 
     def screens(self):
         if self.box.network.state != self._state:
@@ -133,7 +144,7 @@ class ScoreLog(Flow):
         # the code, which leaves four rows for a long address written whole.
         keys = (("D", "►"),)
         keys += (("*", _("Menu")),)   # * goes back to the main menu; # does nothing here
-        if page == "league":
+        if page == Code.LEAGUE:
             club = self.box.config.club.league_url
             return {"main": Screen(_("League"), beside(_("Scan for the club's league"), club, room=room(keys, club)),
                                    keys=keys, qr=club)}
@@ -141,7 +152,7 @@ class ScoreLog(Flow):
         # a phone takes them: join this Wi-Fi, open the scores, and (for the
         # owner) tell the box the home Wi-Fi.
         step = pages.index(page) + 1 if self.box.network.state == "HOTSPOT" else 0
-        if page == "wifi":
+        if page == Code.WIFI:
             spot = self.box.network.hotspot
             code = wifi.wifi_code(spot.name, spot.password)
             title = _("{n}. Wi-Fi").format(n=step)
@@ -149,11 +160,11 @@ class ScoreLog(Flow):
                                    keys=keys, qr=code)}
         if self.box.network.state == "CONNECTING":
             return {"main": Screen(_("Scores"), tuple(wrap(_("Joining a known Wi-Fi…"))))}
-        if page == "table":
+        if page == Code.TABLE:
             url = self.box.public_url() + "TABLE"
             return {"main": Screen(_("Table view"), beside(_("Open on a big screen"), url, room=room(keys, url)),
                                    keys=keys, qr=url)}
-        if page == "home":
+        if page == Code.HOME:
             url = wifi.COMITUP_PAGE.upper()
             title = _("{n}. At home").format(n=step)
             return {"main": Screen(title, beside(_("Pick the home Wi-Fi"), url, room=room(keys, url)),

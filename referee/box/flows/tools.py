@@ -14,6 +14,8 @@ A roll on the dice module's own button shows on the dice page wherever you are.
 """
 from __future__ import annotations
 
+from enum import StrEnum
+
 from games import tools
 from referee.box.flows import Flow, clock_text, menu
 from referee.box.flows.roles import DIGITS
@@ -23,6 +25,12 @@ from referee.i18n import _
 SIDES = (4, 6, 8, 10, 12, 20)
 
 
+class Page(StrEnum):
+    TIMER = "timer"
+    DICE = "dice"
+    ROLLS = "rolls"     # the last rolls, listed
+
+
 class Play(Flow):
     remembered = ("page", "typed", "asking")
     keyed = ("typed", "asking")
@@ -30,7 +38,7 @@ class Play(Flow):
     def __init__(self, box, session) -> None:
         super().__init__(box)
         self.session = session
-        self.page = "timer"
+        self.page = Page.TIMER
         self.typed = ""
         # The question up, one kind of value so that a power cut keeps it:
         # "" none, "*" "reset the countdown?", or the preset key ("A") that
@@ -59,7 +67,7 @@ class Play(Flow):
             return
         if self.asking:
             self._ask_key(key)
-        elif self.page == "timer":
+        elif self.page == Page.TIMER:
             self._timer_key(key)
         else:
             self._dice_key(key)
@@ -87,7 +95,7 @@ class Play(Flow):
         elif key in "ABC":
             act(tools.SetTimer(tools.PRESETS["ABC".index(key)]))
         elif key == "D":
-            self.page = "dice"
+            self.page = Page.DICE
 
     def _ask_key(self, key: str) -> None:
         if self.asking in tuple("ABC"):
@@ -117,16 +125,16 @@ class Play(Flow):
             following = [n for n in SIDES if n > s.sides]
             self.box.act(tools.SetDice(s.count, following[0] if following else SIDES[0]))
         elif key == "C":
-            self.page = "rolls"
+            self.page = Page.ROLLS
         elif key == "*":   # one step back: the last rolls to the dice, the dice to the timer
-            self.page = "dice" if self.page == "rolls" else "timer"
+            self.page = Page.DICE if self.page == Page.ROLLS else Page.TIMER
 
     def on_roll(self) -> None:
-        self.page = "dice"  # wherever the table was, show the roll
+        self.page = Page.DICE  # wherever the table was, show the roll
 
     def screens(self):
         timer = self._timer_screen()
-        shown = {"timer": timer, "dice": self._dice_screen(), "rolls": self._rolls_screen()}[self.page]
+        shown = {Page.TIMER: timer, Page.DICE: self._dice_screen(), Page.ROLLS: self._rolls_screen()}[self.page]
         if self.asking:
             shown = self._ask_screen()
         mirror = Screen(_("Timer"), big=timer.big)

@@ -1,0 +1,44 @@
+"""The public screen's status lines, drawn from the game's account
+(``referee.account``): why a game ended, each side's tokens, whose turn it
+is.  The table view, the replay's steps and the score log say the same
+account, so what the panel says of these cannot differ from what the phones
+say: the words are made once, by the game's ``said`` module, and the flows
+only lay them out on the panel's 21 columns.
+
+The page titles stay each flow's own ("White wins!", "Round 2:
+encryptors"): the account records them as the box's ``phase``.
+"""
+from __future__ import annotations
+
+import re
+
+from referee import account as accounts
+from referee.account import Account
+from referee.box.screen import wrap
+
+# A sentence ends at its full stop (or ! ?) and a space, in all four languages.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def account(session) -> Account:
+    """The account of the game in ``session`` as its rules stand now."""
+    rules, state = session.rules, session.state
+    return accounts.of(session.name, rules.public(state), rules.summary(state))
+
+
+def reason_lines(told: Account) -> tuple[str, ...]:
+    """Why the game ended, as a result page draws it: each sentence of the
+    account's reason wrapped on lines of its own ("Tie: both at 2
+    miscommunications." / "Score -2:-2." / "Keywords 3:1.")."""
+    return tuple(line for sentence in SENTENCE_END.split(told.reason) if sentence for line in wrap(sentence))
+
+
+def tokens(told: Account, side: int) -> str:
+    """A side's tokens in the account's words ("Hacker tokens: 1 of 2",
+    "hidden 4, up 0"), by its place in the game's sides."""
+    return told.sides[side].tokens
+
+
+def turn(told: Account) -> str:
+    """Whose turn it is, in the account's words ("Turn: Bo"); "" for nobody's."""
+    return told.turn
