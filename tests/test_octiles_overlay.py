@@ -141,9 +141,12 @@ def test_the_web_serves_the_overlay_and_the_box_points_its_qr_code_at_it():
         assert get("/how/octiles/board.pdf?paper=b5")[0] == 404
 
 
-def test_the_octiles_sheet_links_the_overlay():
+def test_the_octiles_sheet_and_how_to_play_link_the_overlay():
     with Table(seed=7, lang="en") as t:
         t.start("octiles", players=2)
-        _status, _headers, sheet = t.get(f"/g/{t.log()[-1]['id']}")
-    links = re.findall(r'href="(/how/octiles/board\.[^"]+)"', sheet)
-    assert links == ["/how/octiles/board.pdf", "/how/octiles/board.pdf?paper=letter", "/how/octiles/board.svg"]
+        pages = [t.get(f"/g/{t.log()[-1]['id']}")[2], t.get("/how/octiles")[2]]
+        others = t.get("/how/decrypto")[2]
+    for page in pages:
+        links = re.findall(r'href="(/how/octiles/board\.[^"]+)"', page)
+        assert links == ["/how/octiles/board.pdf", "/how/octiles/board.pdf?paper=letter", "/how/octiles/board.svg"]
+    assert "/how/octiles/board" not in others
