@@ -28,10 +28,20 @@ from referee import catalogue, setup_names
 from referee.i18n import _
 
 
+class Count(msgspec.Struct, frozen=True):
+    """How many of one kind of token a side holds.  The numbers, not their
+    words: the box's panel has 21 columns ("White: int 1, mis 0"), the
+    phones room for "1 interception, 0 miscommunications", and both are
+    made from these by the game's ``said`` module."""
+    kind: str                  # the game's name of the kind ("interceptions"; Decrypto's ``Token``)
+    n: int
+
+
 class Side(msgspec.Struct, frozen=True):
     """A player or a team as the public screen counts them."""
     name: str                  # as the pages show it ("White", "Player 2", "Ann")
-    tokens: str = ""           # its tokens in words ("Hacker tokens: 1 of 2"); "" where the game has none
+    tokens: str = ""           # its tokens in the phones' words ("Hacker tokens: 1 of 2"); "" where none
+    counts: list[Count] = []   # the numbers ``tokens`` says, where a surface words them its own way
     points: int | None = None  # its points so far, where the game counts points
     winner: bool = False
 
