@@ -30,7 +30,7 @@ def details(i: int, r: dict) -> tuple[str, str]:
             parts.append(_("runner {start}→{end}").format(start=r["from"], end=r["to"]))
     if r.get("finished"):
         parts.append(_("all home"))
-    player = sheets.side("octiles", r.get("player"))
+    player = sheets.side("octiles", r.get("player", ""))
     return _("Turn {n}").format(n=r.get("turn", i)), f"{player}: {', '.join(parts)}"
 
 
