@@ -378,6 +378,10 @@ def test_OS13_osmisifry_names_its_best_agent(w):
         osm.run(t, *step)
     end = last(w, game)
     assert end["winners"] == ["Player 1"] and end["result"] == "Player 1 wins"
+    # The result page names the account's winner with the account's total.
+    [best] = [s for s in end["sides"] if s["winner"]]
+    page = w.t.screen().splitlines()
+    assert page[1:4] == ["Best agent", "Player 1", f"Total {best['points']}"], page
 
 
 def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
