@@ -357,6 +357,7 @@ def test_OC9_octiles_counts_rounds_and_names_its_winner(w):
     oc.play_to_the_win(t)
     accounts = w.replay(game)
     assert accounts[-1]["winners"] == ["West"] and accounts[-1]["result"] == "West wins"
+    assert t.screen().splitlines()[0] == "[West won!]"             # the result page's title names the account's
     assert all(a["stage"].startswith("Round ") for a in accounts)
 
 
