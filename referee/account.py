@@ -52,6 +52,7 @@ class Facts(msgspec.Struct, frozen=True):
     turn: str                  # whose turn, as the box says it ("Turn: Bo", "White decodes"); "" for none
     sides: list[Side]
     reason: str = ""           # why it ended ("Black intercepted twice."), once over
+    decoded: str = ""          # the stage while the last outcome is on show (a decoded round's, until #); "" for stage
 
 
 class Account(msgspec.Struct, frozen=True):
@@ -95,19 +96,24 @@ def result(winners: list[str], over: bool, stopped: bool) -> str:
 
 
 def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
-       outcome: bool = False) -> Account:
+       outcome: bool = False, after_action: bool = False) -> Account:
     """The account of game ``game`` from its rules' public ``view`` and
     ``summary``; ``ended``: the box closed the game (a game ended from the
     game menu is over, though its rules are not); ``outcome``: the box's
-    page shows what the last guess came to, and nobody's turn until ``#``."""
+    page shows what the last guess came to, and nobody's turn until ``#``;
+    ``after_action``: the page is not known (the replay), the account is
+    the box's right after the last action, when its outcome is on show.
+    The stage is the page's: a decoded round's while its outcome is up,
+    the next round's once ``#`` has turned to it."""
     facts: Facts = catalogue.hook(game, "said", "account")(view, summary)
+    stage = facts.decoded if facts.decoded and (outcome or after_action) else facts.stage
     done = summary.status == "finished"
     over = done or ended
     stopped = over and (not done or summary.stopped)
     winners = [name_of(game, name) for name in summary.winners] if done else []
     shown = set(winners)
     sides = [msgspec.structs.replace(s, winner=s.name in shown) for s in facts.sides]
-    return Account(game, facts.stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
+    return Account(game, stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
                    result(winners, over, stopped), facts.reason if over else "", phase, said, outcome)
 
 

@@ -42,6 +42,7 @@ class Watched:
         self.keys = 0
         self.by_step: dict[int, dict[int, dict]] = {}   # game id -> step number -> the box's account
         self.over: set[int] = set()                      # games whose end the panel has drawn
+        self.standing: dict[int, int] = {}               # game id -> its step number at the last key
         self.short_rows = 0                              # rows of a team's tokens in the box's short words
         watched(t)
         self._up, self._start = t.up, t.start
@@ -91,8 +92,14 @@ class Watched:
         with i18n.speaking("en"):
             english = msgspec.to_builtins(channel_end.account(t.box))
         said = t.box.game_menu.said() if session.can_undo() else ""
-        self.by_step.setdefault(session.id, {})[_standing(t)] = {
-            **english, "said": said if t.box.config.lang == "en" else None}
+        record = {**english, "said": said if t.box.config.lang == "en" else None}
+        steps, number = self.by_step.setdefault(session.id, {}), _standing(t)
+        if self.standing.get(session.id) == number:
+            # The stage right after the step's action, as the replay tells
+            # it: a round decoded stays on show until # turns to the next.
+            record["stage"] = steps[number]["stage"]
+        self.standing[session.id] = number
+        steps[number] = record
 
     def drawn(self, box) -> None:
         """The public panel, as its controller holds it, says the account's
@@ -115,6 +122,8 @@ class Watched:
             assert set(re.findall(form(box.turn, names), body)) <= {box.turn}, (box.turn, t.screen())
         if box.game == "decrypto":
             self.numbers(box, rows)
+        # A row shaped like the stage ("Round 2 of 5") is the account's stage.
+        assert set(re.findall(form(box.stage, names), body)) <= {box.stage}, (box.stage, t.screen())
         session = t.box.session
         if box.over and box.reason and not box.outcome and session.id not in self.over:
             self.over.add(session.id)          # the last reveal taken down: the result page, with why
@@ -293,6 +302,9 @@ def test_DE10_the_hacker_variant_counts_the_hackers_tokens_and_never_the_teams(w
     game = t.box.session.id
     g.round(miscommunicated={de.TEAM})
     assert view(t)["sides"][0]["score"] == "Hacker tokens: 1 of 2"     # the box's words
+    # After #, the box's page is round 2's, and so is the account's stage, which the page draws.
+    assert t.screen().splitlines()[0] == "[Round 2: encryptors]" and "Round 2 of 5" in t.screen().splitlines()
+    assert channel_end.account(t.box).stage == "Round 2 of 5"
     for _ in range(4):
         g.round()
     accounts = w.replay(game)

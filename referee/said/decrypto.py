@@ -160,10 +160,12 @@ def account(v: dict, summary: base.Summary) -> Facts:
     else:
         sides = [team_side(_team(team), i, m) for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
     over, ended = v["result"] is not None, between(v)
-    # A round decoded to its end is still that round's until the next begins.
-    number = v["history"][-1]["round"] if ended and v["history"] else v["round"]
-    return Facts(_("Round {n} of {last}").format(n=number, last=v["last_round"]),
-                 "" if over or ended else doing(v), sides, reason(summary))
+    # A round decoded to its end is still that round's while its outcome
+    # is on show (the box's reveal, until #); the box's next page is the next round's.
+    decoded = _("Round {n} of {last}").format(n=v["history"][-1]["round"], last=v["last_round"]) \
+        if ended and v["history"] else ""
+    return Facts(_("Round {n} of {last}").format(n=v["round"], last=v["last_round"]),
+                 "" if over or ended else doing(v), sides, reason(summary), decoded)
 
 
 def between(v: dict) -> bool:

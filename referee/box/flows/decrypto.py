@@ -447,8 +447,7 @@ class Play(Flow):
         done = _("Done: team button ×2")
         told = public.account(self.session)
         if s.variant == "hacker":
-            lines += [public.tokens(told, d.HACKER),
-                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
+            lines += [public.tokens(told, d.HACKER), told.stage, done]
         elif self._swappers():
             # [DE-1] before round 1's first clues only; B (the phone pages)
             # is said on the line, the key bar has no room for it.
