@@ -244,8 +244,8 @@ def pdf(paper: Paper) -> bytes:
     """The overlay as a one-page PDF of ``paper``'s size, drawn in vectors."""
     try:
         from fpdf import FPDF
-    except ImportError as missing:   # the print extra: pip install tabletop-referee[print]
-        raise PdfMissing("the PDF needs fpdf2: pip install 'tabletop-referee[print]'") from missing
+    except ImportError as missing:   # a box installed from the lock has it
+        raise PdfMissing("the PDF needs fpdf2, one of the box's packages: run the installer again") from missing
     d = drawing(paper)
     doc = FPDF(unit="mm", format=(d.width, d.height))
     doc.set_auto_page_break(False)
