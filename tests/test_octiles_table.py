@@ -72,11 +72,11 @@ def undo(t):
 
 def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     table.press("3")
-    assert "[Octiles 1/2]" in main(table)
+    assert "[Octiles 1/3]" in main(table)
     assert "1 Players: 2" in main(table) and "2 Runners: 5" in main(table) and "*:Back" in main(table)
     table.type("11")           # 4 players
     table.type("333")          # West, North, East, South: the digit turns to its page
-    assert "[Octiles 2/2]" in main(table) and "3 Starts: South" in main(table)
+    assert "[Octiles 2/3]" in main(table) and "3 Starts: South" in main(table)
     table.press("1")           # back to 2 players: only West and East sit
     assert "1 Players: 2" in main(table)
     table.press("D")

@@ -170,7 +170,8 @@ class _Setup(Form):
         players = values["players"]
         name = _(SEAT_NAMES[seat.title()]) if isinstance(players, int) else players[self.seat]
         title = _("{name}: start homes").format(name=name)
-        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))))}
+        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))),
+                               digits=roles.digits(len(circles)))}
 
 
 @dataclass(frozen=True)
