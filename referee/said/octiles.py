@@ -22,8 +22,13 @@ def describe(event, before) -> str:
         given = before.names[seat]
         return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
     match event:
-        case oc.Play(space) | oc.Played(space):
-            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Play(space, _rotation, start, end):
+            # The runner's move too, by the names the overlay prints: the
+            # table checks it against the board.
+            return _("{name}: tile on {n}, {move}").format(name=name(before.turn), n=oc.place(space),
+                                                          move=oc.move_name(start, end))
+        case oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.place(space))
         case oc.Pass():
             return _("{name} passes").format(name=name(before.turn))
         case oc.Finished(seat):
