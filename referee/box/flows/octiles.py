@@ -86,7 +86,7 @@ def setup(box) -> Form:
                   _("Turn: space 1-17, #"), _("D 4: pass the turn"), _("D then 1: the spaces"),
                   _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"),
                   _("Circles: a space and"), _("an arrow: 8↘ lies ↘"), _("of space 8."),
-                  _("The map's last page"), _("has a QR code: the"), _("board's names to print."))
+                  _("The map's last page"), _("has a QR: the"), _("board's names to print."))
     return _Setup(box, _("Octiles"), options, None, help_lines)
 
 
