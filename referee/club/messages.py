@@ -137,7 +137,9 @@ class Refused(ValueError):
         self.kind = kind
 
 
-_decoders = {kind: msgspec.json.Decoder(kind) for kind in (Status, Entry, Merge)}
+_status = msgspec.json.Decoder(Status)
+_entry = msgspec.json.Decoder(Entry)
+_merge = msgspec.json.Decoder(Merge)
 
 
 def topic(club: str, table: str, *rest: str) -> str:
@@ -163,9 +165,11 @@ def decode(topic_name: str, payload: bytes, now: float | None = None) -> Status 
     if type(version) is not int or version != VERSION:
         raise Refused("version", f"version {short(version)} is not one this league knows ({VERSION})")
     parts = topic_name.split("/")
-    kind = Status if topic_name.endswith("/status") else Merge if parts[3:4] == ["merge"] else Entry
+    # The topic names the shape: each has its own decoder, so the message
+    # comes back as that type and not as any Struct.
+    decoder = _status if topic_name.endswith("/status") else _merge if parts[3:4] == ["merge"] else _entry
     try:
-        message = _decoders[kind].decode(payload)
+        message = decoder.decode(payload)
     except msgspec.ValidationError as exc:
         raise Refused("shape", f"wrong shape: {exc}") from None
     if len(parts) < 4 or parts[2] != message.table:
