@@ -54,10 +54,10 @@ class Reader:
             self._replayed = self.version
             current = self.store.setting("current")
             row = self.store.game(current) if current is not None else None
-            same = self._session is not None and row is not None and self._session.id == row.id
+            session = self._session
             try:
-                if same:
-                    self._session.replay()
+                if session is not None and row is not None and session.id == row.id:
+                    session.replay()
                 else:
                     self._session = Replay(self.store, row.id, row.name, row.options) if row else None
             except Exception:
