@@ -626,3 +626,22 @@ def test_the_league_keeps_its_results_counts_late_games_in_order_and_speaks_its_
             league.close()
         assert status == 200 and "Content-Security-Policy" in headers and headers["X-Frame-Options"] == "DENY"
         assert "Poslední hry" in page and "Vzájemné zápasy" in page     # in the league's language
+
+
+def test_club_outbox_waits_for_a_box_that_has_made_no_store_yet(tmp_path):
+    # The publisher may start before the box has written its store: until
+    # the file appears there is nothing to send, and then it is read.
+    from referee.club.outbox import Outbox
+
+    store = str(tmp_path / "referee.db")
+    outbox = Outbox(store, str(tmp_path / "club.db"))
+    try:
+        assert (outbox.changed(), outbox.current(), outbox.pending(), outbox.merges()) == (False, None, [], [])
+        assert outbox.entries(1) == []
+        with Table(config={"database": store}) as t:
+            t.start("decrypto")
+            assert outbox.changed()
+            assert outbox.current() == t.box.store.setting("current") is not None
+            assert outbox.pending() == [outbox.current()]
+    finally:
+        outbox.close()

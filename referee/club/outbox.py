@@ -44,8 +44,8 @@ class Outbox:
         self._cursor = opened(cursor_path, _cursor, logging.getLogger("referee.club"),
                               "every game is sent again (the league takes each row once)")
         self._db: sqlite3.Connection | None = None
-        self._inode = None
-        self._version = None
+        self._inode: int | None = None
+        self._version: int | None = None
 
     def close(self) -> None:
         if self._db is not None:
@@ -83,14 +83,21 @@ class Outbox:
         return True
 
     def current(self) -> int | None:
-        """The game on the table's screens now."""
-        row = self._store().execute("SELECT value FROM settings WHERE key = 'current'").fetchone()
+        """The game on the table's screens now (none while the box has made no
+        store yet, or has just set a damaged one aside)."""
+        db = self._store()
+        if db is None:
+            return None
+        row = db.execute("SELECT value FROM settings WHERE key = 'current'").fetchone()
         return json.loads(row[0]) if row else None
 
     def pending(self) -> list[int]:
         """Games with rows (or an end) the broker has not acknowledged, oldest first."""
+        db = self._store()
+        if db is None:
+            return []
         sent = {game: (seq, ended) for game, seq, ended in self._cursor.execute("SELECT game, seq, ended FROM sent")}
-        found = self._store().execute(
+        found = db.execute(
             "SELECT g.id, g.ended IS NOT NULL, COALESCE(MAX(e.seq), 0) FROM games g "
             "LEFT JOIN events e ON e.game = g.id GROUP BY g.id ORDER BY g.id").fetchall()
         return [game for game, ended, seq in found if sent.get(game) != (seq, ended)]
@@ -99,6 +106,8 @@ class Outbox:
         """(seq, recorded at, score-log entry after that row) for each row of
         ``game`` not yet acknowledged; the last one again if only its end is new."""
         db = self._store()
+        if db is None:
+            return []
         row = db.execute("SELECT id, name, options, started, ended FROM games WHERE id = ?", (game,)).fetchone()
         game_row = GameRow(row[0], row[1], json.loads(row[2]), row[3], row[4])
         rows = [(seq, json.loads(data), at) for seq, data, at in
@@ -117,6 +126,8 @@ class Outbox:
         A merge of a key no game seated (only a hand-edited store has one)
         stays on the box."""
         db = self._store()
+        if db is None:
+            return []
         try:
             rows = db.execute("SELECT id, from_key, into_key, at, undone FROM merges ORDER BY id").fetchall()
         except sqlite3.OperationalError:     # a store older than merges has none
