@@ -181,15 +181,22 @@ class Display(Base):
                 raise _bad("device", f"SPI{self.bus} has chip selects 0-{selects - 1}, not {self.device}")
 
 
-def _wired(name: str) -> type[Display]:
-    # One panel's own Display type, its bus and address defaulting to the
-    # wiring, so that a table naming only the driver still finds the panel.
-    wiring = PINMAP["displays"][name]
-    return msgspec.defstruct(f"{name.title()}Display", [("address", int, wiring["address"])],
-                             bases=(Display,), namespace={"WIRED_BUS": wiring["bus"]})
+# Each panel its own Display type, its bus and address defaulting to the
+# wiring, so that a table naming only the driver still finds the panel.
+# Written out, not made by a function, so that the types see them too.
+class MainDisplay(Display):
+    address: int = PINMAP["displays"]["main"]["address"]
+    WIRED_BUS: ClassVar[int] = PINMAP["displays"]["main"]["bus"]
 
 
-MainDisplay, Team1Display, Team2Display = _wired("main"), _wired("team1"), _wired("team2")
+class Team1Display(Display):
+    address: int = PINMAP["displays"]["team1"]["address"]
+    WIRED_BUS: ClassVar[int] = PINMAP["displays"]["team1"]["bus"]
+
+
+class Team2Display(Display):
+    address: int = PINMAP["displays"]["team2"]["address"]
+    WIRED_BUS: ClassVar[int] = PINMAP["displays"]["team2"]["bus"]
 
 
 # The panels by name, in the order the box draws them and the doctor checks them.
@@ -284,6 +291,8 @@ class Club(Base):
     def address(self) -> tuple[str, int, bool]:
         """(host, port, tls) of the broker."""
         url = urlsplit(self.broker)
+        if not url.hostname:   # no broker: ``referee club`` refuses to start before asking
+            raise _bad("broker", "no broker is set")
         tls = url.scheme == "mqtts"
         return url.hostname, url.port or (8883 if tls else 1883), tls
 
@@ -548,7 +557,7 @@ def check(raw: dict) -> tuple[Config, list[Problem]]:
     return config, problems
 
 
-def _table(raw, kind: type, where: str, elsewhere: tuple[str, ...] = ()) -> tuple[list[Problem], typing.Any]:
+def _table(raw, kind: type[msgspec.Struct], where: str, elsewhere: tuple[str, ...] = ()) -> tuple[list[Problem], typing.Any]:
     """Every mistake in the table ``raw`` of type ``kind`` at ``where``,
     and the ``kind`` built of its sound keys (None: it cannot be built,
     for a key it needs is missing or refused); ``elsewhere``: keys of the
