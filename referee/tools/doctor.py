@@ -47,10 +47,13 @@ import time
 import warnings
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Literal
+from typing import TYPE_CHECKING, Callable, Literal
 from urllib.parse import urlsplit
 
-from referee.config import DISPLAYS, PINMAP, Config
+from referee.config import DISPLAYS, PINMAP, Config, Display
+
+if TYPE_CHECKING:   # the doctor loads the simulators only when a part is simulated
+    from hal.sim.oled import SimulatedSSD1306
 
 SERVICE = "referee"                 # systemd/referee.service: the unit and its User=
 SERVICE_STATE = "/var/lib/referee"  # its StateDirectory=, where the score log is kept
@@ -113,7 +116,7 @@ def boot_lines(config: Config | None = None) -> list[str]:
     panels = [getattr(config.displays, n) for n in DISPLAYS] if config else []
     buses = {str(d.bus) for d in panels if d.driver == "i2c"} if config else set(PINMAP["i2c"])
     lines = [line for bus in sorted(buses) for line in _bus_lines(bus)]
-    spi = {}  # SPI bus -> chip selects it needs
+    spi: dict[int, int] = {}  # SPI bus -> chip selects it needs
     for d in panels:
         if d.driver == "spi":
             spi[d.bus] = max(spi.get(d.bus, 0), d.device + 1)
@@ -773,8 +776,7 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
             found.append(_fail(f"display {name}", f"not reachable while I2C bus {cfg.bus} is not there (above)"))
             continue
         panel = machine.panels.setdefault(name, SimulatedSSD1306()) if cfg.driver == "sim" else None
-        found.append(_guarded(f"display {name}",
-                              lambda name=name, cfg=cfg, panel=panel: display(name, cfg, _maker(name, cfg, panel))))
+        found.append(_guarded(f"display {name}", _panel_check(name, cfg, panel)))
     kp, bz = config.keypad, config.buzzer
     teams = {"team1": kp.team1, "team2": kp.team2}
     sim = None
@@ -786,14 +788,16 @@ def _devices(config: Config, machine: Machine, dead_buses: set[int]) -> list[Fin
     # Real pins with no chip to open: each part is told why, not the pin library's guess.
     chips = gpio_chips(machine.dev) if None in (pad, tone) and not _pins_chosen() else None
 
-    def no_chip(subject: str) -> Finding:
+    def with_pins(subject: str, pins: object, check: Callable[[], Finding]) -> Finding:
+        if pins or chips is None:
+            return check()
         return _fail(subject, chips.detail, chips.fix)
-    found.append(keypad(kp.rows, kp.cols, pad) if pad or not chips else no_chip("keypad"))
-    found.append(buttons(teams, pad) if pad or not chips else no_chip("team buttons"))
+    found.append(with_pins("keypad", pad, lambda: keypad(kp.rows, kp.cols, pad)))
+    found.append(with_pins("team buttons", pad, lambda: buttons(teams, pad)))
     if bz.driver == "none":
         found.append(Finding("skip", "buzzer", 'driver = "none"'))
     else:
-        found.append(buzzer(bz.pin, bz.band, tone, machine.wait) if tone or not chips else no_chip("buzzer"))
+        found.append(with_pins("buzzer", tone, lambda: buzzer(bz.pin, bz.band, tone, machine.wait)))
     if sim is not None:
         sim.close()
     found.append(_guarded("dice module", lambda: _dice(config, machine)))
@@ -809,6 +813,11 @@ def _guarded(subject: str, check: Callable[[], Finding]) -> Finding:
         log.exception("checking %s", subject)
         return _fail(subject, f"the check itself failed: {type(exc).__name__}: {exc}",
                      "please report it, with this line")
+
+
+def _panel_check(name: str, cfg: Display, panel: SimulatedSSD1306 | None) -> Callable[[], Finding]:
+    # The panel is made inside the guard: a driver that cannot open it is a finding.
+    return lambda: display(name, cfg, _maker(name, cfg, panel))
 
 
 def _maker(name: str, cfg, panel) -> Callable:
