@@ -50,7 +50,7 @@ from typing import TypedDict
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
-from aiohttp.web_protocol import RequestPayloadError
+from aiohttp.web_protocol import RequestHandler, RequestPayloadError
 
 from referee.web.team_pages import form_fields
 
@@ -109,21 +109,29 @@ class SecureRequest(web.Request):
 
 def secure_requests(runner: web.AppRunner, app: web.Application) -> None:
     """Make ``runner`` (set up, not yet listening) build ``SecureRequest``s."""
-    runner.server.request_factory = functools.partial(app._make_request, _cls=SecureRequest)
+    server = runner.server
+    if server is None:
+        raise RuntimeError("secure_requests: the runner is not set up")
+    server.request_factory = functools.partial(app._make_request, _cls=SecureRequest)
 
 
 class _Counted(asyncio.Protocol):
     """aiohttp's protocol for one connection, opened only within the limits."""
 
-    def __init__(self, guard: Guard, handler) -> None:
-        self._guard, self._handler, self._address = guard, handler, None
-        self._transport = None
+    # asyncio calls ``connection_made`` before any other method: from then
+    # on the connection has its transport and its peer's address.
+    _transport: asyncio.Transport
+    _address: str
+
+    def __init__(self, guard: Guard, handler: RequestHandler) -> None:
+        self._guard, self._handler = guard, handler
         self._open = False
         self.stalled: float | None = None     # since when its answer waits on a peer that reads nothing
         self._since = 0.0                     # when it was given its place
-        self._stall = None
+        self._stall: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)   # a TCP server's are
         peer = transport.get_extra_info("peername")
         address = peer[0] if isinstance(peer, tuple) else ""
         self._address, self._transport = address, transport
@@ -214,7 +222,7 @@ class Guard:
         self.open: Counter[str] = Counter()            # connections and newcomers waiting, by address
         self._connections: dict[_Counted, None] = {}   # oldest first
         self._waiting: dict[_Counted, float] = {}      # first come first; when each gives up
-        self._look = None
+        self._look: asyncio.TimerHandle | None = None
         self.turned_away = 0
         self.made_room = 0
         self.shed = 0           # busy but unread, closed for a newcomer
@@ -338,6 +346,8 @@ class GuardedSite(web.TCPSite):
     async def start(self) -> None:
         await web.BaseSite.start(self)   # registers the site with the runner
         server = self._runner.server
+        if server is None:
+            raise RuntimeError("GuardedSite: the runner is not set up")
         self._server = await asyncio.get_running_loop().create_server(
             lambda: _Counted(self.guard, server()), self._host, self._port,
             backlog=self._backlog, reuse_address=self._reuse_address)
