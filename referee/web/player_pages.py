@@ -18,6 +18,7 @@ deviation, rounded).  Its move after a game is the mean's ("▲ 1.3").
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 import datetime as dt
 from urllib.parse import quote
 
@@ -34,7 +35,7 @@ from referee.web import export, history, ladder, ladder_files, sheets
 from referee.web.bodies import Body, PerChange, attachment, key_of, send
 from referee.web.paths import LADDER_FILES, LADDERS, WHO
 from referee.web.player_stats import ORDERS, Played, Player, everyone, player
-from referee.web.players import Ledger, Rating, key
+from referee.web.players import Ledger, Rater, Rating, key
 from referee.web.rivals import PARTNER_GAMES, SHOWN, Met, rivals
 
 
@@ -61,6 +62,14 @@ def links(names) -> list[tuple[str, str]]:
 
 def api(name: str) -> str:
     return "/api/p/" + quote(key(name), safe="")
+
+
+def known(ledger: Rater, who: str) -> Player:
+    """The player ``wanted`` found: 404 should the ledger no longer count them."""
+    found = player(ledger, who)
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
 
 
 def wanted(rater, request: web.Request) -> str:
@@ -130,12 +139,12 @@ def look_alikes(rater, who: str) -> list[dict]:
             for other, name in sorted(rater.names.items()) if other != who and look_alike(mine, [name])]
 
 
-def player_page(p: Player, alike: list[dict] = ()) -> dict:
+def player_page(p: Player, alike: Sequence[dict] = ()) -> dict:
     games = []
     for name, g in p.games.items():
-        points = ""
-        if g.points:
-            points = _("Points: best {best}, average {average}").format(best=number(g.best), average=number(g.average))
+        points, best, average = "", g.best, g.average
+        if best is not None and average is not None:   # some points were scored
+            points = _("Points: best {best}, average {average}").format(best=number(best), average=number(average))
         games.append({
             "title": sheets.title(name),
             "played_text": ngettext("{n} game", "{n} games", g.played).format(n=g.played),
@@ -165,7 +174,7 @@ def player_page(p: Player, alike: list[dict] = ()) -> dict:
             "left_out": left_out, "api": api(p.name), "alike": list(alike)}
 
 
-def players_page(players: list[Player], order: str, counted: int, games: list[str] = ()) -> dict:
+def players_page(players: list[Player], order: str, counted: int, games: Sequence[str] = ()) -> dict:
     labels = {"name": _("Player"), "games": _("Games"), "wins": _("Won"), "rate": _("Win rate")}
     return {"title": _("All players"), "order": order, "counted": counted,
             "ladders": [{"title": sheets.title(g), "href": ladder_href(g)} for g in games],
@@ -369,7 +378,7 @@ def rivals_view(rater, who: str, game_href, where=None) -> dict:
 @i18n.speaking("en")
 def player_csv(p: Player) -> str:
     """Every counted game of a player, a row each, with the rating after it."""
-    rows = [["game_id", "game", "ended", "place", "of", "winner", "score", "rating_before", "rating_after"]]
+    rows: list[list[object]] = [["game_id", "game", "ended", "place", "of", "winner", "score", "rating_before", "rating_after"]]
     for played in sorted(p.every, key=lambda g: (g.result.ended, g.result.game)):
         moved = played.moved or (None, None)
         rows.append([played.result.game, sheets.title(played.result.name),
@@ -485,7 +494,7 @@ def add_routes(app, site) -> None:
         who = await one(request)
         today = site.tonight()
         return send(request, book.cached(request, lambda: site.html(
-            "player.html", live=False, **player_page(player(book.ledger, who), look_alikes(book.ledger, who)),
+            "player.html", live=False, **player_page(known(book.ledger, who), look_alikes(book.ledger, who)),
             places=places(book.ledger, who, site.ladder, today),
             **rivals_view(book.ledger, who, lambda result: f"/g/{result.game}")), today))
 
@@ -494,8 +503,8 @@ def add_routes(app, site) -> None:
         kind = request.match_info["kind"]
         today = site.tonight()
         body = book.cached(request, lambda: Body.of(
-            player_csv(player(book.ledger, who)) if kind == "csv" else
-            export.json_text(player_json(player(book.ledger, who),
+            player_csv(known(book.ledger, who)) if kind == "csv" else
+            export.json_text(player_json(known(book.ledger, who),
                                          places_json(book.ledger, who, site.ladder, today))), kind), today)
         return send(request, body, attachment(f"player-{quote(who, safe='')}.{kind}"))
 
