@@ -24,6 +24,7 @@ from importlib import resources
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler, Middleware
 from aiohttp.web_protocol import RequestPayloadError
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024        # bytes in a request body: team forms are a few fields
 SHUTDOWN_SECONDS = 2.0
 
-SITE = web.AppKey("site", object)
 # An error page's heading; the JSON API keeps aiohttp's English reason.
 ERRORS = {400: N_("Bad Request"), 403: N_("Forbidden"), 404: N_("Not Found"), 405: N_("Method Not Allowed"),
           413: N_("Request Entity Too Large"), 500: N_("Internal Server Error"), 503: N_("Service Unavailable")}
@@ -66,7 +66,8 @@ def environment(static: dict[str, Body], *packages: str) -> Environment:
     # scripts/catalogues.py extracts the templates' messages with the same settings.
     env.policies["ext.i18n.trimmed"] = True
     # referee.i18n's functions read the language of the moment at every call.
-    env.install_gettext_callables(i18n._, i18n.ngettext, newstyle=True)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # the i18n extension adds it; Jinja's types do not say
+        i18n._, i18n.ngettext, newstyle=True)
     # Static files are kept a year: their address changes with their content.
     stamped = {name: f"/static/{name}?v={body.etag[1:-1]}" for name, body in static.items()}
     env.globals["static"] = stamped.__getitem__
@@ -284,7 +285,7 @@ class Site:
     async def team_post(self, request: web.Request) -> web.Response:
         page, session = self._team(request)
         fields = await guard.posted(request)
-        if team_pages.forged(request, page, fields):
+        if team_pages.forged(request, page.csrf, fields):
             raise web.HTTPForbidden()
         handler = catalogue.hook(session.name, "web", "team_form")
         if handler is None:
@@ -334,15 +335,21 @@ def _loggable(path: str) -> str:
     return path[:3].upper() + "…" if path[:3].upper() in ("/T/", "/N/") else path
 
 
-def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
-             clock: phone_clock.PhoneClock | None = None) -> web.Application:
-    site = Site(reader, client, ladder, clock)
+SITE = web.AppKey("site", Site)
 
+
+def _clock_from_phones(clock: phone_clock.PhoneClock) -> Middleware:
     @web.middleware
-    async def clock_from_phones(request: web.Request, handler):
+    async def clock_from_phones(request: web.Request, handler: Handler) -> web.StreamResponse:
         # referee.web.phone_clock: a box the network does not set takes a phone's time.
         await clock.hear(request.headers.get("Date"))
         return await handler(request)
+    return clock_from_phones
+
+
+def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
+             clock: phone_clock.PhoneClock | None = None) -> web.Application:
+    site = Site(reader, client, ladder, clock)
 
     @web.middleware
     async def plain_errors(request: web.Request, handler):
@@ -361,7 +368,7 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
         if clock is not None:
             await clock.close()
 
-    app = web.Application(middlewares=[plain_errors] + ([clock_from_phones] if clock else []),
+    app = web.Application(middlewares=[plain_errors] + ([_clock_from_phones(clock)] if clock else []),
                           client_max_size=MAX_BODY)
     app[SITE] = site
     app.on_shutdown.append(end_streams)

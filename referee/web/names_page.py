@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import re
-import types
 
 from aiohttp import web
 
@@ -96,7 +95,7 @@ async def posted(request: web.Request, view: dict) -> dict:
     """The fields a capability page's form sent, once the page's secret in
     them is checked (the merge page checks its own the same way)."""
     fields = await guard.posted(request)
-    if team_pages.forged(request, types.SimpleNamespace(csrf=view["csrf"]), fields):
+    if team_pages.forged(request, view["csrf"], fields):
         raise web.HTTPForbidden()
     return fields
 
@@ -206,14 +205,14 @@ def _page(site, request, view: dict, refused: str = "", typed: dict | None = Non
     # The alert names each refused field as its label does ("Seat 2: …"),
     # the field itself marked, its reason under it.
     if why:
-        refused = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
-    elif refused:
-        refused = [refused]
+        alerts = [f"{_seat(view, titles, field)}: {text}" for field, text in why.items()]
+    else:
+        alerts = [refused] if refused else []
     shown = {f"{row['prefix']}{n}": value for row in rows for n, value in enumerate(row["values"], 1)}
     text = site.render("names.html", title=view["title"], view=view, rows=rows, why=why,
                        warned=warnings(view, shown, why),
-                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=refused or [],
-                       saved=not refused and any(view["names"]), live=False, most=setup_names.MAX_SEATS,
+                       team_titles=titles, csrf=view["csrf"], action=request.path, refused=alerts,
+                       saved=not alerts and any(view["names"]), live=False, most=setup_names.MAX_SEATS,
                        length=NAME_LENGTH, scripts=("names.js",))
     response = web.Response(text=text, status=status, content_type="text/html",
                             headers={"Cache-Control": "no-store"})

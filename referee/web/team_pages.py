@@ -59,9 +59,9 @@ def _same(given: str, secret: str) -> bool:
     return hmac.compare_digest(given.encode(), secret.encode())
 
 
-def forged(request, page: TeamPage, fields: dict[str, str]) -> bool:
-    """Whether a form post did not come from the team's page itself."""
-    if not (_same(fields.get(COOKIE, ""), page.csrf) and _same(request.cookies.get(COOKIE, ""), page.csrf)):
+def forged(request, csrf: str, fields: dict[str, str]) -> bool:
+    """Whether a form post did not come from the page whose secret is ``csrf``."""
+    if not (_same(fields.get(COOKIE, ""), csrf) and _same(request.cookies.get(COOKIE, ""), csrf)):
         return True
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return True
