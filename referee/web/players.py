@@ -251,7 +251,11 @@ class Rater:
         seen: set[str] = set()
         sides = []
         for side in result.sides:
-            players = [p for p in map(self.who, side.players) if not (p in seen or seen.add(p))]
+            players = []
+            for p in map(self.who, side.players):
+                if p not in seen:
+                    seen.add(p)
+                    players.append(p)
             if players:
                 sides.append((side.rank, players))
         if len(sides) < 2:
@@ -348,6 +352,14 @@ class Ledger(Rater):
             return self._tried is None or now - self._tried >= RETRY_SECONDS
         return self._db is not None and self._identity() != self._file
 
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """players.db, while connected: each reader and writer connects
+        first, and one that finds it closed fails as the file would."""
+        if self._db is None:
+            raise sqlite3.OperationalError(f"{FILE} is not open")
+        return self._db
+
     def open(self) -> None:
         """Takes in what players.db holds, or sets it aside (see the class)."""
         self.close()
@@ -355,7 +367,7 @@ class Ledger(Rater):
         self._opened = True
         try:
             self._connect_fit()
-            check_sound(self._db, FILE)
+            check_sound(self._conn, FILE)
             self._load()
         except (sqlite3.Error, OSError, ValueError, KeyError, TypeError) as exc:
             self.close()
@@ -382,33 +394,33 @@ class Ledger(Rater):
         self._connect()
 
     def _connect(self) -> None:
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db = self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._file = self._identity()
-        self._db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA journal_mode=WAL")
         for table in TABLES:
-            self._db.execute(table)
+            db.execute(table)
 
     def _load(self) -> None:
-        made_by = self._db.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
+        made_by = self._conn.execute("SELECT value FROM meta WHERE key = 'rules'").fetchone()
         if made_by is None or made_by[0] != _made_by():
             # Results are the rules' summaries: other rules, other results
             # (and another form of the file: its tables are made anew).
-            with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute("DROP TABLE results")
-                self._db.execute("DROP TABLE ratings")
+            with self._conn:
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._conn.execute("DROP TABLE results")
+                self._conn.execute("DROP TABLE ratings")
                 for table in TABLES:
-                    self._db.execute(table)
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
+                    self._conn.execute(table)
+                self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
                 self._count_rows()
         # The merges the stored ratings were counted with.
-        counted_with = self._db.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
+        counted_with = self._conn.execute("SELECT value FROM meta WHERE key = 'aliases'").fetchone()
         self.aliases = json.loads(counted_with[0]) if counted_with else {}
         if not (isinstance(self.aliases, dict) and all(isinstance(v, str) for v in self.aliases.values())):
             raise ValueError("the merges it was counted with are not merges")
-        counted = self._db.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()
-        results = self._db.execute('SELECT game, ended, result, "check" FROM results').fetchall()
-        ratings = self._db.execute('SELECT game, player, mu, sigma, "check" FROM ratings').fetchall()
+        counted = self._conn.execute("SELECT value FROM meta WHERE key = 'rows'").fetchone()
+        results = self._conn.execute('SELECT game, ended, result, "check" FROM results').fetchall()
+        ratings = self._conn.execute('SELECT game, player, mu, sigma, "check" FROM ratings').fetchall()
         if counted is None or counted[0] != json.dumps([len(results), len(ratings)]):
             raise Unsound(f"{FILE} does not hold the rows it was written with")
         for *values, check in (*results, *ratings):
@@ -462,7 +474,8 @@ class Ledger(Rater):
 
     def _forget(self) -> None:
         self.changes += 1
-        for kept in (self.aliases, self.results, self.ratings, self.moves, self.names, self.games, self.spelled,
+        self.aliases = {}
+        for kept in (self.results, self.ratings, self.moves, self.names, self.games, self.spelled,
                      self.history, self._rows):
             kept.clear()
 
@@ -472,7 +485,7 @@ class Ledger(Rater):
         try:
             self._connect_fit()
             try:
-                check_sound(self._db, FILE)
+                check_sound(self._conn, FILE)
                 self._save_all()
             except (sqlite3.DatabaseError, Unsound) as exc:
                 if card_fault(exc):
@@ -490,24 +503,24 @@ class Ledger(Rater):
         log.info("players: %s is written again", FILE, extra=SAID)
 
     def _save_all(self) -> None:
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.execute("DELETE FROM results")
-            self._db.execute("DELETE FROM ratings")
-            self._db.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.execute("DELETE FROM results")
+            self._conn.execute("DELETE FROM ratings")
+            self._conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
                                  [_checked(r.game, r.ended, r.to_json()) for r in self.results.values()])
-            self._db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
+            self._conn.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?)",
                                  [_checked(game, player, mu, sigma)
                                   for (game, player), (mu, sigma) in self._rows.items()])
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
-            self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('rules', ?)", (_made_by(),))
+            self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
                              (json.dumps(self.aliases, ensure_ascii=False),))
             self._count_rows()
 
     def _count_rows(self) -> None:
         """meta's 'rows', in the transaction that changed them."""
-        rows = [self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("results", "ratings")]
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rows', ?)", (json.dumps(rows),))
+        rows = [self._conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ("results", "ratings")]
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('rows', ?)", (json.dumps(rows),))
 
     def close(self) -> None:
         if self._db is not None:
@@ -564,30 +577,31 @@ class Ledger(Rater):
                 self._write(gone, made, rated if in_order else None)
             except sqlite3.Error as exc:
                 self.close()
+                why: BaseException = exc
                 if not card_fault(exc):
                     try:
                         self._set_aside(_said(exc))
                     except OSError as stuck:    # said with the reason it could not be set aside
-                        exc = stuck
-                self._cannot_write(exc)
+                        why = stuck
+                self._cannot_write(why)
         return len(made)
 
     def _write(self, gone: list[int], made: list[Result], rated: list | None) -> None:
         """players.db brought level with the ledger: the results that went
         and came, and the ratings they made (``rated``), or all of them."""
-        with self._db:
-            self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("DELETE FROM results WHERE game = ?", [(game,) for game in gone])
-            self._db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
+        with self._conn:
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._conn.executemany("DELETE FROM results WHERE game = ?", [(game,) for game in gone])
+            self._conn.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
                                  [_checked(r.game, r.ended, r.to_json()) for r in made])
             if rated is None:
-                self._db.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
+                self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('aliases', ?)",
                                  (json.dumps(self.aliases, ensure_ascii=False),))
-                self._db.execute("DELETE FROM ratings")
+                self._conn.execute("DELETE FROM ratings")
                 rows = [(game, player, mu, sigma) for (game, player), (mu, sigma) in self._rows.items()]
             else:
                 rows = [(result.game, player, mu, sigma) for result, ratings in rated for player, mu, sigma in ratings]
-            self._db.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
+            self._conn.executemany("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?)",
                                  [_checked(*row) for row in rows])
             self._count_rows()
 
