@@ -35,6 +35,9 @@ import tempfile
 import warnings
 from typing import TYPE_CHECKING
 
+from hal.dice_serial import SerialDice
+from hal.sim.dice_module import SimulatedDiceModule
+from hal.sim.pins import SimulatedPins
 from referee import channel
 from referee.box import channel_end
 from referee.box.coordinator import Box
@@ -56,8 +59,11 @@ class _Dice:
         self._t = table
 
     @property
-    def _module(self):
-        return self._t.box.devices.dice_module
+    def _module(self) -> SimulatedDiceModule:
+        module = self._t.box.devices.dice_module
+        if not isinstance(module, SimulatedDiceModule):
+            raise RuntimeError('this table has no simulated dice module (dice driver "sim")')
+        return module
 
     def next(self, *values: int) -> None:
         """The faces the dice module's next roll shows."""
@@ -66,6 +72,7 @@ class _Dice:
     def roll_button(self) -> None:
         """Someone presses the ROLL button on the dice module."""
         host = self._t.box.devices.dice
+        assert isinstance(host, SerialDice)   # the simulated module is read by the serial driver
         before = self._t.box.roll_count, host.dropped
         # The host may have just armed other dice; a real hand is slower
         # than the serial line, so let the module hear it first.
@@ -136,15 +143,21 @@ class Table:
 
     # --- keys -------------------------------------------------------------
 
+    def _pins(self) -> SimulatedPins:
+        pins = self.box.devices.pins
+        if not isinstance(pins, SimulatedPins):
+            raise RuntimeError('this table has no simulated keys (keypad driver "sim")')
+        return pins
+
     def down(self, key: str) -> None:
-        self.box.devices.pins.set(key, True)
+        self._pins().set(key, True)
         self._settle()
 
     def up(self, key: str) -> None:
         """Let go of a key, and let time run until the box has taken it (a
         key with no hold meaning on the page acted on the way down)."""
         keys = self.box.devices.keys
-        self.box.devices.pins.set(key, False)
+        self._pins().set(key, False)
         self._settle()
         self._run_until(lambda: keys.taken(key))
 
@@ -191,7 +204,8 @@ class Table:
 
     @property
     def sounds(self) -> list[str]:
-        return [name for _, name in self.box.devices.buzzer.played]
+        buzzer = self.box.devices.buzzer
+        return [name for _, name in buzzer.played] if buzzer is not None else []
 
     def log(self) -> list[dict]:
         """Tonight's score log as the phones get it (``/api/evening``)."""
@@ -258,11 +272,14 @@ class Table:
         if self._web is not None:
             self.loop.run_until_complete(self._web.stop())
             self._web = None
+        if self._reader is not None:
             self._reader.close()
             self._reader = None
 
     def _stop_box(self) -> None:
-        self.loop.run_until_complete(self._channel.aclose())
+        if self._channel is not None:
+            self.loop.run_until_complete(self._channel.aclose())
+            self._channel = None
         self.box.close()
 
     # --- the box ------------------------------------------------------------
