@@ -36,6 +36,9 @@ from textual.events import MouseDown, MouseUp
 from textual.widgets import Button, Static
 
 from hal.keys import LAYOUT
+from hal.sim.dice_module import SimulatedDiceModule
+from hal.sim.pins import SimulatedPins
+from referee.box.coordinator import Box
 from referee.box.service import Service
 from referee.config import Config
 
@@ -77,7 +80,7 @@ class Panel(Static):
         # The screens' own brackets ("[Decrypto]") are words, not markup.
         super().__init__(markup=False, **kw)
         self.panel_name = name
-        self._last = None
+        self._last: str | None = None
 
 
 KEY_IDS = {"*": "star", "#": "hash"}
@@ -131,8 +134,8 @@ class PadKey(Button):
         self._since = None
 
     def on_mouse_down(self, event: MouseDown) -> None:
-        self._since = self.app.box.clock.monotonic()
-        self.app.set_key(self.key_name, True)
+        self._since = self.sim.started.clock.monotonic()
+        self.sim.set_key(self.key_name, True)
 
     def on_mouse_up(self, event: MouseUp) -> None:
         self._let_go()
@@ -143,13 +146,19 @@ class PadKey(Button):
     def _let_go(self) -> None:
         if self._since is None:
             return
-        clock = self.app.box.clock
+        clock = self.sim.started.clock
         left = self._since + PRESS - clock.monotonic()
         self._since = None
-        clock.call_later(max(0.0, left), self.app.set_key, self.key_name, False)
+        clock.call_later(max(0.0, left), self.sim.set_key, self.key_name, False)
+
+    @property
+    def sim(self) -> RefereeSim:
+        app = self.app
+        assert isinstance(app, RefereeSim)   # a pad key is only ever one of the simulator's
+        return app
 
 
-class RefereeSim(App):
+class RefereeSim(App[None]):
     CSS = """
     Screen { layout: horizontal; }
     #screens { width: auto; }
@@ -172,14 +181,14 @@ class RefereeSim(App):
         self.service = Service(config, clock)
         self.config_file = config_file
         self.web: subprocess.Popen | None = None
-        self.box = None
+        self.box: Box | None = None    # the box, once the app is mounted
         self.down: set[str] = set()
         self.held: set[str] = set()        # team buttons Z or X holds down
         self.typed: collections.deque = collections.deque()   # (key, seconds down), in typed order
         self.show_text = False
         self.chosen = False      # t was pressed: the view is the player's, not the size's
         self.too_small = ""      # why the text view was chosen, while it is
-        self._status = None
+        self._status: str | None = None
         self.quitting = False    # ctrl+q pressed over a game under way: a second one quits
 
     def compose(self) -> ComposeResult:
@@ -253,7 +262,7 @@ class RefereeSim(App):
             self._status = status
             self.status.update(status)
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         """ctrl+q: over a game under way it asks first, on the status line;
         a second ctrl+q quits, any other key stays."""
         if self.quitting or not under_way(self.box):
@@ -289,9 +298,18 @@ class RefereeSim(App):
 
     # --- keys --------------------------------------------------------------
 
+    @property
+    def started(self) -> Box:
+        """The box: keys and clicks come once the app is mounted, and it with it."""
+        if self.box is None:
+            raise RuntimeError("the simulator's box is not started yet")
+        return self.box
+
     def set_key(self, key: str, down: bool) -> None:
         (self.down.add if down else self.down.discard)(key)
-        self.box.devices.pins.set(key, down)
+        pins = self.started.devices.pins
+        assert isinstance(pins, SimulatedPins)   # ``simulated`` makes the keypad simulated
+        pins.set(key, down)
 
     def tap(self, key: str, seconds: float = PRESS) -> None:
         """A typed key.  A terminal hands over keys typed quickly all at
@@ -307,13 +325,13 @@ class RefereeSim(App):
         if self.typed:
             key, seconds = self.typed[0]
             self.set_key(key, True)
-            self.box.clock.call_later(seconds, self._type_up)
+            self.started.clock.call_later(seconds, self._type_up)
 
     def _type_up(self) -> None:
         key, _ = self.typed.popleft()
         self.set_key(key, False)
         if self.typed:
-            self.box.clock.call_later(GAP, self._type_next)
+            self.started.clock.call_later(GAP, self._type_next)
 
     def toggle(self, key: str) -> None:
         (self.held.discard if key in self.held else self.held.add)(key)
@@ -355,8 +373,8 @@ class RefereeSim(App):
             self.roll_button()
 
     def roll_button(self) -> None:
-        module = self.box.devices.dice_module
-        if module is not None:
+        module = self.started.devices.dice_module
+        if isinstance(module, SimulatedDiceModule):    # a real module has its own button
             module.press_button()
 
 
