@@ -5,6 +5,10 @@ generator); under CPython anything with the same signature will do, so the
 host's tests and simulator roll with the firmware's own logic.
 """
 
+MYPY = False
+if MYPY:  # mypy reads this (it takes MYPY as true); MicroPython has no typing and skips it
+    from typing import Callable  # noqa: F401  (named in type comments)
+
 
 class Dice:
     """Rolls dice of 2 to 256 sides.  ``rng(n)`` returns n random bytes; they
@@ -12,12 +16,14 @@ class Dice:
     generator costs far more than reading a byte already fetched."""
 
     def __init__(self, rng, batch=32):
+        # type: (Callable[[int], bytes], int) -> None
         self._rng = rng
         self._batch = batch
         self._pool = b""
         self._at = 0
 
     def face(self, sides):
+        # type: (int) -> int
         # A byte has 256 values, which most dice do not divide: 256 % 6 = 4
         # values would make faces 1-4 of a d6 more likely.  Bytes from the
         # last incomplete run of `sides` values are thrown away and drawn
@@ -33,4 +39,5 @@ class Dice:
                 return byte % sides + 1
 
     def roll(self, count, sides):
+        # type: (int, int) -> list[int]
         return [self.face(sides) for _ in range(count)]

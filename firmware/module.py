@@ -13,6 +13,17 @@ so the number on the box's screen and on the module appear together.
 
 from firmware import protocol
 
+MYPY = False
+if MYPY:  # mypy reads this (it takes MYPY as true); MicroPython has no typing and skips it
+    from typing import Callable, Optional, Protocol  # noqa: F401  (named in type comments)
+
+    class Roller(Protocol):
+        """What rolls the dice: ``firmware.dice.Dice``, or the simulator's."""
+
+        def roll(self, count, sides):
+            # type: (int, int) -> list[int]
+            ...
+
 FIRMWARE = "1.1.0"  # 1.1: FAULT lines, the watchdog
 ANIMATION_MS = 600
 FRAME_MS = 60
@@ -23,6 +34,7 @@ FAULT_WINDOW_MS = 10000
 
 
 def readout(values):
+    # type: (list[Optional[int]]) -> str
     """The read-out's text for some dice: two digits a die, the first die
     leftmost, blank digits after the last; None shows as a dash (not rolled)."""
     text = "".join([" -" if v is None else "%2d" % v for v in values])
@@ -31,6 +43,7 @@ def readout(values):
 
 class Module:
     def __init__(self, dice, write, show=None, sound=None, board="0", animation_ms=ANIMATION_MS):
+        # type: (Roller, Callable[[bytes], object], Optional[Callable[[str], object]], Optional[Callable[[str], object]], str, int) -> None
         self.dice = dice
         self.board = board
         self.animation_ms = animation_ms
@@ -41,18 +54,20 @@ class Module:
         self._sound = sound
         self._line = b""
         self._overlong = False
-        self._queue = []  # (id, count, sides) of rolls asked for, not started
-        self._rolling = None  # (id or None for the button, count, sides, values, started)
+        self._queue = []  # type: list[tuple]  # (id, count, sides) of rolls asked for, not started
+        self._rolling = None  # type: Optional[tuple]  # (id or None for the button, count, sides, values, started)
         self._frame = -1
         self._rolled = False
         self.display = readout([None] * self.armed[0])
 
     def start(self):
+        # type: () -> None
         """Power on: greet whoever listens, show what the button would roll."""
         self._display(self.display)
         self._reply(protocol.hello_reply(FIRMWARE, self.board))
 
     def receive(self, data, now):
+        # type: (bytes, int) -> None
         """Bytes from the host, in pieces of any size."""
         self._line += data
         while self.running:
@@ -73,6 +88,7 @@ class Module:
             self._overlong = True
 
     def press(self, now):
+        # type: (int) -> None
         """The ROLL button was pressed (already debounced).  A press while
         dice are rolling is ignored: those dice are already in the air."""
         if self.running and self._rolling is None and not self._queue:
@@ -80,6 +96,7 @@ class Module:
             self._start(None, count, sides, now)
 
     def tick(self, now):
+        # type: (int) -> None
         """Advances the animation; call it whenever ``wake_in`` says."""
         if self._rolling is None:
             return
@@ -104,6 +121,7 @@ class Module:
             self._beep("tick")
 
     def wake_in(self, now):
+        # type: (int) -> Optional[int]
         """Milliseconds until ``tick`` has something to do, or None."""
         if self._rolling is None:
             return None

@@ -42,12 +42,34 @@ import tempfile
 import threading
 import time
 import tty
+from typing import TYPE_CHECKING, Protocol
 
 from firmware import dice, module, protocol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 IDLE_S = 0.5  # how long the thread sleeps with nothing to do; actions wake it at once
 ACTION_WAIT_S = 2.0
 HEARD = 256  # lines the module heard, kept for inspection
+
+
+class Firmware(Protocol):
+    """What the simulator drives of a booted module: ``firmware.module.Module``
+    in this process, or the same code run by MicroPython
+    (``hal.sim.micropython_module``)."""
+
+    @property
+    def armed(self) -> tuple[int, int]: ...
+    @property
+    def display(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def start(self) -> None: ...
+    def receive(self, data: bytes, now: int) -> None: ...
+    def press(self, now: int) -> None: ...
+    def tick(self, now: int) -> None: ...
+    def wake_in(self, now: int) -> int | None: ...
 
 
 FOLDER = "dice-module-"
@@ -76,18 +98,18 @@ def _alive(pid: int) -> bool:
 
 
 class SimulatedDiceModule:
-    def __init__(self, *, animation_ms: int = 0, rng=os.urandom, board: str = "5e7a0d1ce0000001") -> None:
+    def __init__(self, *, animation_ms: int = 0, rng: Callable[[int], bytes] = os.urandom, board: str = "5e7a0d1ce0000001") -> None:
         self.animation_ms = animation_ms
         self.board = board
         self._dice = _Queued(dice.Dice(rng))
         self._dir = _folder()
         self.port = os.path.join(self._dir, f"usb-MicroPython_Board_in_FS_mode_{board}-if00")
-        self._module: module.Module | None = None
+        self._module: Firmware | None = None
         self._master: int | None = None
         self._slave: int | None = None
-        self._heard = collections.deque(maxlen=HEARD)
+        self._heard: collections.deque[str] = collections.deque(maxlen=HEARD)
         self._partial = b""
-        self._actions: queue.SimpleQueue = queue.SimpleQueue()
+        self._actions: queue.SimpleQueue[tuple[str, threading.Event]] = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe()
         self._thread = threading.Thread(target=self._run, name="dice-module-sim", daemon=True)
 
@@ -109,7 +131,7 @@ class SimulatedDiceModule:
         self.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def next(self, *values: int) -> None:
@@ -122,7 +144,10 @@ class SimulatedDiceModule:
     def armed(self) -> tuple[int, int] | None:
         """What the module's button rolls now (None while unplugged)."""
         box = self._module
-        return None if box is None else tuple(box.armed)
+        if box is None:
+            return None
+        count, sides = box.armed    # as the host's ARM set it: a pair
+        return count, sides
 
     def press_button(self) -> None:
         """Returns once the module has taken the press (and, with no
@@ -181,6 +206,8 @@ class SimulatedDiceModule:
                 self._module.tick(_now())
 
     def _hear(self) -> None:
+        if self._master is None:
+            return
         try:
             data = os.read(self._master, 4096)
         except BlockingIOError:
@@ -198,6 +225,8 @@ class SimulatedDiceModule:
     def _write(self, data: bytes) -> None:
         # Like the Pico's USB port, output nobody reads is dropped rather
         # than allowed to stall the module.
+        if self._master is None:
+            return   # unplugged: nobody to hear it
         try:
             os.write(self._master, data)
         except (BlockingIOError, OSError):
@@ -223,12 +252,12 @@ class SimulatedDiceModule:
         self._module = self._new_module()
         self._module.start()
 
-    def _new_module(self):
+    def _new_module(self) -> Firmware:
         """A freshly booted module (not started yet)."""
         return module.Module(self._dice, self._write, board=self.board, animation_ms=self.animation_ms)
 
     def _unplug(self) -> None:
-        if self._master is None:
+        if self._master is None or self._slave is None:
             return
         os.unlink(self.port)
         os.close(self._master)
@@ -248,7 +277,7 @@ class _Queued:
         self.queue: collections.deque[int] = collections.deque()
 
     def roll(self, count: int, sides: int) -> list[int]:
-        values = []
+        values: list[int] = []
         while len(values) < count and self.queue:
             values.append(self.queue.popleft())
         return values + self.fair.roll(count - len(values), sides)
