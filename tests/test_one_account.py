@@ -304,3 +304,9 @@ def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
     assert t.box.session is None
     end = last(w, game, stopped=True)
     assert end["stage"] == "Round 1/4"
+    # The replay's header says the result in the step's words, not a word of its own.
+    for number in (0, len(w.replay(game, stopped=True)) - 1):
+        status, _h, page = t.get(f"/g/{game}/step/{number}")
+        header = re.search(r'<p class="sub">(.*?)</p>', page, re.S)
+        assert status == 200 and header is not None
+        assert end["result"] in " ".join(re.sub(r"<[^>]+>", " ", header.group(1)).split()), header.group(1)

@@ -98,13 +98,12 @@ def token_sheet(entry: Entry):
 def verdict(entry: Entry) -> str:
     """The result in words: who won, or why nobody has."""
     winners = [side(entry.game, name) for name in entry.summary.winners]
-    status = entry.status
-    if status == "playing":
+    if entry.status == "playing":
         return _("In progress")
-    if not winners and status == "abandoned":
-        return _("Abandoned")
-    # The account's words (``referee.account``), as the replay's last step and the table view say it.
-    return account.result(winners, True, entry.summary.stopped)
+    # The account's words (``referee.account``), as the replay's last step and
+    # the table view say it: a game the box closed before its end was stopped
+    # ("Ended early: nobody wins"), never a word of its own.
+    return account.result(winners, True, entry.summary.stopped or entry.status == "abandoned")
 
 
 def reason(entry: Entry) -> str:
