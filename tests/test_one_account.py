@@ -104,6 +104,9 @@ class Watched:
             assert in_order(shown, told), (shown, told, t.screen())
         if box.turn:
             assert set(re.findall(form(box.turn, names), body)) <= {box.turn}, (box.turn, t.screen())
+        if box.turn in main.lines:
+            # A passing message over the page never takes the row of whose turn it is.
+            assert box.turn in layout(main).lines, (box.turn, t.screen())
         session = t.box.session
         if box.over and box.reason and not box.outcome and session.id not in self.over:
             self.over.add(session.id)          # the last reveal taken down: the result page, with why
@@ -310,3 +313,13 @@ def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
         header = re.search(r'<p class="sub">(.*?)</p>', page, re.S)
         assert status == 200 and header is not None
         assert end["result"] in " ".join(re.sub(r"<[^>]+>", " ", header.group(1)).split()), header.group(1)
+
+
+def test_DC4_decipher_s_first_page_keeps_whose_turn_under_its_start_hint(w):
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo", "Cy"])
+    main = t.box.shown["main"]
+    assert main.flash == "Hold *: undo, menu" and main.title == "1/3 Maker: Ann"
+    t.advance(5.0)                     # the start's hint stays until a key
+    assert t.screen().splitlines()[:3] == ["[1/3 Maker: Ann]", "! Hold *: undo, menu", "Turn: Bo"]
+    assert view(t)["lines"] == ["1/3 Maker: Ann", "Turn: Bo"]

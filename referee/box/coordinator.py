@@ -28,10 +28,11 @@ from typing import NamedTuple
 
 from games import base, tools
 from hal.keys import TEAMS, KeyEvent
+from referee import account as accounts
 from referee import catalogue, i18n, name_check
 from referee.box.card import Card, unreadable_text
 from referee.box.devices import build
-from referee.box.flows import menu, roles
+from referee.box.flows import menu, public, roles
 from referee.box.game_clock import GameClock
 from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
@@ -609,6 +610,8 @@ class Box:
             said = self.game_menu.said()
             if said not in screens["main"].lines:   # a page that says it already
                 screens["main"] = dataclasses.replace(screens["main"], said=said)
+            if accounts.has_account(self.session.name):
+                screens["main"] = public.keep_turn(screens["main"], public.account(self.session))
             screens["main"] = self.teacher.screen() or screens["main"]   # a taught page before the game's
         shown = {}
         for name in DISPLAYS:
