@@ -15,7 +15,8 @@ import math
 import typing
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from collections.abc import Mapping
+from typing import Any, Callable, Literal, TypeGuard
 
 import msgspec
 
@@ -225,7 +226,7 @@ def next_seat(seat: int, count: int, skip: typing.Container[int] = (), step: int
     raise Illegal("Nobody is left to play.")
 
 
-def winners(totals: dict[str, int | float]) -> list[str]:
+def winners(totals: Mapping[str, float]) -> list[str]:
     """Names with the highest total; equal totals share the win."""
     if not totals:
         return []
@@ -233,7 +234,7 @@ def winners(totals: dict[str, int | float]) -> list[str]:
     return [name for name, points in totals.items() if points == best]
 
 
-def is_whole(value) -> bool:
+def is_whole(value: object) -> TypeGuard[int]:
     """An int from the options or an event, and not a bool (True is 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 

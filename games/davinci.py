@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from games import base
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
@@ -206,7 +207,7 @@ class Step:
 
 # --- the rules ----------------------------------------------------------------
 
-def setup(options: dict) -> State:
+def setup(options: dict[str, Any]) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
         raise Illegal("There is no option {option!r}.", option=unknown[0])
@@ -224,7 +225,7 @@ def setup(options: dict) -> State:
     return _deal(state, _seat(options.get("starts", 0), len(names)))  # [DV-3] the box asks who starts
 
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     match event:
         case Dealt(starts):
             if state.phase != "deal":
@@ -343,7 +344,7 @@ def _on_turn(state: State) -> None:
         raise Illegal("The game is over.")
 
 
-def _seat(seat, count: int) -> int:
+def _seat(seat: object, count: int) -> int:
     if not is_whole(seat) or not 0 <= seat < count:
         raise Illegal("The starting player must be one of the players.")
     return seat
@@ -362,7 +363,7 @@ def step(state: State) -> Step:
     return Step(Stage.AGAIN if state.hits else Stage.ATTACK, state.turn, targets)
 
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Any, ...]:
     return ()  # the tiles are shuffled by hand
 
 
@@ -380,7 +381,7 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     names = state.players
     s = step(state)
     countdown = timer(state)
@@ -411,7 +412,7 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     # The rows themselves stay on the table: the box holds no secrets.
     return {**public(state), "seat": seat}
 
@@ -447,7 +448,7 @@ def _scores(state: State, game: GameResult) -> dict[str, int]:
     return {name: int(seat == game.winner) for seat, name in enumerate(state.players)}
 
 
-def _game_log(state: State, game: GameResult) -> dict:
+def _game_log(state: State, game: GameResult) -> dict[str, Any]:
     names = state.players
     return {
         "game": game.number,
@@ -460,5 +461,5 @@ def _game_log(state: State, game: GameResult) -> dict:
     }
 
 
-def _elimination(state: State, e: Elimination) -> dict:
+def _elimination(state: State, e: Elimination) -> dict[str, Any]:
     return {"player": state.players[e.seat], "by": None if e.by is None else state.players[e.by]}

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from games.base import N_, Countdown, Illegal, Summary, bump, is_whole, next_seat, player_names, winners
 
@@ -214,7 +215,7 @@ class Step:
 
 # --- the rules ----------------------------------------------------------------
 
-def setup(options: dict) -> State:
+def setup(options: dict[str, Any]) -> State:
     unknown = sorted(set(options) - OPTIONS)
     if unknown:
         raise Illegal("There is no option {option!r}.", option=unknown[0])
@@ -238,7 +239,7 @@ def piece_range(state: State) -> tuple[int, int]:
     return state.length, PIECES
 
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     match event:
         case Pieces(count):
             _playing(state)
@@ -389,7 +390,7 @@ def step(state: State) -> Step:
                 bonus_call=state.pieces is None and not state.bonus and not state.refused)
 
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Any, ...]:
     return ()
 
 
@@ -405,7 +406,7 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     # Everything here lies open on the table; the piece count never appears.
     names = state.players
     s = step(state)
@@ -430,7 +431,7 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     view = {**public(state), "seat": seat}
     if seat == state.maker and state.phase == "play" and state.pieces is not None:
         view["pieces"] = state.pieces
@@ -454,7 +455,7 @@ def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def _table(state: State, result: RoundResult) -> dict:
+def _table(state: State, result: RoundResult) -> dict[str, Any]:
     """One round as the score sheet has it, item by item."""
     names = state.players
     return {

@@ -34,6 +34,8 @@ import collections
 import dataclasses
 import importlib
 import logging
+from collections.abc import Iterable
+from typing import Any, cast
 
 from games import base
 from referee import catalogue
@@ -53,27 +55,29 @@ SNAPSHOT_EVERY = 200
 TRIES = 3       # snapshots tried, newest first, before replaying from the first row
 KEPT = 2 * SNAPSHOT_EVERY   # events kept in ``events`` in play
 
-_said: set = set()   # (game, what) already in the journal, so a fallback is said once
+_said: set[tuple[int, str]] = set()   # (game, what) already in the journal, so a fallback is said once
 
 
-def rules(name: str):
-    return importlib.import_module(catalogue.get(name).rules)
+def rules(name: str) -> base.Rules:
+    """The rules module of game ``name`` (tests/test_catalogue.py holds
+    each to the protocol)."""
+    return cast(base.Rules, importlib.import_module(catalogue.get(name).rules))
 
 
-def effective(rows: list[tuple]) -> list[tuple]:
+def effective(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The events that count once the undo rows have taken theirs back.
     ``rows`` are ``(data, at, ...)``: whatever follows ``data`` comes along."""
-    return [row[1:] for row in _kept([(0, *row) for row in rows], False)]
+    return [row[1:] for row in _kept([(0, *row) for row in rows], False) or ()]
 
 
 _AUTOMATIC = {cls.__name__ for cls in base.AUTOMATIC}
 
 
-def _kept(rows, floor: bool):
+def _kept(rows: Iterable[tuple[Any, ...]], floor: bool) -> list[tuple[Any, ...]] | None:
     """``effective`` of ``(seq, data, at)`` rows replayed on top of a
     snapshot; ``floor``: the snapshot has events in effect.  None if an
     undo row reaches below the rows given (into what the snapshot covers)."""
-    kept: list = []
+    kept: list[tuple[Any, ...]] = []
     for row in rows:
         if row[1] == UNDO:
             while kept and kept[-1][1]["type"] in _AUTOMATIC:
@@ -90,19 +94,20 @@ def _kept(rows, floor: bool):
 @dataclasses.dataclass
 class _Plan:
     """What a replay's first pass learns from the rows' types alone."""
-    kept: array.array          # the seqs of the events in effect, in order
+    kept: array.array[int]     # the seqs of the events in effect, in order
     acts: bool                 # whether one of them is a player action
     rows: int                  # rows read, up to the first unreadable one
-    last: tuple | None         # (seq, at) of the last of those rows
+    last: tuple[int, float] | None   # (seq, at) of the last of those rows
     unreadable: int | None     # the seq of the first row that is not an event
 
     @classmethod
-    def of(cls, kinds, floor: bool) -> _Plan | None:
+    def of(cls, kinds: Iterable[tuple[int, object, float]], floor: bool) -> _Plan | None:
         """``kinds``: ``(seq, type, at)`` rows, ``type`` None where the row
         is not an event.  As ``_kept``, None if an undo row reaches below
         them into what a snapshot with events (``floor``) covers."""
         seqs, automatic = array.array("q"), bytearray()
-        rows, last, unreadable = 0, None, None
+        rows, unreadable = 0, None
+        last: tuple[int, float] | None = None
         for seq, kind, at in kinds:
             if not isinstance(kind, str):
                 unreadable = seq
@@ -123,14 +128,14 @@ class _Plan:
         return cls(seqs, 0 in automatic, rows, last, unreadable)
 
 
-def _say_once(game: int, what: str, message: str, *args) -> None:
+def _say_once(game: int, what: str, message: str, *args: object) -> None:
     if (game, what) not in _said:
         _said.add((game, what))
         log.warning(message, *args)
 
 
 class Replay:
-    def __init__(self, store: Store, game: int, name: str, options: dict) -> None:
+    def __init__(self, store: Store, game: int, name: str, options: dict[str, Any]) -> None:
         self.store = store
         self.id = game
         self.name = name
@@ -184,13 +189,16 @@ class Replay:
             if not plan.acts:
                 return False
             try:
-                state = snapshot.decode(self.store.snapshot_state(self.id, snap.seq))
+                text = self.store.snapshot_state(self.id, snap.seq)
+                if text is None:
+                    raise LookupError("its row is gone")
+                state = snapshot.decode(text)
             except Exception as exc:   # noqa: BLE001  unreadable text, or a damaged card under it
                 _say_once(self.id, f"snapshot {snap.seq}", "game %d: the snapshot after row %d cannot be read (%s); "
                           "replaying from an earlier one", self.id, snap.seq, exc)
                 return False
             depth, clock = snap.depth, snap.at
-        events: collections.deque = collections.deque(maxlen=KEPT)
+        events: collections.deque[tuple[object, float]] = collections.deque(maxlen=KEPT)
         applied, last, before, catch_up = 0, None, None, None
         kept = iter(plan.kept)
         due = next(kept, None)

@@ -17,6 +17,7 @@ def play(c: Camera) -> None:
     setup(c, "1")
     t.start("decrypto")
     c.settle()
+    c.t.type("D*")      # the first page's tip stays until a key: a page away and back, and it is whole
     c.shoot("clues")
     c.held("code", "team1")
     codes = _codes(t)

@@ -21,6 +21,7 @@ def play(c: Camera) -> None:
     t.box.rng = _Deck(0)
     t.start("octiles", players=2)
     c.settle()
+    c.t.type("D*")      # the first page's tip stays until a key: a page away and back, and it is whole
     c.shoot("tile")
     t.type("12")
     c.shoot("space")

@@ -11,7 +11,7 @@ def details(i: int, r: dict) -> tuple[str, str]:
     if ended == "solved":
         ended = _("solved by {player}").format(player=sheets.side("decipher", r.get("solver") or ""))
     else:
-        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended, "")
+        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended or "", "")
     return sheets.round_label(i, r), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
         maker=sheets.side("decipher", r.get("maker") or ""), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
 

@@ -19,10 +19,9 @@ from aiohttp import web
 
 from referee import catalogue, glossary, guide, i18n
 from referee.i18n import _
+from referee.web import paths
 from referee.web.bodies import Body, send
 
-SHOT = r"{shot:[a-z0-9-]{1,40}}"
-LANG = "{lang:" + "|".join(i18n.LANGS) + "}"
 DAY = 24 * 3600
 
 
@@ -72,15 +71,15 @@ def add_routes(app: web.Application, site) -> None:
 
     async def image(request: web.Request) -> web.Response:
         game, lang, shot = (request.match_info[k] for k in ("game", "lang", "shot"))
-        body = picture(game, lang, shot) if game in guide.games() else None
+        body = picture(game, lang, shot) if game in guide.games() and lang in i18n.LANGS else None
         if body is None:
             raise web.HTTPNotFound()
         return web.Response(body=body, content_type="image/png", headers={"Cache-Control": f"max-age={DAY}"})
 
     get = app.router.add_get
     get("/how/", index)
-    get("/how/{game:[a-z]{1,20}}", page)
-    get(f"/how/{{game:[a-z]{{1,20}}}}/{LANG}/{SHOT}.png", image)
-    get("/HOW/{game:[A-Za-z]{1,20}}", phase)
-    for prefix in ("/how/", "/HOW/"):
-        get(prefix + "{game:[A-Za-z]{1,20}}/{phase:[A-Za-z]{1,20}}", phase)
+    get(f"/how/{paths.KIND}", page)
+    get(f"/how/{paths.KIND}/{paths.LANG}/{paths.PICTURE}.png", image)
+    get(f"/HOW/{paths.KIND_ANY_CASE}", phase)
+    for prefix in paths.both_cases("how"):
+        get(f"{prefix}{paths.KIND_ANY_CASE}/{paths.PHASE}", phase)

@@ -18,3 +18,10 @@ def both_cases(letter: str) -> tuple[str, str]:
     """A capability page's prefix as typed and as a compact QR code writes
     it, in capitals: ("/T/", "/t/")."""
     return f"/{letter.upper()}/", f"/{letter.lower()}/"
+# How to play: a game's short name as the catalogue writes it ("osmisifry"),
+# or in any case as the box's Help QR code writes it with its phase.
+KIND = r"{game:[a-z]{1,20}}"
+KIND_ANY_CASE = r"{game:[A-Za-z]{1,20}}"
+PHASE = r"{phase:[A-Za-z]{1,20}}"
+LANG = r"{lang:[a-z]{2}}"
+PICTURE = r"{shot:[a-z0-9-]{1,40}}"

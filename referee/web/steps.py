@@ -64,7 +64,7 @@ class Step:
 @dataclasses.dataclass
 class Record:
     game: GameRow
-    rules: object
+    rules: base.Rules
     steps: list[Step]
     broken_at: int | None         # a row the rules could not take: the record ends before it
     memo: dict = dataclasses.field(default_factory=dict)   # what the pages work out once per record

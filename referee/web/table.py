@@ -145,7 +145,8 @@ class Board(live.Hub):
         said = word.said if word is not None else ""
         lang = i18n.lang
         if session is not None and catalogue.logged(session.name) and not session.rules.is_over(session.state):
-            tonight, games = [], []     # a game in play fills the screen
+            tonight: list[Row] = []     # a game in play fills the screen
+            games: list[Played] = []
         else:
             tonight, games = self._tonight()
         if session is None:

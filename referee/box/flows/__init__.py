@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 class Flow:
     warn_seconds = 5     # the countdown ticks aloud for its last seconds
-    remembered = ()      # attributes that survive a power cut (which page is up)
-    keyed = ()           # those of them that hold a move being keyed in (see undone)
+    remembered: tuple[str, ...] = ()      # attributes that survive a power cut (which page is up)
+    keyed: tuple[str, ...] = ()           # those of them that hold a move being keyed in (see undone)
 
     def __init__(self, box: Host) -> None:
         self.box = box
