@@ -66,9 +66,15 @@ For the screens
                           the tile's four paths as pairs of sides (0 = N,
                           clockwise), to draw between side midpoints.
 ``space_number(name)``, ``space_name(number)``
-                          spaces are named as on the board ("c3") and
-                          numbered 1-17 for the keypad, row by row from the
-                          north-west.  Circles are named "A1"-"F6".
+                          the rules name spaces by the board file's grid
+                          ("c3") and number them 1-17 for the keypad, row
+                          by row from the north-west; circles are "A1"-"F6".
+``place(name)``, ``move_name(start, end)``
+                          the one name of a place that people read
+                          (``games.octiles_places``): a space's number, a
+                          circle as a space and an arrow ("8↘"); the views
+                          below (``public``, ``private``, ``summary``) give
+                          places by it, the events by the grid.
 """
 from __future__ import annotations
 
@@ -81,11 +87,13 @@ from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
                                  Position, canonical, legal_moves, load_board, path_ends, play,
                                  position, rotations, tile_paths)
+from games.octiles_places import corner, move_name, place
 
 __all__ = [
     "NAME", "EVENTS", "TILE_IDS", "Play", "Played", "Pass", "Finished", "Stop", "State", "Turn",
     "Step", "Exchange", "NoMove", "setup", "apply", "requests", "timer", "public", "private",
     "summary", "is_over", "step", "exchange", "moves_at", "no_move", "space_name", "space_number",
+    "place", "move_name", "corner",
     # from games.octiles_board
     "BOARD", "SEATS", "SIDES", "TILES", "Board", "Move", "Position", "canonical", "legal_moves",
     "load_board", "path_ends", "play", "position", "rotations", "tile_paths",
@@ -526,7 +534,7 @@ def public(state: State) -> dict:
         "paths": [list(p) for p in tile_paths(state.hand)] if state.hand else [],
         "tile_from": state.hand_from,
         "deck": None if state.deck is None else len(state.deck),
-        "tiles": {space: {"number": space_number(space), "tile": tile, "rotation": rotation}
+        "tiles": {place(space): {"number": space_number(space), "tile": tile, "rotation": rotation}
                   for space, (tile, rotation) in board.placed().items()},
         "passes": state.passes,
         "all_passed": not over and _must_move(state),  # [OC-8] who can move must
@@ -536,7 +544,7 @@ def public(state: State) -> dict:
         "last": _turn_view(state, state.turns[-1]) if state.turns else None,
     }
     if state.mode == "referee":
-        view["pieces"] = board.pieces()
+        view["pieces"] = {place(circle): seat for circle, seat in board.pieces().items()}
         view["home"] = {name: board.home(seat) for name, seat in zip(state.names, state.seats)}
     return view
 
@@ -546,10 +554,11 @@ def private(state: State, seat: int) -> dict:
     homes and, on its turn in referee mode, its legal moves."""
     view = public(state)
     me = state.seats[seat]
-    view.update(seat=seat, name=state.names[seat], start_homes=list(BOARD.start_homes(me)),
-                goal_homes=list(BOARD.goal_homes(me)))
+    view.update(seat=seat, name=state.names[seat], start_homes=list(map(place, BOARD.start_homes(me))),
+                goal_homes=list(map(place, BOARD.goal_homes(me))))
     if state.mode == "referee" and state.hand and seat == state.turn and not is_over(state):
-        view["moves"] = [list(m) for m in legal_moves(state.board, state.hand)]
+        view["moves"] = [[space_number(m.space), m.rotation, place(m.from_circle), place(m.to_circle)]
+                         for m in legal_moves(state.board, state.hand)]
     return view
 
 
@@ -594,9 +603,12 @@ def summary(state: State) -> Summary:
 
 def _turn_view(state: State, t: Turn) -> dict:
     name = state.names[t.seat]
+    # Places by the names the table reads (``place``): a space's number,
+    # a circle's arrow name.  The score log of a game kept before gave the
+    # grid's ("c3", "A1"); ``referee.web.octiles`` reads both.
     view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
-            "space": t.space, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
+            "space": space_number(t.space) if t.space else None, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
             "scores": {n: (t.home if n == name else 0) for n in state.names}}
     if t.move:
-        view.update(rotation=t.rotation, **{"from": t.move[0], "to": t.move[1]})
+        view.update(rotation=t.rotation, **{"from": place(t.move[0]), "to": place(t.move[1])})
     return view

@@ -73,6 +73,7 @@ def test_DC1_DC2_setup_through_the_keys_shows_the_round_plan(table):
 
 def test_DC2_the_first_word_maker_is_a_setup_choice(table):
     table.press("5")
+    table.press("D")                     # the form's second page, after Teach was added
     assert "3 Starts: Player 1" in table.screen()
     table.type("333")                    # three players: 2, 3, then past the last seat
     assert "3 Starts: Player 1" in table.screen()

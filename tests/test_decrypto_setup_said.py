@@ -49,12 +49,14 @@ def test_DE_10_the_hacker_game_says_what_the_hacker_plays_for_where_the_timer_wa
         hacker_setup(t)
         page = lines(t)
         assert hacker in page[1] and "2" in page[1]
-        note = page[3]
+        note = page[2]   # right under the Hacker's line, on the same page
         assert not note[:1].isdigit() and hacker in note and "2" in note
         assert all(len(text) <= COLS and not text.endswith("…") for text in page)
-        assert t.box.shown["main"].digits == "12"        # no timer to choose [DE-10]
+        assert t.box.shown["main"].digits == "124"       # no timer to choose [DE-10]
         t.press("3")
         assert lines(t) == page
+        t.press("D")
+        assert not any(line.startswith("3 ") for line in lines(t))
         # The Hacker's own screen says the whole of it: alone, intercepting, two by round 5.
         own = lines(t, "team1")
         assert own[0] == f"[{hacker}]" and 2 <= len(own) <= LINES + 1 and "5" in " ".join(own)
@@ -70,10 +72,10 @@ def test_DE_10_the_hacker_note_is_drawn_on_the_panel():
         for _ in range(HACKER_CHOICE):
             t.press("1")
         shown = t.box.shown["main"]
-        assert shown.lines[2] == "Hacker wins on 2 int."
+        assert shown.lines[1] == "Hacker wins on 2 int."
         # The panel's pixels are the note's, drawn where the timer's line was.
         assert t.image().tobytes() == render(shown).tobytes() != teams.tobytes()
-        timer = dataclasses.replace(shown, lines=(*shown.lines[:2], "3 Timer: 30 s", *shown.lines[3:]))
+        timer = dataclasses.replace(shown, lines=(shown.lines[0], "2 Keywords: English", *shown.lines[2:]))
         assert render(timer).tobytes() != t.image().tobytes()
 
 

@@ -171,9 +171,10 @@ def test_setup_defaults_to_the_box_language_and_offers_the_hacker_and_own_cards(
         assert "2 Słowa: polskie" in t.screen()        # the box speaks Polish
         for _ in range(9):
             t.press("1")
+        assert "1 Haker sam na 2" in t.screen()
         t.press("2")
         t.press("2")
-        assert "1 Haker sam na 2" in t.screen() and "2 Słowa: własne karty" in t.screen()
+        assert "2 Słowa: własne karty" in t.screen()
         t.press("#")
         assert t.box.session.options == {"variant": "hacker", "keywords": "cards"}
         # The first page's hint covers the encryptor's row until the first key: the page beneath it.
@@ -224,6 +225,7 @@ def test_DE4_first_team_done_gives_the_other_exactly_30_seconds(t):
 
 def test_DE4_the_table_may_play_without_the_sand_timer(t):
     t.press("1")
+    t.press("D")
     assert "3 Timer: 30 s" in t.screen()
     t.press("3")
     assert "3 Timer: off" in t.screen()

@@ -128,6 +128,8 @@ class Setup(forms.Form):
     def note(self) -> str:
         return _(HACKER_NOTE) if self.values["players"][0] == "hacker" else ""
 
+    noted = "players"   # the Hacker's line, then what the Hacker plays for
+
     def side_lines(self, team: int) -> tuple[str, ...]:
         """Before names: how many the side seats, and on the Hacker's screen
         what the Hacker plays for [DE-10]."""

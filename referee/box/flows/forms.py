@@ -27,6 +27,8 @@ from referee.box.screen import COLS, LINES, W, Screen, fit, qr_image, wrap
 from referee.i18n import _
 
 
+TEACH = "teach"   # the option that has a first game taught (``referee.box.flows.teacher``)
+
 # A help page has three lines of its own; the fourth says how to take back
 # a key and reach the game menu, the controls no key bar can show.
 HELP_LINES = LINES - 1
@@ -184,6 +186,11 @@ class Form(Flow):
     def _fit(self) -> None:
         """A form whose choices depend on others sets them for the values chosen."""
 
+    def offer_teach(self, on: bool) -> None:
+        """The Teach option, last: ``on`` first (``referee.box.flows.teacher.chosen``)."""
+        self.options.append(Option(TEACH, _("Teach"), ((True, _("on")), (False, _("off"))), default=0 if on else 1))
+        self.chosen.append(self.options[-1].default)
+
     # --- names ------------------------------------------------------------
 
     def seat_range(self) -> tuple[int, ...]:
@@ -223,11 +230,28 @@ class Form(Flow):
 
     @property
     def values(self) -> dict:
-        return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen)}
+        """The game's options chosen (Teach is the box's: the rules never see it)."""
+        return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key != TEACH}
+
+    @property
+    def teach(self) -> bool | None:
+        """The Teach option chosen, None on a form without it."""
+        return next((o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key == TEACH), None)
 
     @property
     def pages(self) -> int:
-        return max(1, (len(self.options) + self.per - 1) // self.per)
+        return max(1, (len(self.entries()) + self.per - 1) // self.per)
+
+    def entries(self) -> list[int | None]:
+        """The form's lines in order: option indices, and None for the note
+        (``note()``), which takes a moot option's place, moved up to follow
+        the option it explains (``noted``), so that both are on one page."""
+        entries: list[int | None] = [None if self.moot(i) else i for i in range(len(self.options))]
+        if None in entries and self.noted:
+            entries.remove(None)
+            after = next(i for i, o in enumerate(self.options) if o.key == self.noted)
+            entries.insert(entries.index(after) + 1, None)
+        return entries
 
     @property
     def per(self) -> int:
@@ -255,6 +279,8 @@ class Form(Flow):
         """A line saying what the values chosen mean, drawn where a moot
         option's line would be ("" for none)."""
         return ""
+
+    noted = ""   # the key of the option the note explains, if it is to follow it
 
     def front(self) -> None:
         """Back on the form's first page (a kept form opened again)."""
@@ -290,9 +316,11 @@ class Form(Flow):
         elif key.isdigit() and 1 <= int(key) <= len(self.options) and not self.moot(int(key) - 1):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
-            self.page = i // self.per
+            self.page = self.entries().index(i) // self.per
             self._seated()
         elif key == "#":
+            if self.teach is not None:
+                self.box.teacher.choose(self.game, self.teach)
             self.start(self.named(self.values))
         elif key == "*":
             menu.keep_setup(self.box, self)   # the names typed and the options chosen wait for the table
@@ -404,8 +432,7 @@ class Form(Flow):
             return {"main": self._phone_screen(), **self._names_screens()}
         per = self.per
         first = self.page * per
-        lines = [fit(self.note()) if self.moot(i) else self.line(i)
-                 for i in range(first, min(first + per, len(self.options)))]
+        lines = [fit(self.note()) if i is None else self.line(i) for i in self.entries()[first:first + per]]
         lines.append(_("A:names B:by phone"))
         keys = [("#", _("Start"))]
         if self.help_lines:
