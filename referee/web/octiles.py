@@ -2,7 +2,7 @@
 the game in progress stands."""
 from __future__ import annotations
 
-from games.octiles import space_number
+from games.octiles import TurnLog, space_number
 from referee.i18n import _
 from referee.web import sheets
 
@@ -14,24 +14,23 @@ def _space(name) -> str:
         return str(name)   # a space this board does not have: as recorded
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
-    action = r.get("action")
-    if action == "passed":
+def details(i: int, r: TurnLog) -> tuple[str, str]:
+    if r.action == "passed":
         parts = [_("passed")]
     else:
         # A space by its number, as the box keys it and the printed map
         # numbers it; a tile by none (the real tiles carry no numbers).
-        space = _space(r.get("space"))
-        if action == "exchanged" and r.get("removed"):
+        space = _space(r.space)
+        if r.action == "exchanged" and r.removed:
             parts = [_("tile exchanged on space {n}").format(n=space)]
         else:
             parts = [_("tile laid on space {n}").format(n=space)]
-        if r.get("from"):
-            parts.append(_("runner {start}→{end}").format(start=r["from"], end=r["to"]))
-    if r.get("finished"):
+        if r.start:
+            parts.append(_("runner {start}→{end}").format(start=r.start, end=r.to))
+    if r.finished:
         parts.append(_("all home"))
-    player = sheets.side("octiles", r.get("player", ""))
-    return _("Turn {n}").format(n=r.get("turn", i)), f"{player}: {', '.join(parts)}"
+    player = sheets.side("octiles", r.player)
+    return _("Turn {n}").format(n=r.turn), f"{player}: {', '.join(parts)}"
 
 
 def now(v: dict) -> list[str]:
