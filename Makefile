@@ -6,7 +6,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-FONTS  := fonts-terminus-otb xfonts-base
+FONTS  := fonts-terminus-otb xfonts-base fonts-dejavu-core
 # DejaVu Sans engraves the dice module's bezel (make enclosure, the tests).
 CADAPT := fonts-dejavu-core
 # The stamps: the box and the simulator; then with the extras of pyproject.toml.

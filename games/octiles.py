@@ -66,9 +66,15 @@ For the screens
                           the tile's four paths as pairs of sides (0 = N,
                           clockwise), to draw between side midpoints.
 ``space_number(name)``, ``space_name(number)``
-                          spaces are named as on the board ("c3") and
-                          numbered 1-17 for the keypad, row by row from the
-                          north-west.  Circles are named "A1"-"F6".
+                          the rules name spaces by the board file's grid
+                          ("c3") and number them 1-17 for the keypad, row
+                          by row from the north-west; circles are "A1"-"F6".
+``place(name)``, ``move_name(start, end)``
+                          the one name of a place that people read
+                          (``games.octiles_places``): a space's number, a
+                          circle as a space and an arrow ("8↘"); the views
+                          below (``public``, ``private``, ``summary``) give
+                          places by it, the events by the grid.
 """
 from __future__ import annotations
 
@@ -83,11 +89,13 @@ from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
                                  Position, canonical, legal_moves, load_board, path_ends, play,
                                  position, rotations, tile_paths)
+from games.octiles_places import corner, move_name, place
 
 __all__ = [
     "NAME", "EVENTS", "TILE_IDS", "Play", "Played", "Pass", "Finished", "Stop", "State", "Turn",
     "Step", "Exchange", "NoMove", "setup", "apply", "requests", "timer", "public", "private",
     "summary", "is_over", "step", "exchange", "moves_at", "no_move", "space_name", "space_number",
+    "place", "move_name", "corner",
     # from games.octiles_board
     "BOARD", "SEATS", "SIDES", "TILES", "Board", "Move", "Position", "canonical", "legal_moves",
     "load_board", "path_ends", "play", "position", "rotations", "tile_paths",
@@ -528,7 +536,7 @@ def public(state: State) -> dict:
         "paths": [list(p) for p in tile_paths(state.hand)] if state.hand else [],
         "tile_from": state.hand_from,
         "deck": None if state.deck is None else len(state.deck),
-        "tiles": {space: {"number": space_number(space), "tile": tile, "rotation": rotation}
+        "tiles": {place(space): {"number": space_number(space), "tile": tile, "rotation": rotation}
                   for space, (tile, rotation) in board.placed().items()},
         "passes": state.passes,
         "all_passed": not over and _must_move(state),  # [OC-8] who can move must
@@ -538,7 +546,7 @@ def public(state: State) -> dict:
         "last": msgspec.to_builtins(_turn_view(state, state.turns[-1])) if state.turns else None,
     }
     if state.mode == "referee":
-        view["pieces"] = board.pieces()
+        view["pieces"] = {place(circle): seat for circle, seat in board.pieces().items()}
         view["home"] = {name: board.home(seat) for name, seat in zip(state.names, state.seats)}
     return view
 
@@ -548,10 +556,11 @@ def private(state: State, seat: int) -> dict:
     homes and, on its turn in referee mode, its legal moves."""
     view = public(state)
     me = state.seats[seat]
-    view.update(seat=seat, name=state.names[seat], start_homes=list(BOARD.start_homes(me)),
-                goal_homes=list(BOARD.goal_homes(me)))
+    view.update(seat=seat, name=state.names[seat], start_homes=list(map(place, BOARD.start_homes(me))),
+                goal_homes=list(map(place, BOARD.goal_homes(me))))
     if state.mode == "referee" and state.hand and seat == state.turn and not is_over(state):
-        view["moves"] = [list(m) for m in legal_moves(state.board, state.hand)]
+        view["moves"] = [[space_number(m.space), m.rotation, place(m.from_circle), place(m.to_circle)]
+                         for m in legal_moves(state.board, state.hand)]
     return view
 
 
@@ -564,7 +573,7 @@ class TurnLog(base.Round, kw_only=True):
     player: str
     action: str
     tile: str
-    space: str | None
+    space: int | str | None       # its number; a game kept before the names changed: the grid's ("c3")
     removed: str | None
     finished: bool
     set_aside: bool
@@ -615,8 +624,11 @@ def summary(state: State) -> Summary:
 
 def _turn_view(state: State, t: Turn) -> TurnLog:
     name = state.names[t.seat]
-    start, to = t.move if t.move else (None, None)
-    return TurnLog(turn=t.number, round=t.round, player=name, action=t.action, tile=t.tile, space=t.space,
-                   removed=t.removed, finished=t.finished, set_aside=t.set_aside,
-                   scores={n: (t.home if n == name else 0) for n in state.names},
+    # Places by the names the table reads (``place``): a space's number,
+    # a circle's arrow name.  The score log of a game kept before gave the
+    # grid's ("c3", "A1"); ``referee.web.octiles`` reads both.
+    start, to = (place(t.move[0]), place(t.move[1])) if t.move else (None, None)
+    return TurnLog(turn=t.number, round=t.round, player=name, action=t.action, tile=t.tile,
+                   space=space_number(t.space) if t.space else None, removed=t.removed, finished=t.finished,
+                   set_aside=t.set_aside, scores={n: (t.home if n == name else 0) for n in state.names},
                    rotation=t.rotation if t.move else None, start=start, to=to)

@@ -28,6 +28,8 @@ Per-game code lives in the game's own modules, found by convention:
   label and details), ``now(view)`` (where a game in progress stands),
   ``team_form(state, team, form)`` (the event a team page's form plays),
   ``chart(entry, names)`` (the chart of its page),
+  ``routes(app)`` (addresses of its own, added to the web's app:
+  Octiles' printable overlay),
   ``replay_hidden(state, side)`` (what the box kept hidden, shown once the
   game is over), ``tokens(entry)`` (each side's tokens in words, where
   they decide rather than points) and ``token_sheet(entry)`` (the sheet of
@@ -103,7 +105,7 @@ class Flows(Said, typing.Protocol):
 class Web(typing.Protocol):
     """A game's web extras (``Game.web``), as a game of the score log has
     them; the optional ones are found with ``hook``: ``details``, ``now``,
-    ``team_form``, ``chart``, ``replay_hidden``, ``tokens`` and
+    ``team_form``, ``chart``, ``routes``, ``replay_hidden``, ``tokens`` and
     ``token_sheet`` (above)."""
 
     def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:

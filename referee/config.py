@@ -344,6 +344,9 @@ class Ladder(Base):
 
 class Config(Base):
     lang: Literal["en", "cs", "pl", "ru"] = "en"
+    # A setup's Teach option starts on for a game the box has never finished
+    # (``referee.box.flows.teacher``); false: it starts off until the table turns it on.
+    teach: bool = True
     database: str = ""     # empty: the user's data folder, or /var/lib/referee as a service
     keypad: Keypad = msgspec.field(default_factory=Keypad)
     buzzer: Buzzer = msgspec.field(default_factory=Buzzer)

@@ -20,6 +20,14 @@ from referee import catalogue
 from referee.i18n import _
 
 
+class Ruling(NamedTuple):
+    """Why the referee decided as it did, for a first game taught
+    (``referee.box.flows.teacher``): the rule's tag in the rulebook, and the
+    words that say it (a message id, with the decision's fields)."""
+    rule: str
+    text: str
+
+
 class Term(NamedTuple):
     words: str    # message id: the headword, then the forms the screens use, "|"-separated
     means: str    # message id: what it is, one sentence

@@ -86,7 +86,9 @@ class Table:
         warnings.filterwarnings("ignore", "Image.Image.getdata is deprecated", DeprecationWarning)
         self._tmp = tempfile.TemporaryDirectory(prefix="referee-table-")
         self.database = os.path.join(self._tmp.name, "referee.db")
-        self._config = {"lang": lang, "database": self.database, **(config or {})}
+        # Teach starts off, as on a box whose owner turned it off: a test of
+        # play says when it is taught (``start(teach=True)``, or the setup's option).
+        self._config = {"lang": lang, "database": self.database, "teach": False, **(config or {})}
         self._seed = seed
         self._boots = 0
         self.loop = asyncio.new_event_loop()
@@ -265,7 +267,9 @@ class Table:
 
     # --- the box ------------------------------------------------------------
 
-    def start(self, name: str, **options) -> None:
+    def start(self, name: str, teach: bool = False, **options) -> None:
+        """Start a game as its setup's ``#`` would (``teach``: its Teach option)."""
+        self.box.teacher.next_game(teach)
         self.box.start_game(name, options)
         self._settle()
 

@@ -1,7 +1,8 @@
 """Every page of every game, as a table meets them: the setup form with its
 pages and help, then a game played by keys through the virtual table, its
 phases one after another (scripted where a hand would not get there by
-chance), with the help opened in play where the game has one.
+chance; taught, so its taught pages and rulings are met too), with the help
+opened in play where the game has one.
 
 ``pages(game, lang)`` gives the text of every screen shown on the way, the
 public one and the team screens; the words checks read them.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from referee import i18n
+from referee.box.screen import Screen
 from referee.testing import Table
 from test_wording import act_at_random
 
@@ -22,17 +24,36 @@ START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players":
          "davinci": {"players": NAMES}, "decipher": {"players": NAMES}}
 
 
+class Seen(list):
+    """The text of every screen met, in order; ``shown``, each main page
+    met as the box drew it (its keys and digits), once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: dict[str, Screen] = {}
+
+
 def _seen(t: Table, seen: list[str]) -> None:
     for name in ("main", "team1", "team2"):
         text = t.screen(name)
         if not seen or text not in seen[-6:]:
             seen.append(text)
+    if isinstance(seen, Seen) and "main" in t.box.shown:
+        seen.shown.setdefault(t.screen("main"), t.box.shown["main"])
+
+
+def _read(t: Table, seen: list[str]) -> None:
+    """The taught pages up (the scripted games are taught), read page by page."""
+    _seen(t, seen)
+    while t.box.teacher.owed() is not None:
+        t.press("#")
+        _seen(t, seen)
 
 
 def _press(t: Table, keys, seen: list[str]) -> None:
     for key in keys:
         t.press(key)
-        _seen(t, seen)
+        _read(t, seen)
 
 
 def _setup(t: Table, game: str, seen: list[str]) -> None:
@@ -57,8 +78,8 @@ def _wander(t: Table, game: str, rng: random.Random, presses: int, seen: list[st
 
 
 def _osmisifry(t: Table, seen: list[str]) -> None:
-    t.start("osmisifry", **START["osmisifry"])
-    _seen(t, seen)
+    t.start("osmisifry", teach=True, **START["osmisifry"])
+    _read(t, seen)
     for _ in range(8):                      # rows 1 and 2
         _press(t, "#", seen)
     _press(t, "123", seen)                  # round 1 picked
@@ -72,10 +93,10 @@ def _osmisifry(t: Table, seen: list[str]) -> None:
     _press(t, "#", seen)                    # the direction
     _press(t, "#", seen)                    # booklets handed
     t.advance(200)
-    _seen(t, seen)
+    _read(t, seen)
     _press(t, "#*", seen)                   # asked, not stopped
     t.advance(120)
-    _seen(t, seen)
+    _read(t, seen)
     for _ in range(3):                      # every booklet scored
         _press(t, "3#2#1#", seen)
         _press(t, "B", seen)
@@ -83,14 +104,15 @@ def _osmisifry(t: Table, seen: list[str]) -> None:
 
 
 def _decrypto(t: Table, seen: list[str]) -> None:
-    t.start("decrypto", **START["decrypto"])
-    _seen(t, seen)
+    t.start("decrypto", teach=True, **START["decrypto"])
+    _read(t, seen)
     _press(t, "C" + "D" * 10 + "*", seen)
     _press(t, "D*", seen)
+    _press(t, "A**", seen)                  # who swaps a keyword, before round 1
     for _ in range(3):
         _press(t, ["team1", "team1"], seen)
         t.advance(31)
-        _seen(t, seen)
+        _read(t, seen)
         _press(t, ["team2", "team2"], seen)
         for seat in (0, 1):
             code = "".join(map(str, t.box.session.state.codes[seat]))
@@ -103,16 +125,17 @@ def _decrypto(t: Table, seen: list[str]) -> None:
 
 
 def _decipher(t: Table, seen: list[str]) -> None:
-    t.start("decipher", **START["decipher"])
-    _seen(t, seen)
+    t.start("decipher", teach=True, **START["decipher"])
+    _read(t, seen)
     _press(t, "#", seen)
+    _press(t, "D*", seen)                   # More, its numbered items
 
 
 def _octiles(t: Table, seen: list[str]) -> None:
     """Six turns, each on the first space and turn of the tile that moves
     a runner (a refused one said and taken back)."""
-    t.start("octiles", **START["octiles"])
-    _seen(t, seen)
+    t.start("octiles", teach=True, **START["octiles"])
+    _read(t, seen)
     for _turn in range(6):
         before = t.box.session.seq
         for space in range(1, 18):
@@ -131,8 +154,8 @@ def _octiles(t: Table, seen: list[str]) -> None:
 
 
 def _davinci(t: Table, seen: list[str]) -> None:
-    t.start("davinci", **START["davinci"])
-    _seen(t, seen)
+    t.start("davinci", teach=True, **START["davinci"])
+    _read(t, seen)
     _press(t, "#", seen)
     for target in "2311":
         _press(t, target + "A", seen)
@@ -143,9 +166,9 @@ SCRIPTS = {"osmisifry": _osmisifry, "decrypto": _decrypto, "decipher": _decipher
            "octiles": _octiles, "davinci": _davinci}
 
 
-def pages(game: str, lang: str, presses: int = 150) -> list[str]:
+def pages(game: str, lang: str, presses: int = 150) -> Seen:
     """Every screen's text met in a game's setup and play, in ``lang``."""
-    seen: list[str] = []
+    seen = Seen()
     try:
         with Table(seed=43, lang=lang) as t:
             _setup(t, game, seen)

@@ -140,7 +140,8 @@ def walk(langs=("en", "cs", "pl", "ru"), steps: int = 150, seed: int = 1) -> Wal
     out = Walk()
     games = list(catalogue.on_menu())
     for lang in langs:
-        with Table(seed=seed, lang=lang) as t:
+        # Teach on, as a new box offers it: the walk meets the taught pages too.
+        with Table(seed=seed, lang=lang, config={"teach": True}) as t:
             rng = random.Random(f"{seed}/{lang}")
             for number in range(1, len(games) + 2):   # every game, then the table tools
                 walk_game(t, number, rng, steps, out)

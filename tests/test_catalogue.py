@@ -62,7 +62,8 @@ def test_every_entry_names_modules_with_the_hooks_it_promises(game):
     assert isinstance(flows, catalogue.Flows) and callable(flows.Play) and callable(flows.describe)
     assert not game.on_menu or callable(flows.setup)     # the table tools start from the menu itself
     web = catalogue.load(game.web) if game.web else None
-    for hook in ("details", "now", "team_form", "chart", "replay_step", "replay_hidden", "tokens", "token_sheet"):
+    for hook in ("details", "now", "team_form", "chart", "routes", "replay_step", "replay_hidden", "tokens",
+                 "token_sheet"):
         assert getattr(web, hook, None) is None or callable(getattr(web, hook))
     assert (getattr(web, "team_form", None) is not None) == bool(game.teams) == bool(game.phone_events)
     # Issue 38: every game of the score log has a replay, and its words for an action.

@@ -64,8 +64,8 @@ def test_the_fixed_file_is_fine(tmp_path):
 @pytest.mark.parametrize("raw, said", [
     ({"keypad": {"colz": [12, 16, 20, 21]}}, "keypad.colz: unknown key; did you mean `cols`?"),
     ({"buzer": {}}, "buzer: unknown key; did you mean `buzzer`?"),
-    ({"zzz": 1}, "zzz: unknown key; the keys here are lang, database, keypad, buzzer, displays, dice, web, "
-                 "sim, club, ladder, osmisifry"),
+    ({"zzz": 1}, "zzz: unknown key; the keys here are lang, teach, database, keypad, buzzer, displays, dice, "
+                 "web, sim, club, ladder, osmisifry"),
     ({"web": {"port": 1023}}, "web.port: 1023 needs root, which the service does not have: "
                               "choose 1024-65535, e.g. 8080"),
     ({"web": {"public_url": "ftp://box/"}}, "web.public_url: 'ftp://box/' does not start with http:// or "

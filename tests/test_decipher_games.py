@@ -163,7 +163,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     assert rows(t)[:5] == ["[1/4 Maker: Ola]", "Turn: Piotr", "NO: 0 Bonus: ●●●", "Bonus mode: 3 left",
                            "Guess: 2 Piotr"]
     t.press("A")
-    assert flashed(t)[-1] == "A does nothing here: # Piece, D More"
+    assert flashed(t)[-1] == "A does nothing here: 1,2, # Piece, D More"
     t.type("#A")                     # [DC-7] a bonus token to Ola; the piece fits
     # [DC-4] With one seeker the turn comes back to Piotr.
     assert rows(t)[1:3] == ["Turn: Piotr", "NO: 0 Bonus: ●●○"]
@@ -210,7 +210,9 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     t.type("1")                      # 4 players
     t.type("2")                      # 6 letters
     t.type("33")                     # the first word maker: Player 3 [DC-2]
-    assert rows(t)[1:4] == ["1 Players: 4", "2 Letters: 6", "3 Starts: Player 3"]
+    assert rows(t)[1] == "3 Starts: Player 3"
+    t.press("D")
+    assert rows(t)[1:3] == ["1 Players: 4", "2 Letters: 6"]
     t.press("C")
     assert "Player 3→4→1→2" in t.screen()
     t.press("D")                     # [DC-10] the digest's ruling, on the help's next page

@@ -73,6 +73,7 @@ def test_DC1_DC2_setup_through_the_keys_shows_the_round_plan(table):
 
 def test_DC2_the_first_word_maker_is_a_setup_choice(table):
     table.press("5")
+    table.press("D")                     # the form's second page, after Teach was added
     assert "3 Starts: Player 1" in table.screen()
     table.type("333")                    # three players: 2, 3, then past the last seat
     assert "3 Starts: Player 1" in table.screen()
@@ -245,7 +246,7 @@ def test_DC6_the_box_starts_bonus_mode_at_exactly_three_pieces_left(table):
     assert "Bonus mode: 3 left" in table.screen() and "#:Piece D:More" in table.screen()
     assert "3\npieces left inside" in peek(table)
     table.press("A")                  # no piece in hand yet
-    assert flashed(table) == ["A does nothing here: # Piece, D More"]
+    assert flashed(table) == ["A does nothing here: 1-3, # Piece, D More"]
     table.press("#")
     assert "Bonus: ●●○" in table.screen() and "A:YES B:NO D:More" in table.screen()
     assert "2\npieces left inside" in peek(table)
@@ -277,12 +278,12 @@ def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     table.press("#")
     assert "Bonus: ○○○" in table.screen()
     table.press("#")                  # a fourth piece?
-    assert flashed(table) == ["# does nothing here: A YES, B NO, D More"]
+    assert flashed(table) == ["# does nothing here: 1-3, A YES, B NO, D More"]
     table.press("A")
     assert "Bonus: ○○○" in table.screen() and "All pieces are out." in table.screen()
     assert "Piece" not in table.screen() and "#:Give up D:More" in table.screen()
     table.press("B")
-    assert flashed(table) == ["B does nothing here: # Give up, D More"]
+    assert flashed(table) == ["B does nothing here: 1-3, # Give up, D More"]
     table.type("##D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
 

@@ -224,6 +224,7 @@ def test_DE4_first_team_done_gives_the_other_exactly_30_seconds(t):
 
 def test_DE4_the_table_may_play_without_the_sand_timer(t):
     t.press("1")
+    t.press("D")
     assert "3 Timer: 30 s" in t.screen()
     t.press("3")
     assert "3 Timer: off" in t.screen()

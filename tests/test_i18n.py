@@ -221,8 +221,8 @@ def test_players_counted_on_the_keys_are_named_in_the_box_language_in_the_score_
 
 
 @pytest.mark.parametrize("lang, homes", [
-    ("pl", ["Zachód   A1-A5", "Północ   A6-E6", "Wschód   F6-F2", "Południe F1-B1"]),
-    ("ru", ["Запад  A1-A5", "Север  A6-E6", "Восток F6-F2", "Юг     F1-B1"]),
+    ("pl", ["Zachód   12↓…7↖", "Północ   1←…2↗", "Wschód   6↑…11↘", "Południe 17→…16↙"]),
+    ("ru", ["Запад  12↓…7↖", "Север  1←…2↗", "Восток 6↑…11↘", "Юг     17→…16↙"]),
 ])
 def test_OC1_the_start_homes_page_keeps_a_space_between_seat_and_circles(lang, homes):
     with Table(seed=7, lang=lang) as t:

@@ -1,11 +1,11 @@
-"""Octiles names a space one way on the box, its printed map and the phones:
-by the number it is keyed with, 1-17; circles, where runners stand, by their
-letters.  A game the table ends early says so on the phones."""
+"""Octiles names a space one way on the box, the printed overlay and the
+phones: by the number it is keyed with, 1-17 (circles: tests/test_octiles_names.py).
+A game the table ends early says so on the phones."""
 import html
-import pathlib
 import re
 
 from games import octiles as oc
+from referee.octiles_overlay import Paper, svg
 from test_octiles_table import start
 
 
@@ -13,9 +13,6 @@ def text(t, path: str) -> str:
     status, _headers, body = t.get(path)
     assert status == 200, path
     return " ".join(html.unescape(re.sub(r"<(script|style)\b.*?</\1>|<[^>]+>", " ", body, flags=re.S)).split())
-
-
-SVG = pathlib.Path(__file__).resolve().parent.parent / "docs" / "octiles-spaces.svg"
 
 
 def test_OC2_the_phones_name_the_space_by_its_keyed_number_and_no_tile_number(table):
@@ -28,9 +25,9 @@ def test_OC2_the_phones_name_the_space_by_its_keyed_number_and_no_tile_number(ta
     assert " on a2" not in sheet and "T01" not in sheet
 
 
-def test_OC2_the_printed_map_names_the_spaces_by_number_only():
-    drawn = SVG.read_text()
-    numbers = re.findall(r'class="number">(\d+)<', drawn)
+def test_OC2_the_printed_overlay_names_the_spaces_by_number_only():
+    drawn = svg(Paper.A4)
+    numbers = re.findall(r'font-size="10" fill="#000" font-weight="bold">(\d+)<', drawn)
     assert sorted(map(int, numbers)) == list(range(1, 18))
     assert not any(re.search(rf">{space}<", drawn) for space in oc.BOARD.spaces)   # no "a3" beside "7"
 

@@ -360,22 +360,25 @@ def test_OC1_setup_asks_for_the_shuffled_deck_and_the_first_player_draws():
     assert view["players"] == ["West", "North", "East"] and view["player"] == "North"
     assert view["deck"] == 17 and set(view["pieces"].values()) == {"west", "north", "east"}
     north = octiles.private(state, 1)
-    assert north["moves"] == [list(m) for m in octiles.legal_moves(state.board, "T09")] != []
-    assert north["start_homes"] == ["A6", "B6", "C6", "D6", "E6"] and "moves" not in octiles.private(state, 0)
+    # The views name places as the table reads them: a space's number, a circle's arrow name.
+    assert north["moves"] == [[octiles.space_number(m.space), m.rotation, octiles.place(m.from_circle),
+                               octiles.place(m.to_circle)] for m in octiles.legal_moves(state.board, "T09")] != []
+    assert north["moves"][0] == [1, 1, "1←", "1↘"]
+    assert north["start_homes"] == ["1←", "1↖", "1↑", "2↑", "2↗"] and "moves" not in octiles.private(state, 0)
 
 
 def test_OC1_three_runners_start_on_the_first_homes_of_each_seat():
     view = octiles.public(started({"players": 2, "runners": 3}))
-    assert view["pieces"] == {"A1": "west", "A2": "west", "A3": "west",
-                              "F6": "east", "F5": "east", "F4": "east"}
+    assert view["pieces"] == {"12↓": "west", "12↙": "west", "12←": "west",
+                              "6↑": "east", "6↗": "east", "6→": "east"}
 
 
 def test_OC1_runners_stand_on_the_homes_each_player_chose():
     state = started({"players": 3, "runners": 4, "homes": [["A2", "A3", "A4", "A5"], ["A6", "B6", "D6", "E6"],
                                                            ["F6", "F5", "F3", "F2"]]})
     assert octiles.public(state)["pieces"] == {
-        "A2": "west", "A3": "west", "A4": "west", "A5": "west", "A6": "north", "B6": "north", "D6": "north",
-        "E6": "north", "F6": "east", "F5": "east", "F3": "east", "F2": "east"}
+        "12↙": "west", "12←": "west", "7←": "west", "7↖": "west", "1←": "north", "1↖": "north", "2↑": "north",
+        "2↗": "north", "6↑": "east", "6↗": "east", "11→": "east", "11↘": "east"}
 
 
 @pytest.mark.parametrize("homes, message", [
@@ -412,7 +415,7 @@ def test_OC2_exchanged_tile_goes_to_the_bottom_of_the_deck():
     assert [m for m in octiles.legal_moves(state.board, "T03") if m.space == "a2"] == [("a2", 0, "A3", "B2")]
     state = octiles.apply(state, Play("a2", 0, "A3", "B2"), 0)
     assert state.deck[-1] == "T01" and octiles.step(state).tile == "T04"
-    assert octiles.public(state)["tiles"]["a2"] == {"number": 12, "tile": "T03", "rotation": 0}
+    assert octiles.public(state)["tiles"]["12"] == {"number": 12, "tile": "T03", "rotation": 0}
     assert octiles.public(state)["last"]["action"] == "exchanged"
 
 
@@ -544,7 +547,7 @@ def test_OC9_dealer_mode_deals_and_players_declare_who_finished():
     state = octiles.apply(state, Played("c3"), 0)
     state = octiles.apply(state, Played("c3"), 0)  # North exchanges T05
     assert state.deck[-1] == "T05" and octiles.step(state).tile == "T07"
-    assert octiles.public(state)["tiles"]["c3"] == {"number": 9, "tile": "T06", "rotation": None}
+    assert octiles.public(state)["tiles"]["9"] == {"number": 9, "tile": "T06", "rotation": None}
     state = octiles.apply(state, Pass(), 0)
     state = octiles.apply(state, Finished(1), 0)
     assert not octiles.is_over(state) and octiles.public(state)["winner"] == "North"

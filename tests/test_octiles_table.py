@@ -54,7 +54,7 @@ def move(t, space, rotation, start, end):
     t.type("B" * rotation)
     t.press("#")
     if "which move?" in main(t):
-        t.press(re.search(rf"(\d) {start}→{end}", main(t)).group(1))
+        t.press(re.search(rf"(\d) {oc.move_name(start, end)}", main(t)).group(1))
 
 
 def playing(screen, seat, tile):
@@ -72,11 +72,11 @@ def undo(t):
 
 def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     table.press("3")
-    assert "[Octiles 1/2]" in main(table)
+    assert "[Octiles 1/3]" in main(table)
     assert "1 Players: 2" in main(table) and "2 Runners: 5" in main(table) and "*:Back" in main(table)
     table.type("11")           # 4 players
     table.type("333")          # West, North, East, South: the digit turns to its page
-    assert "[Octiles 2/2]" in main(table) and "3 Starts: South" in main(table)
+    assert "[Octiles 2/3]" in main(table) and "3 Starts: South" in main(table)
     table.press("1")           # back to 2 players: only West and East sit
     assert "1 Players: 2" in main(table)
     table.press("D")
@@ -124,7 +124,7 @@ def test_OC_the_tile_being_turned_fills_the_panel_and_names_its_only_move(table)
     image = table.image()
     right = image.crop((64, 0, 128, 64)).getbbox()
     assert right[3] - right[1] >= 62 and right[2] - right[0] >= 62   # 62 px across, not 39
-    assert "#:A1→B3" in main(table) and "Top: North" in main(table)
+    assert "#:12↓⇒7↘" in main(table) and "Top: North" in main(table)
     assert "T07" not in main(table).replace("[tile T07", "")         # no tile number on the panel
 
 
@@ -169,10 +169,10 @@ def test_OC_a_habitual_two_hashes_after_the_space_show_the_tile_before_laying_it
     start(table, "T01", "T02", players=2)
     table.type("12##")                        # the space, then # as every page takes it
     screen = main(table)
-    assert "[tile T01 r0]" in screen and "1 A2→B3" in screen and "#:OK *:Back" in screen
+    assert "[tile T01 r0]" in screen and "1 12↙⇒7↘" in screen and "#:OK *:Back" in screen
     assert table.log()[0]["rounds"] == []     # shown, not laid
     table.press("#")
-    assert playing(main(table), "East", "T02") and table.log()[0]["rounds"][0]["to"] == "B3"
+    assert playing(main(table), "East", "T02") and table.log()[0]["rounds"][0]["to"] == "7↘"
 
 
 # --- a turn in referee mode -------------------------------------------------------------------
@@ -184,16 +184,16 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     table.type("12")
     assert "Space: 12_" in main(table)
     table.press("#")
-    assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:A2→B3", "*:Back", "Top: North",
+    assert main(table).splitlines() == ["", "West", "Space 12", "A◄ ►B turn", "#:12↙⇒7↘", "*:Back", "Top: North",
                                         "[tile T01 r0]"]
-    table.press("#")                          # one move, A2→B3: shown with the tile
-    assert main(table).splitlines() == ["[West: which move?]", "1 A2→B3", "[tile T01 r0]", "#:OK *:Back"]
+    table.press("#")                          # one move, 12↙⇒7↘: shown with the tile
+    assert main(table).splitlines() == ["[West: which move?]", "1 12↙⇒7↘", "[tile T01 r0]", "#:OK *:Back"]
     table.press("#")
     assert playing(main(table), "East", "T02") and "Deck: 16" in main(table)
     table.type("6#BB")
     assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
     table.press("#")
-    assert "[East: which move?]" in main(table) and "1 F5→E4  2 F4→E5" in main(table)
+    assert "[East: which move?]" in main(table) and "1 6↗⇒5↘  2 6→⇒5↗" in main(table)
     table.press("2")
     assert playing(main(table), "West", "T03")
     table.type("12#")
@@ -204,7 +204,7 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     assert playing(main(table), "East", "T04") and "Deck: 15" in main(table)
     turns = table.log()[0]["rounds"]
     assert [(r["player"], r["tile"], r["space"], r["from"], r["to"]) for r in turns] == [
-        ("West", "T01", "a2", "A2", "B3"), ("East", "T02", "e4", "F4", "E5"), ("West", "T03", "a2", "A3", "B2")]
+        ("West", "T01", 12, "12↙", "7↘"), ("East", "T02", 6, "6→", "5↗"), ("West", "T03", 12, "12←", "12↘")]
     assert turns[-1]["action"] == "exchanged" and turns[-1]["removed"] == "T01"
 
 
@@ -217,11 +217,11 @@ def test_OC5_a_placement_that_moves_nobody_says_why(table):
     assert "Space 9" in main(table) and "#: no move" in main(table) and "[tile T06 r0]" in main(table)
     table.type("*12#B#")                      # T06 on a2 turned once joins A1 and A3
     assert "[No move there]" in main(table)
-    assert "A1→A3: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
-    table.type("*BBBBB#")                     # turned six times: A3's path runs off into b2
-    assert "From A3: That path runs into an empty space." in " ".join(main(table).splitlines())
-    table.type("*B##")                        # seven times: A3 to B2
-    assert "[East to play]" in main(table) and table.log()[0]["rounds"][0]["from"] == "A3"
+    assert "12↓⇒12←: A runner may never go back to its start homes." in " ".join(main(table).splitlines())
+    table.type("*BBBBB#")                     # turned six times: 12←'s path runs off into 13
+    assert "From 12←: That path runs into an empty space." in " ".join(main(table).splitlines())
+    table.type("*B##")                        # seven times: 12← to 12↘
+    assert "[East to play]" in main(table) and table.log()[0]["rounds"][0]["from"] == "12←"
 
 
 def test_a_space_is_keyed_as_1_to_17(table):
@@ -239,11 +239,15 @@ def test_a_space_is_keyed_as_1_to_17(table):
 def test_the_map_of_the_spaces_is_under_more(table):
     start(table, players=2)
     table.type("D1")
-    assert main(table).splitlines() == ["[Spaces 1/2 D:more]", "      1   2", "      3   4   5   6",
+    assert main(table).splitlines() == ["[Spaces 1/3 D:more]", "      1   2", "      3   4   5   6",
                                         "  7   8   9  10  11", " 12  13  14  15", "         16  17"]
     table.press("D")                          # spaces by number only: no second naming of them
-    assert "West  A1-A5" in main(table) and "South F1-B1" in main(table)
-    assert "Circle C3: SW of 9" in main(table)
+    # Each seat's homes first to last along its edge, clockwise; a circle
+    # by a space and an arrow, as the overlay prints it.
+    assert "West  12↓…7↖" in main(table) and "South 17→…16↙" in main(table)
+    assert "8↘ = circle ↘ of 8" in main(table)
+    table.press("D")                          # the overlay's QR code, to print it
+    assert "[Print 3/3]" in main(table) and "QR HTTP://127.0.0.1:8080/HOW/OCTILES/BOARD.PDF" in main(table)
     table.press("#")
     assert playing(main(table), "West", "T01")
 
@@ -253,16 +257,16 @@ def test_OC1_each_player_puts_the_runners_on_the_start_homes_they_like(table):
     table.press("3")
     table.type("2")            # 4 runners
     table.press("#")
-    assert shown(table).splitlines()[:5] == ["[West: start homes]", "1●A1 2●A2 3●A3", "4●A4 5○A5",
+    assert shown(table).splitlines()[:5] == ["[West: start homes]", "1●12↓ 2●12↙ 3●12←", "4●7← 5○7↖",
                                              "4 runners: digits", "put one on or off"]
-    table.type("25")           # West: A2 off, A5 on
-    assert "1●A1 2○A2 3●A3" in main(table) and "4●A4 5●A5" in main(table)
+    table.type("25")           # West: 12↙ off, 7↖ on
+    assert "1●12↓ 2○12↙ 3●12←" in main(table) and "4●7← 5●7↖" in main(table)
     table.type("3#")           # three only: refused
     assert flashed(table) == ["Put 4 runners on homes."] and table.sounds[-1] == "error"
     table.type("3#")
-    assert "[East: start homes]" in main(table) and "1●F6 2●F5 3●F4" in main(table)
+    assert "[East: start homes]" in main(table) and "1●6↑ 2●6↗ 3●6→" in main(table)
     table.type("*")            # back to West: the choice is kept
-    assert "1●A1 2○A2 3●A3" in main(table)
+    assert "1●12↓ 2○12↙ 3●12←" in main(table)
     table.type("#")
     table.type("1#")           # East: F6 off...
     assert flashed(table) == ["Put 4 runners on homes."]
@@ -464,8 +468,8 @@ def test_OC_the_box_shows_where_it_has_every_runner(table):
     start(table, "T01", "T02", players=3, runners=3)
     move(table, "a2", 0, "A2", "B3")
     table.type("D3")
-    assert shown(table).splitlines() == ["[Runners on circles]", "West   A1 A3 B3", "North  A6 B6 C6",
-                                         "East   F4 F5 F6", "#:OK"]
+    assert shown(table).splitlines() == ["[Runners on circles]", "West   7↘ 12↓ 12←", "North  1↑ 1← 1↖",
+                                         "East   6↑ 6↗ 6→", "#:OK"]
     table.press("#")
     assert playing(main(table), "North", "T02")
 
@@ -533,7 +537,7 @@ def test_OC_undo_lands_before_the_space_was_keyed_never_where_one_key_moves_agai
     table.press("*")
     table.type("6#BB#")
     table.press("1")                          # F5→E4 instead
-    assert table.log()[0]["rounds"][-1]["from"] == "F5"
+    assert table.log()[0]["rounds"][-1]["from"] == "6↗"
     table.type("12##")
     table.press("#")
     assert "[Tile off space 12]" in main(table)

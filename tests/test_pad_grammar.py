@@ -135,6 +135,7 @@ def test_names_typed_on_a_phone_wait_while_the_table_steps_back_to_the_main_menu
     assert table.screen().startswith("[Tabletop Referee")
     assert table.get(path)[0] == 200                     # the phone's page still answers
     table.press("1")
+    table.press("D")                                     # the timer's page of the form
     assert timer in table.screen()
     assert table.screen("team1").splitlines()[1:] == ["Ann", "Bob"]
     table.press("#")                                     # the game starts with them

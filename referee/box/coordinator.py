@@ -38,6 +38,7 @@ from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
 from referee.box.screen import SAID, Screen, layout, render, said_shown, wrap
 from referee.box.session import Session
+from referee.box.flows.teacher import Teacher
 from referee.box.wifi import Network
 from referee.clock import WallLabels
 from referee.config import DISPLAYS, Config
@@ -77,6 +78,7 @@ class Box:
             on_redate=self._tell_watchers)
         self.pages = PageKeeper(self)
         self.game_menu = GameMenu(lambda: self.session, self.undo, self.leave)   # held up by holding *
+        self.teacher = Teacher(self)   # a first game's taught pages, over the game's
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         # comitup's state and this box's address, for every QR code (referee.box.wifi)
@@ -230,6 +232,7 @@ class Box:
         try:
             options = name_check.check_players(options)
             session = Session.new(self.store, name, options, stamp.label, stamp)
+            self.teacher.begin(session)
             self.store.set_setting("current", session.id)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
@@ -257,6 +260,7 @@ class Box:
             self.store.set_setting("current", session.id)
         self.session = session
         self.time.set(self.time.stored(session))
+        self.teacher.enter(session)
         self.pages.enter(session)
         self.changed()
 
@@ -284,6 +288,7 @@ class Box:
             view = None   # never taken back alone: the player's action before it is
         elif view is None:
             view = self.pages.keyed_on()
+        before = self.session.state
         try:
             self.time.check_wall()
             self.session.apply(event, self.game_time(), self.labels.stamp(), view)
@@ -297,6 +302,8 @@ class Box:
         self.saved()
         self.pages.committed()
         self.changed()
+        self.teacher.acted(event, before)   # once the rules' own follow-ups are in
+        self.render()
         return True
 
     def undo(self) -> None:
@@ -314,6 +321,7 @@ class Box:
             self.unsaved(exc)
             return
         self.saved()
+        self.teacher.undone()
         self.pages.undone(landing)
         self.flash(_("Undone."))
         self.changed()
@@ -506,6 +514,8 @@ class Box:
                 self.game_menu.open()
         elif kind == "release" and key == "*":
             return
+        elif kind == "press" and key not in TEAMS and self.teacher.screen() is not None:
+            self._offered(key, self.teacher.screen(), lambda: self.teacher.key(key))
         elif kind == "press" and key not in TEAMS:
             main = self.flow.screens().get("main")
             self._offered(key, main, lambda: self.pages.key(key, kind))
@@ -526,12 +536,16 @@ class Box:
             self.sound("error")
 
     def _acts(self) -> tuple:
-        """What a key may change, a message apart: the flow and its page,
-        the game menu, the game's last row and the screens' words."""
+        """What a key may change, a message apart: the flow and its page
+        (what it remembers too: a symmetric tile turned looks the same),
+        the game menu, the game's last row, the screens' words and the
+        taught page over them."""
         shown = tuple(dataclasses.replace(screen, flash="") for screen in self.flow.screens().values()) \
             if self.flow is not None else ()
+        page = repr(self.flow.view()) if self.flow is not None else ""
         menu_up = self.game_menu.mode
-        return id(self.flow), menu_up, self.session.seq if self.session is not None else None, shown
+        return (id(self.flow), page, menu_up, self.session.seq if self.session is not None else None, shown,
+                self.teacher.screen())
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -595,6 +609,7 @@ class Box:
             said = self.game_menu.said()
             if said not in screens["main"].lines:   # a page that says it already
                 screens["main"] = dataclasses.replace(screens["main"], said=said)
+            screens["main"] = self.teacher.screen() or screens["main"]   # a taught page before the game's
         shown = {}
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")

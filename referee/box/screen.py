@@ -92,9 +92,9 @@ class Screen:
     # box sets it on the public screen, drawn on the lowest body row when
     # the screen leaves that row free, so that a wrong key is seen.
     said: str = ""
-    # The digits the page takes (choose or enter): "" none; None, a page
-    # that has not said (every digit goes to its flow).
-    digits: str | None = None
+    # The digits the page takes (choose or enter); a page that says none
+    # takes none, so that no digit acts where the page does not name it.
+    digits: str = ""
     # Keys the page takes that its lines name rather than the key bar
     # ("Roll 2d8: # or ROLL", "A:names B:by phone").
     also: tuple[str, ...] = ()
@@ -102,7 +102,7 @@ class Screen:
     def offers(self, key: str) -> bool:
         """Whether a press of ``key`` does something on this page."""
         if key.isdigit():
-            return self.digits is None or key in self.digits
+            return key in self.digits
         return key in self.also or any(k == key for k, _label in self.keys)
 
     @property

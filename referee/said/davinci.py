@@ -2,11 +2,12 @@
 undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
+from games import base
 from games import davinci as dv
 from games.base import Summary
 from referee import setup_names
 from referee.account import Facts, Side, name_of
-from referee.glossary import Term
+from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
@@ -61,6 +62,47 @@ GLOSSARY = (
 )
 
 
+# A first game taught (``referee.box.flows.teacher``): the page before each phase
+# the first time it comes up, keyed by ``dv.step(state).kind``.
+TEACH = {
+    "deal": N_("Draw your tiles hidden and sort them: low left, black first on a tie. "
+               "A digit: who starts; # when sorted."),
+    "attack": N_("Draw a tile, keep it hidden. Point at another's hidden tile and name it: "
+                 "their digit, then A hit or B miss."),
+    "again": N_("A hit! Attack again (A, then a digit) or stop with #: the drawn tile goes into your "
+                "row, hidden."),
+    "next_game": N_("This game of the tournament is over. # deals the next one."),
+}
+
+# Why the referee decided, after each decision ``decisions`` names.
+WHY = {
+    "hit": Ruling("DV-5", N_("A hit: {target} turns that tile face up. {attacker} may attack again or stop.")),
+    "miss": Ruling("DV-6", N_("A miss: {attacker} shows the drawn tile and puts it face up in the row. "
+                              "The turn ends.")),
+    "late": Ruling("DV-9", N_("Time is up: a late turn counts as a miss.")),
+    "stop": Ruling("DV-5", N_("{attacker} stops: the drawn tile goes into the row, in order, hidden.")),
+    "out": Ruling("DV-8", N_("Every tile of {target} is face up: {target} is out.")),
+    "won": Ruling("DV-8", N_("{winner} is the last with hidden tiles: {winner} wins.")),
+}
+
+
+def decisions(event, before: dv.State, after: dv.State) -> list[tuple[str, dict[str, str]]]:
+    """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
+    made: list[tuple[str, dict[str, str]]] = []
+    attacker = before.players[before.turn]
+    match event:
+        case dv.Attack(target, hit):
+            names = {"attacker": attacker, "target": before.players[target]}
+            made.append(("hit" if hit else "miss", names))
+        case dv.Stop():
+            made.append(("stop", {"attacker": attacker}))
+        case base.TimerExpired():
+            made.append(("late", {}))
+    for gone in after.out[len(before.out):]:
+        made.append(("out", {"target": after.players[gone.seat]}))
+    if before.winner is None and after.winner is not None:
+        made.append(("won", {"winner": after.players[after.winner]}))
+    return made
 # How to play, for the phones' /how/davinci page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Guess the others' hidden tiles before they guess yours: the last with a hidden tile wins."),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games import decipher as game
 from games.base import Summary
 from referee.account import Facts, Side, name_of
-from referee.glossary import Term
+from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
@@ -63,6 +63,51 @@ GLOSSARY = (
 )
 
 
+# A first game taught (``referee.box.flows.teacher``): the page before each phase
+# the first time it comes up, keyed by ``game.step(state).kind``.
+TEACH = {
+    "place": N_("The maker hides a word. Each seeker in turn lays a piece on a field and asks: "
+                "does it fit? Maker: A yes, B no."),
+    "request": N_("Bonus mode: the last pieces leave the chamber only when the seeker on turn asks. "
+                  "#: the seeker asks for one and takes a bonus token."),
+    "guess": N_("No piece is left: only guesses remain. A seeker's digit: their guess, then A right "
+                "or B wrong."),
+    "scored": N_("The round is scored. C and D turn the pages; # starts the next round with the next "
+                 "maker."),
+}
+
+# Why the referee decided, after each decision ``decisions`` names.
+WHY = {
+    "no": Ruling("DC-5", N_("No: a NO token covers that symbol there, 1 point for {maker}. "
+                            "{seeker} tries the piece again elsewhere.")),
+    "yes": Ruling("DC-6", N_("Yes: the piece stays. {seeker} gets the next piece.")),
+    "bonus": Ruling("DC-6", N_("The piece stays, and 3 are left in the chamber: bonus mode starts.")),
+    "wrong": Ruling("DC-8", N_("A wrong guess costs {seeker} a guess token; play goes on.")),
+    "out": Ruling("DC-8", N_("{seeker} has failed 3 times and is out for this round.")),
+    "right": Ruling("DC-8", N_("{seeker} guessed the word: the round ends.")),
+    "scored": Ruling("DC-10", N_("Seekers: 1 per guess token kept; the solver 5 and 2 per bonus token left. "
+                                 "Maker: 1 per NO, 2 per bonus, 1 per guess token received.")),
+}
+
+
+def decisions(event, before: game.State, after: game.State) -> list[tuple[str, dict[str, str]]]:
+    """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
+    made: list[tuple[str, dict[str, str]]] = []
+    maker = before.players[before.maker]
+    match event:
+        case game.No():
+            made.append(("no", {"maker": maker, "seeker": before.players[before.seeker]}))
+        case game.Yes() if after.bonus and not before.bonus:
+            made.append(("bonus", {}))
+        case game.Yes() if after.phase == "play":
+            made.append(("yes", {"seeker": after.players[after.seeker]}))
+        case game.Guess(seeker, right):
+            name = before.players[seeker]
+            made.append(("right" if right else "out" if after.guesses[seeker] >= game.TOKENS else "wrong",
+                         {"seeker": name}))
+    if before.phase == "play" and after.phase != "play":
+        made.append(("scored", {}))
+    return made
 # How to play, for the phones' /how/decipher page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Each round one player, the maker, hides a word; the seekers build it piece by piece and guess it."),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import base, decrypto as d
 from referee.account import Facts, Side, name_of
-from referee.glossary import Term
+from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _, ngettext
 
@@ -158,6 +158,42 @@ GLOSSARY = (
 )
 
 
+# A first game taught (``referee.box.flows.teacher``): the page before each phase
+# the first time it comes up, keyed by ``d.step(state).kind``.
+TEACH = {
+    "clues": N_("Encryptors: hold your team button to see the code; write one clue per digit. "
+                "Done: press the button twice."),
+    "intercept": N_("The other team may guess this code from all the clues so far: an interception. "
+                    "Type its three digits, then #."),
+    "decode": N_("The encryptor reads the clues aloud; the team guesses its own code. "
+                 "Type the three digits, then #."),
+    "tiebreak": N_("A tie: each team guesses the other team's keywords. "
+                   "Type how many it got right, then #."),
+}
+
+# Why the referee decided, after each decision ``decisions`` names.
+WHY = {
+    "intercepted": Ruling("DE-6", N_("{team}'s guess is {other}'s code: {team} takes an interception token. "
+                                     "Two win.")),
+    "miscommunicated": Ruling("DE-6", N_("{team} misread its own code: {team} takes a miscommunication token. "
+                                         "Two lose.")),
+    "no_intercept": Ruling("DE-7", N_("Round 1: nobody intercepts: you know nothing of the other team's "
+                                      "words yet.")),
+}
+
+
+def decisions(event, before: d.State, after: d.State) -> list[tuple[str, dict[str, str]]]:
+    """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
+    made: list[tuple[str, dict[str, str]]] = []
+    for team in (0, 1):
+        names = {"team": _(after.names[team]), "other": _(after.names[1 - team])}
+        if after.interceptions[team] > before.interceptions[team]:
+            made.append(("intercepted", names))
+        if after.miscommunications[team] > before.miscommunications[team]:
+            made.append(("miscommunicated", names))
+    if after.round == 1 and d.step(after).kind == "decode" and d.step(before).kind != "decode":
+        made.append(("no_intercept", {}))   # [DE-7] the box goes straight to the decode
+    return made
 # How to play, for the phones' /how/decrypto page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Two teams, White and Black, hint at their own code with clues. Two interceptions win; two "

@@ -6,7 +6,7 @@ from games import octiles as oc
 from games.base import Summary
 from referee import catalogue
 from referee.account import Facts, Side, name_of
-from referee.glossary import Term
+from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
@@ -22,8 +22,13 @@ def describe(event, before) -> str:
         given = before.names[seat]
         return _(SEAT_NAMES[given]) if given in SEAT_NAMES else given
     match event:
-        case oc.Play(space) | oc.Played(space):
-            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.space_number(space))
+        case oc.Play(space, _rotation, start, end):
+            # The runner's move too, by the names the overlay prints: the
+            # table checks it against the board.
+            return _("{name}: tile on {n}, {move}").format(name=name(before.turn), n=oc.place(space),
+                                                          move=oc.move_name(start, end))
+        case oc.Played(space):
+            return _("{name}: tile on {n}").format(name=name(before.turn), n=oc.place(space))
         case oc.Pass():
             return _("{name} passes").format(name=name(before.turn))
         case oc.Finished(seat):
@@ -56,6 +61,33 @@ GLOSSARY = (
 )
 
 
+# A first game taught (``referee.box.flows.teacher``): the page before each phase
+# the first time it comes up, keyed by ``oc.step(state).kind``.
+TEACH = {
+    "play": N_("Lay the tile shown on a space so a runner of yours moves on. Type the space 1-17 "
+               "and #; turn the picture with A and B to match, then #."),
+    "no_move": N_("This tile gives you no move the rules allow. # passes: the tile stays on top "
+                  "for the next player."),
+    "stuck": N_("Nobody could move with this tile for a whole round: # puts it under the deck "
+                "and the next player draws."),
+}
+
+# Why the referee decided, after each decision ``decisions`` names.
+WHY = {
+    "pass": Ruling("OC-8", N_("{player} passes. If everyone passes in one round, the first who can move "
+                              "must move.")),
+    "finished": Ruling("OC-9", N_("Every runner of {player} is in a goal home: {player} has finished.")),
+}
+
+
+def decisions(event, before: oc.State, after: oc.State) -> list[tuple[str, dict[str, str]]]:
+    """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
+    made: list[tuple[str, dict[str, str]]] = []
+    if isinstance(event, oc.Pass):
+        made.append(("pass", {"player": name_of(oc.NAME, before.names[before.turn])}))
+    for seat in after.finishers[len(before.finishers):]:
+        made.append(("finished", {"player": name_of(oc.NAME, after.names[seat])}))
+    return made
 # How to play, for the phones' /how/octiles page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Bring all your runners from your start homes to the homes on the far edge. The first with every "

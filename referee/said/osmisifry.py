@@ -5,7 +5,7 @@ from __future__ import annotations
 from games import osmisifry as osm
 from games.base import Summary
 from referee.account import Facts, Side, name_of
-from referee.glossary import Term
+from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _
 
@@ -78,6 +78,48 @@ GLOSSARY = (
 )
 
 
+# A first game taught (``referee.box.flows.teacher``): the page before each phase
+# the first time it comes up, keyed by ``osm.step(state).kind``.
+TEACH = {
+    "roll_letter": N_("Creation: the box rolls two d8 for each letter of a row, one letter more "
+                      "than players. Press # or ROLL on the dice."),
+    "pick": N_("In turn, each agent takes one letter of the row and writes it in the grid. "
+               "Press the digit under the letter."),
+    "roll_direction": N_("Creation is over. One d8 says where the booklets go: 1-4 to the left, "
+                         "5-8 to the right. Press # to roll."),
+    "start_decoding": N_("Hand your booklet on as the screen shows: whoever gets it is its officer. "
+                         "Then # starts the five minutes."),
+    "decoding": N_("Officers: find the words of the pictures in the grid and name them. "
+                   "All done before the time: # twice."),
+    "score": N_("Booklet by booklet, the officer tells the counts the screen asks: type each, then #. "
+                "Then A or B: secret word destroyed?"),
+}
+
+# Why the referee decided, after each decision ``decisions`` names.
+WHY = {
+    "direction": Ruling("OS-9", N_("d8: {roll}. 1-4 pass left, 5-8 right; who gets a booklet is its officer.")),
+    "agent": Ruling("OS-11", N_("{agent}: 2 per word found and named, -1 per unused letter, "
+                                "-5 if the secret word was destroyed: {points}.")),
+    "officer": Ruling("OS-12", N_("{officer}, officer: 1 per word found and named: {points}.")),
+    "result": Ruling("OS-13", N_("Agent and officer points add up; the highest total is the best agent: "
+                                 "{names}.")),
+}
+
+
+def decisions(event, before: osm.State, after: osm.State) -> list[tuple[str, dict[str, str]]]:
+    """The referee's decisions ``event`` made, as ``WHY`` keys and their fields."""
+    made: list[tuple[str, dict[str, str]]] = []
+    if before.direction is None and after.direction is not None:
+        made.append(("direction", {"roll": str(after.direction)}))
+    if isinstance(event, osm.Score):
+        points = osm.points(after)
+        agent = after.players[event.agent]
+        officer = after.players[(osm.officers(after) or ())[event.agent]]
+        made.append(("agent", {"agent": agent, "points": str(points[agent]["agent"])}))
+        made.append(("officer", {"officer": officer, "points": str(event.found)}))
+        if osm.step(after).kind == "over":
+            made.append(("result", {"names": ", ".join(osm.best_agents(after))}))
+    return made
 # How to play, for the phones' /how/osmisifry page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Fill your grid with letters, hide words in it and draw a picture for each word: your officer has "

@@ -245,6 +245,11 @@ class Store(Settings, TeamPages, Merges):
         lost_rows = {game: self.count_rows(game, seq) for game, seq in cut.items()}
         return Unreadable(tuple(lost_games), lost_rows)
 
+    def finished(self, name: str) -> bool:
+        """Whether the box has ever finished a game of ``name``."""
+        return self._db.execute("SELECT 1 FROM games WHERE name = ? AND ended IS NOT NULL LIMIT 1",
+                                (name,)).fetchone() is not None
+
     def ended_games(self) -> dict[int, float]:
         """Every game that has ended (the table tools are no game), with
         the label of its end: id -> ended."""

@@ -389,6 +389,10 @@ def make_app(reader, client: channel.Client, ladder: Ladder | None = None,
     merges.add_routes(app, site)
     table.add_routes(app, site)
     how.add_routes(app, site)
+    for name in catalogue.GAMES:   # a game's addresses of its own
+        routes = catalogue.hook(name, "web", "routes")
+        if routes is not None:
+            routes(app)
     return app
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from games import decipher as game
-from referee.box.flows import Flow, answers, more, public
+from referee.box.flows import Flow, answers, more, public, roles
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
@@ -309,7 +309,7 @@ class Play(Flow):
                       _("Type them, or just #")]
             keys = (("#", _("Start")),)
         title = _("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds)
-        return Screen(title, tuple(lines), keys=keys)
+        return Screen(title, tuple(lines), keys=keys, digits=roles.DIGITS if len(self.typed) < 2 else "")
 
     def _play_screen(self) -> Screen:
         s = self.state
@@ -325,8 +325,9 @@ class Play(Flow):
         keys = {"place": answers.keys("YES"),
                 "request": (("#", _("Piece")),),    # C is help, never a move
                 "guess": (("#", _("Give up")),)}[step.kind]
+        # Every seat's digit: the maker's, or one out of tokens, is told why not.
         return Screen(self._title(), (turn, counts, pieces, self._guessers(step)),
-                      keys=(*keys, ("D", _("More"))))
+                      keys=(*keys, ("D", _("More"))), digits=roles.digits(len(s.players)))
 
     def _guessers(self, step: game.Step) -> str:
         names = self.state.players
@@ -340,7 +341,7 @@ class Play(Flow):
         # whatever the moment; one that cannot be done now says why.
         lines = ("1 " + _("Pieces (maker)"), "2 " + _("Bonus mode (maker)"), "3 " + _("Nobody guesses"),
                  "4 " + _("Scores"))
-        return Screen(_("More"), lines, keys=(("*", _("Back")),))
+        return Screen(_("More"), lines, keys=(("*", _("Back")),), digits=roles.digits(len(lines)))
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
@@ -352,7 +353,8 @@ class Play(Flow):
                 (("#", _("OK")), ("*", _("Clear")))
         else:
             lines, keys = tuple(wrap(_("Maker: type the pieces left to place, then #."))), (("*", _("Back")),)
-        return Screen(_("Correct the count"), lines, keys=keys)
+        typing = not self.confirming and len(self.typed) < 2
+        return Screen(_("Correct the count"), lines, keys=keys, digits=roles.DIGITS if typing else "")
 
     def _guess_screen(self) -> Screen:
         s = self.state

@@ -46,13 +46,14 @@ to the main menu.  Undo and ending a game early are the box's own (hold
 """
 from __future__ import annotations
 
+import dataclasses
 from enum import StrEnum
 
 from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
 from referee.box.flows import public
-from referee.box.flows import Flow, clock_text, forms
+from referee.box.flows import Flow, clock_text, forms, roles
 from referee.box.screen import COLS, Screen, fit, wrap
 from referee.i18n import N_, _
 from referee.team_links import team_url
@@ -412,7 +413,9 @@ class Play(Flow):
         last = self._unseen()
         counting = d.step(s).kind == "clues" and self.box.remaining() is not None
         if last is not None and not counting:
-            return self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))))
+            return dataclasses.replace(self._reveal_screen(*last, keys=(("#", _("Next")), ("C", _("Help")),
+                                                                        ("D", _("Codes")))),
+                                       digits=self._next_entry())
         now = d.step(s)
         if self._noted() is not None:
             return self._noted_screen(now)
@@ -497,7 +500,14 @@ class Play(Flow):
         if first and not all(s.clues_done[t] for t in s.coding):
             lines.append(_("Time up: stop writing"))  # [DE-4]
         title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
+        # Every digit: the page says why one is not a code's (a 5, one typed twice).
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing,
+                      digits=roles.DIGITS)
+
+    def _next_entry(self) -> str:
+        """The digits a page read before a guess takes: each begins the
+        guess that comes next, as the page is read (none before clues)."""
+        return roles.DIGITS if d.step(self.state).kind in ("intercept", "decode", "tiebreak") else ""
 
     def _noted_screen(self, now: d.Step) -> Screen:
         """The interception announced, before the decode: what was said
@@ -507,7 +517,8 @@ class Play(Flow):
         lines = (*wrap(_("{team} intercepts: {code}").format(team=rival, code=code_text(s.intercept))),
                  *wrap(_("Now {team} decodes its own code.").format(team=team)))
         title = _("Round {n}: {team} code").format(n=s.round, team=team)
-        return Screen(title, lines, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))))
+        return Screen(title, lines, keys=(("#", _("Next")), ("C", _("Help")), ("D", _("Codes"))),
+                      digits=self._next_entry())
 
     def _reveal_screen(self, number: int, x: d.Reveal, keys) -> Screen:
         s = self.state
@@ -539,10 +550,11 @@ class Play(Flow):
         team = self.swap_team
         if team is None:
             lines = tuple(f"{t + 1} {self.name(t)}" for t in self._swappers())
-            return Screen(_("Who swaps a keyword?"), lines, keys=(("*", _("Back")),))
+            return Screen(_("Who swaps a keyword?"), lines, keys=(("*", _("Back")),),
+                          digits="".join(str(t + 1) for t in self._swappers()))
         text = _("Which keyword does nobody know? Press 1-4; the new word shows on your screen.")
         return Screen(_("{team} swaps a word").format(team=self.name(team)), tuple(wrap(text)),
-                      keys=(("*", _("Back")),))
+                      keys=(("*", _("Back")),), digits=roles.digits(4))
 
     def _tiebreak_screen(self, now: d.Step) -> Screen:
         s = self.state
@@ -557,7 +569,8 @@ class Play(Flow):
                 lines.append(f"{self.name(t)}: {'_' if count is None else count}")
         # [DE-9] The score that tied: interceptions less miscommunications.
         title = _("Tie, int-mis {0}:{1}").format(*s.scores)
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing)
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing,
+                      digits=roles.DIGITS)
 
     def _over_pages(self) -> list[Screen]:
         """The result, the score log's QR code, then every revealed code."""

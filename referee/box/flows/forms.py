@@ -24,6 +24,8 @@ from referee.box.screen import COLS, LINES, W, Screen, fit, qr_image, wrap
 from referee.i18n import _
 
 
+TEACH = "teach"   # the option that has a first game taught (``referee.box.flows.teacher``)
+
 # A help page has three lines of its own; the fourth says how to take back
 # a key and reach the game menu, the controls no key bar can show.
 HELP_LINES = LINES - 1
@@ -181,6 +183,11 @@ class Form(Flow):
     def _fit(self) -> None:
         """A form whose choices depend on others sets them for the values chosen."""
 
+    def offer_teach(self, on: bool) -> None:
+        """The Teach option, last: ``on`` first (``referee.box.flows.teacher.chosen``)."""
+        self.options.append(Option(TEACH, _("Teach"), ((True, _("on")), (False, _("off"))), default=0 if on else 1))
+        self.chosen.append(self.options[-1].default)
+
     # --- names ------------------------------------------------------------
 
     def seat_range(self) -> tuple[int, ...]:
@@ -220,7 +227,13 @@ class Form(Flow):
 
     @property
     def values(self) -> dict:
-        return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen)}
+        """The game's options chosen (Teach is the box's: the rules never see it)."""
+        return {o.key: o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key != TEACH}
+
+    @property
+    def teach(self) -> bool | None:
+        """The Teach option chosen, None on a form without it."""
+        return next((o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key == TEACH), None)
 
     @property
     def pages(self) -> int:
@@ -276,6 +289,8 @@ class Form(Flow):
             self.page = i // self.per
             self._seated()
         elif key == "#":
+            if self.teach is not None:
+                self.box.teacher.choose(self.game, self.teach)
             self.start(self.named(self.values))
         elif key == "*":
             menu.keep_setup(self.box, self)   # the names typed and the options chosen wait for the table

@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from referee import catalogue, i18n
 from referee.box import wifi
+from referee.box.flows.teacher import chosen
 from referee.box.flows import Flow, clock_text, flow_for, merging
 from referee.box.flows.numbered import Menu
 from referee.box.screen import LINES, W, Screen, key_rows, qr_image, wrap
@@ -62,6 +63,8 @@ def open_game(box, name: str) -> None:
         flows = catalogue.load(game.flows) if game is not None else None
         form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
         form.game = name
+        if hasattr(form, "offer_teach"):
+            form.offer_teach(chosen(box, name))
     box.goto(form)
 
 

@@ -5,8 +5,10 @@ Main shows whose turn it is and the tile they play, drawn as it lies, north
 (the North seat's edge) up; the team screens show the same tile and the
 standings.  The real tiles carry no numbers, so no screen names a tile by
 its number: a tile is the one in hand or "the tile off space 9".  Spaces are
-keyed by their number 1-17, as the printed ``docs/octiles-spaces.svg``
-numbers them (the map is also under ``D``, then ``1``).  What to ask comes
+keyed by their number 1-17; circles are named by a space and an arrow
+("8↘", ``games.octiles_places``), as the printed overlay
+(``referee.octiles_overlay``, ``/how/octiles/board.pdf``) names them and the
+map under ``D``, then ``1`` explains.  What to ask comes
 from ``octiles.step(state)``.
 
 Keys
@@ -19,7 +21,8 @@ Setup            the form's digits change an option, ``#`` starts; with 3 or
 A turn           digits and ``#``: the space the tile went on (``*`` clears);
                  in referee mode ``A`` and ``B`` turn the picture already
                  here, as on the turning page; ``D`` more: ``1`` the map of
-                 the spaces, ``2`` end the game,
+                 the spaces (``D`` turns its pages: the spaces, the start
+                 homes and how a circle is named, the overlay's QR code), ``2`` end the game,
                  ``3`` who has finished (dealer mode: the player's digit,
                  then ``#`` to confirm) or where the box has every runner
                  (referee mode), ``4`` pass [OC-8], asked first (``#`` yes,
@@ -57,7 +60,7 @@ from referee.box.flows import Flow, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
-from referee.box.screen import Screen, fit, wrap
+from referee.box.screen import COLS, Screen, fit, wrap
 from referee.i18n import _, ngettext
 from referee.said.octiles import SEAT_NAMES, describe  # noqa: F401  (describe: the catalogue's hook)
 
@@ -65,7 +68,10 @@ BESIDE = 13      # text columns left of the tile picture
 TURNING = 10     # text columns left of the full-height picture
 FULL_CENTRE, FULL_APOTHEM = (96, 31), 31   # the picture across the panel's 64 rows
 SPACES = len(oc.BOARD.spaces)
-MAP_PAGES = 2   # the spaces by number, then the start homes and how circles are named
+# The spaces by number, the start homes and how circles are named, then the
+# QR code of the overlay to print.
+MAP_PAGES = 3
+OVERLAY = "HOW/OCTILES/BOARD.PDF"   # referee.web.octiles_board, in a QR code's capitals
 RUNNERS = MAP_PAGES   # the page after the map: where the box has every runner
 
 
@@ -78,7 +84,9 @@ def setup(box) -> Form:
     ]
     help_lines = (_("Bring your runners"), _("to the far edge."), _("Referee: box checks"), _("Dealer: box deals"),
                   _("Turn: space 1-17, #"), _("D 4: pass the turn"), _("D then 1: the spaces"),
-                  _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"))
+                  _("map; 2 ends the game"), _("A/B: turn the tile"), _("#: place it"),
+                  _("Circles: a space and"), _("an arrow: 8↘ lies ↘"), _("of space 8."),
+                  _("The map's last page"), _("has a QR code: the"), _("board's names to print."))
     return _Setup(box, _("Octiles"), options, None, help_lines)
 
 
@@ -163,14 +171,15 @@ class _Setup(Form):
         values = self.pending
         seat = self._seats[self.seat]
         circles = oc.BOARD.start_homes(seat)
-        cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{c}" for k, c in enumerate(circles, 1)]
+        cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{oc.place(c)}" for k, c in enumerate(circles, 1)]
         lines = (" ".join(cells[:3]), " ".join(cells[3:]),
                  ngettext("{n} runner: digits", "{n} runners: digits", values["runners"]).format(n=values["runners"]),
                  _("put one on or off"))
         players = values["players"]
         name = _(SEAT_NAMES[seat.title()]) if isinstance(players, int) else players[self.seat]
         title = _("{name}: start homes").format(name=name)
-        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))))}
+        return {"main": Screen(title, lines, keys=(("#", _("OK")), ("*", _("Back"))),
+                               digits=roles.digits(len(circles)))}
 
 
 @dataclass(frozen=True)
@@ -450,7 +459,7 @@ class Play(Flow):
         moves = self._moves(draft)
         if len(moves) == 1:
             # the only move this placement allows: what # does
-            then = f"#:{moves[0].from_circle}→{moves[0].to_circle}"
+            then = f"#:{oc.move_name(moves[0].from_circle, moves[0].to_circle)}"
         else:
             then = _("#: moves") if moves else _("#: no move")
         lines = [self._name(step.seat), _("Space {n}").format(n=draft.space), _("A◄ ►B turn"), then,
@@ -462,7 +471,7 @@ class Play(Flow):
                       digits="", also=("A", "B", "#", "*"))
 
     def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
-        cells = [f"{i} {m.from_circle}→{m.to_circle}" for i, m in enumerate(moves, 1)]
+        cells = [f"{i} {oc.move_name(m.from_circle, m.to_circle)}" for i, m in enumerate(moves, 1)]
         title = _("{name}: which move?").format(name=self._name(step.seat))
         if len(moves) == 1:
             # The only move, beside the tile as it will lie: # makes it.
@@ -476,9 +485,9 @@ class Play(Flow):
         why = oc.no_move(self.state, oc.space_name(draft.space), draft.rotation)
         reason = _(why.reason)
         if why.to_circle:
-            reason = f"{why.from_circle}→{why.to_circle}: {reason}"
+            reason = f"{oc.move_name(why.from_circle, why.to_circle)}: {reason}"
         elif why.from_circle:
-            reason = _("From {circle}:").format(circle=why.from_circle) + " " + reason
+            reason = _("From {circle}:").format(circle=oc.place(why.from_circle)) + " " + reason
         return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),), digits="")
 
     def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
@@ -552,8 +561,12 @@ class Play(Flow):
         s = self.state
         lines = []
         for seat in range(len(s.names)):
-            mine = [c for c, who in s.board.pieces().items() if who == s.seats[seat]]
-            lines.append(f"{fit(self._name(seat), 6):<6} {' '.join(sorted(mine))}")
+            mine = [oc.place(c) for c, who in sorted(s.board.pieces().items(), key=lambda p: oc.corner(p[0]))
+                    if who == s.seats[seat]]
+            # Each name ends in its arrow: where the spaces between them do
+            # not fit, the names stand side by side.
+            joined = " ".join(mine) if len(" ".join(mine)) <= COLS - 7 else "".join(mine)
+            lines.append(f"{fit(self._name(seat), 6):<6} {joined}")
         return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),), digits="")
 
     def _map(self) -> Screen:
@@ -564,11 +577,19 @@ class Play(Flow):
         # number, as it is keyed; circles (where runners stand) have letters.
         if self.page == 0:
             lines = space_map(oc.space_number)
+        elif self.page == MAP_PAGES - 1:
+            # Beside the QR code ten columns are left.
+            lines = tuple(wrap(_("Scan: the board to print."), 10))[:4]
+            return Screen(_("Print") + f" {self.page + 1}/{MAP_PAGES}", lines, digits="", also=("C", "D", "#", "*"),
+                          qr=self.box.public_url() + OVERLAY)
         else:
             homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
             wide = max(len(name) for name, _circles in homes) + 1   # "Południe" is 8 letters
-            lines = (*(f"{name:<{wide}}{circles[0]}-{circles[-1]}" for name, circles in homes),
-                     _("Circle C3: SW of {n}").format(n=oc.space_number("c3")))
+            # Each seat's five homes, clockwise along its edge, first to last.
+            example = oc.place("C3")
+            lines = (*(f"{name:<{wide}}{oc.place(circles[0])}…{oc.place(circles[-1])}" for name, circles in homes),
+                     _("{circle} = circle {arrow} of {n}").format(circle=example, arrow=example[-1],
+                                                                  n=example[:-1]))
             title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
         # No row is left for a key bar: the title names the keys.
         return Screen(title, lines, digits="", also=("C", "D", "#", "*"))

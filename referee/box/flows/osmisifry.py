@@ -36,7 +36,7 @@ import os
 from enum import StrEnum
 
 from games import osmisifry as osm
-from referee.box.flows import Flow, clock_text, more
+from referee.box.flows import Flow, clock_text, more, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
@@ -69,7 +69,9 @@ class Setup(Form):
     as many as the row has for the players chosen."""
 
     def help(self) -> tuple[str, ...]:
-        last = self.values["players"] + 1   # [OS-3] a row has a letter more than the players
+        # The letters' keys as the game's pick page takes them: a row of the
+        # game these choices start [OS-3], never a number of its own.
+        last = osm.setup(named_seats(self.values)).offer_size
         return (*wrap(_("Hide words in your grid; an officer seeks them.")), "",   # what it is for, then the keys
                 _("#/ROLL: roll the dice"), _("1-{last}: pick a letter").format(last=last),
                 _("B+digit: player draws"), _("D: end creation early"),
@@ -264,8 +266,10 @@ class Play(Flow):
             lines.append(_("Last roll {dice} = {letter}").format(dice="+".join(map(str, last[0])), letter=last[1]))
         lines.append(_("Roll 2d8: # or ROLL"))
         lines.extend(self._drawing_line())
+        # The letters' digits are heard while rows are rolled, for the rules
+        # to say why nobody picks yet [OS-4].
         main = Screen(self._round_title(), tuple(lines), keys=(("#", _("Roll")), *self._creation_keys()),
-                      also=self._creation_also())
+                      digits=roles.digits(s.offer_size), also=self._creation_also())
         return main, self._side_creation(_("Rolling row {row}").format(row=step.row))
 
     def _pick(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -279,7 +283,8 @@ class Play(Flow):
                  fit(picks),
                  fit(_("Next: {letters}").format(letters=" ".join(following))) if following else _("Last round!"),
                  *self._drawing_line())
-        main = Screen(self._round_title(), lines, keys=self._creation_keys(), also=self._creation_also())
+        main = Screen(self._round_title(), lines, keys=self._creation_keys(),
+                      digits=roles.digits(s.offer_size), also=self._creation_also())
         return main, self._side_creation(fit(_("{name} picks").format(name=name)))
 
     def _roll_direction(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -362,7 +367,8 @@ class Play(Flow):
     def _ask_drawing(self) -> Screen:
         entries = [fit(f"{seat} {name}", 10).ljust(10) for seat, name in enumerate(self.state.players, 1)]
         lines = tuple(" ".join(entries[i:i + 2]).rstrip() for i in range(0, len(entries), 2))
-        return Screen(_("Who is drawing?"), (*lines, _("They pick last.")), keys=(("*", _("Back")),))
+        return Screen(_("Who is drawing?"), (*lines, _("They pick last.")), keys=(("*", _("Back")),),
+                      digits=roles.digits(len(self.state.players)))
 
     def _ask_end(self) -> Screen:
         # [OS-8] the rules end creation after round 31; earlier only if all agree [ruling].

@@ -1,0 +1,260 @@
+"""A first game, taught: with Teach on, the first time each phase comes up
+the box shows its page before it, and after each referee decision it says
+why, citing the rule; with Teach off the same keys play the same game.
+
+Each game is played by keys through the virtual table; a taught page is
+read (``#`` through its pages) before the game's next key, as a table
+would.
+"""
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from games import davinci, decipher, decrypto, octiles, osmisifry
+from referee import catalogue
+from referee.box.flows.teacher import phase
+from referee.glossary import Ruling
+from referee.testing import Table
+
+NAMES = ["Ann", "Bo", "Cyril"]
+
+
+class Hand:
+    """A table playing by keys: each key waits until the taught pages up
+    have been read; what they were, and the phases met, are kept."""
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+        self.phases: list[str] = []       # each phase the game came to, in order, once
+        self.taught: list[str] = []       # the phase of each page shown before a phase
+        self.rulings: list[str] = []      # the WHY key of each ruling page
+        self.shown: list[str] = []        # the public screen of each taught page, as shown
+        self.early: list[str] = []        # phases met before their page was read
+
+    def _look(self) -> None:
+        t = self.t
+        now = phase(t.box.session)
+        if now not in self.phases:
+            self.phases.append(now)
+        while (page := t.box.teacher.owed()) is not None:
+            if page.why:
+                self.rulings.append(page.why)
+            else:
+                self.taught.append(page.phase)
+            while t.box.teacher.owed() == page:
+                self.shown.append(t.screen())
+                t.press("#")
+        if t.box.session.seq != getattr(self, "_seq", None) and now not in self.taught and self._owed(now):
+            self.early.append(now)
+        self._seq = t.box.session.seq
+
+    def _owed(self, now: str) -> bool:
+        return self.t.box.teacher.lesson.on and now in catalogue.load(
+            catalogue.GAMES[self.t.box.session.name].said).TEACH
+
+    def press(self, key: str) -> None:
+        self._look()
+        self.t.press(key)
+        self._look()
+
+    def type(self, keys) -> None:
+        for key in keys:
+            self.press(key)
+
+
+def _decrypto(h: Hand) -> None:
+    """Three rounds: codes decoded in round 1; in round 2 Black intercepts
+    White's code and then misreads its own; in round 3 Black's code is
+    intercepted too."""
+    t = h.t
+    for _round in range(3):
+        h.type(["team1", "team1"])
+        t.advance(31)
+        h.type(["team2", "team2"])
+        for seat in (0, 1):
+            state = t.box.session.state
+            code = "".join(map(str, state.codes[seat]))
+            wrong = "".join(str(int(d) % 4 + 1) for d in code)
+            if state.round > 1:
+                intercepted = seat == 0 or state.round == 3
+                h.type((code if intercepted else wrong) + "#")
+            h.type((wrong if seat == 1 and state.round == 2 else code) + "#")
+            h.type("#")
+
+
+def _osmisifry(h: Hand) -> None:
+    """Two rounds of creation, ended by agreement; the booklets passed,
+    decoded and scored."""
+    t = h.t
+    faces = iter(range(64))
+    for _pick in range(2):
+        h._look()
+        while "Roll 2d8" in t.screen():
+            face = next(faces)
+            t.dice.next(face // 8 + 1, face % 8 + 1)   # the dice said, as the keys are
+            h.press("#")
+        h.type("123")
+    h.type("D#")    # the table ends the creation
+    t.dice.next(6)
+    h.type("#")     # the direction rolled: to the right
+    h.type("#")     # the booklets handed over: the five minutes
+    h.type("##")    # every officer done early
+    for _booklet in NAMES:
+        h.type("3#2#1#B")
+
+
+def _decipher(h: Hand) -> None:
+    """Three rounds, one a maker: a NO and YESes, a wrong guess and a right one."""
+    for maker in range(3):
+        seekers = [str(seat + 1) for seat in range(3) if seat != maker]
+        h.type("#BAA")
+        h.type([seekers[0], "B", seekers[1], "A"])
+        if maker < 2:
+            h.press("#")
+
+
+def _davinci(h: Hand) -> None:
+    """Two misses, then Ann hits all four of Bo's tiles."""
+    h.type("#2B1B")
+    h.type("2A" * 4)
+
+
+def _octiles(h: Hand) -> None:
+    """Two passes, a tile laid and turned to fit, then the game ended from More."""
+    h.type("D4#")
+    h.type("D4#")
+    for space in range(1, 18):
+        before = h.t.box.session.seq
+        h.type(f"{space}##")
+        if "which move?" in h.t.screen():
+            h.press("1")
+        if h.t.box.session.seq > before:
+            break
+        h.type("**")
+    h.type("D2#")
+
+
+GAMES = {
+    "decrypto": (_decrypto, {}, {"no_intercept", "intercepted", "miscommunicated"}),
+    "osmisifry": (_osmisifry, {"players": NAMES}, {"direction", "agent", "officer", "result"}),
+    "decipher": (_decipher, {"players": NAMES}, {"no", "yes", "wrong", "right", "scored"}),
+    "davinci": (_davinci, {"players": NAMES[:2]}, {"miss", "hit", "out", "won"}),
+    "octiles": (_octiles, {"players": 2}, {"pass"}),
+}
+RULES = {"decrypto": decrypto, "osmisifry": osmisifry, "decipher": decipher, "davinci": davinci,
+         "octiles": octiles}
+
+
+def played(game: str, teach: bool) -> tuple[Hand, list, list]:
+    """A game of ``game`` played by its keys: the hand, the events in
+    effect (without their times) and the score log's entries of it."""
+    script, options, _rulings = GAMES[game]
+    with Table(seed=7) as t:
+        t.start(game, teach=teach, **options)
+        hand = Hand(t)
+        script(hand)
+        hand._look()
+        events = [type(event).__name__ + repr(event) for event, _at in t.box.session.events]
+        log = [{key: value for key, value in entry.items() if key not in ("started", "ended", "id")}
+               for entry in t.log()]
+    return hand, events, log
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_taught_game_shows_each_phases_page_once_before_it_and_says_why_it_decided(game):
+    taught, events, log = played(game, teach=True)
+    said = catalogue.load(catalogue.GAMES[game].said)
+    owed = [p for p in taught.phases if p in said.TEACH]
+    assert owed and taught.taught == owed           # once each, in the order the phases came
+    assert taught.early == []                       # none came after its phase had begun
+    assert GAMES[game][2] <= set(taught.rulings)    # each decision of the game, said
+    source = inspect.getsource(RULES[game])
+    for key in taught.rulings:                      # ... citing a rule the rules follow
+        ruling: Ruling = said.WHY[key]
+        assert f"[{ruling.rule}]" in source, (key, ruling.rule)
+    untaught, plain_events, plain_log = played(game, teach=False)
+    assert untaught.taught == untaught.rulings == untaught.shown == []
+    assert (events, log) == (plain_events, plain_log)   # the same keys, the same game and score log
+
+
+def test_DE_6_an_interception_is_said_with_its_rule_on_the_public_screen():
+    hand, _events, _log = played("decrypto", teach=True)
+    shown = [" ".join(screen.split("\n")[1:-1]) for screen in hand.shown if screen.startswith("[Why]")]
+    assert "Round 1: nobody intercepts: you know nothing of the other team's words yet." in shown
+    assert "Black's guess is White's code: Black takes an interception token. Two win." in shown
+
+
+def setup_page(t: Table, digit: str) -> str:
+    t.press(digit)
+    return t.screen()
+
+
+def teach_line(t: Table, game_digit: str) -> str:
+    """The setup's Teach line, turning the form's pages to it."""
+    t.press(game_digit)
+    for _page in range(4):
+        found = [line for line in t.screen().splitlines() if "Teach:" in line]
+        if found:
+            return found[0].split(" ", 1)[1]
+        t.press("D")
+    raise AssertionError(t.screen())
+
+
+def test_teach_is_on_for_a_game_never_finished_and_off_once_one_is():
+    with Table(config={"teach": True}) as t:
+        assert teach_line(t, "2") == "Teach: on"
+        t.press("*")
+        t.start("osmisifry", players=NAMES)
+        t.box.leave()
+        assert teach_line(t, "2") == "Teach: off"
+        t.press("*")
+        assert teach_line(t, "5") == "Teach: on"   # another game's own
+    with Table() as t:   # a box whose owner turned it off: off for a game never played
+        assert teach_line(t, "2") == "Teach: off"
+
+
+def test_the_tables_teach_choice_is_remembered_for_that_game():
+    with Table(config={"teach": True}) as t:
+        t.press("5")
+        t.press("4")    # Decipher's fourth option: Teach, now off
+        assert "Teach: off" in t.screen()
+        t.press("#")
+        assert t.box.teacher.owed() is None   # the game starts untaught
+        t.box.leave()
+        t.restart()
+        assert teach_line(t, "5") == "Teach: off"
+        t.type("4#")    # on again, and a game played with it
+        assert t.box.teacher.owed().phase == "place"
+
+
+def test_undo_brings_a_taught_page_back_with_its_step():
+    with Table(seed=7) as t:
+        t.start("davinci", teach=True, players=NAMES[:2])
+        hand = Hand(t)
+        hand.type("#")
+        hand._look()          # the first turn's page read
+        assert hand.taught == ["deal", "attack"]
+        t.hold("*", 1.0)
+        t.press("#")          # the deal's # taken back
+        assert phase(t.box.session) == "deal" and t.box.teacher.owed() is None   # the deal's was read before it
+        t.press("#")
+        assert t.box.teacher.owed().phase == "attack"   # the turn's page again, with its step
+
+
+def test_a_taught_page_and_a_ruling_to_read_survive_a_power_cut():
+    with Table(seed=7) as t:
+        t.start("davinci", teach=True, players=NAMES[:2])
+        page = t.screen()
+        t.restart()
+        assert t.screen() == page and t.box.teacher.owed().phase == "deal"
+        hand = Hand(t)
+        hand.type("#2")                 # pages read; dealt; Ann attacks Bo
+        t.press("B")                    # ... and misses
+        assert t.box.teacher.owed().why == "miss"
+        t.restart()
+        assert t.box.teacher.owed().why == "miss"
+        t.press("#")                    # read
+        t.restart()
+        assert t.box.teacher.owed() is None and "[Bo: draw a tile]" in t.screen()
