@@ -25,7 +25,7 @@ def details(i: int, r: GameLog) -> tuple[str, str]:
 
 
 def now(v: dict) -> list[str]:
-    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
+    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v["games"] > 1 else []
     pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
     return game + [_("{player} to play").format(player=_name(v["turn"])), pool]
 

@@ -23,7 +23,7 @@ def now(v: dict) -> list[str]:
     if kind == "scored":
         return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
     return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=sheets.side("decipher", v["maker"]))]
-            + ([_("bonus mode")] if v.get("bonus_mode") else []))
+            + ([_("bonus mode")] if v["bonus_mode"] else []))
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:

@@ -43,7 +43,7 @@ def details(i: int, r: TurnLog) -> tuple[str, str]:
 
 
 def now(v: dict) -> list[str]:
-    if v.get("over"):
+    if v["over"]:
         return []
     return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=sheets.side("octiles", v["player"]))]
 
