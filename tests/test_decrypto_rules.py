@@ -815,8 +815,9 @@ def test_typed_clues_replay_from_the_stored_events():
 
 # --- guesses ----------------------------------------------------------------------------------------
 
+# A phone's JSON may hold lists where digits belong: refused like any other.
 @pytest.mark.parametrize("code", [(1, 1, 2), (0, 1, 2), (1, 2, 5), (1, 2), (1, 2, 3, 4), "123", (1.0, 2, 3),
-                                  (True, 2, 3), None, 123])
+                                  (True, 2, 3), None, 123, [[1], [2], [3]]])
 def test_an_invalid_code_is_refused_and_nothing_is_recorded(code):
     g = Game()
     quiet_rounds(g, 1)

@@ -155,12 +155,7 @@ def said(box) -> str:
     session = box.session
     if session is None or not catalogue.logged(session.name) or not session.can_undo():
         return ""
-    drawn = box.public_words()["said"]
-    if drawn:
-        return drawn
-    last = box.game_menu.said()
-    main = box.shown.get("main") if box.game_menu.mode is None else box.flow.screens().get("main")
-    return last if main is not None and last in main.lines else ""
+    return box.public_words()["said"]
 
 
 def account(box) -> Account | None:

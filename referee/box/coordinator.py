@@ -642,9 +642,15 @@ class Box:
         main = self.shown.get("main") if self.game_menu.mode is None else None
         if main is None:   # under the game menu: the game's own page
             main = dataclasses.replace(self.flow.screens().get("main") or Screen(), said=self.game_menu.said())
-        # The line of what was last done as the panel draws it: a page that
-        # leaves it no row ("Time up: stop writing") does not say it either.
+        # The line of what was last done as the panel draws it, or a line of
+        # a page that says it already (a reveal: "White: 4-1-3 right"): a
+        # page that leaves it no row ("Time up: stop writing") does not say
+        # it either.  A key that only takes that line away (a guess's first
+        # digit, where a page has no room for both) changes these words too,
+        # so the table view is told of it.
         said = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
+        if not said and self.game_menu.said() in main.lines:
+            said = self.game_menu.said()
         return {"title": main.title, "said": said}
 
     def holds(self) -> frozenset[str]:

@@ -57,7 +57,7 @@ from referee.box.flows import Flow, clock_text, forms, roles
 from referee.box.screen import COLS, Screen, fit, wrap
 from referee.i18n import N_, _
 from referee.team_links import team_url
-from referee.said.decrypto import code_text, describe, said_line  # noqa: F401  (describe: the catalogue's hook)
+from referee.said.decrypto import code_text, describe, said_line, tokens_short  # noqa: F401  (describe: the catalogue's hook)
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
@@ -445,17 +445,17 @@ class Play(Flow):
         # [DE-4] How a team says its clues are written, where there is a
         # line for it: in every round without tokens, and in the Hacker's.
         done = _("Done: team button ×2")
+        told = public.account(self.session)
         if s.variant == "hacker":
-            lines += [public.tokens(public.account(self.session), d.HACKER),
-                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
+            lines += [public.tokens(told, d.HACKER), told.stage, done]
         elif self._swappers():
             # [DE-1] before round 1's first clues only; B (the phone pages)
             # is said on the line, the key bar has no room for it.
             lines += [_("A: swap  B: phone QR"), done]
-        elif any(s.interceptions) or any(s.miscommunications):
-            # Each team's tokens beside its name (the help says what int and mis are).
-            lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
-                                                               m=s.miscommunications[t])) for t in (0, 1)]
+        elif any(count.n for side in told.sides for count in side.counts):
+            # Each team's tokens beside its name, in the box's short words
+            # of the account's numbers (the phones word the same numbers long).
+            lines += [fit(tokens_short(side)) for side in told.sides]
         else:
             lines += [done, _("No tokens yet.")]
         # B (phone pages) always works: on the key bar when A is free, else on a line.

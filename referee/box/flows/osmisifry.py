@@ -36,7 +36,7 @@ import os
 from enum import StrEnum
 
 from games import osmisifry as osm
-from referee.box.flows import Flow, clock_text, more, roles
+from referee.box.flows import Flow, clock_text, more, public, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
@@ -343,7 +343,11 @@ class Play(Flow):
         return 1 + -(-len(self.state.players) // TABLE_ROWS)
 
     def _over(self, step: osm.Step) -> tuple[Screen, Screen]:
-        best = osm.best_agents(self.state)
+        # The winners and their total as the game's account says them (the
+        # table view and the replay's last step say the same account).
+        told = public.account(self.session)
+        best = told.winners
+        total = next(s.points for s in told.sides if s.winner)
         points = osm.points(self.state)
         head = _("Best agent") if len(best) == 1 else _("Shared win")   # [OS-13] [ruling]
         side = Screen(_("Game over"), (head + ":", *wrap(", ".join(best))))
@@ -351,7 +355,7 @@ class Play(Flow):
         if page == 0:
             # Beside the QR code there is room for two names; the table has them all.
             names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
-            lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
+            lines = (head, *names, _("Total {n}").format(n=total))
             # "#" is said here too: it leaves the result (a habitual # after
             # the scoring must not skip it unseen).  Beside the QR code ten
             # columns are left: D turns on with an arrow, as Decipher's does.
