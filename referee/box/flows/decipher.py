@@ -299,6 +299,7 @@ class Play(Flow):
 
     def _start_screen(self) -> Screen:
         s = self.state
+        keys: tuple[tuple[str, str], ...]
         lines = [_("Maker: {name}").format(name=s.players[s.maker]),
                  ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
@@ -345,6 +346,8 @@ class Play(Flow):
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
+        lines: tuple[str, ...]
+        keys: tuple[tuple[str, str], ...]
         if self.confirming:
             lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: confirm on 1")), \
                 (("#", _("Yes")), ("*", _("No")))
