@@ -301,6 +301,7 @@ class Play(Flow):
         s = self.state
         # The maker in the title, as on the round's pages; the first seeker's
         # turn in the account's words, a row a passing message leaves.
+        keys: tuple[tuple[str, str], ...]
         lines = [public.turn(public.account(self.session)),
                  ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
@@ -346,6 +347,8 @@ class Play(Flow):
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
+        lines: tuple[str, ...]
+        keys: tuple[tuple[str, str], ...]
         if self.confirming:
             lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: confirm on 1")), \
                 (("#", _("Yes")), ("*", _("No")))
