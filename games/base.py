@@ -15,7 +15,7 @@ import math
 import typing
 import unicodedata
 from dataclasses import dataclass
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Literal, TypeGuard
 
 import msgspec
@@ -62,6 +62,13 @@ class Rules(typing.Protocol):
         """Whether the game has ended."""
 
 
+class Round(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A round (or turn) of a score log: the points it gave, by player.  A
+    game's own kind of it, in the game's module, says what happened in it;
+    pages of any game read only this."""
+    scores: dict[str, int]
+
+
 class Summary(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A game's score log, only what was revealed: what every game's says,
     and (with their defaults, left out of the JSON) what a few games add
@@ -70,7 +77,7 @@ class Summary(msgspec.Struct, kw_only=True, omit_defaults=True):
     entry written before a field existed still loads with its default."""
     status: Literal["playing", "finished"]
     players: list[str]
-    rounds: list[dict[str, Any]]       # a round (or turn) each, with "scores" by player
+    rounds: Sequence[Round]            # a round (or turn) each: the game's own kind of ``Round``
     totals: dict[str, int]
     winners: list[str]
     starter: str | None = None         # who started, where the table chose

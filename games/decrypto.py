@@ -132,6 +132,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 
+import msgspec
+
 from games import base
 from games.base import N_, Countdown, Request, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
@@ -886,11 +888,36 @@ def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...
     return tuple(rows)
 
 
+class Guessed(msgspec.Struct):
+    """What a team's code was guessed to be: by the other team (None: no
+    interception tried) and by its own."""
+    intercept: list[int] | None
+    decode: list[int]
+
+
+class Tokens(msgspec.Struct):
+    interceptions: int
+    miscommunications: int
+
+
+class RoundLog(base.Round, kw_only=True):
+    """A round of the score log, by team name: who encrypted, the codes
+    revealed, the guesses at them, the tokens won, and the clues where the
+    encryptors typed them."""
+    round: int
+    encryptors: dict[str, int | None]   # each coding team's encryptor, by player number
+    codes: dict[str, list[int]]
+    guesses: dict[str, Guessed]
+    tokens: dict[str, Tokens]
+    clues: dict[str, list[str]] = {}
+
+
 class Summary(base.Summary, kw_only=True):
     """Decrypto's score log: its players are the two teams (or the Hacker
     and the Team), its notes their clue sheets; the fields past ``variant``
     are there once they say something."""
     variant: str                               # always written: "teams" or "hacker"
+    rounds: list[RoundLog]
     reason: Reason | None = None               # what ended the game
     tie: Tie | None = None                     # why a tie-break was needed
     keywords_guessed: dict[str, int] = {}      # the last tie-break's counts [DE-9]
@@ -908,7 +935,7 @@ def summary(state: State) -> Summary:
     read = _pair(lambda t: state.clues[t] if clues_read(state, t) else ())
     if state.reveals or any(read):
         rounds.append(Round(state.round, state.encryptors, state.reveals, read))
-    log: list[dict[str, Any]] = []
+    log: list[RoundLog] = []
     hacker = 0  # the Hacker's interceptions by the end of the round
     for r in rounds:
         got_i, got_m = [0, 0], [0, 0]
@@ -916,27 +943,23 @@ def summary(state: State) -> Summary:
             i, m = _tokens(state.variant, reveal)
             got_i = [a + b for a, b in zip(got_i, i)]
             got_m = [a + b for a, b in zip(got_m, m)]
-        row = {
-            "round": r.number,
-            "encryptors": {names[t]: r.encryptors[t] for t in state.coding},
-            "codes": {names[x.team]: list(x.code) for x in r.reveals},
-            "guesses": {names[x.team]: {"intercept": _list(x.intercept), "decode": list(x.decode)}
-                        for x in r.reveals},
-            "tokens": {names[t]: {"interceptions": got_i[t], "miscommunications": got_m[t]} for t in (0, 1)},
-            "scores": {names[t]: got_i[t] - got_m[t] for t in (0, 1)},
-        }
+        scores = {names[t]: got_i[t] - got_m[t] for t in (0, 1)}
         if state.variant == "hacker":
             hacker += got_i[HACKER]
             # [DE-10] [ruling] the score log counts the rounds the Team held out
             held = r.number <= len(state.rounds) and hacker < 2
-            row["scores"] = {names[HACKER]: got_i[HACKER], names[HACKER_TEAM]: int(held)}
-        # Clues are there only when the encryptors typed them.
-        if any(r.clues):
-            row["clues"] = {names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}
-        log.append(row)
+            scores = {names[HACKER]: got_i[HACKER], names[HACKER_TEAM]: int(held)}
+        log.append(RoundLog(
+            round=r.number, encryptors={names[t]: r.encryptors[t] for t in state.coding},
+            codes={names[x.team]: list(x.code) for x in r.reveals},
+            guesses={names[x.team]: Guessed(_list(x.intercept), list(x.decode)) for x in r.reveals},
+            tokens={names[t]: Tokens(got_i[t], got_m[t]) for t in (0, 1)},
+            scores=scores,
+            # Clues are there only when the encryptors typed them.
+            clues={names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}))
     totals = dict(zip(names, state.scores))
     if state.variant == "hacker":
-        totals = {name: sum(row["scores"][name] for row in log) for name in names}
+        totals = {name: sum(row.scores[name] for row in log) for name in names}
     notes = {names[t]: _notes_view(state, t) for t in state.coding}
     result = state.result
     return Summary(

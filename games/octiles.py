@@ -83,6 +83,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import msgspec
+
 from games import base
 from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
 from games.octiles_board import (BOARD, SEATS, SEATS_IN_PLAY, SIDES, TILES, Board, Move,
@@ -557,7 +559,7 @@ def public(state: State) -> dict[str, Any]:
         "finished": [state.names[s] for s in state.finishers],
         "winner": state.names[state.finishers[0]] if state.finishers else None,
         "over": over,
-        "last": _turn_view(state, state.turns[-1]) if state.turns else None,
+        "last": msgspec.to_builtins(_turn_view(state, state.turns[-1])) if state.turns else None,
     }
     if state.mode == "referee":
         view["pieces"] = {place(circle): seat for circle, seat in board.pieces().items()}
@@ -578,8 +580,27 @@ def private(state: State, seat: int) -> dict[str, Any]:
     return view
 
 
+class TurnLog(base.Round, kw_only=True):
+    """A turn of the score log: what the player did, scoring the runners it
+    brought home; ``from``, ``to`` and ``rotation`` are there in referee mode,
+    where the box moved a runner."""
+    turn: int
+    round: int
+    player: str
+    action: str
+    tile: str
+    space: int | str | None       # its number; a game kept before the names changed: the grid's ("c3")
+    removed: str | None
+    finished: bool
+    set_aside: bool
+    rotation: int | None = None
+    start: str | None = msgspec.field(default=None, name="from")
+    to: str | None = None
+
+
 class Summary(base.Summary, kw_only=True):
     """Octiles' score log: a round per turn, and what the turns did."""
+    rounds: list[TurnLog]
     mode: str
     turns: int
     tiles_placed: int
@@ -617,14 +638,13 @@ def summary(state: State) -> Summary:
     )
 
 
-def _turn_view(state: State, t: Turn) -> dict[str, Any]:
+def _turn_view(state: State, t: Turn) -> TurnLog:
     name = state.names[t.seat]
     # Places by the names the table reads (``place``): a space's number,
     # a circle's arrow name.  The score log of a game kept before gave the
     # grid's ("c3", "A1"); ``referee.web.octiles`` reads both.
-    view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
-            "space": space_number(t.space) if t.space else None, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
-            "scores": {n: (t.home if n == name else 0) for n in state.names}}
-    if t.move:
-        view.update(rotation=t.rotation, **{"from": place(t.move[0]), "to": place(t.move[1])})
-    return view
+    start, to = (place(t.move[0]), place(t.move[1])) if t.move else (None, None)
+    return TurnLog(turn=t.number, round=t.round, player=name, action=t.action, tile=t.tile,
+                   space=space_number(t.space) if t.space else None, removed=t.removed, finished=t.finished,
+                   set_aside=t.set_aside, scores={n: (t.home if n == name else 0) for n in state.names},
+                   rotation=t.rotation if t.move else None, start=start, to=to)

@@ -571,9 +571,20 @@ def private(state: State, seat: int) -> dict[str, Any]:
             "decodes": None if paired is None else paired.index(seat)}
 
 
+class Booklet(base.Round, kw_only=True):
+    """An agent's booklet as it was scored, with the officer who decoded it."""
+    agent: str
+    officer: str
+    drawn: int
+    found: int
+    unused: int
+    destroyed: bool
+
+
 class Summary(base.Summary, kw_only=True):
     """Osmišifry's score log: a round per agent scored, and the rows of
     letters the table picked from."""
+    rounds: list[Booklet]
     table: str                                # the letter table's name
     rows: list[dict[str, Any]]
     direction: dict[str, Any] | None          # where the secrets pass, once the dice said
@@ -586,10 +597,9 @@ def summary(state: State) -> Summary:
     for score in filter(None, state.scores):
         paired = _paired(state)
         agent, officer = names[score.agent], names[paired[score.agent]]
-        rounds.append({"agent": agent, "officer": officer, "drawn": score.drawn,
-                       "found": score.found, "unused": score.unused,
-                       "destroyed": score.destroyed,
-                       "scores": {agent: score.agent_points, officer: score.officer_points}})
+        rounds.append(Booklet(agent=agent, officer=officer, drawn=score.drawn, found=score.found, unused=score.unused,
+                              destroyed=score.destroyed,
+                              scores={agent: score.agent_points, officer: score.officer_points}))
     left = passes_left(state)
     direction = None if left is None else {
         "roll": state.direction, "pass": "left" if left else "right",

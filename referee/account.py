@@ -68,6 +68,7 @@ class Account(msgspec.Struct, frozen=True):
     phase: str = ""            # the title of the box's public page (the box's word)
     said: str = ""             # the » line: the last action and who made it
     outcome: bool = False      # the box's page shows the last guess's outcome until # (the box's word)
+    staged: bool = False       # the box's page draws the stage as a row of its own (the box's word)
 
 
 def name_of(game: str, name: str) -> str:
@@ -96,7 +97,7 @@ def result(winners: list[str], over: bool, stopped: bool) -> str:
 
 
 def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
-       outcome: bool = False, after_action: bool = False) -> Account:
+       outcome: bool = False, after_action: bool = False, staged: bool = False) -> Account:
     """The account of game ``game`` from its rules' public ``view`` and
     ``summary``; ``ended``: the box closed the game (a game ended from the
     game menu is over, though its rules are not); ``outcome``: the box's
@@ -114,7 +115,7 @@ def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str 
     shown = set(winners)
     sides = [msgspec.structs.replace(s, winner=s.name in shown) for s in facts.sides]
     return Account(game, stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
-                   result(winners, over, stopped), facts.reason if over else "", phase, said, outcome)
+                   result(winners, over, stopped), facts.reason if over else "", phase, said, outcome, staged)
 
 
 def has_account(game: str) -> bool:

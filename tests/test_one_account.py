@@ -30,7 +30,7 @@ import test_osmisifry_table as osm
 from test_table_view import view, watched
 
 # What the replay cannot know of a step: which page a key turned to after it.
-BOX_ONLY = ("phase", "outcome")
+BOX_ONLY = ("phase", "outcome", "staged")
 
 
 class Watched:
@@ -80,7 +80,10 @@ class Watched:
         if box.over and not box.outcome:
             assert v["lines"] == [x for x in (box.result, box.reason) if x]
         else:
-            assert v["lines"] == [x for x in dict.fromkeys((box.phase or box.stage, box.turn)) if x]
+            stage = box.stage if box.staged or not box.phase else ""
+            assert v["lines"] == [x for x in dict.fromkeys((box.phase, stage, box.turn)) if x]
+            # The round the page draws on a row of its own, the view says too.
+            assert t.box.game_menu.mode is not None or box.staged == (box.stage in main.lines), t.screen()
         assert [s["name"] for s in v["sides"]] == [s.name for s in box.sides]
         assert [s["winner"] for s in v["sides"]] == [s.winner for s in box.sides]
         # The replay says every step's action, as the box's undo question
@@ -120,6 +123,9 @@ class Watched:
             assert in_order(shown, told), (shown, told, t.screen())
         if box.turn:
             assert set(re.findall(form(box.turn, names), body)) <= {box.turn}, (box.turn, t.screen())
+        if box.turn in main.lines:
+            # A passing message over the page never takes the row of whose turn it is.
+            assert box.turn in layout(main).lines, (box.turn, t.screen())
         if box.game == "decrypto":
             self.numbers(box, rows)
         # A row shaped like the stage ("Round 2 of 5") is the account's stage.
@@ -407,3 +413,26 @@ def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
     assert t.box.session is None
     end = last(w, game, stopped=True)
     assert end["stage"] == "Round 1/4"
+    # The replay's header says the result in the step's words, not a word of its own.
+    for number in (0, len(w.replay(game, stopped=True)) - 1):
+        status, _h, page = t.get(f"/g/{game}/step/{number}")
+        header = re.search(r'<p class="sub">(.*?)</p>', page, re.S)
+        assert status == 200 and header is not None
+        assert end["result"] in " ".join(re.sub(r"<[^>]+>", " ", header.group(1)).split()), header.group(1)
+
+
+def test_DC4_decipher_s_first_page_keeps_whose_turn_under_its_start_hint(w):
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo", "Cy"])
+    main = t.box.shown["main"]
+    assert main.flash == "Hold *: undo, menu" and main.title == "1/3 Maker: Ann"
+    t.advance(5.0)                     # the start's hint stays until a key
+    assert t.screen().splitlines()[:3] == ["[1/3 Maker: Ann]", "! Hold *: undo, menu", "Turn: Bo"]
+    assert view(t)["lines"] == ["1/3 Maker: Ann", "Turn: Bo"]
+
+
+def test_OC9_the_table_view_says_the_round_octiles_page_draws(w):
+    t = w.t
+    oc.start(t, "T01", players=2, runners=3)
+    assert "Round 1" in t.box.shown["main"].lines
+    assert view(t)["lines"] == ["West to play", "Round 1"]

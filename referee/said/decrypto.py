@@ -101,14 +101,14 @@ def doing(v: dict) -> str:
     return _(said).format(team=team) if said else ""
 
 
-def held(summary: base.Summary) -> dict[str, list[int]]:
+def held(summary: d.Summary) -> dict[str, list[int]]:
     """Each team's interceptions and miscommunications, from the score log's rounds."""
     tokens = {name: [0, 0] for name in summary.players}
     for r in summary.rounds:
-        for name, got in r.get("tokens", {}).items():
+        for name, got in r.tokens.items():
             if name in tokens:
-                tokens[name][0] += got.get("interceptions", 0)
-                tokens[name][1] += got.get("miscommunications", 0)
+                tokens[name][0] += got.interceptions
+                tokens[name][1] += got.miscommunications
     return tokens
 
 
