@@ -47,9 +47,11 @@ def test_every_help_page_ends_on_a_whole_sentence(lang, game):
             pages = help_pages(t)
             assert len(pages) >= 2 and all(body(page) for page in pages)
             cut = split_sentences(pages)
-            if game == "decrypto":                          # in play, C is the same help
+            if game == "decrypto":   # in play, the phase's words as its taught page wraps them, then the same help
                 t.press("#")
-                cut += split_sentences(help_pages(t))
+                played = help_pages(t)
+                rules = next(i for i, page in enumerate(played) if body(page) == body(pages[0]))
+                cut += split_sentences(played[rules:])
     finally:
         i18n.use("en")
     assert cut == []

@@ -266,3 +266,6 @@ GUIDE = Guide(
              N_("Black has 1 interception: 1 - 0 = 1. Black wins.")),
     private=True,
 )
+
+# The How to play page's anchor (``GUIDE``'s phases) for each phase of a round.
+HOW_AT = {"deal": "clues", "clues": "clues", "intercept": "guesses", "decode": "guesses", "tiebreak": "reveal"}

@@ -57,7 +57,7 @@ from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
 from referee.box.flows import public
-from referee.box.flows import Flow, clock_text, forms, roles
+from referee.box.flows import Flow, clock_text, forms, playhelp, roles
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
@@ -178,22 +178,11 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(box, page: int, phase: str) -> Screen:
-    """The clue rules [DE-11], then the keys, three lines to a page, each
-    page ending on a whole sentence (``forms.help_paged``); last, the QR
-    code of the phones' How to play page at ``phase``."""
-    pages = forms.help_paged(forms.with_glossary([_(line) for line in HELP], d.NAME))
-    page %= len(pages) + 1
-    keys = (("C", BACK), ("D", ON), ("*", _("Back")))    # round and round: D on the last page is the first
-    if page == len(pages):
-        return forms.how_screen(box, d.NAME, phase, keys)
-    lines = (*pages[page], *("",) * (forms.HELP_LINES - len(pages[page])), forms.game_menu_line())
-    return Screen(forms.help_title(page, len(pages) + 1), lines, keys=keys)
-
-
-# The How to play page's phase (``referee.guide``) for each stage of a round.
-HOW_PHASES = {d.Stage.DEAL: "clues", d.Stage.CLUES: "clues", d.Stage.INTERCEPT: "guesses",
-              d.Stage.DECODE: "guesses"}
+def help_screen(box, page: int, phase: str, teach: str = "") -> Screen:
+    """What the phase ``teach`` is for, then the clue rules [DE-11] and
+    the keys (``playhelp``); last, the QR code of the phones' How to play
+    page at ``phase``."""
+    return playhelp.screen(box, d.NAME, page, phase, playhelp.pages(d.NAME, teach, None, tuple(_(line) for line in HELP)))
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -438,8 +427,8 @@ class Play(Flow):
     def _main(self) -> Screen:
         s, page = self.state, self._page()
         if page == Page.HELP:
-            phase = "reveal" if self._unseen() is not None else HOW_PHASES.get(d.step(s).kind, "reveal")
-            return help_screen(self.box, self.sub, phase)
+            phase = "reveal" if self._unseen() is not None else playhelp.how_phase(d.NAME, str(d.step(s).kind))
+            return help_screen(self.box, self.sub, phase, str(d.step(s).kind))
         if page == Page.SCORES:
             return self._scores_screen()
         if page == Page.SWAP:

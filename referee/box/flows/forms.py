@@ -416,10 +416,11 @@ class Form(Flow):
         self.mode, self.preview = Over.NONE, None
 
     def _help_key(self, key: str) -> None:
-        if key == "D" and self.help_page + 1 < self.help_pages:
-            self.help_page += 1
-        elif key == "C" and self.help_page > 0:
-            self.help_page -= 1
+        # Round and round, so that the QR code at the end is one C away.
+        if key == "D":
+            self.help_page = (self.help_page + 1) % self.help_pages
+        elif key == "C":
+            self.help_page = (self.help_page - 1) % self.help_pages
         elif key == "*":
             self.help_page = None
 
@@ -524,14 +525,9 @@ class Form(Flow):
 
     def _help_screen(self) -> Screen:
         pages = help_paged(self.help_text())
+        keys = (("C", "◄"), ("D", "►"), ("*", _("Back"))) if self.help_pages > 1 else (("*", _("Back")),)
         if self.help_page >= len(pages):
-            return how_screen(self.box, self.game, guide.SETUP)
-        keys = []
-        if self.help_page > 0:
-            keys.append(("C", "◄"))
-        if self.help_page + 1 < self.help_pages:
-            keys.append(("D", "►"))
-        keys.append(("*", _("Back")))
+            return how_screen(self.box, self.game, guide.SETUP, keys)
         title = help_title(self.help_page, self.help_pages)
         page = pages[min(self.help_page, len(pages) - 1)]
-        return Screen(title, (*page, *("",) * (HELP_LINES - len(page)), game_menu_line()), keys=tuple(keys))
+        return Screen(title, (*page, *("",) * (HELP_LINES - len(page)), game_menu_line()), keys=keys)

@@ -73,6 +73,13 @@ def phase(session) -> str:
     return str(step(session.state).kind) if step is not None else ""
 
 
+def paged(text: str) -> list[tuple[str, ...]]:
+    """A taught page's text as the panel's pages; in play, Help's first
+    pages are these too (``playhelp``)."""
+    lines = wrap(text)
+    return [tuple(lines[i:i + LINES]) for i in range(0, len(lines), LINES)] or [()]
+
+
 class Teacher:
     """The taught pages of the game a box plays (``box``: its store and session)."""
 
@@ -150,16 +157,12 @@ class Teacher:
             return None
         return Page("", now, _("How it goes"), _(text))
 
-    def _pages(self, text: str) -> list[tuple[str, ...]]:
-        lines = wrap(text)
-        return [tuple(lines[i:i + LINES]) for i in range(0, len(lines), LINES)] or [()]
-
     def screen(self) -> Screen | None:
         """The taught page up over the game's, if one is owed."""
         owed = self.owed()
         if owed is None:
             return None
-        title, pages = owed.title, self._pages(owed.text)
+        title, pages = owed.title, paged(owed.text)
         page = min(self.lesson.page, len(pages) - 1)
         last = page + 1 == len(pages)
         keys = [roles.confirm(_("Go on") if last else _("Next"))]
@@ -175,7 +178,7 @@ class Teacher:
         owed, session, lesson = self.owed(), self.box.session, self.lesson
         if owed is None:
             return
-        pages = len(self._pages(owed.text))
+        pages = len(paged(owed.text))
         if key == roles.HELP:
             lesson.page = max(0, lesson.page - 1)
         elif key == roles.CONFIRM and lesson.page + 1 < pages:
