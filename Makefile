@@ -32,7 +32,7 @@ sim: $(READY)
 test: $(TESTS) $(AXE)
 	$(BIN)/ruff check --quiet
 	$(BIN)/mypy
-	@scripts/need-apt chromium mosquitto
+	@scripts/need-apt chromium mosquitto shellcheck
 	@scripts/micropython-tools
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 4 --dist loadgroup
 

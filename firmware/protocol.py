@@ -3,7 +3,8 @@
 PROTOCOL.md beside this file is the reference; this module is its only
 implementation, shared by the firmware (parse commands, format replies) and
 the host driver (format commands, parse replies).  It runs unchanged under
-MicroPython and CPython: no typing, no dataclasses, plain tuples.
+MicroPython and CPython: no typing, no dataclasses, plain tuples.  What the
+host's type checker needs of it is in type comments, which MicroPython skips.
 
 Parsed commands and replies are tuples whose first item is the word:
 
@@ -37,6 +38,7 @@ class ProtocolError(Exception):
     the request id when the line had a readable one, so the error can name it."""
 
     def __init__(self, reason, id=None):
+        # type: (str, int | None) -> None
         super().__init__(reason)
         self.reason = reason
         self.id = id
@@ -45,14 +47,17 @@ class ProtocolError(Exception):
 # --- host -> module ---------------------------------------------------------
 
 def hello():
+    # type: () -> str
     return "HELLO\n"
 
 
 def roll(id, count, sides):
+    # type: (int, int, int) -> str
     return "ROLL %d %s\n" % (id, _dice(count, sides))
 
 
 def arm(count, sides):
+    # type: (int, int) -> str
     return "ARM %s\n" % _dice(count, sides)
 
 
@@ -115,6 +120,7 @@ def fault(kind):
 
 
 def parse_reply(line):
+    # type: (str) -> tuple
     """Reads one line from the module (str, without its newline).  Values are
     checked against the dice they claim to be; a RESULT's values can only be
     checked by whoever knows what was asked for."""

@@ -15,7 +15,7 @@ import math
 import typing
 import unicodedata
 from dataclasses import dataclass
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Literal, TypeGuard
 
 import msgspec
@@ -31,7 +31,7 @@ class Rules(typing.Protocol):
     EVENTS: tuple[type, ...]
     """The event classes it accepts (frozen dataclasses)."""
 
-    def setup(self, options: dict) -> Any:
+    def setup(self, options: dict[str, Any]) -> Any:
         """The start state; bad options raise ``Illegal``."""
 
     def apply(self, state: Any, event: Any, at: float) -> Any:
@@ -40,7 +40,7 @@ class Rules(typing.Protocol):
         was recorded (a clock of the game's own, never the wall clock),
         passed in as data so that timers replay exactly."""
 
-    def requests(self, state: Any) -> tuple:
+    def requests(self, state: Any) -> tuple[Request, ...]:
         """What the service must do now: ``Pick``, ``Shuffle`` or ``Roll``
         (answered with ``Picked``, ``Shuffled``, ``Rolled``)."""
 
@@ -48,10 +48,10 @@ class Rules(typing.Protocol):
         """The countdown running now; the service answers its end with
         ``TimerExpired(name)``."""
 
-    def public(self, state: Any) -> dict:
+    def public(self, state: Any) -> dict[str, Any]:
         """What anyone may see: the public screen, the web."""
 
-    def private(self, state: Any, seat: int) -> dict:
+    def private(self, state: Any, seat: int) -> dict[str, Any]:
         """What one team or player may see, secrets included."""
 
     def summary(self, state: Any) -> Summary:
@@ -62,6 +62,13 @@ class Rules(typing.Protocol):
         """Whether the game has ended."""
 
 
+class Round(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A round (or turn) of a score log: the points it gave, by player.  A
+    game's own kind of it, in the game's module, says what happened in it;
+    pages of any game read only this."""
+    scores: dict[str, int]
+
+
 class Summary(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A game's score log, only what was revealed: what every game's says,
     and (with their defaults, left out of the JSON) what a few games add
@@ -70,7 +77,7 @@ class Summary(msgspec.Struct, kw_only=True, omit_defaults=True):
     entry written before a field existed still loads with its default."""
     status: Literal["playing", "finished"]
     players: list[str]
-    rounds: list[dict[str, Any]]       # a round (or turn) each, with "scores" by player
+    rounds: Sequence[Round]            # a round (or turn) each: the game's own kind of ``Round``
     totals: dict[str, int]
     winners: list[str]
     starter: str | None = None         # who started, where the table chose
@@ -93,7 +100,7 @@ class Illegal(Exception):
     ``str(exc)`` is the English; ``exc.message`` and ``exc.fields`` are
     what the service translates."""
 
-    def __init__(self, message: str, **fields) -> None:
+    def __init__(self, message: str, **fields: object) -> None:
         super().__init__(message.format(**fields) if fields else message)
         self.message = message
         self.fields = fields
@@ -118,7 +125,7 @@ class Picked:
 class Shuffled:
     """Answer to ``Shuffle``: ``order`` is the request's items, shuffled."""
     purpose: str
-    order: tuple
+    order: tuple[Any, ...]   # the items the game asked to shuffle, of its own kinds
 
 
 @dataclass(frozen=True)
@@ -149,13 +156,13 @@ AUTOMATIC = (Picked, Shuffled, TimerExpired)
 class Pick:
     """Choose one of ``options`` uniformly at random."""
     purpose: str
-    options: tuple
+    options: tuple[Any, ...]   # of the game's own kinds, as Picked.value
 
 
 @dataclass(frozen=True)
 class Shuffle:
     purpose: str
-    items: tuple
+    items: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -166,6 +173,10 @@ class Roll:
     count: int
     sides: int
     prompt: str = ""
+
+
+# What ``requests`` may ask of the service.
+Request = Pick | Shuffle | Roll
 
 
 # --- time ---------------------------------------------------------------------
@@ -247,7 +258,7 @@ def bump(counts: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
 NAME_LENGTH = 12   # what fits beside a score on a 21-column panel line
 
 
-def player_names(options: dict, low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
+def player_names(options: dict[str, Any], low: int, high: int, default: str = "Player {n}") -> tuple[str, ...]:
     """Seat names from ``options["players"]``: a count or a list of names.
 
     A name is cleaned the way a table means it (Unicode composed, spaces
@@ -267,7 +278,7 @@ def player_names(options: dict, low: int, high: int, default: str = "Player {n}"
     return names
 
 
-def clean_name(name) -> str:
+def clean_name(name: object) -> str:
     """A typed name as the score log keeps it, or ``Illegal`` saying why not:
     composed (NFC), whitespace trimmed and single, at most ``NAME_LENGTH``
     characters, no control or invisible characters."""
@@ -287,13 +298,14 @@ def clean_name(name) -> str:
 
 # --- events as data (the store keeps them as JSON) --------------------------------
 
-def walk(value, write: Callable[[Any, Any], Any]) -> Any:
+def walk(value: object, write: Callable[[Any, Any], Any]) -> Any:
     """``value``, a tree of dataclasses, tuples, lists, sets and dicts, as
     ``write`` makes each of its nodes into data, from the leaves up.
     ``write(node, parts)`` is given the data already made of the node's
     parts: a dataclass's as a dict by field name; a tuple's, list's or
     set's as a list in their order; a dict's as a list of [key, value]
     pairs in its order; anything else has none (None)."""
+    parts: dict[str, Any] | list[Any] | None
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         parts = {f.name: walk(getattr(value, f.name), write) for f in dataclasses.fields(value)}
     elif isinstance(value, dict):
@@ -305,7 +317,7 @@ def walk(value, write: Callable[[Any, Any], Any]) -> Any:
     return write(value, parts)
 
 
-def as_data(value) -> Any:
+def as_data(value: object) -> Any:
     """A value of the games as JSON data: dataclasses as objects of their
     fields, tuples and lists as lists, sets as lists in a fixed order, dict
     keys as strings, anything JSON has no kind for as its ``repr``.  Two
@@ -314,7 +326,7 @@ def as_data(value) -> Any:
     return walk(value, _plain)
 
 
-def _plain(value, parts):
+def _plain(value: object, parts: dict[str, Any] | list[Any] | None) -> Any:
     if parts is None:
         return value if value is None or isinstance(value, (bool, int, float, str)) else repr(value)
     if isinstance(value, (set, frozenset)):
@@ -324,12 +336,12 @@ def _plain(value, parts):
     return parts
 
 
-def encode(event) -> dict:
+def encode(event: object) -> dict[str, Any]:
     """An event as a JSON-ready dict: its class name under "type"."""
     return {"type": type(event).__name__, **as_data(event)}
 
 
-def decode(data: dict, classes) -> Any:
+def decode(data: dict[str, Any], classes: Iterable[type]) -> Any:
     """The event ``encode`` gave ``data`` for; lists come back as tuples,
     since events only ever hold tuples."""
     by_name = {c.__name__: c for c in (*classes, *SERVICE_EVENTS)}
@@ -341,7 +353,7 @@ def decode(data: dict, classes) -> Any:
     return cls(**{k: _frozen(v) for k, v in data.items()})
 
 
-def _frozen(value):
+def _frozen(value: object) -> object:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, dict):
@@ -349,5 +361,5 @@ def _frozen(value):
     return value
 
 
-def is_automatic(event) -> bool:
+def is_automatic(event: object) -> bool:
     return isinstance(event, AUTOMATIC)

@@ -67,6 +67,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+import msgspec
+
 from games import base
 from games.base import N_, Countdown, Illegal, TimerExpired, bump, is_whole, next_seat, player_names, winners
 
@@ -406,7 +408,7 @@ def public(state: State) -> dict[str, Any]:
         "last": None if state.last is None else {
             "player": names[state.last.seat], "hits": state.last.hits, "how": state.last.how,
             "drew": state.last.drew},
-        "eliminated": [_elimination(state, e) for e in state.out],
+        "eliminated": [msgspec.to_builtins(_out(state, e)) for e in state.out],
         "winner": None if state.winner is None else names[state.winner],
         "standings": standings(state),
     }
@@ -417,8 +419,25 @@ def private(state: State, seat: int) -> dict[str, Any]:
     return {**public(state), "seat": seat}
 
 
+class Out(msgspec.Struct):
+    """A player out of a game, and who caught their last tile (None: their own miss)."""
+    player: str
+    by: str | None
+
+
+class GameLog(base.Round, kw_only=True):
+    """A game of the score log, the tournament's round."""
+    game: int
+    starter: str
+    turns: int
+    hits: dict[str, int]
+    eliminated: list[Out]
+    winner: str
+
+
 class Summary(base.Summary, kw_only=True):
     """Da Vinci Code's score log: a round per game played."""
+    rounds: list[GameLog]
     # [DV-8] a single game is won, not scored: its 1 and 0 are no points
     # to add up or average beside a tournament's.  Always written, either way.
     scored: bool
@@ -448,18 +467,12 @@ def _scores(state: State, game: GameResult) -> dict[str, int]:
     return {name: int(seat == game.winner) for seat, name in enumerate(state.players)}
 
 
-def _game_log(state: State, game: GameResult) -> dict[str, Any]:
+def _game_log(state: State, game: GameResult) -> GameLog:
     names = state.players
-    return {
-        "game": game.number,
-        "starter": names[game.starter],
-        "turns": game.turns,
-        "hits": dict(zip(names, game.hits)),
-        "eliminated": [_elimination(state, e) for e in game.out],
-        "winner": names[game.winner],
-        "scores": _scores(state, game),
-    }
+    return GameLog(game=game.number, starter=names[game.starter], turns=game.turns, hits=dict(zip(names, game.hits)),
+                   eliminated=[_out(state, e) for e in game.out], winner=names[game.winner],
+                   scores=_scores(state, game))
 
 
-def _elimination(state: State, e: Elimination) -> dict[str, Any]:
-    return {"player": state.players[e.seat], "by": None if e.by is None else state.players[e.by]}
+def _out(state: State, e: Elimination) -> Out:
+    return Out(state.players[e.seat], None if e.by is None else state.players[e.by])

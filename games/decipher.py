@@ -58,7 +58,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from games.base import N_, Countdown, Illegal, Summary, bump, is_whole, next_seat, player_names, winners
+import msgspec
+
+from games import base
+from games.base import N_, Countdown, Illegal, bump, is_whole, next_seat, player_names, winners
 
 NAME = "decipher"
 TOKENS = 3    # guess tokens per seeker and round [DC-10]
@@ -426,7 +429,7 @@ def public(state: State) -> dict[str, Any]:
         "players": [{"name": name, "maker": seat == state.maker, "guess_tokens": state.held(seat),
                      "guesses": state.guesses[seat], "out": seat != state.maker and not state.held(seat)}
                     for seat, name in enumerate(names)],
-        "table": _table(state, state.rounds[-1]) if state.rounds else None,
+        "table": msgspec.to_builtins(_table(state, state.rounds[-1])) if state.rounds else None,
         "totals": standings(state),
     }
 
@@ -436,6 +439,31 @@ def private(state: State, seat: int) -> dict[str, Any]:
     if seat == state.maker and state.phase == "play" and state.pieces is not None:
         view["pieces"] = state.pieces
     return view
+
+
+class Items(msgspec.Struct):
+    """One player's tokens at a round's end, as ``Score`` counts them [DC-10]."""
+    no: int
+    bonus: int
+    guess: int
+    solution: int
+
+
+class RoundTable(base.Round, kw_only=True):
+    """A round of the score log: the round table the box showed at its end."""
+    round: int
+    maker: str
+    no_tokens: int
+    bonus_taken: int
+    guesses: dict[str, int]     # the seekers' guesses
+    solver: str | None
+    ended: str                  # "solved", "tokens" or "given_up", as ``RoundResult``
+    items: dict[str, Items]
+
+
+class Summary(base.Summary, kw_only=True):
+    """Decipher's score log: a round table per round played."""
+    rounds: list[RoundTable]
 
 
 def summary(state: State) -> Summary:
@@ -455,18 +483,12 @@ def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def _table(state: State, result: RoundResult) -> dict[str, Any]:
+def _table(state: State, result: RoundResult) -> RoundTable:
     """One round as the score sheet has it, item by item."""
     names = state.players
-    return {
-        "round": result.number,
-        "maker": names[result.maker],
-        "no_tokens": result.no_tokens,
-        "bonus_taken": result.bonus_taken,
-        "guesses": {names[s]: n for s, n in enumerate(result.guesses) if s != result.maker},
-        "solver": None if result.solver is None else names[result.solver],
-        "ended": result.ended,
-        "items": {name: {"no": sc.no, "bonus": sc.bonus, "guess": sc.guess, "solution": sc.solution}
-                  for name, sc in zip(names, result.scores)},
-        "scores": {name: sc.points for name, sc in zip(names, result.scores)},
-    }
+    return RoundTable(
+        round=result.number, maker=names[result.maker], no_tokens=result.no_tokens, bonus_taken=result.bonus_taken,
+        guesses={names[s]: n for s, n in enumerate(result.guesses) if s != result.maker},
+        solver=None if result.solver is None else names[result.solver], ended=result.ended,
+        items={name: Items(sc.no, sc.bonus, sc.guess, sc.solution) for name, sc in zip(names, result.scores)},
+        scores={name: sc.points for name, sc in zip(names, result.scores)})

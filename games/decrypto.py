@@ -126,12 +126,16 @@ import dataclasses
 import functools
 import itertools
 import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 from dataclasses import dataclass
 from enum import StrEnum
 from importlib import resources
 
+import msgspec
+
 from games import base
-from games.base import N_, Countdown, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
+from games.base import N_, Countdown, Request, Illegal, Pick, Picked, Shuffle, Shuffled, TimerExpired, clean_name, next_seat, winners
 
 NAME = "decrypto"
 
@@ -161,6 +165,7 @@ CLUE_RULES = (
 )
 
 Code = tuple[int, int, int]
+T = TypeVar("T")
 
 
 # --- events -------------------------------------------------------------------------
@@ -329,15 +334,16 @@ class State:
     @property
     def encryptors(self) -> tuple[int | None, int | None]:
         """This round's encryptor of each team, as a player number from 1 [DE-2]."""
-        return tuple((self.round - 1) % self.sizes[t] + 1 if t in self.coding else None
-                     for t in (0, 1))
+        return _pair(lambda t: (self.round - 1) % self.sizes[t] + 1 if t in self.coding else None)
 
     @property
     def encryptor_names(self) -> tuple[str | None, str | None]:
         """This round's encryptor of each team by name, when the team's
         players were named in the order they sit; else None [DE-2]."""
-        return tuple(self.members[t][n - 1] if n is not None and self.members[t] else None
-                     for t, n in enumerate(self.encryptors))
+        def name(t: int) -> str | None:
+            n = self.encryptors[t]
+            return self.members[t][n - 1] if n is not None and self.members[t] else None
+        return _pair(name)
 
     @property
     def last(self) -> Reveal | None:
@@ -348,7 +354,7 @@ class State:
 
     @property
     def scores(self) -> tuple[int, int]:
-        return tuple(i - m for i, m in zip(self.interceptions, self.miscommunications))
+        return _pair(lambda t: self.interceptions[t] - self.miscommunications[t])
 
 
 # --- setup ----------------------------------------------------------------------------
@@ -363,7 +369,7 @@ def words(lang: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def setup(options: dict | None = None) -> State:
+def setup(options: dict[str, Any] | None = None) -> State:
     options = dict(options or {})
     for key in options:
         if key not in OPTIONS:
@@ -406,12 +412,13 @@ def setup(options: dict | None = None) -> State:
     return state
 
 
-def _members(given) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _members(given: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
     if given is None:
         return ((), ())
     if not isinstance(given, (list, tuple)) or len(given) != 2 or not all(isinstance(t, (list, tuple)) for t in given):
         raise Illegal("Name the players of both teams.")
-    members = tuple(tuple(clean_name(name) for name in team) for team in given)
+    teams: Sequence[Sequence[object]] = given
+    members = _pair(lambda t: tuple(clean_name(name) for name in teams[t]))
     if not all(members):
         raise Illegal("Name the players of both teams.")
     flat = [name.casefold() for team in members for name in team]
@@ -422,17 +429,18 @@ def _members(given) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return members
 
 
-def _tuple(value) -> tuple:
-    # Options come back from the store as JSON, where tuples are lists.
+def _tuple(value: object) -> tuple[Any, ...]:
+    # Options come back from the store as JSON, where tuples are lists;
+    # what they hold is checked where each is read.
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
 # --- what the box must do -----------------------------------------------------------------
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Request, ...]:
     if state.result is not None or state.tie is not None:
         return ()
-    todo = []
+    todo: list[Request] = []
     if state.deal == "box" and state.order is None:
         todo.append(Shuffle("keywords", state.pool))
     for team in state.coding:
@@ -499,7 +507,7 @@ def can_type_clues(state: State, team: int) -> bool:
 
 # --- the rules ------------------------------------------------------------------------------
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     if state.result is not None:
         raise Illegal("The game is over.")
     match event:
@@ -523,17 +531,17 @@ def apply(state: State, event, at: float) -> State:
     raise Illegal("That does not fit now.")
 
 
-def _deal(state: State, order: tuple) -> State:
+def _deal(state: State, order: tuple[str, ...]) -> State:
     if sorted(order) != sorted(state.pool):
         raise Illegal("That is not a shuffle of the word list.")
-    keywords = [(), ()]
+    keywords: list[tuple[str, ...]] = [(), ()]
     for n, team in enumerate(state.coding):
         keywords[team] = order[n * KEYWORDS:(n + 1) * KEYWORDS]
     shown = KEYWORDS * len(state.coding)
-    return dataclasses.replace(state, order=order, keywords=tuple(keywords), dealt=order[:shown])
+    return dataclasses.replace(state, order=order, keywords=(keywords[0], keywords[1]), dealt=order[:shown])
 
 
-def _draw(state: State, purpose: str, code) -> State:
+def _draw(state: State, purpose: str, code: object) -> State:
     pick = next((r for r in requests(state) if isinstance(r, Pick) and r.purpose == purpose), None)
     if pick is None:
         raise Illegal("No code is being drawn now.")
@@ -541,10 +549,10 @@ def _draw(state: State, purpose: str, code) -> State:
     if code not in pick.options:
         raise Illegal("That code is not in the deck.")
     team = int(purpose.removeprefix("code:"))
-    return dataclasses.replace(state, codes=_put(state.codes, team, code))
+    return dataclasses.replace(state, codes=_put(state.codes, team, _code(code)))   # one of the deck's
 
 
-def _check_swap(state: State, team) -> None:
+def _check_swap(state: State, team: int) -> None:
     _team(state, team)
     if state.deal != "box":
         raise Illegal("You play with your own keyword cards.")
@@ -562,6 +570,7 @@ def _swap(state: State, team: int, position: int) -> State:
     _check_swap(state, team)
     if type(position) is not int or not 1 <= position <= KEYWORDS:
         raise Illegal("Choose a keyword from 1 to 4.")
+    assert state.order is not None   # _check_swap: the keywords are dealt
     word = state.order[len(state.dealt)]
     mine = list(state.keywords[team])
     mine[position - 1] = word
@@ -569,7 +578,7 @@ def _swap(state: State, team: int, position: int) -> State:
                                dealt=(*state.dealt, word), swapped=_put(state.swapped, team, True))
 
 
-def _clues_done(state: State, team, at: float) -> State:
+def _clues_done(state: State, team: int, at: float) -> State:
     _team(state, team)
     now = step(state)
     if now.kind == Stage.DEAL:
@@ -589,7 +598,7 @@ def _clues_done(state: State, team, at: float) -> State:
     return dataclasses.replace(state, clues_done=done, countdown=Countdown.start("clues", CLUE_SECONDS, at))
 
 
-def _check_clues(state: State, team) -> None:
+def _check_clues(state: State, team: int) -> None:
     _team(state, team)
     if team not in state.coding:
         raise Illegal("The Hacker writes no clues.")
@@ -602,7 +611,7 @@ def _check_clues(state: State, team) -> None:
         raise Illegal("Your clues were read out: they stand.")
 
 
-def _type_clues(state: State, team, clues) -> State:
+def _type_clues(state: State, team: int, clues: object) -> State:
     _check_clues(state, team)
     if not isinstance(clues, (tuple, list)) or len(clues) != 3:
         raise Illegal("Type three clues, one for each digit.")
@@ -641,7 +650,7 @@ def _as_said(text: str) -> str:
 _BIDI_CONTROLS = frozenset({"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 
 
-def _clue(n: int, text) -> str:
+def _clue(n: int, text: object) -> str:
     if not isinstance(text, str):
         raise Illegal("Clue {n} is not text.", n=n)
     # Phones may send accents as separate marks; count letters as seen.
@@ -656,7 +665,7 @@ def _clue(n: int, text) -> str:
     return text
 
 
-def _guess(state: State, team, code) -> State:
+def _guess(state: State, team: int, code: object) -> State:
     _team(state, team)
     now = step(state)
     if now.kind == Stage.DEAL:
@@ -665,27 +674,30 @@ def _guess(state: State, team, code) -> State:
         raise Illegal("The clues are still being written.")
     if now.kind not in (Stage.INTERCEPT, Stage.DECODE):
         raise Illegal("The codes are all guessed.")
+    assert now.team is not None   # an intercept or a decode is some team's
     if team != now.team:
         if now.kind == Stage.DECODE and state.round == 1:
             raise Illegal("Nobody intercepts in round 1.")  # [DE-7]
         if now.kind == Stage.INTERCEPT:
             raise Illegal("{team} intercepts first.", team=state.names[now.team])  # [DE-5]
         raise Illegal("Now {team} decodes.", team=state.names[now.team])
-    code = _code(code)
+    guessed = _code(code)
     if now.kind == Stage.INTERCEPT:
-        return dataclasses.replace(state, intercept=code)
-    return _reveal(state, team, code)
+        return dataclasses.replace(state, intercept=guessed)
+    return _reveal(state, team, guessed)
 
 
-def _code(code) -> Code:
-    if (isinstance(code, (tuple, list)) and len(code) == 3 and len(set(code)) == 3
-            and all(type(d) is int and 1 <= d <= 4 for d in code)):
-        return tuple(code)
+def _code(code: object) -> Code:
+    if isinstance(code, (tuple, list)) and len(code) == 3:
+        a, b, c = code
+        if type(a) is int and type(b) is int and type(c) is int and len({a, b, c}) == 3 and {a, b, c} <= {1, 2, 3, 4}:
+            return a, b, c
     raise Illegal("Three different digits from 1 to 4, please.")
 
 
 def _reveal(state: State, team: int, decode: Code) -> State:
     code = state.codes[team]
+    assert code is not None   # a code is guessed only once drawn
     # [DE-6] Right digits in the right order intercept; a wrong decode is a
     # miscommunication.  Both may happen on one code.
     reveal = Reveal(team, code, state.intercept, decode,
@@ -693,8 +705,8 @@ def _reveal(state: State, team: int, decode: Code) -> State:
     gained_i, gained_m = _tokens(state.variant, reveal)
     state = dataclasses.replace(
         state, reveals=(*state.reveals, reveal), intercept=None,
-        interceptions=tuple(map(sum, zip(state.interceptions, gained_i))),
-        miscommunications=tuple(map(sum, zip(state.miscommunications, gained_m))))
+        interceptions=_pair(lambda t: state.interceptions[t] + gained_i[t]),
+        miscommunications=_pair(lambda t: state.miscommunications[t] + gained_m[t]))
     if len(state.reveals) < len(state.coding):
         return state
     return _end_round(state)
@@ -711,7 +723,7 @@ def _tokens(variant: str, reveal: Reveal) -> tuple[tuple[int, int], tuple[int, i
             got_i[rival] += 1  # [DE-10] no miscommunication: the Hacker scores instead
         else:
             got_m[reveal.team] += 1
-    return tuple(got_i), tuple(got_m)
+    return (got_i[0], got_i[1]), (got_m[0], got_m[1])
 
 
 def _end_round(state: State) -> State:
@@ -772,7 +784,7 @@ def _tie_break(state: State, tie: Tie) -> State:
     return dataclasses.replace(state, tie=tie)
 
 
-def _keywords_guessed(state: State, team, count) -> State:
+def _keywords_guessed(state: State, team: int, count: object) -> State:
     _team(state, team)
     if state.tie is None:
         raise Illegal("Keywords are counted only to break a tie.")
@@ -782,31 +794,37 @@ def _keywords_guessed(state: State, team, count) -> State:
         raise Illegal("{team} has given its count.", team=state.names[team])
     counts = _put(state.keywords_guessed, team, count)
     state = dataclasses.replace(state, keywords_guessed=counts)
-    if None in counts:
+    given = [n for n in counts if n is not None]
+    if len(given) < len(counts):
         return state
     # [DE-9] Then the keywords guessed; still equal, both teams win.
-    best = _best(state, counts)
+    best = _best(state, given)
     reason = Reason.KEYWORDS if len(best) == 1 else Reason.SHARED
     return dataclasses.replace(state, tie=None, result=Result(best, reason, state.tie))
 
 
-def _best(state: State, points) -> tuple[int, ...]:
+def _best(state: State, points: Sequence[int]) -> tuple[int, ...]:
     top = winners(dict(zip(state.names, points)))
     return tuple(state.names.index(name) for name in top)
 
 
-def _team(state: State, team) -> None:
+def _team(state: State, team: object) -> None:
     if type(team) is not int or team not in (0, 1):
         raise Illegal("There is no such team.")
 
 
-def _put(pair: tuple, index: int, value) -> tuple:
-    return tuple(value if i == index else old for i, old in enumerate(pair))
+def _put(pair: tuple[T, T], index: int, value: T) -> tuple[T, T]:
+    return _pair(lambda i: value if i == index else pair[i])
+
+
+def _pair(of: Callable[[int], T]) -> tuple[T, T]:
+    """A per-team pair, seat 0's first."""
+    return of(0), of(1)
 
 
 # --- views ----------------------------------------------------------------------------------
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     """What everyone may see: no keyword, no code before it is revealed, no
     clue before it is read aloud."""
     now = step(state)
@@ -845,7 +863,7 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     """What one team may see: its keywords, its current code and the clues it
     typed.  The code is for the encryptor alone [DE-3]; the screen shows it
     only on demand."""
@@ -863,11 +881,35 @@ def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...
     for r in (*state.rounds, Round(state.round, state.encryptors, state.reveals, state.clues)):
         for x in r.reveals:
             if x.team == team and r.clues[team]:
-                row = [None] * KEYWORDS
+                row: list[str | None] = [None] * KEYWORDS
                 for digit, clue in zip(x.code, r.clues[team]):
                     row[digit - 1] = clue
                 rows.append((r.number, tuple(row)))
     return tuple(rows)
+
+
+class Guessed(msgspec.Struct):
+    """What a team's code was guessed to be: by the other team (None: no
+    interception tried) and by its own."""
+    intercept: list[int] | None
+    decode: list[int]
+
+
+class Tokens(msgspec.Struct):
+    interceptions: int
+    miscommunications: int
+
+
+class RoundLog(base.Round, kw_only=True):
+    """A round of the score log, by team name: who encrypted, the codes
+    revealed, the guesses at them, the tokens won, and the clues where the
+    encryptors typed them."""
+    round: int
+    encryptors: dict[str, int | None]   # each coding team's encryptor, by player number
+    codes: dict[str, list[int]]
+    guesses: dict[str, Guessed]
+    tokens: dict[str, Tokens]
+    clues: dict[str, list[str]] = {}
 
 
 class Summary(base.Summary, kw_only=True):
@@ -875,6 +917,7 @@ class Summary(base.Summary, kw_only=True):
     and the Team), its notes their clue sheets; the fields past ``variant``
     are there once they say something."""
     variant: str                               # always written: "teams" or "hacker"
+    rounds: list[RoundLog]
     reason: Reason | None = None               # what ended the game
     tie: Tie | None = None                     # why a tie-break was needed
     keywords_guessed: dict[str, int] = {}      # the last tie-break's counts [DE-9]
@@ -889,10 +932,10 @@ def summary(state: State) -> Summary:
     ``goals`` says so, by side; ``reason`` says what ended the game."""
     names = state.names
     rounds = list(state.rounds)
-    read = tuple(c if clues_read(state, t) else () for t, c in enumerate(state.clues))
+    read = _pair(lambda t: state.clues[t] if clues_read(state, t) else ())
     if state.reveals or any(read):
         rounds.append(Round(state.round, state.encryptors, state.reveals, read))
-    log = []
+    log: list[RoundLog] = []
     hacker = 0  # the Hacker's interceptions by the end of the round
     for r in rounds:
         got_i, got_m = [0, 0], [0, 0]
@@ -900,27 +943,23 @@ def summary(state: State) -> Summary:
             i, m = _tokens(state.variant, reveal)
             got_i = [a + b for a, b in zip(got_i, i)]
             got_m = [a + b for a, b in zip(got_m, m)]
-        row = {
-            "round": r.number,
-            "encryptors": {names[t]: r.encryptors[t] for t in state.coding},
-            "codes": {names[x.team]: list(x.code) for x in r.reveals},
-            "guesses": {names[x.team]: {"intercept": _list(x.intercept), "decode": list(x.decode)}
-                        for x in r.reveals},
-            "tokens": {names[t]: {"interceptions": got_i[t], "miscommunications": got_m[t]} for t in (0, 1)},
-            "scores": {names[t]: got_i[t] - got_m[t] for t in (0, 1)},
-        }
+        scores = {names[t]: got_i[t] - got_m[t] for t in (0, 1)}
         if state.variant == "hacker":
             hacker += got_i[HACKER]
             # [DE-10] [ruling] the score log counts the rounds the Team held out
             held = r.number <= len(state.rounds) and hacker < 2
-            row["scores"] = {names[HACKER]: got_i[HACKER], names[HACKER_TEAM]: int(held)}
-        # Clues are there only when the encryptors typed them.
-        if any(r.clues):
-            row["clues"] = {names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}
-        log.append(row)
+            scores = {names[HACKER]: got_i[HACKER], names[HACKER_TEAM]: int(held)}
+        log.append(RoundLog(
+            round=r.number, encryptors={names[t]: r.encryptors[t] for t in state.coding},
+            codes={names[x.team]: list(x.code) for x in r.reveals},
+            guesses={names[x.team]: Guessed(_list(x.intercept), list(x.decode)) for x in r.reveals},
+            tokens={names[t]: Tokens(got_i[t], got_m[t]) for t in (0, 1)},
+            scores=scores,
+            # Clues are there only when the encryptors typed them.
+            clues={names[t]: list(r.clues[t]) for t in state.coding if r.clues[t]}))
     totals = dict(zip(names, state.scores))
     if state.variant == "hacker":
-        totals = {name: sum(row["scores"][name] for row in log) for name in names}
+        totals = {name: sum(row.scores[name] for row in log) for name in names}
     notes = {names[t]: _notes_view(state, t) for t in state.coding}
     result = state.result
     return Summary(
@@ -935,19 +974,19 @@ def summary(state: State) -> Summary:
         members={names[t]: list(state.members[t]) for t in (0, 1)} if any(state.members) else {},
         reason=None if result is None else result.reason,
         tie=None if result is None else result.tie,
-        keywords_guessed=(dict(zip(names, state.keywords_guessed))
+        keywords_guessed=({name: n for name, n in zip(names, state.keywords_guessed) if n is not None}
                           if result is not None and result.reason in (Reason.KEYWORDS, Reason.SHARED) else {}),
     )
 
 
-def _reveal_view(r: Reveal) -> dict:
+def _reveal_view(r: Reveal) -> dict[str, Any]:
     return {"team": r.team, "code": list(r.code), "intercept": _list(r.intercept), "decode": list(r.decode),
             "intercepted": r.intercepted, "miscommunicated": r.miscommunicated}
 
 
-def _notes_view(state: State, team: int) -> list[dict]:
+def _notes_view(state: State, team: int) -> list[dict[str, Any]]:
     return [{"round": n, "clues": list(row)} for n, row in notesheet(state, team)]
 
 
-def _list(code: tuple | None) -> list | None:
+def _list(code: Code | None) -> list[int] | None:
     return None if code is None else list(code)

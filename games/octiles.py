@@ -81,6 +81,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+import msgspec
 
 from games import base
 from games.base import Illegal, Shuffle, Shuffled, next_seat, player_names
@@ -249,7 +252,7 @@ def space_number(space: str) -> int:
 
 # --- setup ------------------------------------------------------------------------
 
-def setup(options: dict | None = None) -> State:
+def setup(options: dict[str, Any] | None = None) -> State:
     options = dict(options or {})
     for key in options:
         if key not in ("players", "runners", "starts", "mode", "homes"):
@@ -279,14 +282,14 @@ def setup(options: dict | None = None) -> State:
     return State(mode, names, starts, board, turn=starts)
 
 
-def _homes(homes, seats: tuple[str, ...], runners: int) -> dict[str, str] | None:
+def _homes(homes: object, seats: tuple[str, ...], runners: int) -> dict[str, str] | None:
     """The runners' circles by seat from the ``homes`` option (None: the
     first start homes)."""
     if homes is None:
         return None
     if not isinstance(homes, (list, tuple)) or len(homes) != len(seats):
         raise Illegal("Give the start homes of every player.")
-    placed = {}
+    placed: dict[str, str] = {}
     for seat, circles in zip(seats, homes):
         if (not isinstance(circles, (list, tuple)) or len(set(circles)) != runners
                 or len(circles) != runners or not set(circles) <= set(BOARD.start_homes(seat))):
@@ -297,7 +300,7 @@ def _homes(homes, seats: tuple[str, ...], runners: int) -> dict[str, str] | None
 
 # --- events -----------------------------------------------------------------------
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     if is_over(state):
         raise Illegal("The game is over.")
     if state.deck is None:
@@ -320,7 +323,7 @@ def apply(state: State, event, at: float) -> State:
             if space not in BOARD.space_index:
                 raise Illegal("There is no such space.")
             tiles = list(state.board.tiles)
-            tiles[BOARD.space_index[space]] = (state.hand, None)
+            tiles[BOARD.space_index[space]] = (_hand(state), None)
             return _tile_played(state, dataclasses.replace(state.board, tiles=tuple(tiles)), space)
         case Pass():
             return _pass(state)
@@ -331,8 +334,8 @@ def apply(state: State, event, at: float) -> State:
     raise Illegal("That does not fit now.")
 
 
-def _play(state: State, space, rotation, start, end) -> State:
-    tile, board = state.hand, state.board
+def _play(state: State, space: str, rotation: object, start: str, end: str) -> State:
+    tile, board = _hand(state), state.board
     if type(rotation) is not int or not 0 <= rotation < 8:
         raise Illegal("A tile turns 0 to 7 steps.")
     move = Move(space, canonical(tile, rotation), start, end)
@@ -370,12 +373,12 @@ def _why_not(state: State, move: Move) -> Illegal:
     return Illegal("That path does not lead there over the new tile.")
 
 
-def _tile_played(state: State, board: Position, space: str, **details) -> State:
+def _tile_played(state: State, board: Position, space: str, **details: Any) -> State:
     """The tile in hand lies on ``space`` in ``board``: settle the tile it
     replaced, record the turn (with ``details`` of the move, in referee mode)
     and hand on to the next player."""
     removed = state.board.tile_on(space)
-    deck = state.deck
+    deck = _deck(state)
     if removed is None:
         hand_over = None
     elif board.is_full():
@@ -383,7 +386,7 @@ def _tile_played(state: State, board: Position, space: str, **details) -> State:
     else:
         deck = deck + (removed[0],)  # [OC-2] the removed tile goes to the bottom of the deck
         hand_over = None
-    turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand,
+    turn = Turn(len(state.turns) + 1, state.round, state.turn, _hand(state),
                 "exchanged" if removed else "placed", space,
                 removed=removed[0] if removed else None, **details)
     finishers = state.finishers + ((state.turn,) if turn.finished else ())
@@ -400,7 +403,8 @@ def _pass(state: State) -> State:
     # [OC-8] once everyone has passed in a row, the first who can move must
     if _must_move(state) and state.mode == "referee" and legal_moves(state.board, state.hand):
         raise Illegal("Everyone has passed, and you can move: you must.")
-    turn = Turn(len(state.turns) + 1, state.round, state.turn, state.hand, "passed")
+    hand = _hand(state)
+    turn = Turn(len(state.turns) + 1, state.round, state.turn, hand, "passed")
     # [OC-8] the tile stays on top of the deck: the next player plays it
     state = dataclasses.replace(state, passes=state.passes + 1, turns=state.turns + (turn,))
     if state.passes >= 2 * len(state.active) and state.deck:
@@ -408,12 +412,25 @@ def _pass(state: State) -> State:
         # tile for a whole round: it never will on this board.  It goes to
         # the bottom of the deck and the next player draws.
         turn = dataclasses.replace(turn, set_aside=True)
-        state = dataclasses.replace(state, deck=state.deck[1:] + (state.hand,), hand=state.deck[0],
+        state = dataclasses.replace(state, deck=state.deck[1:] + (hand,), hand=state.deck[0],
                                     hand_from="deck", passes=0, turns=state.turns[:-1] + (turn,))
     return _next_player(state)
 
 
-def _declare(state: State, seat) -> State:
+def _hand(state: State) -> str:
+    """The tile in hand: there is one from the shuffle on [OC-1], and every
+    move comes after it."""
+    assert state.hand is not None, "no tile is in hand before the shuffle"
+    return state.hand
+
+
+def _deck(state: State) -> tuple[str, ...]:
+    """The deck, shuffled before any move [OC-1]."""
+    assert state.deck is not None, "no deck before the shuffle"
+    return state.deck
+
+
+def _declare(state: State, seat: object) -> State:
     if state.mode != "dealer":
         raise Illegal("The box sees for itself who has finished.")
     if type(seat) is not int or not 0 <= seat < len(state.names):
@@ -452,7 +469,7 @@ def _must_move(state: State) -> bool:
 
 # --- what the box shows and asks ----------------------------------------------------
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Shuffle, ...]:
     if state.deck is None and not is_over(state):
         return (Shuffle("deck", TILE_IDS),)
     return ()
@@ -485,8 +502,9 @@ def step(state: State) -> Step:
 def moves_at(state: State, space: str, rotation: int) -> tuple[Move, ...]:
     """The legal moves of the tile in hand laid on ``space`` turned
     ``rotation`` steps."""
-    turned = canonical(state.hand, rotation)
-    return tuple(m for m in legal_moves(state.board, state.hand) if m.space == space and m.rotation == turned)
+    hand = _hand(state)
+    turned = canonical(hand, rotation)
+    return tuple(m for m in legal_moves(state.board, hand) if m.space == space and m.rotation == turned)
 
 
 def no_move(state: State, space: str, rotation: int) -> NoMove | None:
@@ -494,8 +512,8 @@ def no_move(state: State, space: str, rotation: int) -> NoMove | None:
     runner move (referee mode); None when it does."""
     if moves_at(state, space, rotation):
         return None
-    board, me = state.board, state.board.to_move
-    tries = [(start, end) for ends in path_ends(board, state.hand, space, rotation)
+    board, me, hand = state.board, state.board.to_move, _hand(state)
+    tries = [(start, end) for ends in path_ends(board, hand, space, rotation)
              for start, end in (ends, ends[::-1]) if start and board.runner_on(start) == me]
     if not tries:
         return NoMove("None of your runners is on its paths.")
@@ -504,7 +522,7 @@ def no_move(state: State, space: str, rotation: int) -> NoMove | None:
     start, end = min(tries, key=lambda t: (t[0] in BOARD.goal_homes(me), t[1] is None))
     if end is None:
         return NoMove("That path runs into an empty space.", start)  # [OC-5]
-    return NoMove(str(_why_not(state, Move(space, canonical(state.hand, rotation), start, end))), start, end)
+    return NoMove(str(_why_not(state, Move(space, canonical(hand, rotation), start, end))), start, end)
 
 
 def exchange(state: State, space: str) -> Exchange | None:
@@ -517,7 +535,7 @@ def exchange(state: State, space: str) -> Exchange | None:
     return Exchange(lying[0], "next" if state.board.is_full() else "deck")
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     """Everything on the table; only the order of the deck stays hidden."""
     over = is_over(state)
     board = state.board
@@ -541,7 +559,7 @@ def public(state: State) -> dict:
         "finished": [state.names[s] for s in state.finishers],
         "winner": state.names[state.finishers[0]] if state.finishers else None,
         "over": over,
-        "last": _turn_view(state, state.turns[-1]) if state.turns else None,
+        "last": msgspec.to_builtins(_turn_view(state, state.turns[-1])) if state.turns else None,
     }
     if state.mode == "referee":
         view["pieces"] = {place(circle): seat for circle, seat in board.pieces().items()}
@@ -549,7 +567,7 @@ def public(state: State) -> dict:
     return view
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     """Octiles has no secrets at the table: the public view, plus the seat's
     homes and, on its turn in referee mode, its legal moves."""
     view = public(state)
@@ -562,8 +580,27 @@ def private(state: State, seat: int) -> dict:
     return view
 
 
+class TurnLog(base.Round, kw_only=True):
+    """A turn of the score log: what the player did, scoring the runners it
+    brought home; ``from``, ``to`` and ``rotation`` are there in referee mode,
+    where the box moved a runner."""
+    turn: int
+    round: int
+    player: str
+    action: str
+    tile: str
+    space: int | str | None       # its number; a game kept before the names changed: the grid's ("c3")
+    removed: str | None
+    finished: bool
+    set_aside: bool
+    rotation: int | None = None
+    start: str | None = msgspec.field(default=None, name="from")
+    to: str | None = None
+
+
 class Summary(base.Summary, kw_only=True):
     """Octiles' score log: a round per turn, and what the turns did."""
+    rounds: list[TurnLog]
     mode: str
     turns: int
     tiles_placed: int
@@ -601,14 +638,13 @@ def summary(state: State) -> Summary:
     )
 
 
-def _turn_view(state: State, t: Turn) -> dict:
+def _turn_view(state: State, t: Turn) -> TurnLog:
     name = state.names[t.seat]
     # Places by the names the table reads (``place``): a space's number,
     # a circle's arrow name.  The score log of a game kept before gave the
     # grid's ("c3", "A1"); ``referee.web.octiles`` reads both.
-    view = {"turn": t.number, "round": t.round, "player": name, "action": t.action, "tile": t.tile,
-            "space": space_number(t.space) if t.space else None, "removed": t.removed, "finished": t.finished, "set_aside": t.set_aside,
-            "scores": {n: (t.home if n == name else 0) for n in state.names}}
-    if t.move:
-        view.update(rotation=t.rotation, **{"from": place(t.move[0]), "to": place(t.move[1])})
-    return view
+    start, to = (place(t.move[0]), place(t.move[1])) if t.move else (None, None)
+    return TurnLog(turn=t.number, round=t.round, player=name, action=t.action, tile=t.tile,
+                   space=space_number(t.space) if t.space else None, removed=t.removed, finished=t.finished,
+                   set_aside=t.set_aside, scores={n: (t.home if n == name else 0) for n in state.names},
+                   rotation=t.rotation if t.move else None, start=start, to=to)

@@ -272,24 +272,29 @@ BOARD = load_board(resources.files("games").joinpath("data/octiles-board.txt").r
 
 # --- positions --------------------------------------------------------------------
 
+# A tile lying on the board: its name and rotation (None: not known, in dealer mode).
+Lying = tuple[str, int | None]
+
+
 @dataclass(frozen=True)
 class Position:
     """Tiles and runners on the board.  ``tiles`` is indexed like
-    ``BOARD.spaces`` (keypad order), each None or ``(tile, rotation)``;
+    ``BOARD.spaces`` (keypad order), each None or ``(tile, rotation)``, the
+    rotation None where the box was told only the space (dealer mode);
     ``runners`` is indexed like ``BOARD.circles``, each None or a seat name."""
     seats: tuple[str, ...]
     runners_per_player: int
-    tiles: tuple[tuple[str, int] | None, ...]
+    tiles: tuple[Lying | None, ...]
     runners: tuple[str | None, ...]
     to_move: str
 
-    def tile_on(self, space: str) -> tuple[str, int] | None:
+    def tile_on(self, space: str) -> Lying | None:
         return self.tiles[BOARD.space_index[space]]
 
     def runner_on(self, circle: str) -> str | None:
         return self.runners[BOARD.circle_index[circle]]
 
-    def placed(self) -> dict[str, tuple[str, int]]:
+    def placed(self) -> dict[str, Lying]:
         """The tiles on the board by space name."""
         return {BOARD.spaces[i]: t for i, t in enumerate(self.tiles) if t is not None}
 
@@ -303,6 +308,21 @@ class Position:
 
     def is_full(self) -> bool:
         return None not in self.tiles
+
+
+def _lying_exits(pos: Position) -> list[tuple[int, ...] | None]:
+    """The exits of each tile lying on the board, by space.  Paths are
+    followed only in referee mode, where every tile lying has its rotation."""
+    on: list[tuple[int, ...] | None] = []
+    for cell in pos.tiles:
+        if cell is None:
+            on.append(None)
+            continue
+        tile, rotation = cell
+        if rotation is None:
+            raise ValueError(f"{tile} lies without its rotation: no path can be followed over it")
+        on.append(_EXITS[tile][rotation])
+    return on
 
 
 def position(players: int = 2, runners_per_player: int = 5, tiles: dict[str, tuple[str, int]] | None = None,
@@ -374,7 +394,7 @@ def legal_moves(pos: Position, tile: str) -> tuple[Move, ...]:
     links, stops = BOARD.links, BOARD.stops
     me, runners = pos.to_move, pos.runners
     goal = frozenset(BOARD.homes[OPPOSITE[me]])
-    on = [_EXITS[cell[0]][cell[1]] if cell else None for cell in pos.tiles]
+    on = _lying_exits(pos)
     turned = _EXITS[_tile(tile)]
 
     found = set()
@@ -452,7 +472,7 @@ def path_ends(pos: Position, tile: str, space: str, rotation: int) -> tuple[tupl
     ends (leaving the tile by the smaller side first), None where it runs
     into an empty space.  A tile lying on ``space`` counts as taken off."""
     s = BOARD.space_index[space]
-    on = [_EXITS[cell[0]][cell[1]] if cell else None for cell in pos.tiles]
+    on = _lying_exits(pos)
     out = [_leave(BOARD.links, on, s, 8 * s + a) for a in range(8)]
     ex = _EXITS[_tile(tile)][rotation % 8]
 

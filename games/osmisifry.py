@@ -114,7 +114,7 @@ def load_table(text: str) -> Table:
     return _read_table(data)
 
 
-def _read_table(data: dict) -> Table:
+def _read_table(data: dict[str, Any]) -> Table:
     rows = data.get("rows")
     if not isinstance(rows, list):
         raise ValueError("The letter table needs 'rows': a list of 8 rows.")
@@ -141,7 +141,7 @@ def builtin_table(code: str) -> Table:
     return load_table(path.read_text(encoding="utf-8"))
 
 
-def _table_option(given) -> Table:
+def _table_option(given: object) -> Table:
     try:
         if isinstance(given, dict):
             return _read_table(given)
@@ -268,7 +268,7 @@ class Step:
     officer: int | None = None
 
 
-def setup(options: dict) -> State:
+def setup(options: dict[str, Any]) -> State:
     options = dict(options or {})
     players = player_names(options, 2, 6)
     table = _table_option(options.get("table", "cs"))
@@ -336,6 +336,14 @@ def officers(state: State) -> tuple[int, ...] | None:
     return tuple(next_seat(agent, n, step=1 if left else -1) for agent in range(n))
 
 
+def _paired(state: State) -> tuple[int, ...]:
+    """``officers`` where the direction is known, as it always is once a
+    booklet is scored: scoring comes only after the roll [OS-9]."""
+    paired = officers(state)
+    assert paired is not None, "scores come only after the direction roll"
+    return paired
+
+
 def step(state: State) -> Step:
     match state.phase:
         case "creation":
@@ -349,13 +357,13 @@ def step(state: State) -> Step:
             return Step(Stage.DECODING if state.countdown else Stage.START_DECODING)
         case "scoring":
             agent = state.scores.index(None)
-            return Step(Stage.SCORE, player=agent, officer=officers(state)[agent])
+            return Step(Stage.SCORE, player=agent, officer=_paired(state)[agent])
     return Step(Stage.OVER)
 
 
 # --- the rules ------------------------------------------------------------------------
 
-def apply(state: State, event, at: float) -> State:
+def apply(state: State, event: object, at: float) -> State:
     match event:
         case Rolled("letter", values) if state.phase == "creation":
             return _roll_letter(state, values)
@@ -378,14 +386,14 @@ def apply(state: State, event, at: float) -> State:
             done = dataclasses.replace(state.countdown, left=0, started_at=None)
             return dataclasses.replace(state, phase="scoring", countdown=done)
         case EndDecoding() if state.phase == "decoding":
-            done = state.countdown.pause(at) if state.countdown else None
-            return dataclasses.replace(state, phase="scoring", countdown=done)
+            paused = state.countdown.pause(at) if state.countdown else None
+            return dataclasses.replace(state, phase="scoring", countdown=paused)
         case Score() if state.phase == "scoring":
             return _score(state, event)
     raise Illegal("That does not fit now.")
 
 
-def _roll_letter(state: State, values) -> State:
+def _roll_letter(state: State, values: tuple[int, ...]) -> State:
     pending = _pending_roll(state)
     if pending is None:
         raise Illegal("No letter is to be rolled now.")
@@ -393,7 +401,7 @@ def _roll_letter(state: State, values) -> State:
         raise Illegal("A letter is rolled with two d8.")
     row = pending[0]
     offer = state.offers[row - 1]
-    offer = dataclasses.replace(offer, rolls=(*offer.rolls, tuple(values)),
+    offer = dataclasses.replace(offer, rolls=(*offer.rolls, (values[0], values[1])),
                                 letters=(*offer.letters, state.table.letter(*values)))   # [OS-1]
     return _with_offer(state, row, offer)
 
@@ -403,6 +411,7 @@ def _pick(state: State, player: int, index: int) -> State:
     if _pending_roll(state):
         raise Illegal("Roll the rest of the letters first.")   # [OS-4]
     turn = to_pick(state)
+    assert turn is not None  # creation, and no letter left to roll
     if player != turn:
         raise Illegal("It is {player}'s turn to pick.", player=state.players[turn])   # [OS-5]
     if index not in range(state.offer_size):
@@ -456,11 +465,11 @@ def _score(state: State, score: Score) -> State:
     return dataclasses.replace(state, scores=tuple(scores), phase="over" if done else "scoring")
 
 
-def _d8(value) -> bool:
+def _d8(value: object) -> bool:
     return isinstance(value, int) and 1 <= value <= SIDES
 
 
-def _seat(state: State, player) -> None:
+def _seat(state: State, player: object) -> None:
     if not (isinstance(player, int) and 0 <= player < len(state.players)):
         raise Illegal("There is no such player.")
 
@@ -473,7 +482,7 @@ def _with_offer(state: State, row: int, offer: Offer) -> State:
 
 # --- the service's side ------------------------------------------------------------
 
-def requests(state: State) -> tuple:
+def requests(state: State) -> tuple[Roll, ...]:
     pending = _pending_roll(state)
     if pending:
         row, index = pending
@@ -491,8 +500,8 @@ def timer(state: State) -> Countdown | None:
 def points(state: State) -> dict[str, dict[str, int]]:
     """Each player's agent and officer points so far, and their total [OS-13]."""
     earned = {name: {"agent": 0, "officer": 0} for name in state.players}
-    paired = officers(state)
     for score in filter(None, state.scores):
+        paired = _paired(state)
         earned[state.players[score.agent]]["agent"] += score.agent_points
         earned[state.players[paired[score.agent]]]["officer"] += score.officer_points
     return {name: {**p, "total": p["agent"] + p["officer"]} for name, p in earned.items()}
@@ -511,19 +520,19 @@ def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def _row_view(number: int, offer: Offer) -> dict:
+def _row_view(number: int, offer: Offer) -> dict[str, Any]:
     return {"row": number, "rolls": [list(r) for r in offer.rolls], "letters": list(offer.letters),
             "taken": [offer.taken_by(i) for i in range(len(offer.letters))]}
 
 
-def _score_view(state: State, score: Score) -> dict:
-    officer = officers(state)[score.agent]
+def _score_view(state: State, score: Score) -> dict[str, Any]:
+    officer = _paired(state)[score.agent]
     return {"agent": score.agent, "officer": officer, "drawn": score.drawn, "found": score.found,
             "unused": score.unused, "destroyed": score.destroyed,
             "agent_points": score.agent_points, "officer_points": score.officer_points}
 
 
-def public(state: State) -> dict:
+def public(state: State) -> dict[str, Any]:
     cd = state.countdown
     pending = _pending_roll(state)
     left = passes_left(state)
@@ -542,7 +551,7 @@ def public(state: State) -> dict:
         "rows": [_row_view(k, o) for k, o in enumerate(state.offers, 1) if o.rolls],
         "table": {"name": state.table.name, "rows": list(state.table.rows)},
         "direction": None if left is None else {"roll": state.direction, "pass": "left" if left else "right"},
-        "officers": None if left is None else list(officers(state)),
+        "officers": None if left is None else list(_paired(state)),
         "timer": None if cd is None else {"seconds": cd.seconds, "left": cd.left,
                                           "started_at": cd.started_at, "running": cd.running},
         "scores": [None if s is None else _score_view(state, s) for s in state.scores],
@@ -551,7 +560,7 @@ def public(state: State) -> dict:
     }
 
 
-def private(state: State, seat: int) -> dict:
+def private(state: State, seat: int) -> dict[str, Any]:
     """Osmišifry has no secret the box knows: a player's view is the public
     one plus their own seat's pairing."""
     _seat(state, seat)
@@ -562,9 +571,20 @@ def private(state: State, seat: int) -> dict:
             "decodes": None if paired is None else paired.index(seat)}
 
 
+class Booklet(base.Round, kw_only=True):
+    """An agent's booklet as it was scored, with the officer who decoded it."""
+    agent: str
+    officer: str
+    drawn: int
+    found: int
+    unused: int
+    destroyed: bool
+
+
 class Summary(base.Summary, kw_only=True):
     """Osmišifry's score log: a round per agent scored, and the rows of
     letters the table picked from."""
+    rounds: list[Booklet]
     table: str                                # the letter table's name
     rows: list[dict[str, Any]]
     direction: dict[str, Any] | None          # where the secrets pass, once the dice said
@@ -573,18 +593,17 @@ class Summary(base.Summary, kw_only=True):
 
 def summary(state: State) -> Summary:
     names = state.players
-    paired = officers(state)
     rounds = []
     for score in filter(None, state.scores):
+        paired = _paired(state)
         agent, officer = names[score.agent], names[paired[score.agent]]
-        rounds.append({"agent": agent, "officer": officer, "drawn": score.drawn,
-                       "found": score.found, "unused": score.unused,
-                       "destroyed": score.destroyed,
-                       "scores": {agent: score.agent_points, officer: score.officer_points}})
+        rounds.append(Booklet(agent=agent, officer=officer, drawn=score.drawn, found=score.found, unused=score.unused,
+                              destroyed=score.destroyed,
+                              scores={agent: score.agent_points, officer: score.officer_points}))
     left = passes_left(state)
     direction = None if left is None else {
         "roll": state.direction, "pass": "left" if left else "right",
-        "officers": {names[agent]: names[officer] for agent, officer in enumerate(paired)}}
+        "officers": {names[agent]: names[officer] for agent, officer in enumerate(_paired(state))}}
     return Summary(
         status="finished" if is_over(state) else "playing",
         players=list(names),

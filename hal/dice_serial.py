@@ -36,14 +36,16 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import enum
 import glob
 import io
 import logging
 import os
 import threading
 import time
+from typing import Callable, Protocol
 
-import serial
+import serial  # ships no types: _Port says what is used of a port
 
 from firmware import protocol
 from hal.dice import Dice, DiceRoll, SoftwareDice, check
@@ -60,18 +62,35 @@ WARN_EVERY = 10.0
 BUTTON_RATE = 5.0
 BUTTON_BURST = 3
 
-_LOST = object()  # inbox item: the port failed and is closed
+class _Lost(enum.Enum):
+    """The inbox item that says the port failed and is closed."""
+    LOST = enum.auto()
+
+
+_LOST = _Lost.LOST
+
+
+class _Port(Protocol):
+    """What is used of a pyserial port."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def fileno(self) -> int: ...
+
+    def close(self) -> None: ...
 
 
 class SerialDice(Dice):
     status = "offline"
 
-    def __init__(self, port: str | os.PathLike, *, timeout: float = 1.5, poll: float = 0.5,
-                 clock=time.monotonic) -> None:
+    def __init__(self, port: str | os.PathLike[str], *, timeout: float = 1.5, poll: float = 0.5,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.clock = clock
         self.dropped = 0   # button rolls beyond BUTTON_RATE, since the start
-        self._presses = (float(BUTTON_BURST), None)   # (presses in hand, when counted)
+        self._presses: tuple[float, float | None] = (float(BUTTON_BURST), None)   # (presses in hand, when counted)
         self.port = os.fspath(port)
         self.timeout = timeout
         self.poll = poll
@@ -81,11 +100,11 @@ class SerialDice(Dice):
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._port_lock = threading.Lock()  # the open port: writes and close
-        self._serial = None
+        self._serial: _Port | None = None
         self._inbox_lock = threading.Lock()
-        self._inbox: collections.deque = collections.deque()
+        self._inbox: collections.deque[bytes | _Lost] = collections.deque()
         self._draining = False
-        self._pending: dict[int, tuple[int, int, asyncio.Future]] = {}
+        self._pending: dict[int, tuple[int, int, asyncio.Future[tuple[int, ...] | None]]] = {}
         self._last_id = 0
         self._warn_lock = threading.Lock()
         self._warned: dict[str, tuple[float, int]] = {}  # message -> (said at, times unsaid)
@@ -122,6 +141,7 @@ class SerialDice(Dice):
         """The module's values, or None to roll in software (already logged)."""
         self._last_id = self._last_id % protocol.MAX_ID + 1
         id = self._last_id
+        assert self._loop is not None, "rolls on the module only once started"
         answer = self._loop.create_future()
         self._pending[id] = (count, sides, answer)
         try:
@@ -148,13 +168,14 @@ class SerialDice(Dice):
                     return
                 item = self._inbox.popleft()
             try:
-                if item is _LOST:
+                if isinstance(item, _Lost):
                     self._lost()
                 else:
                     self._receive(item)
             except Exception:
                 # A fault of ours or of a callback: say so, and keep the dice going.
                 log.exception("dice module: cannot handle %r", item)
+        assert self._loop is not None  # it scheduled this drain
         self._loop.call_soon(self._drain)
 
     def _receive(self, raw: bytes) -> None:
@@ -279,12 +300,12 @@ class SerialDice(Dice):
                 pass
             self._post(_LOST)
 
-    def _open(self):
+    def _open(self) -> _Port | None:
         path = self._find()
         if path is None:
             return None
         try:
-            port = serial.serial_for_url(path, baudrate=BAUD, timeout=READ_TIMEOUT)
+            port: _Port = serial.serial_for_url(path, baudrate=BAUD, timeout=READ_TIMEOUT)
         except (serial.SerialException, OSError, ValueError) as e:
             self._warn("cannot open %s: %s", path, e)
             return None
@@ -301,7 +322,7 @@ class SerialDice(Dice):
             return found[0] if found else None
         return self.port if os.path.exists(self.port) else None
 
-    def _read(self, port) -> None:
+    def _read(self, port: _Port) -> None:
         line = b""
         too_long = False
         greeted_at = -HELLO_EVERY
@@ -337,7 +358,7 @@ class SerialDice(Dice):
             return False
         return True
 
-    def _post(self, item) -> None:
+    def _post(self, item: bytes | _Lost) -> None:
         with self._inbox_lock:
             if item is not _LOST and len(self._inbox) >= INBOX:
                 self._warn("floods the port; lines dropped")
@@ -346,12 +367,13 @@ class SerialDice(Dice):
             if self._draining:
                 return
             self._draining = True
+        assert self._loop is not None  # set before the reader thread starts
         try:
             self._loop.call_soon_threadsafe(self._drain)
         except RuntimeError:
             pass  # the loop has closed: the service is stopping
 
-    def _warn(self, message: str, *args) -> None:
+    def _warn(self, message: str, *args: object) -> None:
         """Any thread.  Expected faults: one line, no traceback, and each
         kind of fault at most once per WARN_EVERY seconds, so a faulty
         module cannot flood the log either."""
@@ -367,7 +389,7 @@ class SerialDice(Dice):
         log.warning("dice module: " + message, *args)
 
 
-def _write_now(port, data: bytes) -> int:
+def _write_now(port: _Port, data: bytes) -> int:
     """Writes what the port takes at once; returns how much that was.
 
     pyserial's own write waits for room: with a timeout it can report a
@@ -379,7 +401,7 @@ def _write_now(port, data: bytes) -> int:
     try:
         fd = port.fileno()
     except (AttributeError, io.UnsupportedOperation):
-        return port.write(data)  # URL handlers such as loop:// keep it in memory
+        return port.write(data) or 0  # URL handlers such as loop:// keep it in memory
     try:
         return os.write(fd, data)
     except BlockingIOError:

@@ -53,12 +53,15 @@ press or a hold waits for it: never longer than ``HOLD``.
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import itertools
 import math
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, Sequence
 
-from gpiozero import DigitalInputDevice, DigitalOutputDevice
+from gpiozero import DigitalInputDevice, DigitalOutputDevice, Factory
+
+from hal.timing import ThreadedClock, Timer
 
 LAYOUT = ("123A", "456B", "789C", "*0#D")
 TEAMS = ("team1", "team2")
@@ -75,6 +78,10 @@ class KeyEvent(NamedTuple):
     due: float    # when the keypad could first have known it
 
 
+# A key event found on the scan thread: (time, sequence, key, kind, due).
+_Found = tuple[float, int, str, str, float]
+
+
 class _Key:
     """Debounce and hold detection for one key, fed with levels."""
 
@@ -87,7 +94,7 @@ class _Key:
         self.early = False      # it acted on the way down: nothing to say when let go
         self._raw = False
         self._since = 0.0       # when the raw level last changed
-        self._hold = None
+        self._hold: Timer | None = None
 
     def sample(self, raw: bool, now: float) -> None:
         """A level read at ``now`` (a scan of the matrix)."""
@@ -120,6 +127,8 @@ class _Key:
         elif self.early:
             self.early = False
         else:
+            # Neither early nor told on the way down: the hold timer was set.
+            assert self._hold is not None
             self._hold.cancel()
             if self.told:
                 self._keys.emit(self, "release", self._since, known)
@@ -142,8 +151,9 @@ class Keys:
     each, ``teams`` maps "team1"/"team2" to a pin; ``clock`` gives the scan
     thread (``clock.thread(name)``)."""
 
-    def __init__(self, rows, cols, teams: dict[str, int], clock, on_key: Callable[[KeyEvent], None],
-                 pin_factory=None) -> None:
+    def __init__(self, rows: Sequence[int], cols: Sequence[int], teams: dict[str, int],
+                 clock: ThreadedClock, on_key: Callable[[KeyEvent], None],
+                 pin_factory: Factory | None = None) -> None:
         self.on_key = on_key
         # The keys a hold means something for on the page shown, which
         # report on release; None: every key (a keypad no page has spoken
@@ -151,7 +161,7 @@ class Keys:
         self.holds: frozenset[str] | None = None
         self.emitted = 0          # events found, on the scan thread…
         self.delivered = 0        # …and handed to on_key, on the loop's
-        self._loop = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         opts = {"pin_factory": pin_factory}
         self._rows = [DigitalOutputDevice(p, active_high=False, initial_value=True, **opts) for p in rows]
         self._cols = [DigitalInputDevice(p, pull_up=True, **opts) for p in cols]
@@ -161,16 +171,16 @@ class Keys:
         self._col_pins = [d.pin for d in self._cols]
         self.timer = clock.thread("keypad")     # once the pins are ours: nothing to leak if not
         self._matrix = [[_Key(LAYOUT[r][c], self) for c in range(4)] for r in range(4)]
-        self._scanning = None
+        self._scanning: Timer | None = None
         # Team buttons are plain inputs, not gpiozero ``Button``s: holds are
         # timed here, and ``Button`` would keep a hold thread for each.
         self._buttons: dict[str, DigitalInputDevice] = {}
         self._teams = {name: _Key(name, self) for name in teams}
-        self._settling: dict[str, object] = {}
+        self._settling: dict[str, Timer] = {}
         self._all = [k for row in self._matrix for k in row] + list(self._teams.values())
-        self._found: list = []                  # (time, seq, key, kind, due), not yet in order
+        self._found: list[_Found] = []     # not yet in order
         self._seq = itertools.count()
-        self._queue: collections.deque = collections.deque()   # in order, for the loop
+        self._queue: collections.deque[_Found] = collections.deque()   # in order, for the loop
         for name, pin in teams.items():
             button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, **opts)
             button.when_activated = lambda _b=None, n=name: self._from_pin(self._team_edge, n, True)
@@ -179,7 +189,7 @@ class Keys:
         for col in self._cols:
             col.when_activated = lambda _d=None: self._from_pin(self._wake)
 
-    def start(self, loop) -> None:
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Key events go to ``on_key`` on ``loop`` from now on (any found
         before wait for it)."""
         self._loop = loop
@@ -203,7 +213,7 @@ class Keys:
         key acted on the way down or on release."""
         return key not in self.held() and self.delivered == self.emitted
 
-    def _from_pin(self, fn, *args) -> None:
+    def _from_pin(self, fn: Callable[..., None], *args: Any) -> None:
         # gpiozero calls back from its own thread on real pins: note the
         # moment, and leave the work to the scan thread.
         self.timer.call_later(0, fn, *args, self.timer.monotonic())
@@ -247,7 +257,7 @@ class Keys:
                 finally:
                     self.delivered += 1
         finally:
-            if self._queue:
+            if self._queue and self._loop is not None:
                 self._loop.call_soon(self._deliver)
 
     # --- the matrix (on the scan thread) ----------------------------------------

@@ -16,3 +16,15 @@ class Clock(Protocol):
     def monotonic(self) -> float: ...
 
     def call_later(self, delay: float, fn: Callable[..., Any], *args: Any) -> Timer: ...
+
+
+class TimerThread(Clock, Protocol):
+    """A clock whose calls run on a thread of their own, until closed."""
+
+    def close(self) -> None: ...
+
+
+class ThreadedClock(Protocol):
+    """A clock that can give a driver a timer thread of its own."""
+
+    def thread(self, name: str) -> TimerThread: ...

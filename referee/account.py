@@ -28,10 +28,20 @@ from referee import catalogue, setup_names
 from referee.i18n import _
 
 
+class Count(msgspec.Struct, frozen=True):
+    """How many of one kind of token a side holds.  The numbers, not their
+    words: the box's panel has 21 columns ("White: int 1, mis 0"), the
+    phones room for "1 interception, 0 miscommunications", and both are
+    made from these by the game's ``said`` module."""
+    kind: str                  # the game's name of the kind ("interceptions"; Decrypto's ``Token``)
+    n: int
+
+
 class Side(msgspec.Struct, frozen=True):
     """A player or a team as the public screen counts them."""
     name: str                  # as the pages show it ("White", "Player 2", "Ann")
-    tokens: str = ""           # its tokens in words ("Hacker tokens: 1 of 2"); "" where the game has none
+    tokens: str = ""           # its tokens in the phones' words ("Hacker tokens: 1 of 2"); "" where none
+    counts: list[Count] = []   # the numbers ``tokens`` says, where a surface words them its own way
     points: int | None = None  # its points so far, where the game counts points
     winner: bool = False
 
@@ -42,6 +52,7 @@ class Facts(msgspec.Struct, frozen=True):
     turn: str                  # whose turn, as the box says it ("Turn: Bo", "White decodes"); "" for none
     sides: list[Side]
     reason: str = ""           # why it ended ("Black intercepted twice."), once over
+    decoded: str = ""          # the stage while the last outcome is on show (a decoded round's, until #); "" for stage
 
 
 class Account(msgspec.Struct, frozen=True):
@@ -57,6 +68,7 @@ class Account(msgspec.Struct, frozen=True):
     phase: str = ""            # the title of the box's public page (the box's word)
     said: str = ""             # the » line: the last action and who made it
     outcome: bool = False      # the box's page shows the last guess's outcome until # (the box's word)
+    staged: bool = False       # the box's page draws the stage as a row of its own (the box's word)
 
 
 def name_of(game: str, name: str) -> str:
@@ -85,20 +97,25 @@ def result(winners: list[str], over: bool, stopped: bool) -> str:
 
 
 def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
-       outcome: bool = False) -> Account:
+       outcome: bool = False, after_action: bool = False, staged: bool = False) -> Account:
     """The account of game ``game`` from its rules' public ``view`` and
     ``summary``; ``ended``: the box closed the game (a game ended from the
     game menu is over, though its rules are not); ``outcome``: the box's
-    page shows what the last guess came to, and nobody's turn until ``#``."""
+    page shows what the last guess came to, and nobody's turn until ``#``;
+    ``after_action``: the page is not known (the replay), the account is
+    the box's right after the last action, when its outcome is on show.
+    The stage is the page's: a decoded round's while its outcome is up,
+    the next round's once ``#`` has turned to it."""
     facts: Facts = catalogue.hook(game, "said", "account")(view, summary)
+    stage = facts.decoded if facts.decoded and (outcome or after_action) else facts.stage
     done = summary.status == "finished"
     over = done or ended
     stopped = over and (not done or summary.stopped)
     winners = [name_of(game, name) for name in summary.winners] if done else []
     shown = set(winners)
     sides = [msgspec.structs.replace(s, winner=s.name in shown) for s in facts.sides]
-    return Account(game, facts.stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
-                   result(winners, over, stopped), facts.reason if over else "", phase, said, outcome)
+    return Account(game, stage, "" if outcome or over else facts.turn, sides, over, stopped, winners,
+                   result(winners, over, stopped), facts.reason if over else "", phase, said, outcome, staged)
 
 
 def has_account(game: str) -> bool:

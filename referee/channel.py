@@ -47,7 +47,7 @@ Every request names its ``op``; every answer is one line::
 
     → {"op": "watch"}
     ← {"ok": true, "names": <as names.open's token>, "merges": <the merge page's token, or null>,
-       "table": {"game": <id or null>, "said": "<the » line>", "phase": "<the public page's title>", "outcome": <bool>,
+       "table": {"game": <id or null>, "said": "<the » line>", "phase": "<the public page's title>", "outcome": <bool>, "staged": <bool>,
                  "countdown": {"left": <seconds>, "running": <bool>, "seconds": <its length>} or null}}
     ← {"changed": 1, "names": ..., "merges": ..., "table": ...}  ← {"changed": 2, ...}  ...
                                             after every change at the table (a
@@ -163,6 +163,7 @@ class TableNotice(msgspec.Struct):
     said: Annotated[str, msgspec.Meta(max_length=400)] = ""
     phase: Annotated[str, msgspec.Meta(max_length=200)] = ""   # the title of the public screen's page
     outcome: bool = False    # that page shows the last guess's outcome until # (``referee.account``)
+    staged: bool = False     # that page draws the account's stage as a row of its own
     countdown: Countdown | None = None
 
 

@@ -11,7 +11,7 @@ UNITS="referee referee-web"
 CLUB_UNIT=/etc/systemd/system/referee-club.service
 MODULES=/etc/modules-load.d/referee.conf
 MODULE_LIST="i2c-dev cdc_acm"
-PACKAGES="python3-venv python3-lgpio fonts-terminus-otb xfonts-base i2c-tools fonts-dejavu-core"
+PACKAGES="python3-venv python3-pip python3-lgpio fonts-terminus-otb xfonts-base i2c-tools fonts-dejavu-core"
 USER_GROUPS="gpio i2c spi dialout"
 BEGIN="# >>> tabletop-referee >>>"
 END="# <<< tabletop-referee <<<"
@@ -156,7 +156,7 @@ pip_log=$(mktemp)
 # Failed: the venv not built, or built and lgpio's wheel (when Debian has
 # no python3-lgpio) not taken into it.
 if ! { NEW=$(venv_build "$PREFIX" "$LOCK" "$build" $wheels 2>"$pip_log") \
-        && { [ -z "$LGPIO_WHEEL" ] || "$NEW/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $wheels $LGPIO_WHEEL 2>>"$pip_log"; }; }; then
+        && { [ -z "$LGPIO_WHEEL" ] || "$NEW/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: $wheels $LGPIO_WHEEL 2>>"$pip_log"; }; }; then
     cat "$pip_log" >&2
     nowheel=$(sed -n 's/.*No matching distribution found for \([^ ]*\).*/\1/p' "$pip_log" | head -n 1)
     [ -z "${NEW:-}" ] || rm -rf "$NEW"

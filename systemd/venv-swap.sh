@@ -17,10 +17,13 @@ venv_build() {
     shift 3
     vb_new="$vb_prefix/venvs/$(date +%Y%m%d-%H%M%S)-$$"
     mkdir -p "$vb_prefix/venvs"
-    # The system's packages stay visible: lgpio comes from Debian.
-    python3 -m venv --system-site-packages "$vb_new" >&2 || { rm -rf "$vb_new"; return 1; }
+    # The system's packages stay visible: lgpio comes from Debian, and so
+    # does pip (python3-pip), which installs into the venv it is run by.  A
+    # venv of its own pip would cost ensurepip's install on every update,
+    # seconds of a Pi's CPU for a tool the units never use.
+    python3 -m venv --system-site-packages --without-pip "$vb_new" >&2 || { rm -rf "$vb_new"; return 1; }
     if [ -f "$vb_lock" ]; then
-        "$vb_new/bin/pip" install --quiet --disable-pip-version-check --require-hashes --only-binary=:all: \
+        "$vb_new/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes --only-binary=:all: \
             "$@" -r "$vb_lock" >&2 || { rm -rf "$vb_new"; return 1; }
         vb_deps=--no-deps
     else
@@ -28,7 +31,7 @@ venv_build() {
     fi
     if [ -n "$vb_source" ]; then
         # shellcheck disable=SC2086  # no word, or one
-        "$vb_new/bin/pip" install --quiet --disable-pip-version-check --only-binary=:all: $vb_deps "$@" \
+        "$vb_new/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: $vb_deps "$@" \
             "$vb_source" >&2 || { rm -rf "$vb_new"; return 1; }
     fi
     echo "$vb_new"

@@ -25,7 +25,7 @@ from referee.testing import Table as VirtualTable
 from test_web_split import Table, start_decrypto, table  # noqa: F401  the fixture
 
 MIB = 1024 * 1024
-NO_GAME = {"game": None, "said": "", "phase": "", "outcome": False, "countdown": None}   # the table view's part of a watch, at the menus
+NO_GAME = {"game": None, "said": "", "phase": "", "outcome": False, "staged": False, "countdown": None}   # the table view's part of a watch, at the menus
 
 
 def box_socket(t: Table) -> socket.socket:

@@ -71,7 +71,7 @@ def test_DV3_the_chosen_player_starts_and_play_goes_clockwise():
 def test_DV3_the_table_may_name_another_starter_when_the_tiles_are_dealt():
     state = play(dv.setup({"players": ["Ann", "Ben", "Cid"]}), Dealt(starts=1))
     assert dv.step(state).seat == 1
-    assert dv.summary(play(state, *hits(2, 4), *hits(0, 4))).rounds[0]["starter"] == "Ben"
+    assert dv.summary(play(state, *hits(2, 4), *hits(0, 4))).rounds[0].starter == "Ben"
     with pytest.raises(Illegal):
         play(dv.setup({"players": 3}), Dealt(starts=3))
     assert decode(json.loads(json.dumps(encode(Dealt(2)))), dv.EVENTS) == Dealt(2)
@@ -323,10 +323,10 @@ def test_DV11_the_next_game_may_be_started_by_a_chosen_player():
 def test_DV11_the_game_log_tells_turns_hits_eliminations_and_winner():
     state = play(dv.setup({"players": ["Ann", "Ben", "Cid"], "tournament": True}), *TOURNAMENT)
     first = dv.summary(state).rounds[0]
-    assert first["turns"] == 3
-    assert first["hits"] == {"Ann": 5, "Ben": 4, "Cid": 0}
-    assert first["eliminated"] == [{"player": "Cid", "by": "Ben"}, {"player": "Ben", "by": "Ann"}]
-    assert first["winner"] == "Ann"
+    assert first.turns == 3
+    assert first.hits == {"Ann": 5, "Ben": 4, "Cid": 0}
+    assert first.eliminated == [dv.Out("Cid", by="Ben"), dv.Out("Ben", by="Ann")]
+    assert first.winner == "Ann"
 
 
 def test_DV8_a_single_game_is_won_by_its_winner_not_by_points():

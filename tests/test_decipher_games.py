@@ -73,7 +73,7 @@ def test_DC2_DC4_DC5_DC6_DC7_DC8_DC9_DC10_DC11_three_players_every_kind_of_round
     # Round 2 [DC-2]: Ania, left of Mirek, makes the word; [DC-4] Marek, left
     # of Ania, seeks first.  She types no count: the box cannot announce
     # bonus mode and her screen says so.
-    assert rows(t)[:2] == ["[Round 2/3]", "Maker: Ania"]
+    assert rows(t)[0] == "[2/3 Maker: Ania]"
     t.press("#")
     assert rows(t)[1] == "Turn: Marek" and "Pieces: —" in t.screen()
     assert "announce bonus mode yourself" in peek(t).replace("\n", " ")
@@ -102,7 +102,7 @@ def test_DC2_DC4_DC5_DC6_DC7_DC8_DC9_DC10_DC11_three_players_every_kind_of_round
     t.press("#")
 
     # Round 3: Marek makes it, Mirek seeks first, no count.
-    assert rows(t)[:2] == ["[Round 3/3]", "Maker: Marek"]
+    assert rows(t)[0] == "[3/3 Maker: Marek]"
     t.type("#AA")                    # Mirek, Ania: both pieces fit
     # [DC-6] Marek sees 3 pieces left and announces bonus mode himself: no sound.
     sounds = len(t.sounds)
@@ -175,7 +175,7 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     t.press("#")
 
     # Round 2 [DC-2]: Piotr makes a word of 5 pieces; Ola seeks.
-    assert rows(t)[:2] == ["[Round 2/4]", "Maker: Piotr"]
+    assert rows(t)[0] == "[2/4 Maker: Piotr]"
     t.type("5#AA")                   # two pieces fit: 3 left
     assert flashed(t) == ["Bonus mode: 3 pieces"]
     t.type("#A#A#A")                 # three bonus pieces, all to Piotr
@@ -187,14 +187,14 @@ def test_DC1_DC2_DC6_DC7_DC11_two_players_three_letters_four_rounds_end_level(ta
     t.press("#")
 
     # Round 3: Ola again [DC-2]; Piotr fails three times.
-    assert rows(t)[:2] == ["[Round 3/4]", "Maker: Ola"]
+    assert rows(t)[0] == "[3/4 Maker: Ola]"
     t.type("#2B2B2B")
     assert rows(t)[0] == "[3/4 All tokens spent]"
     assert round_table(t) == ["Ola +8", "Piotr +0"]
     t.press("#")
 
     # Round 4: Piotr; one NO, Ola fails once and gives up.
-    assert rows(t)[:2] == ["[Round 4/4]", "Maker: Piotr"]
+    assert rows(t)[0] == "[4/4 Maker: Piotr]"
     t.type("#B1BD3#")
     # Ola 6 + 7 + 8 + 2, Piotr 9 + 7 + 0 + 7: level at 23, a shared win [DC-11].
     assert shown(t).splitlines()[:5] == ["[Game over]", "Winners:", "Ola", "Piotr", "23 points"]
@@ -220,7 +220,7 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     t.press("D")
     assert "Words of 6 letters" in t.screen()
     t.type("*#")
-    assert rows(t)[:3] == ["[Round 1/4]", "Maker: Player 3", "Word: 6 letters"]
+    assert rows(t)[:3] == ["[1/4 Maker: Player 3]", "Turn: Player 4", "Word: 6 letters"]
     t.type("9#")
     # [DC-4] the seekers from the maker's left: 4, 1, 2.
     assert rows(t)[1] == "Turn: Player 4" and rows(t)[4] == "To guess, press 1/2/4"
@@ -244,7 +244,7 @@ def test_DC2_DC3_DC6_DC7_DC10_four_players_six_letters_set_up_on_the_keys(table)
     assert round_table(t) == ["Player 1 +3", "Player 2 +3", "Player 3 +4", "Player 4 +11"]
     t.press("#")
     for number, maker in ((2, 4), (3, 1), (4, 2)):   # [DC-2] left, round by round
-        assert rows(t)[:2] == [f"[Round {number}/4]", f"Maker: Player {maker}"]
+        assert rows(t)[0] == f"[{number}/4 Maker: Player {maker}]"
         assert shown(t, "team1").splitlines()[0] == f"[Maker: Player {maker}]"
         t.type("#D3#")               # nobody guesses: 5 for the maker, 3 each
         if number < 4:

@@ -48,15 +48,15 @@ PANDA_END = (
 def test_DC10_worked_example_panda(events):
     state = play(game(), *events)
     table = dc.summary(state).rounds[0]
-    assert table["scores"] == {"Ania": 10, "Marek": 2, "Mirek": 8}
-    assert table["items"] == {
-        "Mirek": {"no": 3, "bonus": 1, "guess": 3, "solution": 0},
-        "Ania": {"no": 0, "bonus": 2, "guess": 1, "solution": 1},
-        "Marek": {"no": 0, "bonus": 0, "guess": 2, "solution": 0},
+    assert table.scores == {"Ania": 10, "Marek": 2, "Mirek": 8}
+    assert table.items == {
+        "Mirek": dc.Items(no=3, bonus=1, guess=3, solution=0),
+        "Ania": dc.Items(no=0, bonus=2, guess=1, solution=1),
+        "Marek": dc.Items(no=0, bonus=0, guess=2, solution=0),
     }
-    assert table["maker"] == "Mirek" and table["solver"] == "Ania"
-    assert table["no_tokens"] == 3 and table["bonus_taken"] == 1
-    assert table["guesses"] == {"Ania": 2, "Marek": 1}
+    assert table.maker == "Mirek" and table.solver == "Ania"
+    assert table.no_tokens == 3 and table.bonus_taken == 1
+    assert table.guesses == {"Ania": 2, "Marek": 1}
     assert dc.step(state) == dc.Step("scored", MIREK)
 
 
@@ -168,9 +168,9 @@ def test_DC9_the_round_ends_when_all_guess_tokens_are_spent():
     assert dc.step(state).kind == "place"
     state = play(state, Guess(MAREK, WRONG))
     table = dc.summary(state).rounds[0]
-    assert table["ended"] == "tokens" and table["solver"] is None
+    assert table.ended == "tokens" and table.solver is None
     # Mirek: 1 NO + 6 guess tokens + the solution token.
-    assert table["scores"] == {"Mirek": 12, "Ania": 0, "Marek": 0}
+    assert table.scores == {"Mirek": 12, "Ania": 0, "Marek": 0}
 
 
 def test_DC10_the_maker_takes_the_solution_token_when_nobody_solves():

@@ -65,7 +65,7 @@ def test_DC1_DC2_setup_through_the_keys_shows_the_round_plan(table):
     assert shown(table).splitlines()[1] == "Words of 3 letters"
     table.press("*")
     table.press("#")
-    assert shown(table).splitlines()[:3] == ["[Round 1/4]", "Maker: Player 1", "Word: 3 letters"]
+    assert shown(table).splitlines()[:3] == ["[1/4 Maker: Player 1]", "Turn: Player 2", "Word: 3 letters"]
     [game] = table.log()
     assert game["game"] == "decipher" and game["status"] == "playing"
     assert game["players"] == ["Player 1", "Player 2", "Player 3", "Player 4"]
@@ -82,7 +82,7 @@ def test_DC2_the_first_word_maker_is_a_setup_choice(table):
     table.press("C")
     assert "Player 3→1→2" in table.screen()
     table.type("*#")
-    assert shown(table).splitlines()[1] == "Maker: Player 3"
+    assert shown(table).splitlines()[:2] == ["[1/3 Maker: Player 3]", "Turn: Player 1"]
     assert table.box.session.state.maker == 2
 
 
@@ -133,7 +133,7 @@ def test_DC10_worked_example_panda_played_on_the_keys(table):
     assert game["totals"] == {"Mirek": 8, "Ania": 10, "Marek": 2} and game["winners"] == []
     assert "Next maker: Ania" in table.screen("team1")
     table.press("#")
-    assert shown(table).splitlines()[:2] == ["[Round 2/3]", "Maker: Ania"]
+    assert shown(table).splitlines()[:2] == ["[2/3 Maker: Ania]", "Turn: Marek"]
 
 
 # --- [DC-3] the piece count -----------------------------------------------------------
@@ -352,7 +352,7 @@ def test_DC2_two_players_play_four_rounds_and_DC11_a_tie_shares_the_win(table):
     assert "Players: 2, rounds: 4" in table.screen() and "Player 1→2→1→2" in table.screen()
     table.type("*#")
     for number, maker in ((1, 1), (2, 2), (3, 1), (4, 2)):
-        assert f"[Round {number}/4]\nMaker: Player {maker}" in shown(table)
+        assert f"[{number}/4 Maker: Player {maker}]" in shown(table)
         table.type("#D3#")            # nobody guesses: the maker 5, the seeker 3
         if number < 4:
             assert f"Player {maker} +5" in rows(table)
@@ -439,7 +439,7 @@ def test_undo_takes_back_the_last_action(table):
     table.press("B")
     assert "NO: 1" in table.screen()
     undo(table)
-    assert "NO: 0" in table.screen() and "Turn: Player 2" in table.page()
+    assert "NO: 0" in table.page() and "Turn: Player 2" in table.screen()
     table.type("2B")
     undo(table)                       # the wrong guess
     table.press("2")
@@ -449,6 +449,6 @@ def test_undo_takes_back_the_last_action(table):
     undo(table)
     assert "Turn: Player 2" in table.page() and table.log()[0]["rounds"] == []
     table.type("2A#")                 # solved again, and on to round 2
-    assert "[Round 2/3]" in table.screen()
+    assert "[2/3 Maker: Player 2]" in table.screen()
     undo(table)
     assert "[1/3 Player 2 solved" in table.screen()

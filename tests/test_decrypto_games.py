@@ -217,9 +217,9 @@ def test_DE10_hacker_game_set_up_on_the_keys_the_hacker_wins_in_round_3(t):
     for _ in range(9):
         t.press("1")
     # [DE-10] One encryptor has nobody to wait for: no sand timer to choose.
-    assert main(t).splitlines()[1:3] == ["1 Teams: Hacker v 2", "2 Keywords: English"]
+    assert main(t).splitlines()[1:3] == ["1 Hacker alone v 2", "Hacker wins on 2 int."]
     t.press("D")
-    assert main(t).splitlines()[1] == "3 Timer: none"
+    assert main(t).splitlines()[1] == "2 Keywords: English"
     t.press("#")
     assert main(t).splitlines()[:4] == ["[Round 1: encryptors]", "Team: Player 1", "Hacker tokens: 0 of 2",
                                         "Round 1 of 5"]

@@ -129,7 +129,7 @@ def t():
 
 def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     t.press("1")
-    assert "1 Teams: 2 v 2" in t.screen() and "2 Keywords: English" in t.screen()
+    assert "1 White 2 v 2 Black" in t.screen() and "2 Keywords: English" in t.screen()
     t.press("C")
     assert "Help 1/19" in t.screen()   # the rules, the keys, the game's words, then How to play's QR code
     t.press("D")
@@ -137,7 +137,7 @@ def test_DE11_setup_from_the_main_menu_then_the_clue_rules_in_play(t):
     t.press("*")
     t.press("1")                     # 3 v 2
     t.press("2")                     # Czech words
-    assert "1 Teams: 3 v 2" in t.screen() and "2 Keywords: Czech" in t.screen()
+    assert "1 White 3 v 2 Black" in t.screen() and "2 Keywords: Czech" in t.screen()
     t.press("#")
     options = t.box.session.options
     assert set(options) <= set(decrypto.OPTIONS)
@@ -171,9 +171,10 @@ def test_setup_defaults_to_the_box_language_and_offers_the_hacker_and_own_cards(
         assert "2 Słowa: polskie" in t.screen()        # the box speaks Polish
         for _ in range(9):
             t.press("1")
+        assert "1 Haker sam na 2" in t.screen()
         t.press("2")
         t.press("2")
-        assert "1 Drużyny: Haker na 2" in t.screen() and "2 Słowa: własne karty" in t.screen()
+        assert "2 Słowa: własne karty" in t.screen()
         t.press("#")
         assert t.box.session.options == {"variant": "hacker", "keywords": "cards"}
         # The first page's hint covers the encryptor's row until the first key: the page beneath it.

@@ -54,6 +54,51 @@ def ladder_rows(html: str, section: str = "ranked") -> list[list[str]]:
     return []
 
 
+def folded(html: str) -> str:
+    """What a page keeps under "How is this worked out?" (its <details>)."""
+    return "".join(re.findall(r"<details.*?</details>", html, re.S))
+
+
+def unfolded(html: str) -> str:
+    return re.sub(r"<details.*?</details>", "", html, flags=re.S)
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl", "ru"])
+def test_the_ladder_and_a_players_page_say_the_rank_in_plain_words_and_fold_the_formula(lang):
+    from referee import i18n
+    with Table(seed=7, lang=lang, config={"ladder": {"provisional_games": 3, "provisional_sigma": 7.9}}) as t:
+        four_games(t)
+        pages = {"ladder": page(t, "/p/ladder/decipher"), "player": page(t, "/p/@zoe")}
+        asked = i18n._("How is this worked out?")
+        for where, html in pages.items():
+            plain, fold = text(unfolded(html)), text(folded(html))
+            assert "μ" not in plain and "σ" not in plain, (where, plain)
+            assert f"<summary>{asked}</summary>" in html, where
+            assert "μ − 3σ" in fold or where == "player", (where, fold)
+        # The one sentence, and the wait in plain words.
+        assert i18n.ngettext(
+            "Ranked by a careful estimate of skill that firms up as you play: a high place needs good results "
+            "and enough games to be sure of them. New players are listed apart until they have {n} game.",
+            "Ranked by a careful estimate of skill that firms up as you play: a high place needs good results "
+            "and enough games to be sure of them. New players are listed apart until they have {n} games.",
+            3).format(n=3) in text(pages["ladder"])
+        assert i18n._("results not yet sure enough") in text(pages["ladder"])    # Marek: sigma 7.924, over 7.9
+
+
+def test_an_empty_statistic_says_when_it_will_have_someone(table):
+    t = table
+    marek_wins_against(t, PANDA)                                  # Marek has beaten both, lost to nobody
+    for members in ([["Marek", "Cyril"], ["Dana", "Ema"]], [["Marek", "Dana"], ["Cyril", "Ema"]]):
+        g = de.Game(t, members=members)
+        de.white_intercepts_twice(g)
+        t.press("#")
+    said = text(page(t, "/p/@marek"))
+    assert "Most losses to no loss yet" in said
+    # Two games with Cyril, two with Dana: no partner of three games yet.
+    assert "Best partner after 3 games together and a win" in said
+    assert "Most wins over" in said and "no win yet" not in said
+
+
 def test_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_not_lead():
     hand = four_games_by_hand()
     ordinal = {name: mu - 3 * sigma for name, (mu, sigma) in hand.items()}
@@ -69,11 +114,11 @@ def test_the_ladder_ranks_by_mu_minus_three_sigma_so_a_newcomers_one_win_does_no
         mu, sigma = hand[name]
         assert (shown, rating) == (f"{ordinal[name]:.1f}", f"{mu:.1f} ± {sigma:.1f}"), name
     assert [row[0] for row in rows] == ["1.", "2.", "3.", "4."]
-    assert "Ranked by the conservative rating, μ − 3σ (OpenSkill" in text(html)
+    assert "The ladder ranks by μ − 3σ (OpenSkill" in text(folded(html))
     assert ladder_rows(html, "provisional") == []
 
 
-@pytest.mark.parametrize("sigma, marek", [(8.0, "1."), (7.9, "σ above 7.9")])
+@pytest.mark.parametrize("sigma, marek", [(8.0, "1."), (7.9, "results not yet sure enough")])
 def test_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, marek):
     hand = four_games_by_hand()     # Marek's sigma is 7.924: over 7.9, under 8
     with Table(seed=7, config={"ladder": {"provisional_games": 3, "provisional_sigma": sigma}}) as t:
@@ -83,7 +128,7 @@ def test_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, marek
     ranked, provisional = ladder_rows(html), ladder_rows(html, "provisional")
     said = {row[0]: row[3] for row in provisional}
     assert said["Zoe"] == "2 more games"                                      # one game of three
-    assert f"μ ± σ {hand['Zoe'][0]:.1f} ± {hand['Zoe'][1]:.1f}" == next(r[1] for r in provisional if r[0] == "Zoe")
+    assert f"{hand['Zoe'][0]:.1f} ± {hand['Zoe'][1]:.1f}" == next(r[1] for r in provisional if r[0] == "Zoe")
     assert html.index("Provisional") > html.index(ranked[-1][1])               # below the ranked list
     if marek == "1.":
         assert [r[1] for r in ranked] == ["Marek", "Ania", "Mirek"] and list(said) == ["Zoe"]
@@ -92,7 +137,8 @@ def test_provisional_players_are_listed_apart_below_the_ranked_ones(sigma, marek
         assert [r[1] for r in ranked] == ["Ania", "Mirek"] and said["Marek"] == marek
         assert "Decipher: All-time 1. of 2" in ania
     assert "Decipher: All-time provisional: 2 more games" in zoe
-    assert "with fewer than 3 games since a whole season away, or σ above " + f"{sigma:g}" in text(html)
+    assert "New players are listed apart until they have 3 games." in text(html)
+    assert "fewer than 3 games since a whole season away, or while σ is above " + f"{sigma:g}" in text(folded(html))
 
 
 def test_a_player_away_a_whole_season_leaves_the_ladder_and_comes_back_provisional():

@@ -135,4 +135,4 @@ def test_item9c_the_firmwares_dice_on_micropython_pass_a_chi_square(mp):
 def _run(mp, code: str):
     """What ``code`` prints, run inside MicroPython, as JSON."""
     reply = mp.request("run", code=code)
-    return json.loads(reply["printed"])
+    return json.loads(reply.printed)

@@ -66,7 +66,7 @@ def test_tonights_names_are_offered_at_the_next_setup_and_hash_takes_the_same_pl
     table.box.leave()
     table.press("5")                                   # Decipher's setup
     table.press("A")
-    assert lines(table) == ["[Tonight's players]", "1 Žofie", "2 Bob", "3 Игорь", "#:Same *:Back"]
+    assert lines(table) == ["[Tonight's players]", "1 Žofie", "2 Bob", "3 Игорь", "#:As last game *:Back"]
     table.press("#")                                   # the same players as last game
     assert lines(table, "team1") == ["[Players]", "1 Žofie", "2 Bob", "3 Игорь"]
     assert "1 Players: 3" in table.screen()
@@ -118,7 +118,7 @@ def test_hash_brings_back_the_same_decrypto_teams(table):
     table.type("A#")
     assert lines(table, "team1") == ["[White]", "Ann", "Bob"]
     assert lines(table, "team2") == ["[Black]", "Cy", "Dana", "Eva"]
-    assert "1 Teams: 2 v 3" in table.screen()
+    assert "1 White 2 v 3 Black" in table.screen()
     table.press("#")
     assert table.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Cy", "Dana", "Eva"]}
 

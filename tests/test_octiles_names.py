@@ -10,6 +10,7 @@ import html
 import json
 import re
 
+import msgspec
 import pytest
 
 from games import octiles as oc
@@ -135,14 +136,21 @@ def test_the_score_log_files_give_places_by_their_names():
                                                                    (12, "12←", "12↘")]
 
 
+def turn(stored: dict) -> oc.TurnLog:
+    """A turn as the score log's JSON gives it back."""
+    return msgspec.convert(stored, oc.TurnLog)
+
+
 def test_a_score_log_kept_before_the_names_changed_reads_in_them():
     # As a score log (a league's file, an export) kept the turns before:
     # spaces and circles by the board file's grid.
     old = {"turn": 1, "round": 1, "player": "West", "action": "exchanged", "tile": "T03", "space": "a2",
-           "removed": "T01", "finished": False, "rotation": 0, "from": "A3", "to": "B2"}
+           "removed": "T01", "finished": False, "set_aside": False, "scores": {"West": 0},
+           "rotation": 0, "from": "A3", "to": "B2"}
     new = {**old, "space": 12, "from": "12←", "to": "12↘"}
-    assert web_octiles.details(1, old) == web_octiles.details(1, new) == (
+    assert turn(old).space == "a2" and turn(new).space == 12
+    assert web_octiles.details(1, turn(old)) == web_octiles.details(1, turn(new)) == (
         "Turn 1", f"West: tile exchanged on space 12, runner 12←{MOVE}12↘")
     # a place this board has not: as recorded, never a failure
-    assert web_octiles.details(2, {**old, "space": "z9", "from": "Q7", "to": "B2"})[1] == \
+    assert web_octiles.details(2, turn({**old, "space": "z9", "from": "Q7", "to": "B2"}))[1] == \
         "West: tile exchanged on space z9, runner Q7⇒B2"

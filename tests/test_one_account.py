@@ -19,6 +19,8 @@ import msgspec
 import pytest
 
 from referee.box import channel_end
+from referee import i18n
+from referee.said import decrypto as said_decrypto
 from referee.box.screen import SAID, layout, render
 from referee.testing import Table
 import test_davinci_table as dv
@@ -28,7 +30,7 @@ import test_osmisifry_table as osm
 from test_table_view import view, watched
 
 # What the replay cannot know of a step: which page a key turned to after it.
-BOX_ONLY = ("phase", "outcome")
+BOX_ONLY = ("phase", "outcome", "staged")
 
 
 class Watched:
@@ -40,6 +42,8 @@ class Watched:
         self.keys = 0
         self.by_step: dict[int, dict[int, dict]] = {}   # game id -> step number -> the box's account
         self.over: set[int] = set()                      # games whose end the panel has drawn
+        self.standing: dict[int, int] = {}               # game id -> its step number at the last key
+        self.short_rows = 0                              # rows of a team's tokens in the box's short words
         watched(t)
         self._up, self._start = t.up, t.start
         t.up, t.start = self.up, self.start
@@ -76,14 +80,29 @@ class Watched:
         if box.over and not box.outcome:
             assert v["lines"] == [x for x in (box.result, box.reason) if x]
         else:
-            assert v["lines"] == [x for x in dict.fromkeys((box.phase or box.stage, box.turn)) if x]
+            stage = box.stage if box.staged or not box.phase else ""
+            assert v["lines"] == [x for x in dict.fromkeys((box.phase, stage, box.turn)) if x]
+            # The round the page draws on a row of its own, the view says too.
+            assert t.box.game_menu.mode is not None or box.staged == (box.stage in main.lines), t.screen()
         assert [s["name"] for s in v["sides"]] == [s.name for s in box.sides]
         assert [s["winner"] for s in v["sides"]] == [s.winner for s in box.sides]
         # The replay says every step's action, as the box's undo question
-        # does, where the panel may have had no row for it.
+        # does, where the panel may have had no row for it.  It says it in
+        # English, as every file of the box (docs/steps-json.md): a box
+        # speaking another language is compared in English, but for its
+        # » line, which it words once, as the action is made.
         session = t.box.session
-        self.by_step.setdefault(session.id, {})[_standing(t)] = {
-            **told, "said": t.box.game_menu.said() if session.can_undo() else ""}
+        with i18n.speaking("en"):
+            english = msgspec.to_builtins(channel_end.account(t.box))
+        said = t.box.game_menu.said() if session.can_undo() else ""
+        record = {**english, "said": said if t.box.config.lang == "en" else None}
+        steps, number = self.by_step.setdefault(session.id, {}), _standing(t)
+        if self.standing.get(session.id) == number:
+            # The stage right after the step's action, as the replay tells
+            # it: a round decoded stays on show until # turns to the next.
+            record["stage"] = steps[number]["stage"]
+        self.standing[session.id] = number
+        steps[number] = record
 
     def drawn(self, box) -> None:
         """The public panel, as its controller holds it, says the account's
@@ -104,10 +123,32 @@ class Watched:
             assert in_order(shown, told), (shown, told, t.screen())
         if box.turn:
             assert set(re.findall(form(box.turn, names), body)) <= {box.turn}, (box.turn, t.screen())
+        if box.turn in main.lines:
+            # A passing message over the page never takes the row of whose turn it is.
+            assert box.turn in layout(main).lines, (box.turn, t.screen())
+        if box.game == "decrypto":
+            self.numbers(box, rows)
+        # A row shaped like the stage ("Round 2 of 5") is the account's stage.
+        assert set(re.findall(form(box.stage, names), body)) <= {box.stage}, (box.stage, t.screen())
         session = t.box.session
         if box.over and box.reason and not box.outcome and session.id not in self.over:
             self.over.add(session.id)          # the last reveal taken down: the result page, with why
             assert " ".join(body.split()).startswith(box.reason), t.screen()
+
+    def numbers(self, box, rows: list[str]) -> None:
+        """A row in the box's short words of a team's tokens ("White: int 1,
+        mis 0") has the account's numbers of that team, which the phones
+        word long; "No tokens yet." only while the account counts none."""
+        for side in box.sides:
+            if len(side.counts) != 2:      # the Hacker's and the Team's are worded as the phones word them
+                continue
+            shape = capture(said_decrypto.tokens_short(side))
+            for row in rows:
+                if found := re.fullmatch(shape, row):
+                    self.short_rows += 1
+                    assert tuple(map(int, found.groups())) == said_decrypto.held_by(side), (row, side)
+        if i18n._("No tokens yet.") in rows:
+            assert not any(c.n for s in box.sides for c in s.counts), (box.sides, self.t.screen())
 
     def replay(self, game: int, stopped: bool = False) -> list[dict]:
         """The replay's steps of ``game`` against what the box said after
@@ -127,6 +168,8 @@ class Watched:
                 told = {k: v for k, v in told.items() if k not in ("over", "stopped", "result", "turn")}
                 box = {k: v for k, v in box.items() if k not in ("over", "stopped", "result", "turn")}
             assert told["said"] == step["said"]
+            if box["said"] is None:
+                box["said"] = told["said"]
             if box["outcome"]:
                 box["turn"] = told["turn"]      # nobody's turn on a reveal; the replay cannot tell it is up
             for field in BOX_ONLY:
@@ -144,6 +187,11 @@ def form(field: str, names: list[str]) -> str:
     parts = re.split(f"({anyone})", field) if names else [field]
     return "".join(f"(?:{anyone})" if odd % 2 else r"\d+".join(re.escape(x) for x in re.split(r"\d+", part))
                    for odd, part in enumerate(parts))
+
+
+def capture(text: str) -> str:
+    """A pattern of ``text`` with each of its numbers let vary, and caught."""
+    return r"(\d+)".join(re.escape(part) for part in re.split(r"\d+", text))
 
 
 def in_order(shown: list[str], told: list[str]) -> bool:
@@ -165,6 +213,54 @@ def w():
         yield Watched(t)
 
 
+class Counted(de.Game):
+    """Decrypto keyed as ``de.Game`` keys it, counting its rounds itself
+    rather than reading them off a team's screen in English."""
+
+    played = 0
+
+    @property
+    def round_number(self) -> int:
+        return self.played + 1
+
+    def round(self, intercepted=(), miscommunicated=()) -> dict[int, str]:
+        codes = super().round(intercepted, miscommunicated)
+        self.played += 1
+        return codes
+
+
+@pytest.mark.parametrize("lang", ["cs", "pl", "ru"])
+def test_DE1_DE10_DC11_each_language_says_one_account_on_the_panel_and_the_phones(lang):
+    """One complete game of each kind of side (teams' tokens, the Hacker's,
+    players' turns) in each other language, the panel's short words of a
+    team's tokens read back to the account's numbers."""
+    with Table(seed=7, lang=lang) as t:
+        w = Watched(t)
+        g = Counted(t)
+        game = t.box.session.id
+        g.round()
+        g.round(intercepted={de.BLACK}, miscommunicated={de.BLACK})
+        g.round(intercepted={de.BLACK})
+        assert w.short_rows >= 2                       # both teams' tokens drawn in this language's words
+        end = last(w, game)
+        assert end["winners"] == ["White"] and end["reason"] == "White intercepted twice."
+        t.press("#")
+        h = Counted(t, variant="hacker")
+        game = t.box.session.id
+        for _round in range(5):
+            h.round(miscommunicated={de.TEAM} if _round == 0 else ())
+        end = last(w, game)
+        assert end["winners"] == ["Team"] and end["reason"] == "The Team held out for 5 rounds."
+        t.press("#")
+        t.start("decipher", players=["Ann", "Bo"])
+        game = t.box.session.id
+        for _round in range(4):
+            t.type("#D3#")                             # nobody guesses: the maker takes five
+            t.press("#")
+        end = last(w, game)
+        assert end["over"] and end["result"] == "Ann and Bo share the win"
+
+
 def last(w: Watched, game: int, stopped: bool = False) -> dict:
     return w.replay(game, stopped)[-1]
 
@@ -175,6 +271,11 @@ def test_DE1_a_decrypto_game_won_by_interceptions_says_so_everywhere(w):
     game = t.box.session.id
     g.round()
     g.round(intercepted={de.BLACK})     # White intercepts Black's code
+    # The box words the account's numbers short, the table view long.
+    assert "White: int 1, mis 0" in t.screen() and "Black: int 0, mis 0" in t.screen()
+    sides = {s.name: s.counts for s in channel_end.account(t.box).sides}
+    assert [(c.kind, c.n) for c in sides["White"]] == [("interceptions", 1), ("miscommunications", 0)]
+    assert view(t)["sides"][0]["score"] == "1 interception, 0 miscommunications"
     g.round(intercepted={de.BLACK})
     assert w.keys > 60
     end = last(w, game)
@@ -207,6 +308,9 @@ def test_DE10_the_hacker_variant_counts_the_hackers_tokens_and_never_the_teams(w
     game = t.box.session.id
     g.round(miscommunicated={de.TEAM})
     assert view(t)["sides"][0]["score"] == "Hacker tokens: 1 of 2"     # the box's words
+    # After #, the box's page is round 2's, and so is the account's stage, which the page draws.
+    assert t.screen().splitlines()[0] == "[Round 2: encryptors]" and "Round 2 of 5" in t.screen().splitlines()
+    assert channel_end.account(t.box).stage == "Round 2 of 5"
     for _ in range(4):
         g.round()
     accounts = w.replay(game)
@@ -271,6 +375,7 @@ def test_OC9_octiles_counts_rounds_and_names_its_winner(w):
     oc.play_to_the_win(t)
     accounts = w.replay(game)
     assert accounts[-1]["winners"] == ["West"] and accounts[-1]["result"] == "West wins"
+    assert t.screen().splitlines()[0] == "[West won!]"             # the result page's title names the account's
     assert all(a["stage"].startswith("Round ") for a in accounts)
 
 
@@ -292,6 +397,10 @@ def test_OS13_osmisifry_names_its_best_agent(w):
         osm.run(t, *step)
     end = last(w, game)
     assert end["winners"] == ["Player 1"] and end["result"] == "Player 1 wins"
+    # The result page names the account's winner with the account's total.
+    [best] = [s for s in end["sides"] if s["winner"]]
+    page = w.t.screen().splitlines()
+    assert page[1:4] == ["Best agent", "Player 1", f"Total {best['points']}"], page
 
 
 def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
@@ -304,3 +413,26 @@ def test_a_game_ended_from_the_game_menu_says_nobody_wins_on_its_last_step(w):
     assert t.box.session is None
     end = last(w, game, stopped=True)
     assert end["stage"] == "Round 1/4"
+    # The replay's header says the result in the step's words, not a word of its own.
+    for number in (0, len(w.replay(game, stopped=True)) - 1):
+        status, _h, page = t.get(f"/g/{game}/step/{number}")
+        header = re.search(r'<p class="sub">(.*?)</p>', page, re.S)
+        assert status == 200 and header is not None
+        assert end["result"] in " ".join(re.sub(r"<[^>]+>", " ", header.group(1)).split()), header.group(1)
+
+
+def test_DC4_decipher_s_first_page_keeps_whose_turn_under_its_start_hint(w):
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo", "Cy"])
+    main = t.box.shown["main"]
+    assert main.flash == "Hold *: undo, menu" and main.title == "1/3 Maker: Ann"
+    t.advance(5.0)                     # the start's hint stays until a key
+    assert t.screen().splitlines()[:3] == ["[1/3 Maker: Ann]", "! Hold *: undo, menu", "Turn: Bo"]
+    assert view(t)["lines"] == ["1/3 Maker: Ann", "Turn: Bo"]
+
+
+def test_OC9_the_table_view_says_the_round_octiles_page_draws(w):
+    t = w.t
+    oc.start(t, "T01", players=2, runners=3)
+    assert "Round 1" in t.box.shown["main"].lines
+    assert view(t)["lines"] == ["West to play", "Round 1"]

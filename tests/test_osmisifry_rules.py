@@ -437,9 +437,9 @@ def test_OS11_OS12_rulebook_scoring_example():
     state = play(state, osm.Score(0, drawn=11, found=9, unused=5, destroyed=True))
     assert osm.points(state)["Agent"] == {"agent": 8, "officer": 0, "total": 8}
     assert osm.points(state)["Officer"] == {"agent": 0, "officer": 9, "total": 9}
-    assert osm.summary(state).rounds == [{
-        "agent": "Agent", "officer": "Officer", "drawn": 11, "found": 9, "unused": 5,
-        "destroyed": True, "scores": {"Agent": 8, "Officer": 9}}]
+    assert osm.summary(state).rounds == [osm.Booklet(
+        agent="Agent", officer="Officer", drawn=11, found=9, unused=5,
+        destroyed=True, scores={"Agent": 8, "Officer": 9})]
 
 
 @pytest.mark.parametrize("score, message", [

@@ -147,7 +147,7 @@ def test_names_typed_on_a_phone_wait_while_the_table_steps_back_to_the_main_menu
 def test_DE4_the_public_screens_own_words_are_there_for_the_table_view(table):
     table.start("decrypto")
     table.type(["team1", "team1"])                       # White done: Black's 30 seconds
-    assert table.box.public_words() == {"title": "Black: finish clues!", "said": "White: clues done"}
+    assert table.box.public_words() == {"title": "Black: finish clues!", "said": "White: clues done", "staged": False}
     table.advance(31)                                    # time up: the page says so in its lines
-    assert table.box.public_words() == {"title": "Round 1: White code", "said": ""}
+    assert table.box.public_words() == {"title": "Round 1: White code", "said": "", "staged": False}
     assert "Time up: stop writing" in table.screen() and "»" not in table.screen()

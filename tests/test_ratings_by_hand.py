@@ -216,8 +216,8 @@ def test_the_provisional_rule_on_the_leagues_ladder_with_the_numbers_by_hand():
     board = json.loads(board)
     assert shown(board["ranked"]) == expected(two_games)
     assert [(r["name"], r["more"]) for r in board["provisional"]] == [("Fin", 0), ("Eva", 0)]
-    assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Fin", "σ above 8.1"),
-                                                                             ("Eva", "σ above 8.1")]
+    assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Fin", "results not yet sure enough"),
+                                                                             ("Eva", "results not yet sure enough")]
 
     # Neither holds anyone back: six ranked, Fin second.
     board, fin = league_get(games, ["/api/p/ladder/decrypto.json", "/api/p/fin.json"],
@@ -307,6 +307,6 @@ def test_a_da_vinci_code_tournament_of_three_games_and_the_conservative_value():
             ("Ann", exactly(3.2533185485), 0)]
         page = t.get("/p/ladder/davinci")[2]
         assert [row[:3] for row in ladder_rows(page)] == [["1.", "Bob", "1.5"], ["2.", "Cid", "-2.8"]]
-        assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Ann", "σ above 8.1")]
+        assert [(row[0], row[3]) for row in ladder_rows(page, "provisional")] == [("Ann", "results not yet sure enough")]
         status, _headers, bob = t.get("/api/p/bob.json")
         assert [(p["place"], p["of"]) for p in json.loads(bob)["games"]["davinci"]["ladders"]] == [(1, 2), (1, 2)]

@@ -119,7 +119,7 @@ def test_decrypto_players_are_put_into_the_two_teams(t):
     assert post(t, path, fields)[0] == 303                # Cy moves to Black
     assert main_lines(t, "team2") == ["[Black]", "Dana", "Eva", "Cy"]
     t.type("*")
-    assert "1 Teams: 2 v 3" in t.screen()
+    assert "1 White 2 v 3 Black" in t.screen()
     t.press("#")
     assert t.log()[0]["members"] == {"White": ["Ann", "Bob"], "Black": ["Dana", "Eva", "Cy"]}
 

@@ -15,11 +15,13 @@ It needs the tools ``scripts/micropython-tools`` sets up in .micropython/
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import threading
+from typing import IO, Any, Callable, TypeVar
+
+import msgspec
 
 from firmware import protocol
 from hal.sim.dice_module import SimulatedDiceModule
@@ -35,6 +37,26 @@ class MicroPythonUnavailable(RuntimeError):
     pass
 
 
+class _Ready(msgspec.Struct):
+    """The first line of firmware/wasm/host.mjs: MicroPython is up."""
+    ready: str   # its sys.version
+
+
+class Reply(msgspec.Struct):
+    """The module's state after a request (firmware/wasm/shim.py), or what
+    MicroPython raised.  The defaults are a module not yet booted."""
+    out: str = ""                          # the bytes it wrote, in hex
+    display: str = ""
+    armed: tuple[int, int] | None = None
+    running: bool = True
+    wake_in: int | None = None             # ms until it wants a tick; None: never
+    printed: str = ""                      # what a "run" request's code printed
+    error: str | None = None
+
+
+_Line = TypeVar("_Line", _Ready, Reply)
+
+
 class MicroPython:
     """One MicroPython (WebAssembly) process holding the firmware."""
 
@@ -46,32 +68,36 @@ class MicroPython:
         self._process = subprocess.Popen(
             [node, os.path.join(FIRMWARE, "wasm", "host.mjs"), FIRMWARE, port_dir],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.version = self._reply()["ready"]
+        assert self._process.stdin and self._process.stdout and self._process.stderr   # all three piped
+        self._stdin: IO[str] = self._process.stdin
+        self._stdout: IO[str] = self._process.stdout
+        self._stderr: IO[str] = self._process.stderr
+        self.version = self._reply(_Ready).ready
 
-    def request(self, op: str, **fields) -> dict:
+    def request(self, op: str, **fields: Any) -> Reply:
         with self._lock:
-            self._process.stdin.write(json.dumps({"op": op, **fields}) + "\n")
-            self._process.stdin.flush()
-            reply = self._reply()
-        if "error" in reply:
-            raise RuntimeError(f"MicroPython raised: {reply['error']}")
+            self._stdin.write(msgspec.json.encode({"op": op, **fields}).decode() + "\n")
+            self._stdin.flush()
+            reply = self._reply(Reply)
+        if reply.error is not None:
+            raise RuntimeError(f"MicroPython raised: {reply.error}")
         return reply
 
-    def _reply(self) -> dict:
-        line = [None]
-        reader = threading.Thread(target=lambda: line.__setitem__(0, self._process.stdout.readline()), daemon=True)
+    def _reply(self, kind: type[_Line]) -> _Line:
+        line: list[str] = []
+        reader = threading.Thread(target=lambda: line.append(self._stdout.readline()), daemon=True)
         reader.start()
         reader.join(REPLY_S)
-        if not line[0]:
+        if not line or not line[0]:
             self.close()
-            raise RuntimeError(f"MicroPython did not answer: {self._process.stderr.read()[-2000:]}")
-        return json.loads(line[0])
+            raise RuntimeError(f"MicroPython did not answer: {self._stderr.read()[-2000:]}")
+        return msgspec.json.decode(line[0], type=kind)
 
     def close(self) -> None:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
-        for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
+        for stream in (self._stdin, self._stdout, self._stderr):
             stream.close()
 
 
@@ -79,19 +105,19 @@ class _RemoteModule:
     """``firmware.module.Module`` as the simulator's thread uses it, each
     call made inside MicroPython."""
 
-    def __init__(self, mp: MicroPython, write, board: str, animation_ms: int) -> None:
+    def __init__(self, mp: MicroPython, write: Callable[[bytes], None], board: str, animation_ms: int) -> None:
         self._mp = mp
         self._write = write
         self._board = board
         self._animation_ms = animation_ms
-        self._state: dict = {}
+        self._state = Reply()
         self._at = 0  # the module's time at the last call, ms
 
-    def _call(self, op: str, **fields) -> None:
+    def _call(self, op: str, **fields: Any) -> None:
         self._at = fields.get("now", self._at)
         self._state = self._mp.request(op, **fields)
-        if self._state["out"]:
-            self._write(bytes.fromhex(self._state["out"]))
+        if self._state.out:
+            self._write(bytes.fromhex(self._state.out))
 
     def start(self) -> None:
         self._call("boot", board=self._board, animation_ms=self._animation_ms)
@@ -100,27 +126,29 @@ class _RemoteModule:
         self._call("receive", data=data.hex(), now=now)
 
     def tick(self, now: int) -> None:
-        if self._state.get("wake_in") is not None:
+        if self._state.wake_in is not None:
             self._call("tick", now=now)
 
     def press(self, now: int) -> None:
         self._call("press", now=now)
 
     def wake_in(self, now: int) -> int | None:
-        wake = self._state.get("wake_in")
+        wake = self._state.wake_in
         return None if wake is None else max(0, wake - (now - self._at))
 
     @property
     def running(self) -> bool:
-        return self._state.get("running", True)
+        return self._state.running
 
     @property
     def armed(self) -> tuple[int, int]:
-        return tuple(self._state["armed"])
+        armed = self._state.armed
+        assert armed is not None, "armed is asked of a booted module"
+        return armed
 
     @property
     def display(self) -> str:
-        return self._state.get("display", "")
+        return self._state.display
 
 
 class MicroPythonDiceModule(SimulatedDiceModule):
@@ -144,5 +172,5 @@ class MicroPythonDiceModule(SimulatedDiceModule):
         super().close()
         self._mp.close()
 
-    def _new_module(self):
+    def _new_module(self) -> _RemoteModule:
         return _RemoteModule(self._mp, self._write, self.board, self.animation_ms)

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import threading
 
+from typing import Any, Sequence
+
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from hal.keys import LAYOUT
 
 
-class QuietPin(MockPin):
+class QuietPin(MockPin):  # type: ignore[misc]  # gpiozero ships no types
     """A mock pin that keeps no history: gpiozero's ``MockPin`` records every
     change, which a box scanning its keypad all evening cannot afford."""
 
-    def _change_state(self, value):
+    _state: bool  # MockPin's level, set here without its history
+
+    def _change_state(self, value: bool) -> bool:
         if self._state == value:
             return False
         self._state = value
@@ -32,26 +36,26 @@ class RowPin(QuietPin):
     """A row's pin: tells the matrix whenever it drives another level or
     stops or starts driving."""
 
-    matrix = None
+    matrix: SimulatedPins | None = None
 
-    def _change_state(self, value):
-        changed = super()._change_state(value)
+    def _change_state(self, value: bool) -> bool:
+        changed: bool = super()._change_state(value)
         if changed and self.matrix is not None:
             self.matrix.rows_changed()
         return changed
 
-    def _set_function(self, value):
+    def _set_function(self, value: str) -> None:
         before = self._function
         super()._set_function(value)
         if value != before and self.matrix is not None:
             self.matrix.rows_changed()
 
 
-class WiredFactory(MockFactory):
+class WiredFactory(MockFactory):  # type: ignore[misc]  # gpiozero ships no types
     """Hands gpiozero the pins wired up in advance, whatever class they are
     (``MockFactory`` refuses a PWM pin to a caller that did not ask for one)."""
 
-    def pin(self, name, pin_class=None, **kwargs):
+    def pin(self, name: int | str, pin_class: type[MockPin] | None = None, **kwargs: Any) -> MockPin:
         for _header, info in self.board_info.find_pin(name):
             if info in self.pins:
                 return self.pins[info]
@@ -67,7 +71,7 @@ class SimulatedPins:
     ``row_log``: set it to a list, and it records what every row does after
     each change, one tuple per change of ``(function, state)`` per row."""
 
-    def __init__(self, rows, cols, teams: dict[str, int], buzzer: int | None = None) -> None:
+    def __init__(self, rows: Sequence[int], cols: Sequence[int], teams: dict[str, int], buzzer: int | None = None) -> None:
         self.factory = WiredFactory(pin_class=QuietPin)
         self._rows = [self.factory.pin(p, pin_class=RowPin) for p in rows]
         self._cols = [self.factory.pin(p) for p in cols]
@@ -76,7 +80,7 @@ class SimulatedPins:
             self.factory.pin(buzzer, pin_class=MockPWMPin)
         self._lock = threading.RLock()
         self.shorts = 0
-        self.row_log: list | None = None
+        self.row_log: list[tuple[tuple[str, bool], ...]] | None = None
         for row in self._rows:
             row.matrix = self
         self._where = {LAYOUT[r][c]: (r, c) for r in range(4) for c in range(4)}
@@ -102,7 +106,7 @@ class SimulatedPins:
         the dozen row changes of every scan."""
         net = list(range(8))
 
-        def find(w):
+        def find(w: int) -> int:
             while net[w] != w:
                 net[w] = net[net[w]]
                 w = net[w]

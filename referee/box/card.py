@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections.abc import Callable
 
 from referee.i18n import _, ngettext
 from referee.store import salvage
@@ -74,7 +75,7 @@ class Card:
         self._refused = 0              # writes refused since the journal last said so
         self._logged_at: float | None = None
         self._tried_at: float | None = None
-        self.on_change = None          # called when ``fault`` changes (the service tells systemd)
+        self.on_change: Callable[[], object] | None = None   # called when ``fault`` changes (the service tells systemd)
 
     def open(self) -> Store:
         """The store, salvaged if damaged, read-only if it cannot be written."""

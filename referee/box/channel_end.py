@@ -155,12 +155,7 @@ def said(box) -> str:
     session = box.session
     if session is None or not catalogue.logged(session.name) or not session.can_undo():
         return ""
-    drawn = box.public_words()["said"]
-    if drawn:
-        return drawn
-    last = box.game_menu.said()
-    main = box.shown.get("main") if box.game_menu.mode is None else box.flow.screens().get("main")
-    return last if main is not None and last in main.lines else ""
+    return box.public_words()["said"]
 
 
 def account(box) -> Account | None:
@@ -177,7 +172,13 @@ def account(box) -> Account | None:
     row = box.store.game(session.id)
     return accounts.of(session.name, rules.public(state), rules.summary(state),
                        ended=row is not None and row.ended is not None, phase=phase(box), said=said(box),
-                       outcome=outcome(box))
+                       outcome=outcome(box), staged=staged(box))
+
+
+def staged(box) -> bool:
+    """Whether the game's page draws the account's stage as a row of its
+    own (Octiles' "Round 4"), for the table view to say it too."""
+    return bool(box.public_words()["staged"])
 
 
 def outcome(box) -> bool:
@@ -195,7 +196,7 @@ def table(box) -> dict:
     is a secret."""
     session = box.session
     if session is None:
-        return {"game": None, "said": "", "phase": "", "outcome": False, "countdown": None}
+        return {"game": None, "said": "", "phase": "", "outcome": False, "staged": False, "countdown": None}
     logged = catalogue.logged(session.name)    # a game, not the table tools
     on_game = logged and getattr(box.flow, "session", None) is session
     cd = box.countdown()
@@ -205,7 +206,7 @@ def table(box) -> dict:
     countdown = None if cd is None else {"left": round(cd.remaining(box.game_time()), 3), "running": cd.running,
                                          "seconds": cd.seconds}
     return {"game": session.id, "said": said(box), "phase": phase(box) if on_game else "",
-            "outcome": on_game and outcome(box), "countdown": countdown}
+            "outcome": on_game and outcome(box), "staged": on_game and staged(box), "countdown": countdown}
 
 
 def merges_view(box, asked: MergesView) -> dict:

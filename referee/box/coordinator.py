@@ -28,10 +28,11 @@ from typing import NamedTuple
 
 from games import base, tools
 from hal.keys import TEAMS, KeyEvent
+from referee import account as accounts
 from referee import catalogue, i18n, name_check
 from referee.box.card import Card, unreadable_text
 from referee.box.devices import build
-from referee.box.flows import menu, roles
+from referee.box.flows import menu, public, roles
 from referee.box.game_clock import GameClock
 from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
@@ -609,6 +610,8 @@ class Box:
             said = self.game_menu.said()
             if said not in screens["main"].lines:   # a page that says it already
                 screens["main"] = dataclasses.replace(screens["main"], said=said)
+            if accounts.has_account(self.session.name):
+                screens["main"] = public.keep_turn(screens["main"], public.account(self.session))
             screens["main"] = self.teacher.screen() or screens["main"]   # a taught page before the game's
         shown = {}
         for name in DISPLAYS:
@@ -636,16 +639,26 @@ class Box:
         """The public screen's own words, for the table view to say what the
         box says: the game's page title (its phase: "Black: finish clues!")
         and the line of what was last done, beneath any passing message or
-        the game menu; empty off a game."""
+        the game menu, and whether the page draws the account's stage;
+        empty off a game."""
         if not self.in_game or self.session.name == "tools":
-            return {"title": "", "said": ""}
+            return {"title": "", "said": "", "staged": False}
         main = self.shown.get("main") if self.game_menu.mode is None else None
         if main is None:   # under the game menu: the game's own page
             main = dataclasses.replace(self.flow.screens().get("main") or Screen(), said=self.game_menu.said())
-        # The line of what was last done as the panel draws it: a page that
-        # leaves it no row ("Time up: stop writing") does not say it either.
+        # The line of what was last done as the panel draws it, or a line of
+        # a page that says it already (a reveal: "White: 4-1-3 right"): a
+        # page that leaves it no row ("Time up: stop writing") does not say
+        # it either.  A key that only takes that line away (a guess's first
+        # digit, where a page has no room for both) changes these words too,
+        # so the table view is told of it.
         said = layout(dataclasses.replace(main, flash="")).said.replace("\n", " ").removeprefix(SAID)
-        return {"title": main.title, "said": said}
+        if not said and self.game_menu.said() in main.lines:
+            said = self.game_menu.said()
+        # Whether the page draws the round as a row of its own ("Round 4"
+        # under Octiles' tile, whose title says only whose turn it is).
+        stage = public.account(self.session).stage if accounts.has_account(self.session.name) else ""
+        return {"title": main.title, "said": said, "staged": bool(stage) and stage in main.lines}
 
     def holds(self) -> frozenset[str]:
         """The keys a hold means something for on this page, which act when

@@ -8,12 +8,17 @@ code under test is the code on the table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hal.buzzer import Buzzer
 from hal.dice import Dice, SoftwareDice
 from hal.display import Display
 from hal.keys import Keys
 from referee.config import BUZZER_OCTAVES, DISPLAYS, Config
+
+if TYPE_CHECKING:   # the simulated parts are imported only by a configuration that asks for them
+    from hal.sim.dice_module import SimulatedDiceModule
+    from hal.sim.pins import SimulatedPins
 
 
 @dataclass
@@ -22,9 +27,9 @@ class Devices:
     buzzer: Buzzer | None
     displays: dict[str, Display]
     dice: Dice
-    pins: object = None                       # the simulated pins, if any
+    pins: SimulatedPins | None = None         # the simulated pins, if any
     panels: dict = field(default_factory=dict)  # the simulated controllers
-    dice_module: object = None                # the simulated dice module
+    dice_module: SimulatedDiceModule | None = None  # the simulated dice module
 
     def close(self) -> None:
         self.keys.close()
@@ -40,16 +45,16 @@ class Devices:
 def build(config: Config, clock, on_key) -> Devices:
     kp = config.keypad
     teams = {"team1": kp.team1, "team2": kp.team2}
-    pins = factory = None
+    pins: SimulatedPins | None = None
     if kp.driver == "sim" or config.buzzer.driver == "sim":
         from hal.sim.pins import SimulatedPins
         pins = SimulatedPins(kp.rows, kp.cols, teams, config.buzzer.pin if config.buzzer.driver == "sim" else None)
-    factory = pins.factory if kp.driver == "sim" else None
+    factory = pins.factory if pins is not None and kp.driver == "sim" else None
     keys = Keys(kp.rows, kp.cols, teams, clock, on_key, pin_factory=factory)
     buzzer = None
     if config.buzzer.driver != "none":
         buzzer = Buzzer(config.buzzer.pin, clock, config.buzzer.band, BUZZER_OCTAVES,
-                        pin_factory=pins.factory if config.buzzer.driver == "sim" else None)
+                        pin_factory=pins.factory if pins is not None and config.buzzer.driver == "sim" else None)
     panels: dict = {}
     displays = {}
     for name in DISPLAYS:

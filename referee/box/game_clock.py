@@ -19,11 +19,15 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
 from games import base
 from referee.box.flows import SLACK
 from referee.clock import STEP_SECONDS, WallLabels
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
+    from referee.store.events import Store
 
 log = logging.getLogger(__name__)
 # How often an idle box looks whether the wall clock has stepped (NTP).
@@ -39,14 +43,19 @@ class Mark(NamedTuple):
     mono: float
 
 
+class Cancellable(Protocol):
+    """A timer a clock's ``call_later`` gave: asyncio's, or the manual clock's."""
+    def cancel(self) -> None: ...
+
+
 @dataclass
 class Running:
     """The countdown the box is timing: ``deadline`` on the game clock, the
     handle of its expiry and of the next redraw of its seconds."""
     name: str
     deadline: float
-    expiry: object
-    tick: object | None = None
+    expiry: Cancellable
+    tick: Cancellable | None = None
 
     def cancel(self) -> None:
         for handle in (self.expiry, self.tick):
@@ -61,8 +70,8 @@ def _moved(mark, labels: WallLabels) -> bool:
 
 class Hooks(NamedTuple):
     """What the game clock reads of its box and tells it."""
-    store: Callable[[], object]      # the store now (a card reopened replaces it)
-    session: Callable[[], object]    # the game being timed
+    store: Callable[[], Store]       # the store now (a card reopened replaces it)
+    session: Callable[[], Session | None]   # the game being timed
     warn: Callable[[], float]        # seconds the countdown ticks aloud at its end (the flow's)
     act: Callable[[object], bool]    # hand the rules an event (the expiry)
     sound: Callable[[str], None]
@@ -81,7 +90,7 @@ class GameClock:
         self._mark = Mark(0.0, self.clock.monotonic())
         self._running: Running | None = None
         self._noted = 0.0   # the game clock when the running countdown's place was last written
-        self._wall_check = None
+        self._wall_check: Cancellable | None = None
 
     # --- the game clock -------------------------------------------------------
 
@@ -92,7 +101,7 @@ class GameClock:
     def set(self, at: float) -> None:
         self._mark = Mark(at, self.clock.monotonic())
 
-    def stored(self, session) -> float:
+    def stored(self, session: Session) -> float:
         """Where a resumed game's clock stands: its last row's clock, or the
         place a running countdown wrote after it (one written before a later
         row or an undo is stale)."""
@@ -104,7 +113,9 @@ class GameClock:
         return session.clock
 
     def _checkpoint(self) -> None:
-        store, game = self.hooks.store(), self.hooks.session().id
+        store, session = self.hooks.store(), self.hooks.session()
+        assert session is not None   # a countdown runs only in a game
+        game = session.id
         self._noted = self.now()
         store.set_setting("clock", {"game": game, "seq": store.last_seq(game), "at": self._noted})
 
@@ -112,23 +123,26 @@ class GameClock:
 
     def sync(self, cd: base.Countdown | None) -> None:
         """Time the running countdown ``cd`` (None: none runs)."""
-        key = (cd.name, cd.deadline()) if cd is not None and cd.running else None
+        deadline = cd.deadline() if cd is not None else None   # None unless it runs
+        key = (cd.name, deadline) if cd is not None and deadline is not None else None
         if self._running is not None and (self._running.name, self._running.deadline) == key:
             return
         self.cancel()
-        if key is None:
+        if cd is None or deadline is None:
             return
-        expiry = self.clock.call_later(cd.deadline() - self.now(), self._expire, cd.name)
-        self._running = Running(cd.name, cd.deadline(), expiry)
+        expiry = self.clock.call_later(deadline - self.now(), self._expire, cd.name)
+        self._running = Running(cd.name, deadline, expiry)
         self._noted = self.now()   # the row that started it holds the clock
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:
         # Redraw each time the whole seconds shown change (``clock_text``
         # rounds up, ignoring float noise below SLACK).
-        left = self._running.deadline - self.now()
+        running = self._running
+        assert running is not None   # called only while a countdown is timed
+        left = running.deadline - self.now()
         whole = math.ceil(left - SLACK)
-        self._running.tick = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
+        running.tick = self.clock.call_later(max(left - (whole - 1), SLACK), self._tick)
 
     def _tick(self) -> None:
         if self._running is None:

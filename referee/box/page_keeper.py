@@ -147,7 +147,7 @@ class PageKeeper:
             box.card.notices.append(_("Could not restore the page"))
             self._committed = True   # the page that replaces it is saved at once
             self.remember()
-        elif box.game_menu.kept(overlay) and self.page() is not None:
+        elif isinstance(overlay, str) and box.game_menu.kept(overlay) and self.page() is not None:
             box.game_menu.restore(overlay)   # the game menu held up by holding *
         self._saved = _record(saved)
 
@@ -157,7 +157,9 @@ class PageKeeper:
         box = self.box
         saved = box.store.setting("ui", {})
         name = saved.get("setup") if isinstance(saved, dict) else None
-        if catalogue.GAMES.get(name) not in catalogue.on_menu() or getattr(box.flow, "session", None) is not None:
+        # A damaged page may hold anything there, even a list (unhashable).
+        if not isinstance(name, str) or name not in {g.name for g in catalogue.on_menu()} \
+                or getattr(box.flow, "session", None) is not None:
             return
         try:
             menu.open_game(box, name)

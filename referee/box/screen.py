@@ -191,7 +191,7 @@ def layout(screen: Screen) -> Layout:
         # half as tall, rather than cut a key's label.
         whole = not screen.flash and not screen.mid and font("big").getlength(screen.big) <= W - left
         big_font = "mid" if not whole else "big" if len(keys) < 2 else "tall" if not screen.lines else "mid"
-        y += font(big_font).size + 1
+        y += int(font(big_font).size) + 1   # Pillow types a font's size as a float; ours are whole pixels
     room = (H - y - 10 * len(keys)) // 10
     message, lines = body(screen, cols, room)
     said = ""
@@ -248,7 +248,7 @@ def render(screen: Screen) -> Image.Image:
         big = font(at.big_font)
         width = big.getlength(screen.big)
         draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
-        y += big.size + 1
+        y += int(big.size) + 1
     for line in at.message:   # lit, so that it does not read as part of the screen
         draw.rectangle((left, y, W - 1, y + 9), fill=1)
         draw.text((left, y), line, font=small, fill=0)

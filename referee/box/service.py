@@ -49,19 +49,19 @@ class Service:
         quiet_known_warnings()
         loop = asyncio.get_running_loop()
         clock = self.clock or RealClock(loop)
-        self.box = Box(self.config, clock, loop)
-        keep_phone_time(clock, self.box.store.setting("phone_clock"))   # re-dated by the start's look at the clock
+        self.box = box = Box(self.config, clock, loop)
+        keep_phone_time(clock, box.store.setting("phone_clock"))   # re-dated by the start's look at the clock
         if self.refused is not None:
-            self.box.card.notices.extend(config_notices(self.refused))
-        self.box.start()
-        return self.box
+            box.card.notices.extend(config_notices(self.refused))
+        box.start()
+        return box
 
     async def start(self) -> Box:
-        self.start_box()
+        box = self.start_box()
         self.channel = await self._serve_channel()
         self.sim_control = await self._serve_sim_control()
-        log.info("ready: %d displays, database %s", len(self.box.devices.displays), self.config.database_path)
-        return self.box
+        log.info("ready: %d displays, database %s", len(box.devices.displays), self.config.database_path)
+        return box
 
     async def _serve_channel(self):
         path = channel.socket_path(self.config.database_path)

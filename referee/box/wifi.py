@@ -144,7 +144,7 @@ class Network:
         self.state: str | None = None
         self.hotspot: Hotspot | None = None
         self.choice: address.Choice | None = None
-        self._seen = None      # the state file's (inode, size, mtime) when last read
+        self._seen: tuple[int, int, int] | None = None   # the state file's (inode, size, mtime) when last read
         self._looked = None    # when the address was last looked up (clock.monotonic)
         self._failing = False  # the last look-up failed (said once, until one works again)
         self._handle = None
@@ -164,6 +164,8 @@ class Network:
             return HOTSPOT_ADDRESS
         if self.choice is None:
             self._refresh_address()
+        # A look-up that fails falls back to this machine's own address.
+        assert self.choice is not None
         return self.choice.address
 
     def check(self) -> None:

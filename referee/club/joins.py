@@ -290,7 +290,7 @@ def shown(verdicts: list[Verdict]) -> list[dict]:
     return sorted(rows, key=lambda row: row["joined"])
 
 
-def joined_line(verdicts: list[Verdict], aliases: dict[str, str], player: str) -> str:
+def joined_line(verdicts: list[Verdict], aliases: Mapping[str, str], player: str) -> str:
     """The player's page's one line on which tables' names were joined into
     it, or "" when none were."""
     mine = [v.merge for v in verdicts if v.joined

@@ -46,7 +46,7 @@ import sqlite3
 import time
 import zlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import aiomqtt
 import msgspec
@@ -143,10 +143,10 @@ class League:
         self.version = 0
         self.counts = {"taken": 0, "duplicate": 0, "refused": 0, "failed": 0}
         self.faults = Faults()
-        self.on_change = None     # called after each change (the pages' live stream)
+        self.on_change: Callable[[], None] | None = None   # called after each change (the pages' live stream)
         self.connected = False    # to the broker, now
         self.restarts = 0         # of the listener, after a fault it did not expect
-        self._tonight = (None, 0)  # (evening, messages refused or failed in it)
+        self._tonight: tuple[float | None, int] = (None, 0)  # (evening, messages refused or failed in it)
         self._refused_retained: dict[tuple[str, int, int], None] = {}   # said once: (topic, size, CRC)
         self._set_aside()
         self.players = Rater()
@@ -401,6 +401,7 @@ class League:
         if row is None:
             rid = self._db.execute("INSERT INTO results (tbl, game, result) VALUES (?, ?, '')",
                                    (e.table, e.game)).lastrowid
+            assert rid is not None   # an INSERT sets it
         else:
             rid = row[0]
         result = dataclasses.replace(result, game=rid)

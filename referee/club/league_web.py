@@ -38,8 +38,15 @@ from referee.web import ladder_files
 from referee.web.paths import DAY, LADDER_FILES, LADDERS, WHO
 from referee.web.player_pages import (game_of, href, ladder_page, look_alikes, places, places_json, player_json,
                                       player_page, players_page, rivals_view, season_of, wanted)
-from referee.web.player_stats import ORDERS, everyone, player
+from referee.web.player_stats import ORDERS, Player, everyone, player
 
+
+
+def _known(found: Player | None) -> Player:
+    """The player ``wanted`` found; one it did not is 404 there already."""
+    if found is None:
+        raise web.HTTPNotFound()
+    return found
 
 
 class LeagueSite:
@@ -155,7 +162,7 @@ class LeagueSite:
 
         def make():
             rater = self.league.players
-            page = player_page(player(rater, who), look_alikes(rater, who))
+            page = player_page(_known(player(rater, who)), look_alikes(rater, who))
             for last in page["last"]:
                 last["table"] = self.league.tables_of.get(last["game"], "")
             page["joined"] = joins.joined_line(self.league.verdicts, self.league.players.aliases, who)
@@ -169,7 +176,7 @@ class LeagueSite:
     async def player_file(self, request: web.Request) -> web.Response:
         who = self._who(request)
         body = self.cached(f"/api/p/{who}.json", lambda: Body.of(
-            json.dumps(player_json(player(self.league.players, who),
+            json.dumps(player_json(_known(player(self.league.players, who)),
                                    places_json(self.league.players, who, self.ladder, evening_of(self.clock()))),
                        ensure_ascii=False), "json"))
         return send(request, body, {"Content-Disposition": 'attachment; filename="player.json"'})

@@ -144,7 +144,7 @@ def topic(club: str, table: str, *rest: str) -> str:
     return "/".join(("referee", club, table, *rest))
 
 
-def encode(message: Status | Entry | Merge) -> bytes:
+def encode(message: Status | Entry | Merge | Summary) -> bytes:
     return msgspec.json.encode(message)
 
 

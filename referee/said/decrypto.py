@@ -2,8 +2,10 @@
 undo question, which the replay on the phones repeats (``referee.said``)."""
 from __future__ import annotations
 
+from enum import StrEnum
+
 from games import base, decrypto as d
-from referee.account import Facts, Side, name_of
+from referee.account import Count, Facts, Side, name_of
 from referee.glossary import Ruling, Term
 from referee.guide import SETUP, Guide, Phase, Shot
 from referee.i18n import N_, _, ngettext
@@ -59,10 +61,36 @@ def _team(name: str) -> str:
     return name_of(d.NAME, name)
 
 
+class Token(StrEnum):
+    """The kinds of a Decrypto side's tokens (an account's ``Count.kind``)."""
+    INTERCEPTIONS = "interceptions"
+    MISCOMMUNICATIONS = "miscommunications"
+
+
 def tokens_text(interceptions: int, miscommunications: int) -> str:
+    """A team's tokens in the phones' words: "1 interception, 0 miscommunications"."""
     return ", ".join((ngettext("{n} interception", "{n} interceptions", interceptions).format(n=interceptions),
                       ngettext("{n} miscommunication", "{n} miscommunications", miscommunications).format(
                           n=miscommunications)))
+
+
+def held_by(side: Side) -> tuple[int, int]:
+    """A side's interceptions and miscommunications, from its account's numbers."""
+    n = {count.kind: count.n for count in side.counts}
+    return n.get(Token.INTERCEPTIONS, 0), n.get(Token.MISCOMMUNICATIONS, 0)
+
+
+def tokens_short(side: Side) -> str:
+    """A team's tokens in the box's words, on one of the panel's lines
+    beside its name: "White: int 1, mis 0" (the help says what int and mis are)."""
+    i, m = held_by(side)
+    return _("{team}: int {i}, mis {m}").format(team=side.name, i=i, m=m)
+
+
+def team_side(name: str, interceptions: int, miscommunications: int) -> Side:
+    """A team of two-team Decrypto: its numbers, and the phones' words made from them."""
+    return Side(name, tokens_text(interceptions, miscommunications),
+                counts=[Count(Token.INTERCEPTIONS, interceptions), Count(Token.MISCOMMUNICATIONS, miscommunications)])
 
 
 def doing(v: dict) -> str:
@@ -73,14 +101,14 @@ def doing(v: dict) -> str:
     return _(said).format(team=team) if said else ""
 
 
-def held(summary: base.Summary) -> dict[str, list[int]]:
+def held(summary: d.Summary) -> dict[str, list[int]]:
     """Each team's interceptions and miscommunications, from the score log's rounds."""
     tokens = {name: [0, 0] for name in summary.players}
     for r in summary.rounds:
-        for name, got in r.get("tokens", {}).items():
+        for name, got in r.tokens.items():
             if name in tokens:
-                tokens[name][0] += got.get("interceptions", 0)
-                tokens[name][1] += got.get("miscommunications", 0)
+                tokens[name][0] += got.interceptions
+                tokens[name][1] += got.miscommunications
     return tokens
 
 
@@ -125,16 +153,19 @@ def account(v: dict, summary: base.Summary) -> Facts:
     none)."""
     teams = v["teams"]
     if v["variant"] == "hacker":
-        sides = [Side(_team(teams[d.HACKER]), _("Hacker tokens: {n} of 2").format(n=v["interceptions"][d.HACKER])),
+        hacker = v["interceptions"][d.HACKER]
+        sides = [Side(_team(teams[d.HACKER]), _("Hacker tokens: {n} of 2").format(n=hacker),
+                      counts=[Count(Token.INTERCEPTIONS, hacker)]),
                  Side(_team(teams[d.HACKER_TEAM]))]
     else:
-        sides = [Side(_team(team), tokens_text(i, m))
-                 for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
+        sides = [team_side(_team(team), i, m) for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
     over, ended = v["result"] is not None, between(v)
-    # A round decoded to its end is still that round's until the next begins.
-    number = v["history"][-1]["round"] if ended and v["history"] else v["round"]
-    return Facts(_("Round {n} of {last}").format(n=number, last=v["last_round"]),
-                 "" if over or ended else doing(v), sides, reason(summary))
+    # A round decoded to its end is still that round's while its outcome
+    # is on show (the box's reveal, until #); the box's next page is the next round's.
+    decoded = _("Round {n} of {last}").format(n=v["history"][-1]["round"], last=v["last_round"]) \
+        if ended and v["history"] else ""
+    return Facts(_("Round {n} of {last}").format(n=v["round"], last=v["last_round"]),
+                 "" if over or ended else doing(v), sides, reason(summary), decoded)
 
 
 def between(v: dict) -> bool:

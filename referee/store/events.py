@@ -31,7 +31,7 @@ import json
 import sqlite3
 import urllib.parse
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from referee.clock import Stamp
 from referee.store import sqlite_file
@@ -54,7 +54,7 @@ UNDO = {"type": "Undo"}
 class GameRow:
     id: int
     name: str
-    options: dict
+    options: dict[str, Any]
     started: float
     ended: float | None
 
@@ -82,7 +82,7 @@ class Snapshot:
 class LastRow(NamedTuple):
     """A game's last row: its number, and its event (or ``UNDO``) as data."""
     seq: int
-    data: dict | None
+    data: dict[str, Any] | None
 
 
 class Store(Settings, TeamPages, Merges):
@@ -180,7 +180,7 @@ class Store(Settings, TeamPages, Merges):
 
     def data_version(self) -> int:
         """A number that changes whenever another connection committed."""
-        return self._db.execute("PRAGMA data_version").fetchone()[0]
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
 
     def close(self) -> None:
         self._db.close()
@@ -188,11 +188,12 @@ class Store(Settings, TeamPages, Merges):
     # --- games ----------------------------------------------------------------
 
     @_writes
-    def new_game(self, name: str, options: dict, at: float, stamp: Stamp | None = None) -> int:
+    def new_game(self, name: str, options: dict[str, Any], at: float, stamp: Stamp | None = None) -> int:
         """``at``: the wall-clock label; ``stamp`` where it came from."""
         boot, mono = (stamp.boot, stamp.mono) if stamp else (None, None)
         cur = self._db.execute("INSERT INTO games (name, options, started, boot, mono) VALUES (?, ?, ?, ?, ?)",
                                (name, json.dumps(options, ensure_ascii=False), at, boot, mono))
+        assert cur.lastrowid is not None  # an INSERT sets it
         return cur.lastrowid
 
     @_writes
@@ -274,8 +275,8 @@ class Store(Settings, TeamPages, Merges):
     # --- events -----------------------------------------------------------------
 
     @_writes
-    def append(self, game: int, data: dict, at: float, stamp: Stamp | None = None, view: dict | None = None,
-               snapshot: Snapshot | None = None) -> int:
+    def append(self, game: int, data: dict[str, Any], at: float, stamp: Stamp | None = None,
+               view: dict[str, Any] | None = None, snapshot: Snapshot | None = None) -> int:
         """``at``: the game clock; ``stamp``: the wall-clock label; ``view``:
         the page an undo of this row lands on (a player's action: the page
         it was keyed on; an undo row: the page it landed on), kept in the
@@ -292,7 +293,7 @@ class Store(Settings, TeamPages, Merges):
                 self._insert_snapshot(game, dataclasses.replace(snapshot, seq=seq, at=at))
         return seq
 
-    def view(self, game: int, seq: int) -> dict | None:
+    def view(self, game: int, seq: int) -> dict[str, Any] | None:
         """The page stored with a row (see ``append``), or None: none was
         stored (an automatic event, a database from before pages were kept,
         a salvaged game) or it cannot be read."""
@@ -311,13 +312,14 @@ class Store(Settings, TeamPages, Merges):
         return LastRow(row[0], _json(row[1])) if row else None
 
     def last_seq(self, game: int) -> int:
-        return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0]
+        return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?", (game,)).fetchone()[0])
 
     def count_rows(self, game: int, since: int) -> int:
         """How many rows of a game have ``seq`` >= ``since``."""
-        return self._db.execute("SELECT COUNT(*) FROM events WHERE game = ? AND seq >= ?", (game, since)).fetchone()[0]
+        return int(self._db.execute("SELECT COUNT(*) FROM events WHERE game = ? AND seq >= ?",
+                                    (game, since)).fetchone()[0])
 
-    def events(self, game: int) -> list[tuple[dict, float]]:
+    def events(self, game: int) -> list[tuple[dict[str, Any], float]]:
         """Every row of a game, undo rows included, in order, up to the
         first that cannot be read."""
         kept = []
@@ -327,13 +329,14 @@ class Store(Settings, TeamPages, Merges):
             kept.append((data, at))
         return kept
 
-    def rows(self, game: int, after: int = 0) -> list[tuple[int, dict | None, float]]:
+    def rows(self, game: int, after: int = 0) -> list[tuple[int, dict[str, Any] | None, float]]:
         """The rows of a game after row ``after`` as ``(seq, data, at)``;
         ``data`` is None where the stored bytes are not an event (a damaged
         row)."""
         return list(self.stream(game, after))
 
-    def stream(self, game: int, after: int = 0, before: int | None = None):
+    def stream(self, game: int, after: int = 0,
+               before: int | None = None) -> Iterator[tuple[int, dict[str, Any] | None, float]]:
         """``rows``, one at a time (a long game is never all in memory),
         up to row ``before`` if given."""
         rows = self._db.execute("SELECT seq, CAST(data AS BLOB), at FROM events WHERE game = ? AND seq > ? "
@@ -343,7 +346,8 @@ class Store(Settings, TeamPages, Merges):
             ok = isinstance(data, dict) and isinstance(data.get("type"), str) and isinstance(at, (int, float))
             yield seq, data if ok else None, at if isinstance(at, (int, float)) else 0.0
 
-    def kinds(self, game: int, after: int = 0, before: int | None = None):
+    def kinds(self, game: int, after: int = 0,
+              before: int | None = None) -> Iterator[tuple[int, str | None, float]]:
         """The rows as ``stream`` gives them, with only the event's type
         (None where ``stream`` finds no event), read by SQLite's JSON
         functions without decoding the event: ``(seq, type, at)``."""
@@ -408,7 +412,7 @@ class Store(Settings, TeamPages, Merges):
 _GAME = "id, CAST(name AS BLOB), CAST(options AS BLOB), started, ended"
 
 
-def _game(row) -> GameRow | None:
+def _game(row: tuple[Any, ...]) -> GameRow | None:
     try:
         name = row[1].decode()
     except (AttributeError, UnicodeDecodeError):

@@ -36,6 +36,7 @@ import sqlite3
 import stat
 import tempfile
 import time
+from typing import Any, Callable, Iterator, TypeGuard
 
 from referee.store import sqlite_file
 from referee.store.events import Damaged, Store
@@ -179,7 +180,7 @@ def _bytes(path: str) -> bytes:
 
 
 @contextlib.contextmanager
-def _reading(path: str):
+def _reading(path: str) -> Iterator[sqlite3.Connection]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         yield db
@@ -187,7 +188,8 @@ def _reading(path: str):
         db.close()
 
 
-def _rows(db, sql: str, lo: int, hi: int, out: list, budget: list[int]) -> None:
+def _rows(db: sqlite3.Connection, sql: str, lo: int, hi: int, out: list[tuple[Any, ...]],
+          budget: list[int]) -> None:
     """Rows with rowid in [lo, hi], halving the range around what fails
     (``budget``: how many more failures to try around)."""
     try:
@@ -200,7 +202,7 @@ def _rows(db, sql: str, lo: int, hi: int, out: list, budget: list[int]) -> None:
             _rows(db, sql, mid + 1, hi, out, budget)
 
 
-def _blob_text(value) -> str | None:
+def _blob_text(value: object) -> str | None:
     if isinstance(value, bytes):
         try:
             return value.decode()
@@ -209,7 +211,7 @@ def _blob_text(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _number(value) -> bool:
+def _number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -217,33 +219,35 @@ class Found:
     """Rows read from any source; the first reading of a row wins."""
 
     def __init__(self) -> None:
-        self.games: dict[int, tuple] = {}
-        self.events: dict[tuple[int, int], tuple] = {}
+        # The rows to write, in their tables' column order.
+        self.games: dict[int, tuple[int, str, str, float, float | None]] = {}
+        self.events: dict[tuple[int, int], tuple[int, int, float, str]] = {}
         self.settings: dict[str, str] = {}
-        self.team_pages: dict[str, tuple] = {}
-        self.merges: dict[int, tuple] = {}
+        self.team_pages: dict[str, tuple[str, int, int, str]] = {}
+        self.merges: dict[int, tuple[int, str, str, float, float | None]] = {}
         self.highest_game = 0
         self.bad_events: set[tuple[int, int]] = set()   # rows there, but not readable
-        self._newer: set = set()   # rows already taken from the log's newest page images
+        self._newer: set[tuple[str, object]] = set()   # rows already taken from the log's newest page images
 
-    def read_tables(self, db) -> None:
+    def read_tables(self, db: sqlite3.Connection) -> None:
         try:
             size = db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
         except (sqlite3.Error, UnicodeDecodeError):
             size = 1 << 24
         top = max(1 << 16, size)   # a bound on rowids: the box never deletes many rows
-        for table, columns, take in (
+        tables: tuple[tuple[str, str, Callable[..., None]], ...] = (
                 ("games", "rowid, CAST(name AS BLOB), CAST(options AS BLOB), started, ended", self.game),
                 ("events", "game, seq, at, CAST(data AS BLOB)", self.event),
                 ("settings", "CAST(key AS BLOB), CAST(value AS BLOB)", self.setting),
                 ("team_pages", "token, game, team, csrf", self.team_page),
-                ("merges", "id, from_key, into_key, at, undone", self.merge)):
+                ("merges", "id, from_key, into_key, at, undone", self.merge))
+        for table, columns, take in tables:
             sql = f"SELECT {columns} FROM {table} WHERE rowid BETWEEN ? AND ?"
             try:
                 db.execute(sql, (-2, -1)).fetchall()   # no rows: fails only if the table cannot be found
             except (sqlite3.Error, UnicodeDecodeError):
                 continue
-            rows: list = []
+            rows: list[tuple[Any, ...]] = []
             _rows(db, sql, 0, top, rows, [FAILURES])
             for row in rows:
                 take(*row)
@@ -264,14 +268,14 @@ class Found:
         for rowid, values in pages.rows():
             self.cell(rowid, values)
 
-    def cell(self, rowid: int, values: list, newer: bool = False) -> None:
+    def cell(self, rowid: int, values: list[sqlite_file.Value], newer: bool = False) -> None:
         """A row found on a page, told by its shape whose it is.  ``newer``:
         from the log, where a row that changes (a game's end, a setting)
         may be younger than what the queries read, if they stopped at a
         damaged frame."""
         n = len(values)
         if n in EVENT_FIELDS and isinstance(values[3], sqlite_file.Text):   # set_aside keeps data as a BLOB
-            self.event(*values[:3], bytes(values[3]))
+            self.event(values[0], values[1], values[2], bytes(values[3]))
         if n in GAME_FIELDS and values[0] is None:   # id: the rowid itself
             if newer and ("game", rowid) not in self._newer:
                 self._newer.add(("game", rowid))
@@ -280,13 +284,15 @@ class Found:
         if n == 2:
             if newer and ("setting", values[0]) not in self._newer:
                 self._newer.add(("setting", values[0]))
-                self.settings.pop(_blob_text(values[0]), None)
-            self.setting(*values)
+                key = _blob_text(values[0])
+                if key is not None:
+                    self.settings.pop(key, None)
+            self.setting(values[0], values[1])
         if n == 4:
             self.team_page(*(_blob_text(v) if isinstance(v, bytes) else v for v in values))
 
-    def game(self, id, name, options, started, ended) -> None:
-        name, options = _blob_text(name), _blob_text(options)
+    def game(self, id: object, name_blob: object, options_blob: object, started: object, ended: object) -> None:
+        name, options = _blob_text(name_blob), _blob_text(options_blob)
         if not isinstance(id, int) or id < 1:
             return
         self.highest_game = max(self.highest_game, id)
@@ -299,7 +305,7 @@ class Found:
             return
         self.games[id] = (id, name, options, started, ended if _number(ended) else None)
 
-    def event(self, game, seq, at, data) -> None:
+    def event(self, game: object, seq: object, at: object, data: object) -> None:
         if not (isinstance(game, int) and isinstance(seq, int)) or (game, seq) in self.events:
             return
         if game >= 1:
@@ -309,13 +315,13 @@ class Found:
             parsed = json.loads(text) if text is not None and _number(at) else None
         except ValueError:
             parsed = None
-        if not (isinstance(parsed, dict) and isinstance(parsed.get("type"), str)):
+        if not (isinstance(parsed, dict) and isinstance(parsed.get("type"), str)) or text is None or not _number(at):
             self.bad_events.add((game, seq))
             return
         self.events[(game, seq)] = (game, seq, at, text)
 
-    def setting(self, key, value) -> None:
-        key, value = _blob_text(key), _blob_text(value)
+    def setting(self, key_blob: object, value_blob: object) -> None:
+        key, value = _blob_text(key_blob), _blob_text(value_blob)
         if key is None or value is None or key in self.settings:
             return
         try:
@@ -324,12 +330,12 @@ class Found:
             return
         self.settings[key] = value
 
-    def team_page(self, token, game, team, csrf) -> None:
-        if all(isinstance(v, str) for v in (token, csrf)) and isinstance(game, int) and isinstance(team, int):
+    def team_page(self, token: object, game: object, team: object, csrf: object) -> None:
+        if isinstance(token, str) and isinstance(csrf, str) and isinstance(game, int) and isinstance(team, int):
             self.team_pages.setdefault(token, (token, game, team, csrf))
 
-    def merge(self, id, from_key, into_key, at, undone) -> None:
-        if isinstance(id, int) and all(isinstance(v, str) for v in (from_key, into_key)) and _number(at):
+    def merge(self, id: object, from_key: object, into_key: object, at: object, undone: object) -> None:
+        if isinstance(id, int) and isinstance(from_key, str) and isinstance(into_key, str) and _number(at):
             self.merges.setdefault(id, (id, from_key, into_key, at, undone if _number(undone) else None))
 
     def write(self, path: str, report: Report) -> None:

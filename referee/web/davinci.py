@@ -2,6 +2,7 @@
 where the tournament in progress stands."""
 from __future__ import annotations
 
+from games.davinci import GameLog
 from referee.i18n import _, ngettext
 from referee.store.scorelog import Entry
 from referee.web import sheets
@@ -11,21 +12,20 @@ def _name(name) -> str:
     return sheets.side("davinci", name) if isinstance(name, str) else name
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
-    out = ", ".join(_("{player} (by {by})").format(player=_name(e["player"]), by=_name(e["by"])) if e.get("by")
-                    else _("{player} (own miss)").format(player=_name(e["player"]))
-                    for e in r.get("eliminated", ()))
-    turns = r.get("turns") or 0
+def details(i: int, r: GameLog) -> tuple[str, str]:
+    out = ", ".join(_("{player} (by {by})").format(player=_name(e.player), by=_name(e.by)) if e.by
+                    else _("{player} (own miss)").format(player=_name(e.player))
+                    for e in r.eliminated)
     parts = [ngettext("{starter} started; {winner} won after {turns} turn",
-                      "{starter} started; {winner} won after {turns} turns", turns).format(
-        starter=_name(r.get("starter")), winner=_name(r.get("winner")), turns=turns)]
+                      "{starter} started; {winner} won after {turns} turns", r.turns).format(
+        starter=_name(r.starter), winner=_name(r.winner), turns=r.turns)]
     if out:
         parts.append(_("out: {players}").format(players=out))
-    return _("Game {n}").format(n=r.get("game", i)), "; ".join(parts)
+    return _("Game {n}").format(n=r.game), "; ".join(parts)
 
 
 def now(v: dict) -> list[str]:
-    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v.get("games", 1) > 1 else []
+    game = [_("Game {n} of {last}").format(n=v["game"], last=v["games"])] if v["games"] > 1 else []
     pool = ngettext("{n} tile in the pool", "{n} tiles in the pool", v["pool"]).format(n=v["pool"])
     return game + [_("{player} to play").format(player=_name(v["turn"])), pool]
 

@@ -2,18 +2,18 @@
 the game in progress stands."""
 from __future__ import annotations
 
+from games.decipher import RoundTable
 from referee.i18n import _
 from referee.web import sheets
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
-    ended = r.get("ended")
-    if ended == "solved":
-        ended = _("solved by {player}").format(player=sheets.side("decipher", r.get("solver") or ""))
+def details(i: int, r: RoundTable) -> tuple[str, str]:
+    if r.ended == "solved":
+        ended = _("solved by {player}").format(player=sheets.side("decipher", r.solver or ""))
     else:
-        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(ended or "", "")
-    return sheets.round_label(i, r), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
-        maker=sheets.side("decipher", r.get("maker") or ""), ended=ended, no_tokens=r.get("no_tokens", 0), bonus=r.get("bonus_taken", 0))
+        ended = {"tokens": _("not solved: guess tokens spent"), "given_up": _("given up")}.get(r.ended, "")
+    return sheets.round_label(r.round), _("{maker} made the word, {ended}; NO tokens {no_tokens}, bonus pieces {bonus}").format(
+        maker=sheets.side("decipher", r.maker), ended=ended, no_tokens=r.no_tokens, bonus=r.bonus_taken)
 
 
 def now(v: dict) -> list[str]:
@@ -23,7 +23,7 @@ def now(v: dict) -> list[str]:
     if kind == "scored":
         return [_("Round {n} of {last}: scored").format(n=v["round"], last=v["rounds"])]
     return ([sheets.of(v["round"], v["rounds"]), _("{maker} makes the word").format(maker=sheets.side("decipher", v["maker"]))]
-            + ([_("bonus mode")] if v.get("bonus_mode") else []))
+            + ([_("bonus mode")] if v["bonus_mode"] else []))
 
 
 def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:

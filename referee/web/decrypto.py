@@ -9,6 +9,7 @@ and a refusal comes back on the page as their sentence.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -26,20 +27,21 @@ def team_form(state: d.State, team: int, form: dict[str, str]) -> d.Clues:
     return d.Clues(team, tuple(form.get(name, "") for name in FIELDS))
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
+def details(i: int, r: d.RoundLog) -> tuple[str, str]:
     parts = []
-    codes, clues = r.get("codes", {}), r.get("clues", {})
+    codes, clues = r.codes, r.clues
     for team, code in codes.items():
-        guess = r.get("guesses", {}).get(team, {})
-        decode = sheets.code(guess.get("decode", ()))
-        if guess.get("decode") == code:
+        # A code is revealed with its guesses, and every team has its tokens.
+        guess = r.guesses[team]
+        decode = sheets.code(guess.decode)
+        if guess.decode == code:
             said = [_("decoded")]
-        elif r.get("tokens", {}).get(team, {}).get("miscommunications"):
+        elif r.tokens[team].miscommunications:
             said = [_("miscommunication ({code})").format(code=decode)]
         else:
             # [DE-10] The Team takes no miscommunication: the Hacker scores instead.
             said = [_("decoded wrong ({code}): Hacker +1").format(code=decode)]
-        intercept = guess.get("intercept")
+        intercept = guess.intercept
         if intercept is not None:
             said.append(_("intercepted") if intercept == code
                         else _("intercept missed ({code})").format(code=sheets.code(intercept)))
@@ -49,7 +51,7 @@ def details(i: int, r: dict) -> tuple[str, str]:
     # Clues read out for a code not revealed yet: in the order they were said.
     parts += [_("{team} clues: {clues}").format(team=sheets.side("decrypto", team), clues=", ".join(said))
               for team, said in clues.items() if team not in codes]
-    return sheets.round_label(i, r), "; ".join(parts)
+    return sheets.round_label(r.round), "; ".join(parts)
 
 
 # --- the tokens that decide a game of two teams [DE-6] ---------------------------------
@@ -82,9 +84,14 @@ def by_tokens(entry: Entry) -> bool:
     return not entry.summary.goals
 
 
-def _got(r: dict, name: str) -> tuple[int, int]:
-    won = r.get("tokens", {}).get(name, {})
-    return won.get("interceptions", 0), won.get("miscommunications", 0)
+def _rounds(entry: Entry) -> Sequence[d.RoundLog]:
+    """The rounds of a Decrypto entry (the only kind these pages are given)."""
+    return entry.summary.rounds if isinstance(entry.summary, d.Summary) else ()
+
+
+def _got(r: d.RoundLog, name: str) -> tuple[int, int]:
+    won = r.tokens[name]
+    return won.interceptions, won.miscommunications
 
 
 def token_sheet(entry: Entry) -> TokenSheet | None:
@@ -95,7 +102,7 @@ def token_sheet(entry: Entry) -> TokenSheet | None:
     players = entry.summary.players
     held = [(0, 0)] * len(players)
     rows = []
-    for i, r in enumerate(entry.summary.rounds, 1):
+    for i, r in enumerate(_rounds(entry), 1):
         got = tuple(_got(r, name) for name in players)
         held = [(a + c, b + d) for (a, b), (c, d) in zip(held, got)]
         label, detail = details(i, r)
@@ -110,7 +117,7 @@ def tokens(entry: Entry) -> dict[str, str]:
     if not by_tokens(entry):
         return {}
     held = {name: [0, 0] for name in entry.summary.players}
-    for r in entry.summary.rounds:
+    for r in _rounds(entry):
         for name, count in held.items():
             i, m = _got(r, name)
             count[0] += i
@@ -128,16 +135,15 @@ def chart(entry: Entry, teams: list[str]) -> tuple[Markup, list[dict]]:
     """Decrypto's chart: each team's interception and miscommunication
     tokens after every round, and the legend for it.  ``teams`` are the
     teams' names as the page shows them."""
-    kinds = (("interceptions", _("Interceptions")), ("miscommunications", _("Miscommunications")))
+    kinds = (_("Interceptions"), _("Miscommunications"))
     now = [0] * (2 * len(teams))
     points = [tuple(now)]
-    for r in entry.summary.rounds:
-        got = r.get("tokens", {})
+    for r in _rounds(entry):
         for t, name in enumerate(entry.summary.players):
-            for j, (kind, _l) in enumerate(kinds):
-                now[2 * t + j] += got.get(name, {}).get(kind, 0)
+            for j, count in enumerate(_got(r, name)):
+                now[2 * t + j] += count
         points.append(tuple(now))
-    series = [f"{team}: {label}" for team in teams for _k, label in kinds]
+    series = [f"{team}: {label}" for team in teams for label in kinds]
     legend = [{"name": name, "colour": k // 2, "dashed": k % 2 == 1, "value": points[-1][k]}
               for k, name in enumerate(series)]
     label = _("Tokens: {scores}").format(scores=", ".join(f"{n} {v}" for n, v in zip(series, points[-1])))

@@ -46,6 +46,7 @@ import contextlib
 import functools
 import socket
 from collections import Counter
+from typing import TypedDict
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -68,10 +69,20 @@ MOST_PIPELINED = 16         # requests read ahead of their answers (a browser se
 COOL_SECONDS = 10.0         # an address that sent more is turned away this long
 KEPT_ADDRESSES = 4096       # addresses so remembered at once
 
-# For web.AppRunner(**HANDLER_ARGS): aiohttp's own request handler settings.
-HANDLER_ARGS = dict(keepalive_timeout=HEADER_SECONDS, max_line_size=LONGEST_LINE,
-                    max_field_size=LONGEST_LINE, max_headers=MOST_HEADERS, lingering_time=1.0,
-                    handler_cancellation=True)
+class HandlerArgs(TypedDict):
+    """aiohttp's own request handler settings, as web.AppRunner takes them."""
+    keepalive_timeout: float
+    max_line_size: int
+    max_field_size: int
+    max_headers: int
+    lingering_time: float
+    handler_cancellation: bool
+
+
+# For web.AppRunner(**HANDLER_ARGS).
+HANDLER_ARGS = HandlerArgs(keepalive_timeout=HEADER_SECONDS, max_line_size=LONGEST_LINE,
+                           max_field_size=LONGEST_LINE, max_headers=MOST_HEADERS, lingering_time=1.0,
+                           handler_cancellation=True)
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")

@@ -4,7 +4,7 @@ the game in progress stands.  Every place is said by its one name
 circle as a space and an arrow ("8↘"), as the overlay prints it."""
 from __future__ import annotations
 
-from games.octiles import move_name, place
+from games.octiles import TurnLog, move_name, place
 from referee.i18n import _
 from referee.web import sheets
 from referee.web.octiles_board import routes  # noqa: F401  (the catalogue's hook: the overlay's addresses)
@@ -20,31 +20,30 @@ def _place(name) -> str:
         return str(name)
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
-    action = r.get("action")
-    if action == "passed":
+def details(i: int, r: TurnLog) -> tuple[str, str]:
+    if r.action == "passed":
         parts = [_("passed")]
     else:
         # A tile by no number: the real tiles carry none.
-        space = _place(r.get("space"))
-        if action == "exchanged" and r.get("removed"):
+        space = _place(r.space)
+        if r.action == "exchanged" and r.removed:
             parts = [_("tile exchanged on space {n}").format(n=space)]
         else:
             parts = [_("tile laid on space {n}").format(n=space)]
-        if r.get("from"):
+        if r.start and r.to:
             try:
-                move = move_name(r["from"], r["to"])
+                move = move_name(r.start, r.to)
             except ValueError:
-                move = f"{r['from']}⇒{r['to']}"
+                move = f"{r.start}⇒{r.to}"
             parts.append(_("runner {move}").format(move=move))
-    if r.get("finished"):
+    if r.finished:
         parts.append(_("all home"))
-    player = sheets.side("octiles", r.get("player", ""))
-    return _("Turn {n}").format(n=r.get("turn", i)), f"{player}: {', '.join(parts)}"
+    player = sheets.side("octiles", r.player)
+    return _("Turn {n}").format(n=r.turn), f"{player}: {', '.join(parts)}"
 
 
 def now(v: dict) -> list[str]:
-    if v.get("over"):
+    if v["over"]:
         return []
     return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=sheets.side("octiles", v["player"]))]
 

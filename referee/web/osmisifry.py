@@ -2,20 +2,21 @@
 where the game in progress stands."""
 from __future__ import annotations
 
+from games.osmisifry import Booklet
 from referee.i18n import N_, _
 from referee.web import sheets
 
 
-def details(i: int, r: dict) -> tuple[str, str]:
+def details(i: int, r: Booklet) -> tuple[str, str]:
     """A booklet's line, in the words the box asked its counts in (the
     game's glossary defines them): "Officer: Bo; Pictures drawn: 3; …"."""
-    parts = [_("Officer: {name}").format(name=sheets.side("osmisifry", r.get("officer") or "")),
-             _("Pictures drawn: {n}").format(n=r.get("drawn") or 0),
-             _("Found and named: {n}").format(n=r.get("found") or 0),
-             _("Unused letters: {n}").format(n=r.get("unused") or 0)]
-    if r.get("destroyed"):
+    parts = [_("Officer: {name}").format(name=sheets.side("osmisifry", r.officer)),
+             _("Pictures drawn: {n}").format(n=r.drawn),
+             _("Found and named: {n}").format(n=r.found),
+             _("Unused letters: {n}").format(n=r.unused)]
+    if r.destroyed:
         parts.append(_("secret word destroyed"))
-    return _("{agent}’s booklet").format(agent=sheets.side("osmisifry", r.get("agent") or "")), "; ".join(parts)
+    return _("{agent}’s booklet").format(agent=sheets.side("osmisifry", r.agent)), "; ".join(parts)
 
 
 # What an Osmišifry game is doing after its creation rounds.

@@ -181,21 +181,40 @@ def ladder_href(game: str, season: ladder.Season | None = None) -> str:
 
 
 def how_it_ranks(rules) -> str:
-    """The one sentence a ladder says of itself."""
+    """The one plain sentence a ladder says of itself; the formula is
+    ``how_it_is_worked``'s, folded under it."""
     return ngettext(
-        "Ranked by the conservative rating, μ − 3σ (OpenSkill's ordinal), so that only a rating both high and sure "
-        "leads; with fewer than {n} game since a whole season away, or σ above {sigma}, a player is provisional "
-        "and listed apart.",
-        "Ranked by the conservative rating, μ − 3σ (OpenSkill's ordinal), so that only a rating both high and sure "
-        "leads; with fewer than {n} games since a whole season away, or σ above {sigma}, a player is provisional "
-        "and listed apart.", rules.provisional_games).format(n=rules.provisional_games, sigma=f"{rules.provisional_sigma:g}")
+        "Ranked by a careful estimate of skill that firms up as you play: a high place needs good results "
+        "and enough games to be sure of them. New players are listed apart until they have {n} game.",
+        "Ranked by a careful estimate of skill that firms up as you play: a high place needs good results "
+        "and enough games to be sure of them. New players are listed apart until they have {n} games.",
+        rules.provisional_games).format(n=rules.provisional_games)
 
 
-def waiting_text(s: ladder.Standing, rules) -> str:
-    """Why a provisional rating does not rank yet."""
+def how_it_is_worked(rules) -> str:
+    """The formula behind the ladder, for whoever opens "How is this worked out?"."""
+    return ngettext(
+        "Each game moves two numbers of OpenSkill's rating: μ, the skill the results point to (about 25 for a "
+        "newcomer), and σ, how unsure that is (it shrinks with every game). The ladder ranks by μ − 3σ "
+        "(OpenSkill's ordinal), so that only a rating both high and sure leads. A player is listed apart with "
+        "fewer than {n} game since a whole season away, or while σ is above {sigma}.",
+        "Each game moves two numbers of OpenSkill's rating: μ, the skill the results point to (about 25 for a "
+        "newcomer), and σ, how unsure that is (it shrinks with every game). The ladder ranks by μ − 3σ "
+        "(OpenSkill's ordinal), so that only a rating both high and sure leads. A player is listed apart with "
+        "fewer than {n} games since a whole season away, or while σ is above {sigma}.",
+        rules.provisional_games).format(n=rules.provisional_games, sigma=f"{rules.provisional_sigma:g}")
+
+
+def waiting_text(s: ladder.Standing) -> str:
+    """Why a provisional rating does not rank yet, in plain words (the
+    threshold of σ is the fold's)."""
+    return _("provisional: {why}").format(why=unsure_text(s))
+
+
+def unsure_text(s: ladder.Standing) -> str:
     if s.more:
-        return ngettext("provisional: {n} more game", "provisional: {n} more games", s.more).format(n=s.more)
-    return _("provisional: σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}")
+        return ngettext("{n} more game", "{n} more games", s.more).format(n=s.more)
+    return _("results not yet sure enough")
 
 
 def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season | None) -> dict:
@@ -206,15 +225,14 @@ def ladder_page(rater, game: str, rules, today: dt.date, season: ladder.Season |
         seasons.insert(0, now)
 
     def row(s: ladder.Standing) -> dict:
-        wait = (ngettext("{n} more game", "{n} more games", s.more).format(n=s.more) if s.more else
-                _("σ above {sigma}").format(sigma=f"{rules.provisional_sigma:g}"))
+        wait = unsure_text(s)
         return {"name": s.name, "href": own(s.player), "place": s.place, "ordinal": f"{s.ordinal:.1f}",
                 "rating": f"{s.mu:.1f} ± {s.sigma:.1f}", "games": s.games, "wait": wait}
     return {"title": _("Ladder: {game}").format(game=sheets.title(game)),
             "season": season.title if season else _("All-time"),
             "seasons": [{"title": x.title, "href": ladder_href(game, x), "here": x == season} for x in seasons],
             "all_time": {"href": ladder_href(game), "here": season is None},
-            "how": how_it_ranks(rules),
+            "how": how_it_ranks(rules), "worked": how_it_is_worked(rules),
             "of_season": _("{season}: the players who played in it, each at the rating their last game of it "
                            "left.").format(season=season.title) if season else "",
             "ranked": [row(s) for s in b.ranked], "provisional": [row(s) for s in b.provisional],
@@ -271,7 +289,7 @@ def places(rater, who: str, rules, today: dt.date) -> list[dict]:
             if mine is None:
                 said = _("away for a whole season: off the ladder until the next game")
             elif mine.provisional:
-                said = waiting_text(mine, rules)
+                said = waiting_text(mine)
             else:
                 said = _("{place}. of {count}").format(place=mine.place, count=len(b.ranked))
             lines.append({"season": season.title if season else _("All-time"), "href": ladder_href(game, season),
@@ -321,13 +339,22 @@ def rivals_view(rater, who: str, game_href, where=None) -> dict:
                 "said": said or ngettext("{n} game", "{n} games", m.count).format(n=m.count),
                 "games": [{"href": game_href(g), "date": label}
                           for g, label in zip(shown, game_labels(shown, where))]}
-    rows = [met(_("Most games against"), r.most_met), met(_("Most losses to"), r.lost_to),
-            met(_("Most wins over"), r.beat)]
+    def empty(label: str, why: str) -> dict:
+        """A statistic with nobody in it yet says when it will have someone."""
+        return {"label": label, "name": "", "href": "", "said": why, "games": []}
+    played = r.most_met is not None
+    rows = [met(_("Most games against"), r.most_met),
+            met(_("Most losses to"), r.lost_to) or (empty(_("Most losses to"), _("no loss yet")) if played else None),
+            met(_("Most wins over"), r.beat) or (empty(_("Most wins over"), _("no win yet")) if played else None)]
+    teamed = any(len(s.players) > 1 for g in rater.games.get(who, ()) for s in rater.results[g].sides)
     if r.partner is not None:
         p = r.partner
         rows.append(met(_("Best partner"), p, ngettext(
             "won {won} of {n} game together ({rate})", "won {won} of {n} games together ({rate})", p.count).format(
             won=len(p.won), n=p.count, rate=percent(p.rate))))
+    elif teamed:
+        rows.append(empty(_("Best partner"), ngettext(
+            "after {n} game together and a win", "after {n} games together and a win", PARTNER_GAMES).format(n=PARTNER_GAMES)))
     minutes = round(r.seconds / 60)
     return {"rivals": [row for row in rows if row],
             "time_played": ngettext("{time} in {n} game", "{time} in {n} games", r.timed).format(
@@ -336,8 +363,7 @@ def rivals_view(rater, who: str, game_href, where=None) -> dict:
             "partner_rule": ngettext(
                 "Best partner: the highest share of games won on one team, of partners of at least {n} game.",
                 "Best partner: the highest share of games won on one team, of partners of at least {n} games.",
-                PARTNER_GAMES).format(n=PARTNER_GAMES) if any(len(s.players) > 1 for g in rater.games.get(who, ())
-                                                              for s in rater.results[g].sides) else ""}
+                PARTNER_GAMES).format(n=PARTNER_GAMES) if teamed else ""}
 
 
 @i18n.speaking("en")

@@ -32,6 +32,7 @@ import sqlite3
 import stat
 import time
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -217,7 +218,7 @@ class Rater:
     games ended (``take``), with the players' merges (``aliases``: a key ->
     the key it counts as).  The box's web keeps one in ``Ledger``; the
     league one over every table's games (``referee.club.league``)."""
-    aliases: dict[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)   # the league's: a view of its joins
     results: dict[int, Result] = field(default_factory=dict)
     ratings: dict[tuple[str, str], Rating] = field(default_factory=dict)    # (game name, player) -> now
     moves: dict[tuple[int, str], tuple[float, float]] = field(default_factory=dict)  # (game, player) -> mu before, after

@@ -265,7 +265,7 @@ def account(record: steps.Record, number: int) -> Account:
         state = step.state
         ended = number == len(record.steps) - 1 and record.game.ended is not None
         found = record.memo[key] = accounts.of(record.name, record.rules.public(state), record.rules.summary(state),
-                                               ended=ended, said=record.said(step))
+                                               ended=ended, said=record.said(step), after_action=True)
     return found
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
+from games.base import Round
 from referee import account, catalogue, i18n
 from referee.i18n import N_, _
 from referee.store.scorelog import Entry
@@ -98,13 +99,12 @@ def token_sheet(entry: Entry):
 def verdict(entry: Entry) -> str:
     """The result in words: who won, or why nobody has."""
     winners = [side(entry.game, name) for name in entry.summary.winners]
-    status = entry.status
-    if status == "playing":
+    if entry.status == "playing":
         return _("In progress")
-    if not winners and status == "abandoned":
-        return _("Abandoned")
-    # The account's words (``referee.account``), as the replay's last step and the table view say it.
-    return account.result(winners, True, entry.summary.stopped)
+    # The account's words (``referee.account``), as the replay's last step and
+    # the table view say it: a game the box closed before its end was stopped
+    # ("Ended early: nobody wins"), never a word of its own.
+    return account.result(winners, True, entry.summary.stopped or entry.status == "abandoned")
 
 
 def reason(entry: Entry) -> str:
@@ -165,8 +165,7 @@ def running_totals(entry: Entry) -> list[tuple]:
     now = [0] * len(players)
     out = [tuple(now)]
     for r in entry.summary.rounds:
-        scores = r.get("scores", {})
-        now = [total + scores.get(name, 0) for total, name in zip(now, players)]
+        now = [total + r.scores.get(name, 0) for total, name in zip(now, players)]
         out.append(tuple(now))
     return out
 
@@ -178,7 +177,7 @@ def sheet(entry: Entry) -> list[Row]:
     rows = []
     for i, (r, after) in enumerate(zip(entry.summary.rounds, running), 1):
         label, detail = describe(i, r)
-        scores = tuple(r.get("scores", {}).get(name, 0) for name in players)
+        scores = tuple(r.scores.get(name, 0) for name in players)
         rows.append(Row(label, scores, after, detail))
     return rows
 
@@ -218,12 +217,13 @@ def code(digits) -> str:
     return NB_HYPHEN.join(str(d) for d in digits)
 
 
-def round_label(i: int, r: dict) -> str:
-    return _("Round {n}").format(n=r.get("round", i))
+def round_label(number: int) -> str:
+    return _("Round {n}").format(n=number)
 
 
-def _plain(i: int, r: dict) -> tuple[str, str]:
-    return round_label(i, r), ""
+def _plain(i: int, r: Round) -> tuple[str, str]:
+    """A row of a game with nothing more to say of its rounds: the i-th."""
+    return round_label(i), ""
 
 
 # --- where a game in progress stands (public views) ----------------------------------------

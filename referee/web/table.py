@@ -158,15 +158,12 @@ class Board(live.Hub):
         entry = scorelog.entry_of(row, session.rules, session.state)
         told = accounts.of(session.name, session.rules.public(session.state), session.rules.summary(session.state),
                           ended=row.ended is not None, phase=word.phase if word is not None else "", said=said,
-                           outcome=word is not None and word.outcome)
+                           outcome=word is not None and word.outcome, staged=word is not None and word.staged)
         tokens = [s.tokens for s in told.sides] if len(told.sides) == len(entry.summary.players) else []
         sides = [Side(s.name, _score(entry, s) or (tokens[i] if tokens else ""), s.winner, list(s.members))
                  for i, s in enumerate(sheets.standings(entry))]
         if not told.over or told.outcome:
-            # The page the box is on, in its own title (a reveal stays until
-            # #), and whose turn it is by the rules; the round where the box
-            # has said no page.
-            lines = [line for line in dict.fromkeys((told.phase or told.stage, told.turn)) if line]
+            lines = view_lines(told)
             return View(lang, sheets.title(session.name), lines, said, sides, [], [], account=told)
         lines = [line for line in (told.result, told.reason) if line]
         return View(lang, sheets.title(session.name), lines, said, sides, tonight, games, account=told)
@@ -222,6 +219,15 @@ class Board(live.Hub):
     # A named event, which the page hears (a comment it would not): so the
     # page knows its stream is alive, and opens another when it falls silent.
     keepalive = b"event: alive\ndata: 1\n\n"
+
+
+def view_lines(told: Account) -> list[str]:
+    """A game in play's lines: the page the box is on, in its own title (a
+    reveal stays until #), the round where that page draws it on a row of
+    its own (Octiles' "Round 4" under "West to play") or where the box has
+    said no page, and whose turn it is by the rules."""
+    stage = told.stage if told.staged or not told.phase else ""
+    return [line for line in dict.fromkeys((told.phase, stage, told.turn)) if line]
 
 
 def _score(entry: Entry, s: sheets.Standing) -> str:

@@ -20,7 +20,7 @@ class _Setup(Flow):
             self.box.start_game(rules.NAME, TEAMS)
 
     def screens(self) -> dict[str, Screen]:
-        return {"main": Screen("Tally", ("Ann v Bob",), keys=(("#", "Start"), ("0", "Teams")))}
+        return {"main": Screen("Tally", ("Ann v Bob",), keys=(("#", "Start"), ("0", "Teams")), digits="0")}
 
 
 # The team variant's game: two teams of two.
@@ -39,4 +39,6 @@ class Play(Flow):
     def screens(self) -> dict[str, Screen]:
         s = self.session.state
         lines = tuple(f"{name} {n}" for name, n in zip(s.names, rules.points(s)))
-        return {"main": Screen("Tally", lines + (("Over",) if rules.is_over(s) else ()))}
+        over = rules.is_over(s)
+        # A digit gives its seat a point: the page takes 1 and 2 until the end.
+        return {"main": Screen("Tally", lines + (("Over",) if over else ()), digits="" if over else "12")}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from games.base import Countdown, Illegal, Summary, clean_name, player_names, winners
+from games.base import Countdown, Illegal, Round, Summary, clean_name, player_names, winners
 
 NAME = "tally"
 GOAL = 3
@@ -81,9 +81,14 @@ def private(state: State, seat: int) -> dict:
     return public(state)
 
 
+class PointLog(Round, kw_only=True):
+    """A point of the score log: its number, scoring its side."""
+    point: int
+
+
 def summary(state: State) -> Summary:
     totals = dict(zip(state.names, points(state)))
     return Summary(status="finished" if is_over(state) else "playing", players=list(state.names),
-                   rounds=[{"point": n, "scores": {state.names[seat]: 1}} for n, seat in enumerate(state.scored, 1)],
+                   rounds=[PointLog(point=n, scores={state.names[seat]: 1}) for n, seat in enumerate(state.scored, 1)],
                    totals=totals, winners=winners(totals) if is_over(state) else [],
                    members={name: list(team) for name, team in zip(state.names, state.members)} if state.members else {})

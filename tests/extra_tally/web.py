@@ -1,9 +1,11 @@
 """Tally on the score-log pages."""
 from __future__ import annotations
 
+from extra_tally.rules import PointLog
 
-def details(i: int, r: dict) -> tuple[str, str]:
-    return f"Point {r['point']}", "scored by " + ", ".join(r["scores"])
+
+def details(i: int, r: PointLog) -> tuple[str, str]:
+    return f"Point {r.point}", "scored by " + ", ".join(r.scores)
 
 
 def now(view: dict) -> list[str]:

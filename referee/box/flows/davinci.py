@@ -122,13 +122,15 @@ class Play(Flow):
             self.box.leave()
 
     def _turn_key(self, key: str, step: dv.Step) -> None:
+        assert step.seat is not None   # an attack always has its attacker
         named = self._chosen() or self._late()
+        hit = answers.answer(key)
         if key.isdigit():
             self._name(int(key) - 1, step.seat)
-        elif answers.answer(key) is not None and named:
+        elif hit is not None and named:
             attacker, target = named
             self.choice = None
-            self.box.act(dv.Attack(target, hit=answers.answer(key), by=attacker))
+            self.box.act(dv.Attack(target, hit=hit, by=attacker))
         elif key == "A" and step.kind == "again":
             self.again = self._moment()
         elif key == "A" and self.state.last and self.state.last.how != "stop":
@@ -191,6 +193,7 @@ class Play(Flow):
 
     def _turn(self, step: dv.Step) -> Screen:
         s = self.state
+        assert step.seat is not None   # an attack always has its attacker
         me = self._label(step.seat)
         attack = (",".join(str(t + 1) for t in step.targets), _("attack"))
         chosen = self._chosen()
@@ -296,6 +299,7 @@ class Play(Flow):
 
     def _over(self) -> Screen:
         s = self.state
+        assert s.winner is not None   # a game is over only when someone has won it
         url = self.box.public_url()
         keys = (("#", _("Menu")),)
         if not s.tournament:

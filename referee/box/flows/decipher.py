@@ -299,7 +299,10 @@ class Play(Flow):
 
     def _start_screen(self) -> Screen:
         s = self.state
-        lines = [_("Maker: {name}").format(name=s.players[s.maker]),
+        # The maker in the title, as on the round's pages; the first seeker's
+        # turn in the account's words, a row a passing message leaves.
+        keys: tuple[tuple[str, str], ...]
+        lines = [public.turn(public.account(self.session)),
                  ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
             lines += [_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")]
@@ -308,8 +311,7 @@ class Play(Flow):
             lines += [_("Pieces: set") if s.pieces is not None else _("Pieces in chamber?"),
                       _("Type them, or just #")]
             keys = (("#", _("Start")),)
-        title = _("Round {round}/{rounds}").format(round=s.round, rounds=s.total_rounds)
-        return Screen(title, tuple(lines), keys=keys, digits=roles.DIGITS if len(self.typed) < 2 else "")
+        return Screen(self._title(), tuple(lines), keys=keys, digits=roles.DIGITS if len(self.typed) < 2 else "")
 
     def _play_screen(self) -> Screen:
         s = self.state
@@ -345,6 +347,8 @@ class Play(Flow):
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
+        lines: tuple[str, ...]
+        keys: tuple[tuple[str, str], ...]
         if self.confirming:
             lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: confirm on 1")), \
                 (("#", _("Yes")), ("*", _("No")))

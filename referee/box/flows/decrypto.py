@@ -16,7 +16,11 @@ Keys
 Setup: ``1`` players (two teams and their sizes, or the Hacker against two),
 ``2`` keywords (dealt by the box in a language, or the table's own cards),
 ``3`` the 30-second sand timer, on or off [DE-4] (the Hacker's game has
-none, and the line says so), ``#`` start, ``C`` clue rules, ``*`` back.
+none: its line says what the Hacker plays for instead, and ``3`` does
+nothing), ``#`` start, ``C`` clue rules, ``*`` back.  Before anyone is named
+each team's screen says its side: its size, or what the Hacker plays for.
+Picking from tonight's players, the first half picked join White; three
+picked are the Hacker's game, the first picked the Hacker.
 
 Team button, two short presses within 2 seconds: "our clues are written"
 [DE-4]; after the first the team's screen asks "Done? Press again", so that a
@@ -54,10 +58,10 @@ from games.base import Illegal
 from referee import i18n
 from referee.box.flows import public
 from referee.box.flows import Flow, clock_text, forms, roles
-from referee.box.screen import COLS, Screen, fit, wrap
-from referee.i18n import N_, _
+from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
-from referee.said.decrypto import code_text, describe, said_line  # noqa: F401  (describe: the catalogue's hook)
+from referee.said.decrypto import code_text, describe, said_line, tokens_short  # noqa: F401  (describe: the catalogue's hook)
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
@@ -78,9 +82,15 @@ DONE_SECONDS = 2.0
 # --- setup ---------------------------------------------------------------------------
 
 # Teams by number of players (White first), the Hacker's three after them.
+# Each reads with the sides' own names (``d.TEAMS``, the glossary's words),
+# so the line says which team has how many: "1 White 3 v 2 Black".
 SIZES = ((2, 2), (3, 2), (2, 3), (3, 3), (4, 2), (2, 4), (4, 3), (3, 4), (4, 4))
-PLAYERS = (*((("teams", size), N_("{0} v {1}")) for size in SIZES),
-           (("hacker", None), N_("Hacker v 2")))
+PLAYERS = (*((("teams", size), N_("White {0} v {1} Black")) for size in SIZES),
+           (("hacker", None), N_("Hacker alone v 2")))
+# [DE-10] what the Hacker plays for, on the line the timer leaves (no sand
+# timer in the Hacker's game), and in whole on the Hacker's own screen.
+HACKER_NOTE = N_("Hacker wins on 2 int.")
+HACKER_SAID = N_("Plays alone against two; only intercepts. Two interceptions by round 5 win.")
 
 
 def setup(box) -> Flow:
@@ -106,16 +116,40 @@ class Setup(forms.Form):
 
     teams = True
 
-    def shown(self, index: int) -> str:
+    def line(self, index: int) -> str:
+        if self.options[index].key == "players":   # the sides' names say it all: no label
+            return fit(f"{index + 1} {self.shown(index)}")
+        return super().line(index)
+
+    def moot(self, index: int) -> bool:
         # [DE-10] One encryptor has nobody to wait for: the Hacker's game has no sand timer.
-        if self.options[index].key == "timer" and self.values["players"][0] == "hacker":
-            return _("none")
-        return super().shown(index)
+        return self.options[index].key == "timer" and self.values["players"][0] == "hacker"
+
+    def note(self) -> str:
+        return _(HACKER_NOTE) if self.values["players"][0] == "hacker" else ""
+
+    noted = "players"   # the Hacker's line, then what the Hacker plays for
+
+    def side_lines(self, team: int) -> tuple[str, ...]:
+        """Before names: how many the side seats, and on the Hacker's screen
+        what the Hacker plays for [DE-10]."""
+        variant, sizes = self.values["players"]
+        if variant == "hacker" and team == d.HACKER:
+            return tuple(wrap(_(HACKER_SAID)))[:LINES]
+        count = sizes[team] if sizes is not None else 2
+        return (ngettext("{n} player", "{n} players", count).format(n=count),)
+
+    def split(self, count: int) -> tuple[int, ...]:
+        # Three picked are the Hacker's game: the first picked is the Hacker.
+        return (1, 2) if count == 3 else super().split(count)
+
+    def titles_for(self, count: int) -> tuple[str, ...]:
+        return tuple(_(side) for side in (d.HACKER_SIDES if count == 3 else d.TEAMS))
 
     @property
     def team_titles(self) -> tuple[str, ...]:
         variant, _sizes = self.values["players"]
-        return tuple(_(side) for side in (d.HACKER_SIDES if variant == "hacker" else d.TEAMS))
+        return self.titles_for(3 if variant == "hacker" else 4)
 
     def set_members(self, teams: list[list[str]]) -> None:
         """Players named team by team: their counts choose the teams line
@@ -445,17 +479,17 @@ class Play(Flow):
         # [DE-4] How a team says its clues are written, where there is a
         # line for it: in every round without tokens, and in the Hacker's.
         done = _("Done: team button ×2")
+        told = public.account(self.session)
         if s.variant == "hacker":
-            lines += [public.tokens(public.account(self.session), d.HACKER),
-                      _("Round {n} of {last}").format(n=s.round, last=d.HACKER_LAST_ROUND), done]
+            lines += [public.tokens(told, d.HACKER), told.stage, done]
         elif self._swappers():
             # [DE-1] before round 1's first clues only; B (the phone pages)
             # is said on the line, the key bar has no room for it.
             lines += [_("A: swap  B: phone QR"), done]
-        elif any(s.interceptions) or any(s.miscommunications):
-            # Each team's tokens beside its name (the help says what int and mis are).
-            lines += [fit(_("{team}: int {i}, mis {m}").format(team=self.name(t), i=s.interceptions[t],
-                                                               m=s.miscommunications[t])) for t in (0, 1)]
+        elif any(count.n for side in told.sides for count in side.counts):
+            # Each team's tokens beside its name, in the box's short words
+            # of the account's numbers (the phones word the same numbers long).
+            lines += [fit(tokens_short(side)) for side in told.sides]
         else:
             lines += [done, _("No tokens yet.")]
         # B (phone pages) always works: on the key bar when A is free, else on a line.

@@ -3,12 +3,15 @@ next value at once, even when it is on another page (``C``/``D`` turn
 pages), ``#`` starts the game, ``*`` goes back to the main menu.
 
 A setup form also names the seats (``referee.setup_names``): ``A`` picks from
-tonight's players (``#`` alone: the same players as the last game, and in a
-team game the same teams; picked by digits, the first half joins team 1),
-``B`` shows the QR code of a page where a phone types the names.  The names so far
-are on the team screens, and beside the QR code; while a phone types, the
-names in its fields show there too, their titles ending in "…" until they
-are saved.  Without any, the seats keep their default names.
+tonight's players (``#`` alone, "As last game": the same players as the last
+game, and in a team game the same teams; picked by digits, the first half
+joins the first team, and each name picked is marked with the seat, or the
+team by its name, it joins), ``B`` shows the QR code of a page where a phone
+types the names.  The names so far are on the team screens, and beside the
+QR code; while a phone types, the names in its fields show there too, their
+titles ending in "…" until they are saved.  Without any, the seats keep
+their default names.  An option the others' choices make moot gives its
+line to a note on what they mean (``Form.note``).
 """
 from __future__ import annotations
 
@@ -237,7 +240,18 @@ class Form(Flow):
 
     @property
     def pages(self) -> int:
-        return max(1, (len(self.options) + self.per - 1) // self.per)
+        return max(1, (len(self.entries()) + self.per - 1) // self.per)
+
+    def entries(self) -> list[int | None]:
+        """The form's lines in order: option indices, and None for the note
+        (``note()``), which takes a moot option's place, moved up to follow
+        the option it explains (``noted``), so that both are on one page."""
+        entries: list[int | None] = [None if self.moot(i) else i for i in range(len(self.options))]
+        if None in entries and self.noted:
+            entries.remove(None)
+            after = next(i for i, o in enumerate(self.options) if o.key == self.noted)
+            entries.insert(entries.index(after) + 1, None)
+        return entries
 
     @property
     def per(self) -> int:
@@ -247,10 +261,26 @@ class Form(Flow):
         return LINES - 1 if len(self.options) <= LINES - 1 else LINES - 2
 
     def shown(self, index: int) -> str:
-        """How option ``index`` reads now; a form whose option means nothing
-        with another's choice overrides it."""
+        """How option ``index`` reads now."""
         option = self.options[index]
         return option.choices[self.chosen[index]][1]
+
+    def line(self, index: int) -> str:
+        """Option ``index``'s line on the page, its digit first; a form whose
+        value says more than a label could overrides it."""
+        return fit(f"{index + 1} {self.options[index].label}: {self.shown(index)}")
+
+    def moot(self, index: int) -> bool:
+        """Whether option ``index`` means nothing with the others' choices:
+        its digit is not offered, and its line gives way to ``note()``."""
+        return False
+
+    def note(self) -> str:
+        """A line saying what the values chosen mean, drawn where a moot
+        option's line would be ("" for none)."""
+        return ""
+
+    noted = ""   # the key of the option the note explains, if it is to follow it
 
     def front(self) -> None:
         """Back on the form's first page (a kept form opened again)."""
@@ -283,10 +313,10 @@ class Form(Flow):
             self.mode, self.picked, self.roster_page = Over.ROSTER, [], 0
         elif key == "B":
             self._phone()
-        elif key.isdigit() and 1 <= int(key) <= len(self.options):
+        elif key.isdigit() and 1 <= int(key) <= len(self.options) and not self.moot(int(key) - 1):
             i = int(key) - 1
             self.chosen[i] = (self.chosen[i] + 1) % len(self.options[i].choices)
-            self.page = i // self.per
+            self.page = self.entries().index(i) // self.per
             self._seated()
         elif key == "#":
             if self.teach is not None:
@@ -347,11 +377,29 @@ class Form(Flow):
             chosen = [roster[i] for i in self.picked] or setup_names.last_players(self.box.store, now)
             self._take(chosen)
 
+    def split(self, count: int) -> tuple[int, ...]:
+        """How many of ``count`` names picked join each team, in order: the
+        first half the first team; a game with other sides overrides it."""
+        half = (count + 1) // 2
+        return (half, count - half)
+
+    def joins(self, position: int) -> str:
+        """Where the name picked ``position``-th (from 0) goes, as the roster
+        marks it: its seat, or in a team game its team by the team's name."""
+        if not self.teams:
+            return str(position + 1)
+        first, _second = self.split(len(self.picked))
+        return self.titles_for(len(self.picked))[0 if position < first else 1]
+
+    def titles_for(self, count: int) -> tuple[str, ...]:
+        """The teams' names once ``count`` names picked are taken: a game
+        whose sides depend on their sizes overrides it."""
+        return self.team_titles or (team_label("team1"), team_label("team2"))
+
     def _take(self, chosen: list[str]) -> None:
-        # A team game seats the first half of the names picked in team 1.
         if self.teams:
-            half = (len(chosen) + 1) // 2
-            self._take_teams([chosen[:half], chosen[half:]])
+            first, _second = self.split(len(chosen))
+            self._take_teams([chosen[:first], chosen[first:]])
         else:
             self._apply(self.set_names, chosen)
 
@@ -384,8 +432,7 @@ class Form(Flow):
             return {"main": self._phone_screen(), **self._names_screens()}
         per = self.per
         first = self.page * per
-        lines = [fit(f"{i} {o.label}: {self.shown(i - 1)}")
-                 for i, o in enumerate(self.options[first:first + per], first + 1)]
+        lines = [fit(self.note()) if i is None else self.line(i) for i in self.entries()[first:first + per]]
         lines.append(_("A:names B:by phone"))
         keys = [("#", _("Start"))]
         if self.help_lines:
@@ -394,7 +441,8 @@ class Form(Flow):
             keys.append(("D", _("More")))
         keys.append(("*", _("Back")))
         title = self.title + (f" {self.page + 1}/{self.pages}" if self.pages > 1 else "")
-        return {"main": Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(self.options)),
+        digits = "".join(d for d in roles.digits(len(self.options)) if not self.moot(int(d) - 1))
+        return {"main": Screen(title, tuple(lines), keys=tuple(keys), digits=digits,
                                also=("A", "B")), **self._names_screens()}
 
     def _shown_names(self) -> tuple[list, bool]:
@@ -428,7 +476,10 @@ class Form(Flow):
 
         if self.teams:
             if not any(shown):
-                return {}
+                # Nobody named yet: each team's screen, by the team's name,
+                # says what the side is (``side_lines``), if the game says.
+                return {seat: Screen(title, self.side_lines(t))
+                        for t, (seat, title) in enumerate(zip(("team1", "team2"), self.team_titles))}
             return {seat: Screen(titled(self.team_titles[t] if self.team_titles else team_label(seat)),
                                  tuple(fit(name) for name in shown[t][:LINES]))
                     for t, seat in enumerate(("team1", "team2")) if t < len(shown)}
@@ -446,6 +497,10 @@ class Form(Flow):
 
     team_titles: tuple[str, ...] = ()
 
+    def side_lines(self, team: int) -> tuple[str, ...]:
+        """What team ``team``'s screen says before anyone is named in it."""
+        return ()
+
     def _roster_screen(self) -> Screen:
         roster = self.roster()
         if not roster:
@@ -456,10 +511,12 @@ class Form(Flow):
         first = self.roster_page * LINES
         lines = []
         for i, name in enumerate(roster[first:first + LINES], first):
-            mark = f"→{self.picked.index(i) + 1}" if i in self.picked else ""
+            mark = f"→{self.joins(self.picked.index(i))}" if i in self.picked else ""
             number = str(i + 1) if i < 9 else " "
             lines.append(fit(f"{number} {name} {mark}".rstrip()))
-        keys = [("#", _("OK") if self.picked else _("Same"))]
+        # Nothing picked, # takes the players (in a team game the teams) of
+        # tonight's last game with names: the key says so.
+        keys = [("#", _("OK") if self.picked else _("As last game"))]
         if len(roster) > LINES:
             keys += [("C", "◄"), ("D", "►")]
         keys.append(("*", _("Back")))

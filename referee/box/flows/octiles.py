@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
-from referee.box.flows import Flow, roles
+from referee.box.flows import Flow, public, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
@@ -612,8 +612,11 @@ class Play(Flow):
 
     def _over(self) -> Screen:
         s = self.state
-        if s.finishers:
-            title = _("{name} won!").format(name=self._name(s.finishers[0]))  # [OC-9]
+        # The winner as the game's account names it, as the table view and
+        # the replay's last step do; the order home is the page's own.
+        winners = public.account(self.session).winners
+        if s.finishers and winners:
+            title = _("{name} won!").format(name=winners[0])  # [OC-9]
             lines = tuple(f"{place} {self._name(seat)}" for place, seat in enumerate(s.finishers, 1))
         else:
             title, lines = _("Game over"), (_("No winner"),)

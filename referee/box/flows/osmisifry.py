@@ -36,7 +36,7 @@ import os
 from enum import StrEnum
 
 from games import osmisifry as osm
-from referee.box.flows import Flow, clock_text, more, roles
+from referee.box.flows import Flow, clock_text, more, public, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
@@ -94,7 +94,7 @@ def letter_tables(box) -> tuple[tuple[object, str], ...]:
     configuration.  An owner's table goes into the game's options whole, so
     the score log and a restart use it even if its file changes."""
     names = {"cs": _("Czech"), "en": _("English"), "pl": _("Polish")}
-    tables = [(code, names[code]) for code in BUNDLED]
+    tables: list[tuple[object, str]] = [(code, names[code]) for code in BUNDLED]
     for path in box.config.game(osm.NAME).letter_tables:
         try:
             table = read_letter_table(path)
@@ -122,8 +122,8 @@ class Play(Flow):
         super().__init__(box)
         self.session = session
         self.mode = Ask.NONE   # a question over the step (see Ask)
-        self.agent = None    # whose booklet ``answers`` and ``typed`` belong to
-        self.answers = []    # the counts given so far, in question order
+        self.agent: int | None = None   # whose booklet ``answers`` and ``typed`` belong to
+        self.answers: list[int] = []    # the counts given so far, in question order
         self.typed = ""
         self.page = 0        # of the result, once the game is over
 
@@ -180,6 +180,7 @@ class Play(Flow):
             # round, so the pick is the first picker's; the rules then say
             # whether picking may start [OS-4].
             player = step.player if step.kind == "pick" else osm.pick_order(self.state)[0]
+            assert player is not None   # a pick always names its picker
             self.box.act(osm.PickLetter(player, int(key) - 1))
         elif key == "#" and step.kind == "roll_letter":
             self.box.roll()
@@ -193,14 +194,16 @@ class Play(Flow):
             self.mode = Ask.END
 
     def _score_key(self, key: str, step: osm.Step) -> None:
+        assert step.player is not None   # a booklet scored is always someone's
         counting = len(self.answers) < COUNTS
+        destroyed = answered(key)
         if key.isdigit() and counting and len(self.typed) < TYPED_DIGITS:
             self.typed += key
         elif key == "#" and counting and self.typed:
             self.answers, self.typed = [*self.answers, int(self.typed)], ""
-        elif answered(key) is not None and not counting:
+        elif destroyed is not None and not counting:
             drawn, found, unused = self.answers
-            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=answered(key))):
+            if self.box.act(osm.Score(step.player, drawn, found, unused, destroyed=destroyed)):
                 self.agent, self.answers = None, []
         elif key == "*" and self.typed:
             self.typed = ""
@@ -252,6 +255,7 @@ class Play(Flow):
 
     def _roll_letter(self, step: osm.Step) -> tuple[Screen, Screen]:
         s = self.state
+        assert step.row is not None   # a letter is rolled for a row
         row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, " "))
         if len(row) > COLS:   # seven letters after a longer word for "row": no room for the spaces
             row = _("Row {row}: {letters}").format(row=step.row, letters=_row(s.offers[step.row - 1], s.offer_size, ""))
@@ -274,6 +278,7 @@ class Play(Flow):
 
     def _pick(self, step: osm.Step) -> tuple[Screen, Screen]:
         s = self.state
+        assert step.player is not None   # a pick always names its picker
         name = s.players[step.player]
         following = s.offers[s.round].letters if s.round < len(s.offers) else ()
         picks = _("{name} picks: 1-{last}").format(name=name, last=s.offer_size)
@@ -299,7 +304,9 @@ class Play(Flow):
         return side.format(roll=s.direction)
 
     def _pairs(self) -> tuple[str, ...]:
-        pairs = [f"{agent + 1}→{officer + 1}" for agent, officer in enumerate(osm.officers(self.state))]
+        officers = osm.officers(self.state)
+        assert officers is not None   # the direction is rolled before the booklets pass
+        pairs = [f"{agent + 1}→{officer + 1}" for agent, officer in enumerate(officers)]
         return tuple(" ".join(pairs[i:i + PAIRS_PER_LINE]) for i in range(0, len(pairs), PAIRS_PER_LINE))
 
     def _start_decoding(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -310,7 +317,11 @@ class Play(Flow):
 
     def _clock(self) -> str:
         left = self.box.remaining()
-        return clock_text(self.state.countdown.left if left is None else left)
+        if left is None:
+            countdown = self.state.countdown
+            assert countdown is not None   # the officers' time is shown only once it is set
+            left = countdown.left
+        return clock_text(left)
 
     def _decoding(self, step: osm.Step) -> tuple[Screen, Screen]:
         big = self._clock()
@@ -319,6 +330,7 @@ class Play(Flow):
 
     def _score(self, step: osm.Step) -> tuple[Screen, Screen]:
         s = self.state
+        assert step.player is not None and step.officer is not None   # a booklet and its decoder
         agent, officer = s.players[step.player], s.players[step.officer]
         answers = self.answers if self.agent == step.player else []
         typed = self.typed if self.agent == step.player else ""
@@ -343,7 +355,11 @@ class Play(Flow):
         return 1 + -(-len(self.state.players) // TABLE_ROWS)
 
     def _over(self, step: osm.Step) -> tuple[Screen, Screen]:
-        best = osm.best_agents(self.state)
+        # The winners and their total as the game's account says them (the
+        # table view and the replay's last step say the same account).
+        told = public.account(self.session)
+        best = told.winners
+        total = next(s.points for s in told.sides if s.winner)
         points = osm.points(self.state)
         head = _("Best agent") if len(best) == 1 else _("Shared win")   # [OS-13] [ruling]
         side = Screen(_("Game over"), (head + ":", *wrap(", ".join(best))))
@@ -351,13 +367,13 @@ class Play(Flow):
         if page == 0:
             # Beside the QR code there is room for two names; the table has them all.
             names = best if len(best) <= 2 else (best[0], more(len(best) - 1))
-            lines = (head, *names, _("Total {n}").format(n=points[best[0]]["total"]))
+            lines = (head, *names, _("Total {n}").format(n=total))
             # "#" is said here too: it leaves the result (a habitual # after
             # the scoring must not skip it unseen).  Beside the QR code ten
             # columns are left: D turns on with an arrow, as Decipher's does.
             return Screen(_("Game over"), lines, keys=(("#", _("Menu")), ("D", "►")), qr=self.box.public_url()), side
-        names = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]
-        rows = tuple(_score_row(name, points[name]) for name in names)
+        on_page = self.state.players[(page - 1) * TABLE_ROWS:page * TABLE_ROWS]
+        rows = tuple(_score_row(name, points[name]) for name in on_page)
         title = _("Scores {k}/{n}").format(k=page, n=self._pages() - 1)
         header = _("agent+officer=total").rjust(COLS)
         return Screen(title, (header, *rows), keys=(("D", _("more")), ("#", _("Menu")))), side

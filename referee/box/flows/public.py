@@ -10,11 +10,12 @@ encryptors"): the account records them as the box's ``phase``.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from referee import account as accounts
 from referee.account import Account
-from referee.box.screen import wrap
+from referee.box.screen import Screen, wrap
 
 # A sentence ends at its full stop (or ! ?) and a space, in all four languages.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -42,3 +43,13 @@ def tokens(told: Account, side: int) -> str:
 def turn(told: Account) -> str:
     """Whose turn it is, in the account's words ("Turn: Bo"); "" for nobody's."""
     return told.turn
+
+
+def keep_turn(screen: Screen, told: Account) -> Screen:
+    """``screen`` with its row of whose turn it is kept (``Screen.keep``):
+    the row that says the account's turn, on every game's page, so that a
+    passing message over the page never hides who is to act."""
+    rows = tuple(i for i, line in enumerate(screen.lines) if told.turn and line == told.turn)
+    if not rows or set(rows) <= set(screen.keep):
+        return screen
+    return dataclasses.replace(screen, keep=(*rows, *(i for i in screen.keep if i not in rows)))
