@@ -9,13 +9,16 @@ would.
 from __future__ import annotations
 
 import inspect
+import string
 
 import pytest
 
 from games import davinci, decipher, decrypto, octiles, osmisifry
-from referee import catalogue
+from referee import catalogue, i18n
 from referee.box.flows.teacher import phase
+from referee.box.screen import LINES, wrap
 from referee.glossary import Ruling
+from referee.i18n import _
 from referee.testing import Table
 
 NAMES = ["Ann", "Bo", "Cyril"]
@@ -184,6 +187,41 @@ def test_DE_6_an_interception_is_said_with_its_rule_on_the_public_screen():
     shown = [" ".join(screen.split("\n")[1:-1]) for screen in hand.shown if screen.startswith("[Why]")]
     assert "Round 1: nobody intercepts: you know nothing of the other team's words yet." in shown
     assert "Black's guess is White's code: Black takes an interception token. Two win." in shown
+
+
+# The one ruling read over two screens: Decipher's round score has three
+# shares to tell (seekers, solver, maker), more than four lines hold.
+TWO_SCREENS = {("decipher", "scored")}
+SAMPLE = {"roll": "6", "points": "12", "names": "Ann, Bo, Cyril"}   # every other field: a name
+
+
+def taught_texts(game: str):
+    """Each TEACH and WHY text of ``game``: its key, and the text."""
+    said = catalogue.load(catalogue.GAMES[game].said)
+    yield from said.TEACH.items()
+    yield from ((key, ruling.text) for key, ruling in said.WHY.items())
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_each_taught_page_and_ruling_fits_one_screen(lang):
+    """Four lines of 21 columns under the title, with each name a five-letter one
+    and a tie of three named."""
+    longer = []
+    with i18n.speaking(lang):
+        for game in GAMES:
+            for key, text in taught_texts(game):
+                said = _(text)
+                fields = {name: SAMPLE.get(name, "Cyril")
+                          for _lit, name, _spec, _conv in string.Formatter().parse(said) if name}
+                if len(wrap(said.format(**fields))) > LINES and (game, key) not in TWO_SCREENS:
+                    longer.append((game, key, said))
+    assert longer == []
+
+
+@pytest.mark.parametrize("game", sorted(set(GAMES) - {game for game, _key in TWO_SCREENS}))
+def test_a_taught_game_with_its_players_names_turns_no_page(game):
+    hand, _events, _log = played(game, teach=True)
+    assert hand.shown and not [screen for screen in hand.shown if " 1/2]" in screen.split("\n")[0]]
 
 
 def setup_page(t: Table, digit: str) -> str:

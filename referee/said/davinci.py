@@ -65,20 +65,16 @@ GLOSSARY = (
 # A first game taught (``referee.box.flows.teacher``): the page before each phase
 # the first time it comes up, keyed by ``dv.step(state).kind``.
 TEACH = {
-    "deal": N_("Draw your tiles hidden and sort them: low left, black first on a tie. "
-               "A digit: who starts; # when sorted."),
-    "attack": N_("Draw a tile, keep it hidden. Point at another's hidden tile and name it: "
-                 "their digit, then A hit or B miss."),
-    "again": N_("A hit! Attack again (A, then a digit) or stop with #: the drawn tile goes into your "
-                "row, hidden."),
+    "deal": N_("Draw tiles hidden and sort them: low left, black first on a tie. Digit: who starts; #."),
+    "attack": N_("Draw a tile, hidden. Name another's hidden tile: their digit, then A hit or B miss."),
+    "again": N_("A hit! Attack again: A, a digit. Or #: the drawn tile joins your row hidden."),
     "next_game": N_("This game of the tournament is over. # deals the next one."),
 }
 
 # Why the referee decided, after each decision ``decisions`` names.
 WHY = {
     "hit": Ruling("DV-5", N_("A hit: {target} turns that tile face up. {attacker} may attack again or stop.")),
-    "miss": Ruling("DV-6", N_("A miss: {attacker} shows the drawn tile and puts it face up in the row. "
-                              "The turn ends.")),
+    "miss": Ruling("DV-6", N_("A miss: {attacker} lays the drawn tile face up in the row. The turn ends.")),
     "late": Ruling("DV-9", N_("Time is up: a late turn counts as a miss.")),
     "stop": Ruling("DV-5", N_("{attacker} stops: the drawn tile goes into the row, in order, hidden.")),
     "out": Ruling("DV-8", N_("Every tile of {target} is face up: {target} is out.")),

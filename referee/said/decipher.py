@@ -66,20 +66,16 @@ GLOSSARY = (
 # A first game taught (``referee.box.flows.teacher``): the page before each phase
 # the first time it comes up, keyed by ``game.step(state).kind``.
 TEACH = {
-    "place": N_("The maker hides a word. Each seeker in turn lays a piece on a field and asks: "
-                "does it fit? Maker: A yes, B no."),
-    "request": N_("Bonus mode: the last pieces leave the chamber only when the seeker on turn asks. "
-                  "#: the seeker asks for one and takes a bonus token."),
-    "guess": N_("No piece is left: only guesses remain. A seeker's digit: their guess, then A right "
-                "or B wrong."),
-    "scored": N_("The round is scored. C and D turn the pages; # starts the next round with the next "
-                 "maker."),
+    "place": N_("The maker hides a word. Seekers in turn lay a piece: fits? Maker: A yes, B no."),
+    "request": N_("Bonus mode: a seeker asks for each last piece: # gives it and a bonus token."),
+    "guess": N_("No piece left: only guesses. A seeker's digit and guess, then A right or B wrong."),
+    "scored": N_("The round is scored: C and D turn pages; # starts the next one, the next maker."),
 }
 
 # Why the referee decided, after each decision ``decisions`` names.
 WHY = {
-    "no": Ruling("DC-5", N_("No: a NO token covers that symbol there, 1 point for {maker}. "
-                            "{seeker} tries the piece again elsewhere.")),
+    "no": Ruling("DC-5", N_("No: a NO token covers that symbol there, "
+                            "1 point for {maker}. {seeker} tries again.")),
     "yes": Ruling("DC-6", N_("Yes: the piece stays. {seeker} gets the next piece.")),
     "bonus": Ruling("DC-6", N_("The piece stays, and 3 are left in the chamber: bonus mode starts.")),
     "wrong": Ruling("DC-8", N_("A wrong guess costs {seeker} a guess token; play goes on.")),

@@ -192,14 +192,10 @@ GLOSSARY = (
 # A first game taught (``referee.box.flows.teacher``): the page before each phase
 # the first time it comes up, keyed by ``d.step(state).kind``.
 TEACH = {
-    "clues": N_("Encryptors: hold your team button to see the code; write one clue per digit. "
-                "Done: press the button twice."),
-    "intercept": N_("The other team may guess this code from all the clues so far: an interception. "
-                    "Type its three digits, then #."),
-    "decode": N_("The encryptor reads the clues aloud; the team guesses its own code. "
-                 "Type the three digits, then #."),
-    "tiebreak": N_("A tie: each team guesses the other team's keywords. "
-                   "Type how many it got right, then #."),
+    "clues": N_("Encryptors: hold the team button for the code; 3 clues, then press it twice."),
+    "intercept": N_("Interception: guess the other team's code from its clues. Type 3 digits, then #."),
+    "decode": N_("The encryptor reads the clues; the team guesses its own code. Type 3 digits, #."),
+    "tiebreak": N_("A tie: each team guesses the other's keywords. Type how many were right, #."),
 }
 
 # Why the referee decided, after each decision ``decisions`` names.

@@ -64,18 +64,15 @@ GLOSSARY = (
 # A first game taught (``referee.box.flows.teacher``): the page before each phase
 # the first time it comes up, keyed by ``oc.step(state).kind``.
 TEACH = {
-    "play": N_("Lay the tile shown on a space so a runner of yours moves on. Type the space 1-17 "
-               "and #; turn the picture with A and B to match, then #."),
-    "no_move": N_("This tile gives you no move the rules allow. # passes: the tile stays on top "
-                  "for the next player."),
-    "stuck": N_("Nobody could move with this tile for a whole round: # puts it under the deck "
-                "and the next player draws."),
+    "play": N_("Lay the tile so a runner of yours moves: space 1-17, #. A or B turns it; #."),
+    "no_move": N_("No move the rules allow with this tile: # passes; it stays on top for the next."),
+    "stuck": N_("Nobody could move with this tile for a round: # puts it under the deck."),
 }
 
 # Why the referee decided, after each decision ``decisions`` names.
 WHY = {
-    "pass": Ruling("OC-8", N_("{player} passes. If everyone passes in one round, the first who can move "
-                              "must move.")),
+    "pass": Ruling("OC-8", N_("{player} passes. If all pass in one round, "
+                              "the first who can move must move.")),
     "finished": Ruling("OC-9", N_("Every runner of {player} is in a goal home: {player} has finished.")),
 }
 

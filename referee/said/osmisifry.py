@@ -81,28 +81,21 @@ GLOSSARY = (
 # A first game taught (``referee.box.flows.teacher``): the page before each phase
 # the first time it comes up, keyed by ``osm.step(state).kind``.
 TEACH = {
-    "roll_letter": N_("Creation: the box rolls two d8 for each letter of a row, one letter more "
-                      "than players. Press # or ROLL on the dice."),
-    "pick": N_("In turn, each agent takes one letter of the row and writes it in the grid. "
-               "Press the digit under the letter."),
-    "roll_direction": N_("Creation is over. One d8 says where the booklets go: 1-4 to the left, "
-                         "5-8 to the right. Press # to roll."),
-    "start_decoding": N_("Hand your booklet on as the screen shows: whoever gets it is its officer. "
-                         "Then # starts the five minutes."),
-    "decoding": N_("Officers: find the words of the pictures in the grid and name them. "
-                   "All done before the time: # twice."),
-    "score": N_("Booklet by booklet, the officer tells the counts the screen asks: type each, then #. "
-                "Then A or B: secret word destroyed?"),
+    "roll_letter": N_("The box rolls two d8 per letter of a row: one letter more than players. # or ROLL."),
+    "pick": N_("In turn, each agent takes a letter of the row for the grid: its digit."),
+    "roll_direction": N_("Creation is over. A d8 sends the booklets: 1-4 left, 5-8 right. #: roll."),
+    "start_decoding": N_("Pass your booklet on as shown: who gets it is its officer. # starts five minutes."),
+    "decoding": N_("Officers: find and name the words of the pictures in the grid. All done early: ##."),
+    "score": N_("Each booklet: type the officer's counts, each then #. Secret word destroyed? A/B."),
 }
 
 # Why the referee decided, after each decision ``decisions`` names.
 WHY = {
     "direction": Ruling("OS-9", N_("d8: {roll}. 1-4 pass left, 5-8 right; who gets a booklet is its officer.")),
-    "agent": Ruling("OS-11", N_("{agent}: 2 per word found and named, -1 per unused letter, "
-                                "-5 if the secret word was destroyed: {points}.")),
+    "agent": Ruling("OS-11", N_("{agent}: 2 per word found and named, -1 per "
+                                "unused letter, -5 if destroyed: {points}.")),
     "officer": Ruling("OS-12", N_("{officer}, officer: 1 per word found and named: {points}.")),
-    "result": Ruling("OS-13", N_("Agent and officer points add up; the highest total is the best agent: "
-                                 "{names}.")),
+    "result": Ruling("OS-13", N_("Agent and officer points add up; the best agent has the most: {names}.")),
 }
 
 
