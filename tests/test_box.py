@@ -461,4 +461,4 @@ def test_a_game_left_while_its_menu_is_up_lands_on_the_main_menu(table):
     table.box.leave()
     assert table.screen().startswith("[Tabletop Referee 1/2]")
     table.press("1")
-    assert table.screen().startswith("[Decrypto]")
+    assert table.screen().startswith("[Decrypto 1/2]")

@@ -144,7 +144,7 @@ def test_a_game_the_card_cannot_start_is_not_started():
         assert t.log() == [] and t.box.session is None
         t.card_fault(None)
         t.press("#")
-        assert t.screen().startswith("[Round 1/")
+        assert t.screen().startswith("[1/3 Maker:")        # the round's first page
         [game] = t.log()
         assert game["game"] == "decipher"
 

@@ -44,7 +44,7 @@ class Box:
         self.port = free_port()
         self.config = str(folder / "config.toml")
         with open(self.config, "w") as f:
-            f.write(f'database = "{folder / "referee.db"}"\nlang = "en"\n[dice]\ndriver = "software"\n'
+            f.write(f'database = "{folder / "referee.db"}"\nlang = "en"\nteach = false\n[dice]\ndriver = "software"\n'
                     f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n{more}')
         self.process: subprocess.Popen | None = None
         self.web: subprocess.Popen | None = None   # the pages are their own process, started once

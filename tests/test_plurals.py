@@ -22,12 +22,13 @@ LANGS = ("cs", "pl", "ru")
 # Words a number stands after as a label or ordinal: "Player 2", "clue 3".
 LABELS = {"player", "clue", "seat", "round", "game", "row", "turn", "booklet", "help", "space", "spaces"}
 # Words after a number that agree with nothing: prepositions, "each", units.
-FREE = {"of", "to", "and", "or", "for", "each", "v", "s", "h", "min", "pts"}
+# "black": a team's name after its size ("White 2 v 2 Black").
+FREE = {"of", "to", "and", "or", "for", "each", "v", "s", "h", "min", "pts", "black"}
 # Placeholders whose values are not numbers.
 WORDS = {"name", "names", "team", "player", "p", "t", "code", "letter", "letters", "clues", "maker", "officer",
          "agent", "winner", "winners", "final", "action", "scores", "option", "char", "file", "lang", "dice",
          "side", "time", "paused", "tokens", "dots", "typed", "keys", "seats", "circle", "tile", "removed",
-         "ended", "by", "counts", "start", "end", "sides", "other", "key"}
+         "ended", "by", "counts", "start", "end", "sides", "other", "key", "seeker", "attacker", "target"}
 NUMBER = re.compile(r"(?P<before>[\w/]*)\s*\{(?P<name>\w+)(?:![rsa])?(?::[^}]*)?\}(?P<after>\s+[^\W\d_]+:?)?")
 
 

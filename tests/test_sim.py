@@ -159,10 +159,10 @@ async def test_both_cases_of_every_letter_key_work(tmp_path):
 async def test_the_text_view_shows_one_word_titles_verbatim(tmp_path):
     app, clock = app_for(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("1")          # Decrypto's setup: "[Decrypto]"
+        await pilot.press("1")          # Decrypto's setup: "[Decrypto 1/2]", its first page of two
         await let_time_pass(pilot, clock, 0.2)
         app.refresh_panels()
-        assert app.box.shown["main"].text.startswith("[Decrypto]\n")
+        assert app.box.shown["main"].text.startswith("[Decrypto 1/2]\n")
         assert said(app.panels["main"]) == app.box.shown["main"].text
 
 

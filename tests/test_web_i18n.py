@@ -157,7 +157,7 @@ def test_a_game_page_reads_in_czech(t):
     assert "Začíná Ann; vítězí Ann po 1 tahu; mimo hru: Bob (útok: Ann)" in text
     body = ok(t, f"/g/{ids['octiles']}")
     assert re.search(r'aria-label="Průběžný součet: Západ -?\d+, Východ -?\d+"', body)   # seats as on the screens
-    assert "Nedohráno" in page_text(body)
+    assert "Ukončena předčasně: nikdo nevyhrál" in page_text(body)   # the account's words, as the replay's
 
 
 def test_a_long_sheet_says_in_czech_how_many_rows_it_leaves_out(t, monkeypatch):

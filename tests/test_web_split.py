@@ -41,8 +41,10 @@ class Table:
         self.control = str(folder / "control.sock")
         self.port = free_port()
         self.config = str(folder / "config.toml")
+        # Teach off, as on the virtual table: these games are played by keys
+        # that expect no taught page before each phase.
         Path(self.config).write_text(
-            f'database = "{self.db}"\nlang = "en"\n[dice]\ndriver = "software"\n'
+            f'database = "{self.db}"\nlang = "en"\nteach = false\n[dice]\ndriver = "software"\n'
             f'[web]\nhost = "127.0.0.1"\nport = {self.port}\n[sim]\ncontrol = "{self.control}"\n')
         self.url = f"http://127.0.0.1:{self.port}/"
         self.box = self._spawn("run", "box.log", env)
