@@ -119,20 +119,20 @@ def test_the_version_is_told_on_stdout_and_looked_up_only_when_asked():
     assert built.stdout.split() == ["False"], built.stderr
 
 
-MISTAKES = '[keypad]\nrowz = [5, 6, 13, 19]\n[buzzer]\npin = 40\n'   # lines 11-14 of the box's file
+MISTAKES = '[keypad]\nrowz = [5, 6, 13, 19]\n[buzzer]\npin = 40\n'   # lines 12-15 of the box's file
 
 
 def test_a_box_with_config_mistakes_plays_and_says_them_on_its_screen_and_the_phones_page(tmp_path):
     box = Box(tmp_path, more=MISTAKES)
-    said = ["Config error: line 11: keypad.rowz: unknown key; did you mean `rows`?",
-            "Config error: line 13: buzzer.pin: GPIO 40 does not exist (BCM 2-27)",
+    said = ["Config error: line 12: keypad.rowz: unknown key; did you mean `rows`?",
+            "Config error: line 14: buzzer.pin: GPIO 40 does not exist (BCM 2-27)",
             f"Mend it in {box.config}"]
     folder, name = os.path.split(box.config)
     try:
         box.start()
         # The panel's three rows for a message: the first mistake's line and
         # the file, broken after its folder.
-        assert f"! Config error: line 11. {folder}/ {name}." in box.screen()
+        assert f"! Config error: line 12. {folder}/ {name}." in box.screen()
         box.get("/api/evening")                       # the web is up
         with urllib.request.urlopen(f"http://127.0.0.1:{box.port}/", timeout=10) as r:
             page = html.unescape(r.read().decode())
@@ -162,11 +162,11 @@ def test_a_box_whose_file_is_not_toml_plays_with_its_other_tables_and_says_the_l
     text, problem = NOT_READ[damage]
     with open(box.config, "ab") as f:
         f.write(text)
-    said = f"line 11: keypad: {problem}; [keypad] is left at its defaults"
+    said = f"line 12: keypad: {problem}; [keypad] is left at its defaults"
     folder, name = os.path.split(box.config)
     try:
         box.start()                                   # on the file's [sim] socket
-        assert f"! Config error: line 11. {folder}/ {name}." in box.screen()
+        assert f"! Config error: line 12. {folder}/ {name}." in box.screen()
         box.get("/api/evening")                       # on the file's [web] port
         with urllib.request.urlopen(f"http://127.0.0.1:{box.port}/", timeout=10) as r:
             page = html.unescape(r.read().decode())
