@@ -136,7 +136,7 @@ def _osmisifry(h: Hand) -> None:
     faces = iter(range(64))
     for _pick in range(2):
         h._look()
-        while "Roll 2d8" in t.screen():
+        while phase(t.box.session) == "roll_letter":
             face = next(faces)
             t.dice.next(face // 8 + 1, face % 8 + 1)   # the dice said, as the keys are
             h.press("#")
