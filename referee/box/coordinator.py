@@ -222,6 +222,13 @@ class Box:
         mode = self.game_menu.mode
         return None if mode is None else mode.value
 
+    def _unended(self, game: int) -> bool:
+        """Whether the game's row says it has not ended.  A row that cannot
+        be read (a damaged card) counts as not ended: ending it once more
+        only writes its end again."""
+        row = self.store.game(game)
+        return row is None or row.ended is None
+
     def start_game(self, name: str, options: dict | None = None) -> None:
         """Begin a game (or the table tools) with its setup options; this is
         where every setup menu ends."""
@@ -268,7 +275,7 @@ class Box:
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
         try:
-            if self.session is not None and self.store.game(self.session.id).ended is None:
+            if self.session is not None and self._unended(self.session.id):
                 self._end_game(self.session.id)
             self.store.set_setting("current", None)
         except Unsaved as exc:
@@ -316,7 +323,7 @@ class Box:
             s.undo(self.labels.stamp(), landing)
             self.time.set(s.clock)
             self.time.cancel()  # the countdown the undo lands on starts over from its time
-            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+            if not s.rules.is_over(s.state) and not self._unended(s.id):
                 self.store.reopen_game(s.id)  # the end was taken back
         except Unsaved as exc:
             self.unsaved(exc)
@@ -372,7 +379,7 @@ class Box:
             if roll is not None:
                 self.devices.dice.arm(roll.count, roll.sides)
             self.time.sync(self.countdown())
-            if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
+            if s.rules.is_over(s.state) and self._unended(s.id):
                 self._end_game(s.id)
 
     def _end_game(self, game: int) -> None:
