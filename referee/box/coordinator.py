@@ -296,7 +296,8 @@ class Box:
             view = None   # never taken back alone: the player's action before it is
         elif view is None:
             view = self.pages.keyed_on()
-        before = self.session.state
+        session = self.session
+        before = session.state
         try:
             self.time.check_wall()
             self.session.apply(event, self.game_time(), self.labels.stamp(), view)
@@ -310,7 +311,7 @@ class Box:
         self.saved()
         self.pages.committed()
         self.changed()
-        self.teacher.acted(event, before)   # once the rules' own follow-ups are in
+        self.teacher.acted(session, event, before)   # once the rules' own follow-ups are in
         self.render()
         return True
 
@@ -329,7 +330,7 @@ class Box:
             self.unsaved(exc)
             return
         self.saved()
-        self.teacher.undone()
+        self.teacher.undone(s)
         self.pages.undone(landing)
         self.flash(_("Undone."))
         self.changed()
