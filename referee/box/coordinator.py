@@ -3,7 +3,10 @@
 A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
 ``Box.on_key`` (a ``KeyEvent``) → the current flow (a menu, a game's key flow) → an event →
 ``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
-sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
+sounds; the screens marked to draw) → the page saved → ``Box._draw`` once
+→ ``Display.show`` (only the changed columns).  A key, a roll and an event
+from elsewhere (a countdown's end, a team page) are each one transaction
+and one frame (``Box._one_frame``).
 
 Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
 rules count in the game's own clock (``game_time``, see ``referee.box.session``);
@@ -18,13 +21,14 @@ of the box is ``referee.box.flows.host.Host``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
 import random
 import sqlite3
 import time
-from typing import TYPE_CHECKING, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Iterator, NamedTuple, TypedDict
 
 from games import base, tools
 from hal.keys import TEAMS, KeyEvent
@@ -113,7 +117,7 @@ class Box:
         self.last_key: KeyEvent | None = None   # the last of them, for the control socket's timings
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.frames = 0           # times the displays were handed pictures (bench/: frames per key)
-        self._keying = False      # a key is being handled: what it changes is drawn once, at its end
+        self._keying = False      # a key (or a roll, an event) is being handled: drawn once, at its end
         self._dirty = False       # ... and something did
         self._tell_after = False  # ... and the watchers are told once its frame is drawn
         self.roll_count = 0       # rolls taken, likewise
@@ -314,7 +318,14 @@ class Box:
     def act(self, event, view: dict | None = None) -> bool:
         """Apply a player's event.  Refused: a message and a low beep.
         With it goes the page it was keyed on (``view``, or the page before
-        the key being handled, or the page now), where an undo of it lands."""
+        the key being handled, or the page now), where an undo of it lands.
+        It commits and marks the screens to draw: the key (or the roll)
+        that handed it draws them once; an event from elsewhere (the
+        countdown's end, a team page) is a frame of its own."""
+        with self._one_frame():
+            return self._commit(event, view)
+
+    def _commit(self, event, view: dict | None) -> bool:
         session = self._playing()
         if base.is_automatic(event):
             view = None   # never taken back alone: the player's action before it is
@@ -335,7 +346,6 @@ class Box:
         self.pages.committed()
         self.changed()
         self.teacher.acted(session, event, before)   # once the rules' own follow-ups are in
-        self.render()
         return True
 
     def undo(self) -> None:
@@ -384,7 +394,7 @@ class Box:
             self._tell_watchers()
 
     def _told(self, words: Words) -> None:
-        """After a key's (or a roll's) frame: the watchers told of what it
+        """After a key's (a roll's, an event's) frame: the watchers told of what it
         changed, or of the page it turned, so that the table view follows
         the public screen's page (``words``: its words before)."""
         if self._tell_after or self.public_words() != words:
@@ -458,21 +468,14 @@ class Box:
     def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
         self.roll_count += 1
         rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
-        said, words = self._flash, self.public_words()
-        self._keying, self._tell_after = True, False   # as a key: the roll committed, its page saved, then one frame
-        try:
+        said = self._flash
+        with self._one_frame():   # as a key: the roll committed, its page saved, then one frame
             if self.pending_roll() == request and self.act(rolled, view):
                 if said is not None and self._flash is said:
                     self._unflash()   # the roll acted: a message from before it goes
                 on_roll = getattr(self.flow, "on_roll", None)
                 if on_roll:
                     on_roll()
-        finally:
-            self._keying = False
-        self.pages.remember()
-        self._draw()
-        self._told(words)
-        self.pages.write()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -514,13 +517,26 @@ class Box:
             self.key_cpu += time.thread_time() - started
 
     def _key(self, key: str, kind: str) -> None:
-        """One key, one transaction, one frame: the flow acts (``act``
-        commits and marks the screens to draw), the page is saved, then
-        the screens are drawn once."""
+        """One key, one transaction, one frame (``_one_frame``)."""
+        with self._one_frame():
+            self._handle(key, kind)
+
+    @contextlib.contextmanager
+    def _one_frame(self) -> Iterator[None]:
+        """One key (a roll, an event from elsewhere), one transaction, one
+        frame: what is handled inside commits its events and marks the
+        screens to draw (``render``, ``changed``); then the page of a
+        committed event is saved, the screens are drawn once (if marked or
+        changed: a key that changed nothing draws no frame), the web's
+        watchers are told, and a page merely turned is written.  Inside
+        another (``act`` within a key), the outer one draws."""
+        if self._keying:
+            yield
+            return
         words = self.public_words()
         self._keying, self._dirty, self._tell_after = True, False, False
         try:
-            self._handle(key, kind)
+            yield
         finally:
             self._keying = False
         self.pages.remember()
