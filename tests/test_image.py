@@ -3,6 +3,7 @@ it accepts, the settings it puts in the image's root.  Building and booting
 an image takes minutes as root (`make image`); these check its logic."""
 from __future__ import annotations
 
+import base64
 import configparser
 import hashlib
 import importlib.machinery
@@ -11,6 +12,7 @@ import lzma
 import pathlib
 import shutil
 import subprocess
+import zipfile
 
 import pytest
 
@@ -114,3 +116,42 @@ def test_the_images_venv_is_checked_against_the_aarch64_lock_pin_by_pin(make_ima
     drifted = [f"{name}==0.0.1", *pins[1:]]
     assert make_image.from_lock(drifted) == [f"{name}=={version} (the image has 0.0.1)"]
     assert make_image.from_lock(pins[1:]) == [f"{name}=={version} (the image has none)"]
+
+
+def a_wheel(folder: pathlib.Path, name: str, version: str) -> pathlib.Path:
+    """A wheel of one empty module ``name`` at ``version``, as an index serves it."""
+    path = folder / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {f"{name}/__init__.py": "",
+             f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = [f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(t.encode()).digest()).rstrip(b'=').decode()},"
+              f"{len(t.encode())}" for n, t in files.items()]
+    with zipfile.ZipFile(path, "w") as z:
+        for n, t in files.items():
+            z.writestr(n, t)
+        z.writestr(f"{info}/RECORD", "\n".join([*record, f"{info}/RECORD,,"]) + "\n")
+    return path
+
+
+def test_the_images_venv_as_the_installer_makes_it_is_read_with_setuptools(make_image, tmp_path):
+    # The installer's venv (systemd/venv-swap.sh): no pip of its own, the
+    # system's pip installing into it, setuptools among the lock's pins.
+    # What the image's check reads from it has every pin, setuptools too.
+    index = tmp_path / "index"
+    index.mkdir()
+    made = [a_wheel(index, "setuptools", "99.1"), a_wheel(index, "tinyunit", "1.0")]
+    lock = tmp_path / "lock.txt"
+    lock.write_text("".join(f"{w.name.split('-')[0]}=={w.name.split('-')[1]} "
+                            f"--hash=sha256:{hashlib.sha256(w.read_bytes()).hexdigest()}\n" for w in made))
+    built = subprocess.run(["sh", "-c", f'. "{ROOT / "systemd" / "venv-swap.sh"}"; '
+                            'venv_build "$1" "$2" "" --no-index --find-links "$3"', "sh",
+                            str(tmp_path / "opt"), str(lock), str(index)],
+                           capture_output=True, text=True, timeout=300, check=False)
+    assert built.returncode == 0, built.stderr
+    venv = pathlib.Path(built.stdout.strip())
+    assert not list(venv.glob("lib/python*/site-packages/pip"))   # no pip of its own
+    freeze = subprocess.run([str(venv / "bin" / "python"), *make_image.FREEZE], capture_output=True, text=True,
+                            timeout=300, check=True).stdout.splitlines()
+    assert sorted(freeze) == ["setuptools==99.1", "tinyunit==1.0"]
+    assert make_image.from_lock(freeze, lock) == []

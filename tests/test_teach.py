@@ -249,6 +249,23 @@ def test_DE1_DE9_a_taught_decrypto_says_why_it_ended_as_it_did(end):
     assert result.startswith(f"[{title}]")
 
 
+def test_DE_7_the_sand_timer_running_out_in_round_1_draws_its_ruling_in_its_one_frame():
+    # No key ends the 30 seconds: the frame of their end is the ruling's
+    # page, not the phase's page under it first.
+    with Table(seed=7) as t:
+        hand = Hand(t)
+        t.start("decrypto", teach=True)
+        hand._look()
+        hand.press("team1")
+        hand.press("team1")                              # White is done: Black has 30 seconds
+        t.advance(29.5)
+        main = t.box.devices.displays["main"]
+        pictures = main.pictures
+        t.advance(1.0)                                   # the time up
+        assert main.pictures - pictures == 1
+        assert t.screen().startswith("[Why]") and "nobody intercepts" in " ".join(t.screen().split())
+
+
 # The one ruling read over two screens: Decipher's round score has three
 # shares to tell (seekers, solver, maker), more than four lines hold.
 TWO_SCREENS = {("decipher", "scored")}

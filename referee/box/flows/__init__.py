@@ -73,7 +73,7 @@ class Flow:
         ("{keys}: pick a letter"); "" says "choose"."""
         return ""
 
-    def help_lines(self) -> tuple[str, ...]:
+    def help_rules(self) -> tuple[str, ...]:
         """The game's own lines of help after the page's keys (Decrypto's
         clue rules), translated."""
         return ()

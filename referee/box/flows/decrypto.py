@@ -180,6 +180,14 @@ class Setup(forms.Form):
 
 # --- playing ---------------------------------------------------------------------------
 
+def guessers(now: d.Step) -> tuple[int, int]:
+    """On an interception's or a decode's step: the team guessing, and the
+    team whose code it is."""
+    if now.team is None or now.of_team is None:
+        raise ValueError(f"a {now.kind} step has no code to guess")
+    return now.team, now.of_team
+
+
 def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
     """Every code revealed so far, with its round, in the order played."""
     done = [(r.number, x) for r in state.rounds for x in r.reveals]
@@ -209,7 +217,7 @@ class Play(Flow):
         self.session = session
         self.page = Page.PLAY
         self.sub = 0            # the page shown within help, scores or the game's end
-        self.swap_team = None   # the team choosing which keyword to swap
+        self.swap_team: int | None = None   # the team choosing which keyword to swap
         self.typed = ""         # digits typed for a guess or a keyword count
         self.seen: list[str] = []   # reveals the table has moved on from
         self.held: set[int] = set()  # seats whose team button is held down
@@ -298,10 +306,16 @@ class Play(Flow):
             # The rules judge what was typed; a refusal shows their message.
             digits = tuple(int(c) for c in self.typed)
             self.typed = ""
+            event: d.KeywordsGuessed | d.Guess
+            if now.kind == "tiebreak" and not digits:
+                # No count typed: refused as the rules refuse a count out of range.
+                self.box.flash(_("Count 0 to 4 keywords."))
+                self.box.sound("error")
+                return
             if now.kind == "tiebreak":
-                event = d.KeywordsGuessed(now.waiting[0], digits[0] if digits else None)
+                event = d.KeywordsGuessed(now.waiting[0], digits[0])
             else:
-                event = d.Guess(now.team, digits)
+                event = d.Guess(guessers(now)[0], digits)
             if self.box.act(event) and d.is_over(self.state):
                 self.box.sound("done")
 
@@ -339,12 +353,12 @@ class Play(Flow):
                 self.swap_team = None
             else:
                 self._open(Page.PLAY)
-        elif key.isdigit() and self.swap_team is None:
-            if int(key) - 1 in self._swappers():
-                self.swap_team = int(key) - 1
         elif key.isdigit():
             team = self.swap_team
-            if self.box.act(d.SwapKeyword(team, int(key))):
+            if team is None:
+                if int(key) - 1 in self._swappers():
+                    self.swap_team = int(key) - 1
+            elif self.box.act(d.SwapKeyword(team, int(key))):
                 self._open(Page.PLAY)
                 self.box.flash(_("{team} swapped word {n}.").format(team=self.name(team), n=key))
 
@@ -398,7 +412,7 @@ class Play(Flow):
 
     # --- help in play (``playhelp``) ------------------------------------------------
 
-    def help_lines(self) -> tuple[str, ...]:
+    def help_rules(self) -> tuple[str, ...]:
         """After the page's keys, the clue rules [DE-11] and the rest of the keys."""
         return tuple(_(line) for line in HELP)
 
@@ -509,19 +523,20 @@ class Play(Flow):
 
     def _guess_screen(self, now: d.Step) -> Screen:
         s = self.state
+        guessing, of_team = guessers(now)
         if now.kind == "intercept":
-            lines = [_("{team} intercepts.").format(team=self.name(now.team))]
+            lines = [_("{team} intercepts.").format(team=self.name(guessing))]
         else:
-            lines = [_("{team} decodes.").format(team=self.name(now.team))]
+            lines = [_("{team} decodes.").format(team=self.name(guessing))]
             if s.intercept is not None:
-                rival = self.name(1 - now.team)
+                rival = self.name(1 - guessing)
                 lines.append(_("{team} said {code}").format(team=rival, code=code_text(s.intercept)))
         lines += [_("3 digits 1-4, then #"), "> " + "-".join(self.typed.ljust(3, "_"))]
         typing = len(lines) - 1
         first = not s.reveals and s.intercept is None
         if first and not all(s.clues_done[t] for t in s.coding):
             lines.append(_("Time up: stop writing"))  # [DE-4]
-        title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
+        title = _("Round {n}: {team} code").format(n=s.round, team=self.name(of_team))
         # Every digit: the page says why one is not a code's (a 5, one typed twice).
         return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing,
                       digits=roles.DIGITS)
@@ -534,8 +549,8 @@ class Play(Flow):
     def _noted_screen(self, now: d.Step) -> Screen:
         """The interception announced, before the decode: what was said
         (right or wrong only with the code [DE-6]) and who guesses next."""
-        s = self.state
-        rival, team = self.name(1 - now.team), self.name(now.team)
+        s, (guessing, _of_team) = self.state, guessers(now)
+        rival, team = self.name(1 - guessing), self.name(guessing)
         lines = (*wrap(_("{team} intercepts: {code}").format(team=rival, code=code_text(s.intercept))),
                  *wrap(_("Now {team} decodes its own code.").format(team=team)))
         title = _("Round {n}: {team} code").format(n=s.round, team=team)
@@ -603,9 +618,10 @@ class Play(Flow):
         codes = [self._reveal_screen(*x, keys=turn) for x in revealed(self.state)]
         return [self._result_screen(turn), scan, *codes]
 
-    def _result_screen(self, keys) -> Screen:
-        s = self.state
-        r = s.result
+    def _result_screen(self, keys: tuple[tuple[str, str], ...]) -> Screen:
+        r = self.state.result
+        if r is None:
+            raise RuntimeError("a result is shown only once the game is over")
         if len(r.winners) == 2:
             title = _("Both teams win!")
         else:
@@ -640,7 +656,7 @@ class Play(Flow):
         else:
             lines = tuple(wrap(self._by_encryptor(seat, _("Your own keyword cards. Player {n} encrypts."),
                                                   _("Your own keyword cards. {name} encrypts."))))
-        keys = ()
+        keys: tuple[tuple[str, str], ...] = ()
         if hidden:
             keys += ((_("hold"), _("code")),)
         writing = now.kind == "clues" and not s.clues_done[seat]

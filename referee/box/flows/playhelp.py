@@ -7,7 +7,7 @@ uses (the ``TEACH`` text of the game's ``said`` module: one source for
 both); then what the keys of the page it was opened from do (the flow's
 ``help_keys``: its key bar, and what its digits choose, their range as the
 page takes them, so from the state: "1-4: pick a letter" at three
-players); then the game's own lines, if any (``help_lines``: Decrypto's
+players); then the game's own lines, if any (``help_rules``: Decrypto's
 clue rules); then the game's words (``referee.glossary``); last the QR code
 of the phones' How to play page at that phase (``HOW_AT`` of the ``said``
 module names its anchor, ``/how/<game>#<anchor>``).  ``C``/``D`` turn the
@@ -23,11 +23,17 @@ from __future__ import annotations
 
 import dataclasses
 
+from typing import TYPE_CHECKING, Protocol
+
 from referee import catalogue
-from referee.box.flows import forms, roles
+from referee.box.flows import Flow, forms, roles
 from referee.box.flows import teacher
+from referee.box.flows.host import Host
 from referee.box.screen import Screen, layout, wrap
 from referee.i18n import _
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 BACK, ON = "◄", "►"
 
@@ -43,9 +49,8 @@ def offers_help(page: Screen | None) -> bool:
     return page is not None and any(key == roles.HELP and label == _("Help") for key, label in page.keys)
 
 
-def helped(keys) -> tuple[tuple[str, str], ...]:
+def helped(keys: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
     """``keys`` with the help's ``C`` in its place on the bar: before ``D`` and ``*``."""
-    keys = list(keys)
     at = next((i for i, (key, _label) in enumerate(keys) if key in (roles.MORE, roles.BACK)), len(keys))
     return (*keys[:at], roles.help_key(), *keys[at:])
 
@@ -85,7 +90,7 @@ def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = ()) -
         or [(forms.game_menu_line(),)]
 
 
-def screen(box, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
+def screen(box: Host, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
     """Help page ``page`` (taken round) of the pages ``shown``; after
     their last, the QR code of the How to play page at ``anchor``."""
     page %= len(shown) + 1
@@ -95,21 +100,39 @@ def screen(box, game: str, page: int, anchor: str, shown: list[tuple[str, ...]])
     return Screen(forms.help_title(page, len(shown) + 1), shown[page], keys=keys)
 
 
+class Reader(Host, Protocol):
+    """What the help in play asks of its box: what a flow may, the flow up
+    and whether it is the game's own (the help is over a game's page, not
+    over the menus)."""
+
+    flow: Flow | None
+
+    @property
+    def in_game(self) -> bool: ...
+
+
 class Helper:
     """The help in play of the game a box plays (``box``: its session and
     its game's flow), up over the game's page while ``page`` is a number."""
 
-    def __init__(self, box) -> None:
+    def __init__(self, box: Reader) -> None:
         self.box = box
         self.page: int | None = None   # the help's page up, counted round; None: no help up
 
+    def _playing(self) -> tuple[Session, Flow] | None:
+        """The game and its flow, where the game's own page is up and the
+        game has words to help with (the table tools have none)."""
+        box = self.box
+        session, flow = box.session, box.flow
+        if session is None or flow is None or not box.in_game:
+            return None
+        game = catalogue.GAMES.get(session.name)
+        return (session, flow) if game is not None and game.said is not None else None
+
     def _under(self) -> Screen | None:
         """The game's own page, which the help is over."""
-        box = self.box
-        game = catalogue.GAMES.get(box.session.name) if box.in_game else None
-        if game is None or game.said is None:
-            return None
-        return box.flow.screens().get("main")
+        playing = self._playing()
+        return playing[1].screens().get("main") if playing is not None else None
 
     def offered(self) -> bool:
         """Whether the game's page on screen offers its help."""
@@ -128,7 +151,7 @@ class Helper:
     def close(self) -> None:
         self.page = None
 
-    def restore(self, page) -> None:
+    def restore(self, page: object) -> None:
         """The help as it was kept with the game's page (``page``: its
         number, None for none)."""
         self.page = page if isinstance(page, int) and not isinstance(page, bool) and page >= 0 else None
@@ -145,12 +168,14 @@ class Helper:
     def _pages(self) -> tuple[str, str, list[tuple[str, ...]]]:
         """The game, the How to play page's anchor and the help's pages,
         for the phase on screen and the page the help is over."""
-        box = self.box
-        session, flow = box.session, box.flow
+        playing = self._playing()
+        if playing is None:
+            return "", "", []
+        session, flow = playing
         game, phase = session.name, teacher.phase(session)
-        under = self._under() or Screen()
+        under = flow.screens().get("main") or Screen()
         anchor = flow.help_anchor() or how_phase(game, phase)
-        return game, anchor, pages(game, phase, flow.help_keys(under), flow.help_lines())
+        return game, anchor, pages(game, phase, flow.help_keys(under), flow.help_rules())
 
     def screen(self) -> Screen | None:
         """The help's page, while it is up."""
