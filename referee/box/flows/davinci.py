@@ -15,9 +15,9 @@ Turn        a digit names the player attacked, then ``A`` hit or ``B`` miss
             digit; a digit alone does too), ``#`` stops.
 Game over   ``#`` deals the next game of a tournament; after the last game,
             back to the menu.
-Help        ``C`` where the key bar has room for it (all but a first deal
-            with jokers, and a timed turn's keys too long for their line):
-            the help in play (``playhelp``).
+Help        ``C`` where the key bar has room for it (all but the first
+            deal, whose bar has Menu, and a timed turn's keys too long for
+            their line): the help in play (``playhelp``).
 
 The main screen says whose turn it is and what to press, with the turn timer
 big when one is set.  Both team screens show the table: the pool, and each
@@ -192,8 +192,11 @@ class Play(Flow):
         keys = [("#", _("{p} starts").format(p=self._label(self._starter())))]
         if not self.session.events:
             keys.append(("*", _("Menu")))
-        # Help where the bar has room (a first deal with jokers has none: it goes on after it).
-        return playhelp.with_help(Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(s.players))))
+        screen = Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(s.players)))
+        # Help where the bar has room: not beside the first deal's Menu, where
+        # it would take the row the first page's hint needs, over the rules
+        # of the deal.
+        return playhelp.with_help(screen) if self.session.events else screen
 
     def _turn(self, step: dv.Step) -> Screen:
         s = self.state
