@@ -97,7 +97,7 @@ def test_OC1_setup_through_the_keys_from_the_main_menu(table):
     for seat in ("West", "North", "East"):   # [OC-1] the first homes, accepted
         assert f"[{seat}: start homes]" in main(table)
         table.press("#")
-    assert "[North to play]" in main(table) and "Deck: 17" in table.page()
+    assert "[North to play]" in main(table) and "Deck: 17" in table.screen("team1")
     assert "►North 0/3" in table.screen("team1") and " West 0/3" in table.screen("team2")
     log = table.log()[0]
     assert log["game"] == "octiles" and log["players"] == ["West", "North", "East"] and log["mode"] == "referee"
@@ -190,7 +190,7 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     table.press("#")                          # one move, 12↙⇒7↘: shown with the tile
     assert main(table).splitlines() == ["[West: which move?]", "1 12↙⇒7↘", "[tile T01 r0]", "#:OK C:Help *:Back"]
     table.press("#")
-    assert playing(main(table), "East", "T02") and "Deck: 16" in main(table)
+    assert playing(main(table), "East", "T02") and "Deck: 16" in table.screen("team1")
     table.type("6#BB")
     assert "[tile T02 r2]" in main(table) and "[tile T02 r2]" in table.screen("team1")
     table.press("#")
@@ -202,7 +202,7 @@ def test_OC2_a_turn_from_the_space_through_turning_to_the_move_and_the_exchanged
     table.type("##")                          # T03 on a2: A3→B2
     assert main(table).splitlines()[:3] == ["[Tile off space 12]", "Put it at the bottom", "of the deck."]
     table.press("#")
-    assert playing(main(table), "East", "T04") and "Deck: 15" in main(table)
+    assert playing(main(table), "East", "T04") and "Deck: 15" in table.screen("team1")
     turns = table.log()[0]["rounds"]
     assert [(r["player"], r["tile"], r["space"], r["from"], r["to"]) for r in turns] == [
         ("West", "T01", 12, "12↙", "7↘"), ("East", "T02", 6, "6→", "5↗"), ("West", "T03", 12, "12←", "12↘")]

@@ -62,7 +62,7 @@ from referee.box.flows import Flow, public, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
-from referee.box.screen import COLS, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import _, ngettext
 from referee.said.octiles import SEAT_NAMES, describe  # noqa: F401  (describe: the catalogue's hook)
 
@@ -459,7 +459,8 @@ class Play(Flow):
         if s.mode == "referee":
             # The tile turns from the start, before its space is keyed, as
             # on the turning page (A anticlockwise, B clockwise), said on a
-            # line as there: the round gives it its row (the table view says it).
+            # line as there: the deck's count gives it its row, and is said
+            # on the team screens (``_standings``).
             lines.append(_("A◄ ►B turn"))
             also = ("A", "B")
         if forced:
@@ -467,11 +468,12 @@ class Play(Flow):
         elif step.must_move:
             # In dealer mode only the players know whether they can, so the pass stays on offer.
             lines += [_("All passed:"), _("move if able")]
-        else:
+        elif step.tile_from != "deck":
             # [OC-3] on a full board the tile comes off the board, not the deck
-            lines.append(_("Deck: {n}").format(n=len(s.deck or ())) if step.tile_from == "deck" else _("From board"))
-            if s.mode == "dealer":
-                lines.append(_("Round {n}").format(n=s.round))
+            lines += [_("From board"), _("Round {n}").format(n=s.round)][:LINES - len(lines)]
+        else:
+            deck = [_("Deck: {n}").format(n=len(s.deck or ()))] if s.mode == "dealer" else []
+            lines += [*deck, _("Round {n}").format(n=s.round)]
         screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
         return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,),
                                    also=also)
@@ -642,6 +644,8 @@ class Play(Flow):
     def _standings(self, draft: Draft) -> Screen:
         s = self.state
         lines = [self._standing(seat) for seat in range(len(s.names))]
+        if s.mode == "referee" and oc.step(s).tile_from == "deck" and len(lines) < LINES:
+            lines.append(_("Deck: {n}").format(n=len(s.deck or ())))   # the public screen's space page has no row for it
         title = _("{name} to play").format(name=self._name(s.turn))
         return Screen(title, tuple(fit(line, BESIDE) for line in lines),
                       picture=tile_picture(s.hand, draft.rotation))
