@@ -209,9 +209,9 @@ WHY = {
     # The round's end decides [DE-8]: two tokens of a kind, a tie, its breaks.
     "won": Ruling("DE-1", N_("{team} has two interceptions: {team} wins.")),
     "lost": Ruling("DE-1", N_("{team} has two miscommunications: {team} loses.")),
-    "held_out": Ruling("DE-10", N_("{rounds} rounds and the Hacker has fewer than two interceptions: the Team "
-                                   "wins.")),
-    "tie_rounds": Ruling("DE-9", N_("{rounds} rounds played: the score decides, +1 per interception, -1 per "
+    "held_out": Ruling("DE-10", N_("Round {rounds} over and the Hacker has fewer than two interceptions: the "
+                                   "Team wins.")),
+    "tie_rounds": Ruling("DE-9", N_("Round {rounds} over: the score decides, +1 per interception, -1 per "
                                     "miscommunication.")),
     "tie_tokens": Ruling("DE-9", N_("{team} has two of each token: a tie. The score decides.")),
     "tie_miscommunications": Ruling("DE-9", N_("Both teams have two miscommunications: a tie. The score "
