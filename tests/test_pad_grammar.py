@@ -36,14 +36,15 @@ def first(t: Table) -> list[str]:
     return t.screen().splitlines()
 
 
-def test_OC8_C_passes_nothing_and_a_pass_is_asked_first_under_more(table):
+def test_OC8_C_is_help_and_passes_nothing_and_a_pass_is_asked_first_under_more(table):
     table.start("octiles", players=2, mode="dealer")
     turn = first(table)[0]
     table.press("C")
+    assert first(table)[0].startswith("[Help 1/") and table.box.session.state.turns == ()
+    table.press("*")
     assert first(table)[0] == turn and table.box.session.state.turns == ()
-    assert "C does nothing here" in table.screen()
     table.type("D4")
-    assert first(table)[0] == "[Pass the turn?]" and "#:Yes *:No" in table.screen()
+    assert first(table)[0] == "[Pass the turn?]" and "#:Yes C:Help *:No" in table.screen()
     table.press("*")                                     # no: back on the turn, nothing passed
     assert first(table)[0] == turn and table.box.session.state.turns == ()
     table.type("D4#")

@@ -44,6 +44,7 @@ from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
 from referee.box.screen import SAID, Screen, layout, render, said_shown, wrap
 from referee.box.session import Session
+from referee.box.flows.playhelp import Helper
 from referee.box.flows.teacher import Teacher
 from referee.box.wifi import Network
 from referee.clock import WallLabels
@@ -98,6 +99,7 @@ class Box:
         self.pages = PageKeeper(self)
         self.game_menu = GameMenu(lambda: self.session, self.undo, self.leave)   # held up by holding *
         self.teacher = Teacher(self)   # a first game's taught pages, over the game's
+        self.helper = Helper(self)     # help in play, over the game's page (C where it says Help)
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         # comitup's state and this box's address, for every QR code (referee.box.wifi)
@@ -223,8 +225,10 @@ class Box:
     # --- games -------------------------------------------------------------------
 
     def goto(self, flow: Flow) -> None:
-        """``flow`` takes the keys and the screens from now on."""
+        """``flow`` takes the keys and the screens from now on (a help up
+        over the page before goes with it)."""
         self.flow = flow
+        self.helper.close()
 
     @property
     def in_game(self) -> bool:
@@ -364,6 +368,7 @@ class Box:
             return
         self.saved()
         self.teacher.undone(s)
+        self.helper.close()
         self.pages.undone(s, landing)
         self.flash(_("Undone."))
         self.changed()
@@ -387,6 +392,8 @@ class Box:
             self._follow_rules()
         except Unsaved as exc:
             self.unsaved(exc)   # what the rules asked for is asked again after the next key
+        if self.helper.page is not None and not self.helper.up:
+            self.helper.close()   # the game moved on under it (a countdown ran out) to a page without help
         self.render()
         if self._keying:
             self._tell_after = True   # once the key's frame is drawn: the web is sent that frame's words
@@ -568,6 +575,10 @@ class Box:
             return
         elif kind == "press" and key not in TEAMS and self.teacher.screen() is not None:
             self._offered(key, self.teacher.screen(), lambda: self.teacher.key(key))
+        elif kind == "press" and key not in TEAMS and self.helper.up:
+            self._offered(key, self.helper.screen(), lambda: self.helper.key(key))
+        elif kind == "press" and key == roles.HELP and self.helper.offered():
+            self.helper.open()   # the game's page offers its help: the box's, the same in every game
         elif kind == "press" and key not in TEAMS:
             main = self.flow.screens().get("main") if self.flow is not None else None
             self._offered(key, main, lambda: self.pages.key(key, kind))
@@ -597,7 +608,7 @@ class Box:
         page = repr(self.flow.view()) if self.flow is not None else ""
         menu_up = self.game_menu.mode
         return (id(self.flow), page, menu_up, self.session.seq if self.session is not None else None, shown,
-                self.teacher.screen())
+                self.teacher.screen(), self.helper.page)
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -656,15 +667,9 @@ class Box:
         if self.game_menu.mode is not None:
             screens["main"] = self.game_menu.screen()
         elif "main" in screens and session is not None and session.name != "tools":
-            # A game's page: the line of what was last done.  The table tools
-            # show what they hold (the time, the dice): no such line there,
-            # and no hint over their first page.
-            said = self.game_menu.said()
-            if said not in screens["main"].lines:   # a page that says it already
-                screens["main"] = dataclasses.replace(screens["main"], said=said)
-            if accounts.has_account(session.name):
-                screens["main"] = public.keep_turn(screens["main"], public.account(session))
-            screens["main"] = self.teacher.screen() or screens["main"]   # a taught page before the game's
+            # A taught page before the game's, the help over it, else the game's own.
+            screens["main"] = self.teacher.screen() or self.helper.screen() or \
+                self._game_page(session, screens["main"])
         shown = {}
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
@@ -672,6 +677,17 @@ class Box:
                 screen = self._notice() or dataclasses.replace(screen, flash=self._flash.text)
             shown[name] = screen
         return shown
+
+    def _game_page(self, session: Session, main: Screen) -> Screen:
+        """A game's own page as the public screen shows it: with the line of
+        what was last done.  The table tools show what they hold (the time,
+        the dice): no such line there, and no hint over their first page."""
+        said = self.game_menu.said()
+        if said not in main.lines:   # a page that says it already
+            main = dataclasses.replace(main, said=said)
+        if accounts.has_account(session.name):
+            main = public.keep_turn(main, public.account(session))
+        return main
 
     def _notice(self) -> Screen | None:
         """A message that waits for a key (a start's notices: a damaged
@@ -690,15 +706,17 @@ class Box:
     def public_words(self) -> Words:
         """The public screen's own words, for the table view to say what the
         box says: the game's page title (its phase: "Black: finish clues!")
-        and the line of what was last done, beneath any passing message or
-        the game menu, and whether the page draws the account's stage;
-        empty off a game."""
+        and the line of what was last done, beneath any passing message,
+        the game menu, a taught page ("How it goes", "Why") or the help in
+        play, and whether the page draws the account's stage; empty off a
+        game."""
         session, flow = self._up(), self.flow
         if session is None or flow is None or session.name == "tools":
             return {"title": "", "said": "", "staged": False}
-        main = self.shown.get("main") if self.game_menu.mode is None else None
-        if main is None:   # under the game menu: the game's own page
-            main = dataclasses.replace(flow.screens().get("main") or Screen(), said=self.game_menu.said())
+        over = self.game_menu.mode is not None or self.teacher.screen() is not None or self.helper.up
+        main = self.shown.get("main") if not over else None
+        if main is None:   # under the game menu, a taught page or the help: the game's own page
+            main = self._game_page(session, flow.screens().get("main") or Screen())
         # The line of what was last done as the panel draws it, or a line of
         # a page that says it already (a reveal: "White: 4-1-3 right"): a
         # page that leaves it no row ("Time up: stop writing") does not say

@@ -21,6 +21,7 @@ from referee import catalogue
 from referee.box.card import Card
 from referee.box.flows import Flow, flow_for, menu
 from referee.box.flows.host import Host
+from referee.box.flows.playhelp import Helper
 from referee.box.game_menu import GameMenu
 from referee.i18n import _
 from referee.store.events import UNDO, Unsaved
@@ -51,6 +52,7 @@ class Keeps(Host, Protocol):
     card: Card
     flow: Flow | None
     game_menu: GameMenu
+    helper: Helper
 
     @property
     def in_game(self) -> bool: ...
@@ -117,6 +119,8 @@ class PageKeeper:
             page["setup"] = setup
         if box.overlay is not None:
             page["overlay"] = box.overlay
+        if box.helper.page is not None and box.in_game:
+            page["help"] = box.helper.page   # the help in play up over the game's page
         if page != self._saved:
             try:
                 box.store.set_setting("ui", {**page, "seq": box.store.last_seq(game) if game else 0})
@@ -133,7 +137,7 @@ class PageKeeper:
 
     def enter(self, session: Session) -> None:
         """The game's flow, on the page saved for it, if any (the game
-        menu too, if it was up)."""
+        menu too, if it was up, and the help in play)."""
         box = self.box
         box.goto(flow_for(box, session))
         saved = box.store.setting("ui", {})
@@ -142,17 +146,20 @@ class PageKeeper:
         if view is not None and "setup" in saved:
             view = {}   # a setup form over the menus the tools' countdown runs behind
         overlay = saved.get("overlay") if view is not None else None
+        helped = saved.get("help") if view is not None else None
         last = box.store.last_row(session.id)
         if last is not None and last.data == UNDO and saved.get("seq", last.seq) < last.seq:
             # The power went between an undo and its page: the undo row
             # holds the page it landed on.
-            view, overlay = box.store.view(session.id, last.seq) or view, None
+            view, overlay, helped = box.store.view(session.id, last.seq) or view, None, None
         if view is not None and not self.show(session, view, "start: the saved page of game %d"):
             box.card.notices.append(_("Could not restore the page"))
             self._committed = True   # the page that replaces it is saved at once
             self.remember()
-        elif isinstance(overlay, str) and box.game_menu.kept(overlay) and self.page() is not None:
-            box.game_menu.restore(overlay)   # the game menu held up by holding *
+        else:
+            if isinstance(overlay, str) and box.game_menu.kept(overlay) and self.page() is not None:
+                box.game_menu.restore(overlay)   # the game menu held up by holding *
+            box.helper.restore(helped)   # the help in play, over the page it was opened on
         self._saved = _record(saved)
 
     def resume_setup(self) -> None:

@@ -41,9 +41,9 @@ that starts the other team's countdown, which then takes the screen.
 Tie-break: each team in turn types how many of the other team's keywords it
 guessed right, one digit and ``#`` [DE-9].
 
-In play ``C`` shows the help (the clue rules, then the keys) and ``D`` the
-codes revealed so far; there
-``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
+In play ``C`` shows the help (``playhelp``: what the phase is for, the
+page's keys, the clue rules, the rest of the keys) and ``D`` the codes
+revealed so far; there ``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
 the pages (result, the score log's QR code, every revealed code), ``#`` back
 to the main menu.  Undo and ending a game early are the box's own (hold
 ``*``).
@@ -57,7 +57,7 @@ from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
 from referee.box.flows import public
-from referee.box.flows import Flow, clock_text, forms, playhelp, roles
+from referee.box.flows import Flow, clock_text, forms, roles
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
@@ -178,13 +178,6 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(box, page: int, phase: str, teach: str = "") -> Screen:
-    """What the phase ``teach`` is for, then the clue rules [DE-11] and
-    the keys (``playhelp``); last, the QR code of the phones' How to play
-    page at ``phase``."""
-    return playhelp.screen(box, d.NAME, page, phase, playhelp.pages(d.NAME, teach, None, tuple(_(line) for line in HELP)))
-
-
 # --- playing ---------------------------------------------------------------------------
 
 def guessers(now: d.Step) -> tuple[int, int]:
@@ -207,9 +200,9 @@ def reveal_key(number: int, reveal: d.Reveal) -> str:
 
 
 class Page(StrEnum):
-    """The pages of a Decrypto game's screens; what the keys do depends on it."""
+    """The pages of a Decrypto game's screens; what the keys do depends on it
+    (the help in play is the box's: ``playhelp``)."""
     PLAY = "play"
-    HELP = "help"
     SCORES = "scores"
     SWAP = "swap"       # a team picks the keyword to swap
     PHONES = "phones"   # the team pages' links
@@ -244,8 +237,7 @@ class Play(Flow):
             self._team_key(SEATS.index(key), kind)
         elif kind == "press":
             page = self._page()
-            {Page.HELP: self._help_key, Page.SCORES: self._scores_key, Page.SWAP: self._swap_key,
-             Page.PHONES: self._phones_key}.get(page, self._play_key)(key)
+            {Page.SCORES: self._scores_key, Page.SWAP: self._swap_key, Page.PHONES: self._phones_key}.get(page, self._play_key)(key)
 
     def _team_key(self, seat: int, kind: str) -> None:
         if kind == "hold":
@@ -285,8 +277,6 @@ class Play(Flow):
         now = d.step(self.state)
         if now.kind == "over" and self._unseen() is None:
             self._over_key(key)
-        elif key == "C":
-            self._open(Page.HELP)
         elif key == "D":
             self._open(Page.SCORES)
         elif key == "B":
@@ -345,12 +335,6 @@ class Play(Flow):
             self.box.leave()
         elif key in "CD":
             self.sub = (self.sub + (1 if key == "D" else -1)) % len(self._over_pages())
-
-    def _help_key(self, key: str) -> None:
-        if key in "CD":
-            self.sub += 1 if key == "D" else -1
-        elif key == "*":   # not #: these pages offer only * to leave
-            self._open(Page.PLAY)
 
     def _scores_key(self, key: str) -> None:
         count = max(1, len(revealed(self.state)))
@@ -421,9 +405,27 @@ class Play(Flow):
     def screens(self) -> dict[str, Screen]:
         if self._page() == Page.PHONES:
             return {"main": Screen(_("Phone pages"), (_("Each team: scan the"), _("code on your own"),
-                                                      _("screen for your notes.")), keys=(("*", _("Back")),)),
+                                                      _("screen for your notes.")),
+                                   keys=(roles.help_key(), ("*", _("Back")))),
                     "team1": self._phone_screen(0), "team2": self._phone_screen(1)}
         return {"main": self._main(), "team1": self._team_screen(0), "team2": self._team_screen(1)}
+
+    # --- help in play (``playhelp``) ------------------------------------------------
+
+    def help_rules(self) -> tuple[str, ...]:
+        """After the page's keys, the clue rules [DE-11] and the rest of the keys."""
+        return tuple(_(line) for line in HELP)
+
+    def help_anchor(self) -> str:
+        # A code revealed is How to play's "The code revealed", whatever step follows it.
+        return "reveal" if self._page() == Page.PLAY and self._unseen() is not None else ""
+
+    def digit_help(self, page: Screen) -> str:
+        if self._page() == Page.SWAP:
+            return _("{keys}: the team that swaps") if self.swap_team is None else _("{keys}: the keyword to swap")
+        if d.step(self.state).kind == "tiebreak":
+            return _("0-{n}: keywords guessed, then #").format(n=d.KEYWORDS)
+        return _("1-{n}: the code, 3 digits, then #").format(n=d.KEYWORDS)
 
     def _phone_screen(self, seat: int) -> Screen:
         # The team page's address is a secret of the team: its own screen only.
@@ -440,9 +442,6 @@ class Play(Flow):
 
     def _main(self) -> Screen:
         s, page = self.state, self._page()
-        if page == Page.HELP:
-            phase = "reveal" if self._unseen() is not None else playhelp.how_phase(d.NAME, str(d.step(s).kind))
-            return help_screen(self.box, self.sub, phase, str(d.step(s).kind))
         if page == Page.SCORES:
             return self._scores_screen()
         if page == Page.SWAP:
@@ -580,7 +579,7 @@ class Play(Flow):
     def _scores_screen(self) -> Screen:
         done = revealed(self.state)
         if not done:
-            return Screen(_("Codes"), (_("No code revealed yet."),), keys=(("*", _("Back")),))
+            return Screen(_("Codes"), (_("No code revealed yet."),), keys=(roles.help_key(), ("*", _("Back"))))
         keys = (("C", BACK), ("D", ON), ("*", _("Back")))
         return self._reveal_screen(*done[self.sub % len(done)], keys=keys)
 
@@ -588,11 +587,11 @@ class Play(Flow):
         team = self.swap_team
         if team is None:
             lines = tuple(f"{t + 1} {self.name(t)}" for t in self._swappers())
-            return Screen(_("Who swaps a keyword?"), lines, keys=(("*", _("Back")),),
+            return Screen(_("Who swaps a keyword?"), lines, keys=(roles.help_key(), ("*", _("Back"))),
                           digits="".join(str(t + 1) for t in self._swappers()))
         text = _("Which keyword does nobody know? Press 1-4; the new word shows on your screen.")
         return Screen(_("{team} swaps a word").format(team=self.name(team)), tuple(wrap(text)),
-                      keys=(("*", _("Back")),), digits=roles.digits(4))
+                      keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(4))
 
     def _tiebreak_screen(self, now: d.Step) -> Screen:
         s = self.state

@@ -26,7 +26,8 @@ A turn           digits and ``#``: the space the tile went on (``*`` clears);
                  ``3`` who has finished (dealer mode: the player's digit,
                  then ``#`` to confirm) or where the box has every runner
                  (referee mode), ``4`` pass [OC-8], asked first (``#`` yes,
-                 ``*`` no); ``C`` is the setup's help only, never a move
+                 ``*`` no); ``C`` is the help in play (``playhelp``), on every
+                 page with a key bar, never a move
 Turning          referee mode, once the space is keyed: the picture fills the
                  panel's height; ``A`` turns it 45° anticlockwise, ``B``
                  clockwise, until it looks like the tile on the board; ``#``
@@ -450,24 +451,30 @@ class Play(Flow):
         # [OC-8] everyone passed: who can move must.  In dealer mode only the
         # players know whether they can, so the pass stays on offer.
         forced = step.must_move and s.mode == "referee"
+        if draft.typed:
+            keys = [("#", _("OK")), roles.help_key(), ("*", _("Clear"))]
+        else:
+            keys = [("#", _("OK")), roles.help_key(), ("D", _("More"))]   # the pass is under More: it asks first
+        also: tuple[str, ...] = ()
+        if s.mode == "referee":
+            # The tile turns from the start, before its space is keyed, as
+            # on the turning page (A anticlockwise, B clockwise), said on a
+            # line as there: the round gives it its row (the table view says it).
+            lines.append(_("A◄ ►B turn"))
+            also = ("A", "B")
         if forced:
-            lines += [_("All passed:"), _("you must move")]
+            lines += [_("You must move")]   # [OC-8] everyone passed: who can move must
         elif step.must_move:
+            # In dealer mode only the players know whether they can, so the pass stays on offer.
             lines += [_("All passed:"), _("move if able")]
         else:
             # [OC-3] on a full board the tile comes off the board, not the deck
-            lines += [_("Deck: {n}").format(n=len(s.deck or ())) if step.tile_from == "deck" else _("From board"),
-                      _("Round {n}").format(n=s.round)]
-        if draft.typed:
-            keys = [("#", _("OK")), ("*", _("Clear"))]
-        else:
-            keys = [("#", _("OK")), ("D", _("More"))]   # the pass is under More: it asks first
-        if s.mode == "referee":
-            # The tile turns from the start, before its space is keyed, as
-            # on the turning page: A anticlockwise, B clockwise.
-            keys[1:1] = [("A", "◄"), ("B", "►")]
+            lines.append(_("Deck: {n}").format(n=len(s.deck or ())) if step.tile_from == "deck" else _("From board"))
+            if s.mode == "dealer":
+                lines.append(_("Round {n}").format(n=s.round))
         screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
-        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,))
+        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,),
+                                   also=also)
 
     def _turning(self, step: oc.Step, number: int, draft: Draft) -> Screen:
         """The tile picture at the panel's full height, so that crossing
@@ -493,11 +500,11 @@ class Play(Flow):
         title = _("{name}: which move?").format(name=self._name(seat(step)))
         if len(moves) == 1:
             # The only move, beside the tile as it will lie: # makes it.
-            screen = self._tile_screen(step, cells, (("#", _("OK")), ("*", _("Back"))), rotation=draft.rotation,
-                                       title=title)
+            screen = self._tile_screen(step, cells, (("#", _("OK")), roles.help_key(), ("*", _("Back"))),
+                                       rotation=draft.rotation, title=title)
             return dataclasses.replace(screen, digits=roles.digits(1))
         lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
-        return Screen(title, lines, keys=(("*", _("Back")),), digits=roles.digits(len(moves)))
+        return Screen(title, lines, keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(len(moves)))
 
     def _why(self, number: int, draft: Draft) -> Screen:
         """Why the tile on space ``number``, turned as ``draft`` has it, moves nobody."""
@@ -509,15 +516,15 @@ class Play(Flow):
             reason = f"{oc.move_name(why.from_circle, why.to_circle)}: {reason}"
         elif why.from_circle:
             reason = _("From {circle}:").format(circle=oc.place(why.from_circle)) + " " + reason
-        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),), digits="")
+        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(roles.help_key(), ("*", _("Back"))), digits="")
 
     def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
         lines = (_("No move with"), _("this tile."), _("#: pass it on"))
-        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+        return self._tile_screen(step, lines, (("#", _("Pass")), roles.help_key(), ("D", _("More"))))
 
     def _stuck(self, step: oc.Step, draft: Draft) -> Screen:
         lines = (_("Nobody can"), _("move with it."), _("#: pass on"))
-        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+        return self._tile_screen(step, lines, (("#", _("Pass")), roles.help_key(), ("D", _("More"))))
 
     def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
         s = self.state
@@ -526,7 +533,7 @@ class Play(Flow):
             # [OC-8] [ruling] a tile nobody could use for a whole round
             under = (_("Nobody could move"), _("Put it at the bottom"), _("of the deck."),
                      _("{name} draws.").format(name=self._name(s.turn)))
-            return Screen(_("Tile under the deck"), under, keys=(("#", _("OK")), ("D", _("More"))))
+            return Screen(_("Tile under the deck"), under, keys=(("#", _("OK")), roles.help_key(), ("D", _("More"))))
         if exchanged and exchanged.space is not None:   # an exchange names its space
             number = oc.space_number(exchanged.space)
             # The tiles carry no numbers: it is the tile that lay on the space.
@@ -544,7 +551,7 @@ class Play(Flow):
             lines.append(_("The others play on."))
             if not exchanged:
                 title = lines.pop(0)
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("D", _("More"))), digits="")
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), roles.help_key(), ("D", _("More"))), digits="")
 
     def _ask_more(self) -> Screen:
         lines = [_("1 Map of the spaces"), _("2 End the game")]
@@ -554,28 +561,28 @@ class Play(Flow):
             lines.append(_("3 Where runners are"))
         if self._may_pass():
             lines.append(_("4 Pass the turn"))
-        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),), digits=roles.digits(len(lines)))
+        return Screen(_("More"), tuple(lines), keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(len(lines)))
 
     def _ask_pass(self) -> Screen:
         return Screen(_("Pass the turn?"), (_("The tile goes on to"), _("the next player.")),
-                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+                      keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _ask_end(self) -> Screen:
         s = self.state
         lines = (_("Places so far stay."),) if s.finishers else (_("Nobody wins."),)
-        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _ask_finished(self) -> Screen:
         s = self.state
         cells = [fit(f"{seat + 1} {self._name(seat)}", 10).ljust(10) for seat in s.active]
         lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
-        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),),
+        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(roles.help_key(), ("*", _("Back"))),
                       digits=roles.digits(len(s.names)))   # a seat home already is refused with why
 
     def _ask_sure(self) -> Screen:
         lines = (_("All runners in their"), _("goal homes?"))
         return Screen(_("{name} finished?").format(name=self._name(self._finisher())), lines,
-                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+                      keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _runners(self) -> Screen:
         """Where the box has every runner: to check against the table."""
@@ -588,7 +595,7 @@ class Play(Flow):
             # not fit, the names stand side by side.
             joined = " ".join(mine) if len(" ".join(mine)) <= COLS - 7 else "".join(mine)
             lines.append(f"{fit(self._name(seat), 6):<6} {joined}")
-        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),), digits="")
+        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")), roles.help_key()), digits="")
 
     def _map(self, page: int) -> Screen:
         if page == RUNNERS:
@@ -614,6 +621,23 @@ class Play(Flow):
             title = _("Start homes") + f" {page + 1}/{MAP_PAGES}"
         # No row is left for a key bar: the title names the keys.
         return Screen(title, lines, digits="", also=("C", "D", "#", "*"))
+
+    # --- help in play (``playhelp``) --------------------------------------------------
+
+    def help_keys(self, page: Screen) -> list[str]:
+        # The tile's turns, A and B, which the space's page names on a line.
+        turns = [_("A, B: turn the tile")] if {"A", "B"} <= set(page.also) and page.keys else []
+        return [*super().help_keys(page), *turns]
+
+    def digit_help(self, page: Screen) -> str:
+        if self.page == RUNNERS or self.asking == Ask.MORE:
+            return ""
+        if self.asking == Ask.FINISHED:
+            return _("{keys}: who has finished")
+        step, draft = oc.step(self.state), self._draft()
+        if step.kind == "play" and draft.space is None:
+            return _("1-{n}: the space, then #").format(n=SPACES)
+        return _("{keys}: which move")
 
     def _standings(self, draft: Draft) -> Screen:
         s = self.state
