@@ -170,7 +170,7 @@ class PageKeeper:
         name = saved.get("setup") if isinstance(saved, dict) else None
         # A damaged page may hold anything there, even a list (unhashable).
         if not isinstance(name, str) or name not in {g.name for g in catalogue.on_menu()} \
-                or getattr(box.flow, "session", None) is not None:
+                or box.in_game:
             return
         try:
             menu.open_game(box, name)
