@@ -296,7 +296,7 @@ GUIDE = Guide(
         Phase("clues", N_("Clues"),
               N_("Each encryptor holds the team button to see the code, then writes three clues on the notesheet."),
               (N_("Team button, held: the code, on the team's screen only"),
-               N_("Team button twice: our clues are written"), N_("A: another encryptor")),
+               N_("Team button twice: our clues are written"), N_("A, before round 1: swap a keyword")),
               (Shot("clues", N_("The public screen names each team's encryptor.")),
                Shot("code", N_("White's own screen while White's button is held: the code 3-2-1."), "team1"))),
         Phase("guesses", N_("Guesses"),
