@@ -95,8 +95,11 @@ if [ -n "$missing" ]; then
 fi
 if [ -n "$missing" ]; then
     echo "    installing:$missing"
+    # Without what they only recommend: python3-pip's is a compiler
+    # (build-essential, python3-dev), hundreds of MB on the card for a venv
+    # installed from wheels only (--only-binary=:all:).
     # shellcheck disable=SC2086  # one word per package
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
 else
     echo "    all there"
 fi
