@@ -51,9 +51,9 @@ def key_to_frame(presses: int = 1000) -> dict:
 
 def frames_per_key(keys_a_game: int = 150) -> dict:
     """Pictures handed to the main display per key that changes its
-    screen, over seeded walks of every game's pages (keys the page shows,
-    now and then another: a refusal changes the screen too); and of those,
-    the keys that committed an event."""
+    screen, over seeded walks of every game's pages, untaught and then
+    taught (keys the page shows, now and then another: a refusal changes
+    the screen too); and of those, the keys that committed an event."""
     import random
 
     from referee import catalogue
@@ -78,8 +78,8 @@ def frames_per_key(keys_a_game: int = 150) -> dict:
         t.box.devices.keys.on_key = counted(t.box.devices.keys.on_key)
         t.box._rolled = counted(t.box._rolled)
         rng = random.Random(1)
-        for game in catalogue.on_menu():
-            t.start(game.name)
+        for teach, game in ((teach, game) for teach in (False, True) for game in catalogue.on_menu()):
+            t.start(game.name, teach=teach)
             for _ in range(keys_a_game):
                 shown = t.box.shown["main"]
                 offered = [k for k, _label in shown.keys if len(k) == 1] or list("#*")

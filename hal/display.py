@@ -89,6 +89,7 @@ class Display:
         self._attempt = 0
         self.online = False
         self.bytes_sent = 0
+        self.pictures = 0   # pictures handed to ``show`` (the box hands one a frame)
         self.on_change: Callable[[str, bool], None] | None = None
         self._connect()
 
@@ -101,6 +102,7 @@ class Display:
         if image.size != self.size:
             raise ValueError(f"display {self.name} shows {self.size[0]}x{self.size[1]} pictures, "
                              f"not {image.size[0]}x{image.size[1]}")
+        self.pictures += 1
         if self.rotate:
             image = image.transpose(TURNS[self.rotate])
         self._wanted = pages(image)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+# The font and the layout the table was made with (scripts/panel_font.py).
+DRAWN_BY = "6x10.pcf.gz sha256:bb612a7ee284373a, Pillow 13.0.0, FreeType 2.14.3, raqm 0.11.0"
+
 # (first, last) code points, in order; the space is drawn as blank.
 RANGES = (
     (0x0021, 0x007E), (0x00A0, 0x017F), (0x018F, 0x018F), (0x0192, 0x0192), (0x01A0, 0x01A1), (0x01AF, 0x01B0),

@@ -168,7 +168,7 @@ def preview(box, token: str, fields: dict[str, str]) -> dict[str, Illegal]:
         raise LookupError(token)
     rows = [f"t{t}n" for t in (1, 2)] if form.teams else ["n"]
     given, refused = _checked(rows, fields)
-    form.preview = given if form.teams else given[0]
+    form.preview = given   # row by row, as the form shows them
     _redraw(box, form)
     return refused
 

@@ -10,17 +10,33 @@ text font changes (tests/test_names.py fails until it is run):
 """
 from __future__ import annotations
 
+import gzip
+import hashlib
 import pathlib
 import sys
 
+from PIL import __version__ as PIL_VERSION
+from PIL import features
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from referee.box.screen import FONTS, font  # noqa: E402  (the path above first)
+from referee.box.screen import FONTS, font, font_file  # noqa: E402  (the path above first)
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "referee" / "panel_font.py"
 # A code point no font has: what the font draws for a missing glyph.
 MISSING = "\U0010fffd"
 SURROGATES = range(0xD800, 0xE000)   # no character of their own; FreeType refuses them
+
+
+def drawn_by() -> str:
+    """What decides which characters are drawn: the font's own bytes and
+    the Pillow, FreeType and raqm that lay them out.  The same inputs draw
+    the same characters, so a table made from them needs no new scan."""
+    path = font_file("text")
+    with (gzip.open(path) if path.endswith(".gz") else open(path, "rb")) as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    return (f"{FONTS['text'][0]} sha256:{digest}, Pillow {PIL_VERSION}, "
+            f"FreeType {features.version('freetype2')}, raqm {features.version('raqm')}")
 
 
 def drawn(char: str) -> bytes:
@@ -47,7 +63,7 @@ def ranges() -> list[tuple[int, int]]:
     return [(first, last) for first, last in found]
 
 
-def module(found: list[tuple[int, int]]) -> str:
+def module(found: list[tuple[int, int]], by: str) -> str:
     name, _size, package = FONTS["text"]
     rows = []
     for i in range(0, len(found), 6):
@@ -60,6 +76,9 @@ tests/test_names.py checks that it still matches.
 from __future__ import annotations
 
 from bisect import bisect_right
+
+# The font and the layout the table was made with (scripts/panel_font.py).
+DRAWN_BY = "{by}"
 
 # (first, last) code points, in order; the space is drawn as blank.
 RANGES = (
@@ -77,5 +96,5 @@ def drawable(char: str) -> bool:
 
 
 if __name__ == "__main__":
-    OUT.write_text(module(ranges()), encoding="utf-8")
+    OUT.write_text(module(ranges(), drawn_by()), encoding="utf-8")
     print(f"wrote {OUT}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from games import octiles as oc
 from referee import i18n
 from referee.box.screen import Screen
 from referee.testing import Table
@@ -132,24 +133,33 @@ def _decipher(t: Table, seen: list[str]) -> None:
 
 
 def _octiles(t: Table, seen: list[str]) -> None:
-    """Six turns, each on the first space and turn of the tile that moves
-    a runner (a refused one said and taken back)."""
+    """Six turns. Each is first tried where the tile moves nobody, once for
+    each reason the box gives (said, then taken back to the space), then on
+    the first space and turn that moves a runner, its first move chosen
+    where the tile offers more than one. The rules say which is which, in
+    every language alike."""
     t.start("octiles", teach=True, **START["octiles"])
     _read(t, seen)
     for _turn in range(6):
-        before = t.box.session.seq
+        state = t.box.session.state
+        refused: dict[str, tuple[int, int]] = {}
+        moves = None
         for space in range(1, 18):
             for turns in range(4):
-                _press(t, f"{space}#" + "B" * turns + "#", seen)
-                if "Space:" in t.screen() or "which move?" in t.screen():
-                    break
-                _press(t, "*", seen)
-                if "Space:" not in t.screen():
-                    _press(t, "*", seen)
-            if t.box.session.seq > before:
-                break
-            if "which move?" in t.screen():
-                _press(t, "1", seen)
+                if oc.moves_at(state, oc.space_name(space), turns):
+                    moves = moves or (space, turns)
+                elif (why := oc.no_move(state, oc.space_name(space), turns)) is not None:
+                    refused.setdefault(why.reason, (space, turns))
+        assert moves is not None, "the walk's games always have a move"
+        for space, turns in refused.values():
+            _press(t, f"{space}#" + "B" * turns + "#", seen)   # "No move there", and why
+            _press(t, "**", seen)                                # back to the turn, then to the space
+        before = t.box.session.seq
+        space, turns = moves
+        _press(t, f"{space}#" + "B" * turns + "#", seen)
+        if t.box.session.seq == before:                          # "which move?": the first
+            _press(t, "1", seen)
+        assert t.box.session.seq > before, t.screen()
     _press(t, "D" * 3, seen)
 
 

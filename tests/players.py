@@ -54,6 +54,7 @@ MODES = {m.name: m for m in (
 
 MENU_LINE = "1 Decrypto"
 OFFERED = re.compile(r"(?:^|\s)([0-9A-D*#](?:,[0-9])*):")
+KEY_ROW = re.compile(r"[0-9A-D*#](?:,[0-9])*:\S")   # a row of the key bar: "A:Hit B:Miss", never "A: attack again"
 
 
 @dataclass
@@ -69,10 +70,12 @@ class Seen:
 
 
 def offered(screen: str) -> list[str]:
-    """The keys a screen offers: its bottom line's and its numbered items'
-    (and ``D`` where the title offers it: the tools' timer turns to the dice)."""
+    """The keys a screen offers: its key bar's (the bottom line, and the one
+    above where the bar takes two rows) and its numbered items' (and ``D``
+    where the title offers it: the tools' timer turns to the dice)."""
     lines = screen.split("\n")
-    keys = [k for found in OFFERED.findall(lines[-1]) for k in found.split(",")]
+    bar = lines[-2:] if len(lines) > 2 and KEY_ROW.match(lines[-2]) and KEY_ROW.match(lines[-1]) else lines[-1:]
+    keys = [k for row in bar for found in OFFERED.findall(row) for k in found.split(",")]
     keys += [line[0] for line in lines[1:] if re.match(r"\d ", line)]
     if "D:" in lines[0]:
         keys.append("D")

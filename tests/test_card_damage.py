@@ -180,3 +180,24 @@ def test_a_real_box_says_what_of_a_finished_game_could_not_be_read(tmp_path):
               what="the main screen saying so")
     finally:
         p.close()
+
+
+def test_a_game_whose_row_turns_unreadable_during_play_can_still_be_ended():
+    # Leaving, an undo and a game's end read the game's row again: one that
+    # can no longer be read ended the key in an error, and the table was
+    # held on "End this game?".
+    with Table(seed=5) as t:
+        _davinci(t)
+        game = t.box.session.id
+        with sqlite3.connect(t.database) as db:
+            name, = db.execute("SELECT CAST(name AS BLOB) FROM games WHERE id = ?", (game,)).fetchone()
+            db.execute("UPDATE games SET name = CAST(? AS TEXT) WHERE id = ?", (_flipped(name, 0, 0xFF), game))
+        db.close()
+        assert t.box.store.game(game) is None                         # the row no longer reads
+        t.hold("*", 1.0)
+        t.type("D#")                                                  # ended from the game menu
+        assert t.screen().startswith("[Tabletop Referee"), t.screen()
+        with sqlite3.connect(t.database) as db:
+            ended, = db.execute("SELECT ended FROM games WHERE id = ?", (game,)).fetchone()
+        db.close()
+        assert ended is not None                                      # marked finished all the same

@@ -92,7 +92,7 @@ def test_DV3_DV9_DV10_DV11_setup_from_the_main_menu_by_keys(table):
                             "Joker anywhere, fixed", "1-4: who starts", "#:P3 starts *:Menu"]
     assert lines(table, "team1")[0] == "[Pool: 14 · game 1/3]"  # 26 tiles, 12 dealt
     table.press("#")
-    assert lines(table) == ["[P3: draw a tile]", "1:00", "1,2,4:attack"]
+    assert lines(table) == ["[P3: draw a tile]", "1:00", "1,2,4:attack C:Help"]
     assert rows(table) == [" P1 hidden 3, up 0", " P2 hidden 3, up 0", "►P3 hidden 3, up 0", " P4 hidden 3, up 0"]
 
 
@@ -124,15 +124,16 @@ def test_DV10_the_pool_counts_24_tiles_or_26_with_jokers_less_what_was_drawn(tab
 def test_DV5_hit_then_again_then_stop_keeps_the_drawn_tile_hidden(table):
     start(table, players=3)
     assert lines(table) == ["[P1: draw a tile]", "►P1 hidden 4, up 0", " P2 hidden 4, up 0", " P3 hidden 4, up 0",
-                            "2,3:attack"]
+                            "2,3:attack C:Help"]
     table.press("2")
-    assert lines(table) == ["[P1 attacks P2]", "Hit: P2 shows it", "Miss: show drawn tile", "A:Hit B:Miss *:Back"]
+    assert lines(table) == ["[P1 attacks P2]", "Hit: P2 shows it", "Miss: show drawn tile", "A:Hit B:Miss C:Help",
+                            "*:Back"]
     table.press("A")
     assert lines(table) == ["[P1 hit! Again?]", "A: attack again", "#: stop; drawn tile",
-                            "joins your row hidden", "2,3:attack #:Stop"]
+                            "joins your row hidden", "2,3:attack #:Stop", "C:Help"]
     assert rows(table) == ["►P1 hidden 4, up 0", " P2 hidden 3, up 1", " P3 hidden 4, up 0"]
     table.press("A")
-    assert lines(table)[0] == "[P1 again: whom?]" and lines(table)[-1] == "2,3:attack *:Back"
+    assert lines(table)[0] == "[P1 again: whom?]" and lines(table)[-2:] == ["2,3:attack C:Help", "*:Back"]
     attack(table, 3, hit=True)
     attack(table, 2, hit=True)        # a digit alone attacks again too
     table.press("#")
@@ -148,7 +149,7 @@ def test_DV4_DV6_a_miss_turns_the_drawn_tile_up_and_passes_the_turn(table):
     assert lines(table)[0] == "[P1 hit! Again?]"
     table.press("2")
     table.press("3")                  # not here: this page takes A, B or *
-    assert lines(table)[0] == "[P1 attacks P2]" and flashed(table) == ["3 does nothing here: A Hit, B Miss, * Back"]
+    assert lines(table)[0] == "[P1 attacks P2]" and flashed(table) == ["3 does nothing here: A Hit, B Miss, C Help, * Back"]
     table.type("*3")
     assert lines(table)[0] == "[P1 attacks P3]"
     table.press("B")
@@ -164,7 +165,7 @@ def test_DV9_running_out_of_time_is_a_miss_with_the_buzzer(table):
     assert "0:01" in table.screen() and "timeup" not in table.sounds
     table.advance(0.5)
     assert table.sounds[-1] == "timeup" and table.sounds.count("tick") == 5
-    assert lines(table) == ["[Time up! P2: draw]", "0:30", "1,3:attack"]
+    assert lines(table) == ["[Time up! P2: draw]", "0:30", "1,3:attack C:Help"]
     assert rows(table) == [" P1 hidden 4, up 1", "►P2 hidden 4, up 0", " P3 hidden 4, up 0", "Time up: P1 missed"]
     # P1's hit, pressed a moment too late, is not credited to P2's turn.
     refused(table, "A", "Player 2's turn now.")
@@ -172,7 +173,7 @@ def test_DV9_running_out_of_time_is_a_miss_with_the_buzzer(table):
     attack(table, 3, hit=True)
     assert lines(table) == ["[P2 hit! Again?]", "0:10", "1,3:attack #:Stop"]  # a hit buys no time
     table.press("#")
-    assert lines(table) == ["[P3: draw a tile]", "0:30", "1,2:attack"]
+    assert lines(table) == ["[P3: draw a tile]", "0:30", "1,2:attack C:Help"]
 
 
 def test_DV7_with_an_empty_pool_nothing_is_drawn_and_a_miss_shows_an_own_tile(table):
@@ -201,10 +202,10 @@ def test_DV8_a_player_out_is_skipped_and_the_last_one_with_hidden_tiles_wins(tab
         attack(table, 2, hit=True)
     assert rows(table) == ["►P1 hidden 4, up 0", " P2 out", " P3 hidden 4, up 0"]
     table.press("#")
-    assert lines(table)[0] == "[P3: draw a tile]" and lines(table)[-1] == "1:attack"
+    assert lines(table)[0] == "[P3: draw a tile]" and lines(table)[-1] == "1:attack C:Help"
     refused(table, "2", "Player 2 is out.")
     attack(table, 1, hit=False)
-    assert lines(table)[0] == "[P1: draw a tile]" and lines(table)[-1] == "3:attack"
+    assert lines(table)[0] == "[P1: draw a tile]" and lines(table)[-1] == "3:attack C:Help"
     for _ in range(4):
         attack(table, 3, hit=True)
     url = table.box.public_url()
@@ -244,13 +245,13 @@ def test_DV7_DV8_an_empty_pool_miss_can_put_the_attacker_out(table):
 def test_DV4_DV6_impossible_input_is_refused_with_a_message(table):
     start(table, players=3)
     refused(table, "1", "Not your own row.")
-    refused(table, "5", "5 does nothing here: 2,3 attack")
-    refused(table, "A", "A does nothing here: 2,3 attack")
-    refused(table, "#", "# does nothing here: 2,3 attack")
+    refused(table, "5", "5 does nothing here: 2,3 attack, C Help")
+    refused(table, "A", "A does nothing here: 2,3 attack, C Help")
+    refused(table, "#", "# does nothing here: 2,3 attack, C Help")
     attack(table, 2, hit=False)
     refused(table, "A", "A miss ends the turn.")  # P1 would go again after the miss
-    refused(table, "#", "# does nothing here: 1,3 attack")
-    refused(table, "B", "B does nothing here: 1,3 attack")
+    refused(table, "#", "# does nothing here: 1,3 attack, C Help")
+    refused(table, "B", "B does nothing here: 1,3 attack, C Help")
     assert lines(table)[0] == "[P2: draw a tile]"
 
 
@@ -266,7 +267,7 @@ def test_DV11_three_games_of_points_end_in_a_shared_win(table):
     attack(table, 1, hit=False)
     for target in (2,) * 4 + (3,) * 4:
         attack(table, target, hit=True)
-    assert lines(table) == ["[Game 1/3: P1 wins]", "P1 19 pts +19", "P2  0 pts +0", "P3  0 pts +0", "#:Next game"]
+    assert lines(table) == ["[Game 1/3: P1 wins]", "P1 19 pts +19", "P2  0 pts +0", "P3  0 pts +0", "#:Next game C:Help"]
     assert lines(table, "team1") == ["[P1 won, turns: 4]", "P1 hits: 8, 19 pts", "P2 hits: 0, 0 pts",
                                      "P3 hits: 0, 0 pts"]
     # Game 2, P2 starts (the next clockwise) and wins in one turn: 19.
@@ -277,7 +278,7 @@ def test_DV11_three_games_of_points_end_in_a_shared_win(table):
     # Game 3, P3 starts.  P3, P1 and P2 each hit once and stop; then P3
     # finishes P1 (3 left) and P2 (4 left): P3 8 hits + 6 + 5 = 19, P1 1, P2 1.
     table.press("#")
-    assert lines(table)[0] == "[Game 3/3: take 4 each]" and lines(table)[-1] == "#:P3 starts"
+    assert lines(table)[0] == "[Game 3/3: take 4 each]" and lines(table)[-1] == "#:P3 starts C:Help"
     table.press("#")
     for attacker, target in ((3, 1), (1, 2), (2, 1)):
         assert lines(table)[0] == f"[P{attacker}: draw a tile]"
@@ -314,18 +315,18 @@ def test_DV3_every_game_of_a_tournament_asks_who_starts_the_next_seat_offered(ta
     for target in (3,) * 4 + (1,) * 4:
         attack(table, target, hit=True)
     table.press("#")                      # game 2: the seat after P2 is offered ...
-    assert lines(table)[0] == "[Game 2/3: take 4 each]" and lines(table)[-1] == "#:P3 starts"
+    assert lines(table)[0] == "[Game 2/3: take 4 each]" and lines(table)[-1] == "#:P3 starts C:Help"
     table.press("1")                      # ... and the table picks P1
-    assert lines(table)[-1] == "#:P1 starts"
+    assert lines(table)[-1] == "#:P1 starts C:Help"
     table.advance(1.0)
     table.restart()                       # the pick survives a power cut
-    assert lines(table)[-1] == "#:P1 starts"
+    assert lines(table)[-1] == "#:P1 starts C:Help"
     table.press("4")                      # nobody sits at seat 4: nothing changes
-    assert lines(table)[-1] == "#:P1 starts"
+    assert lines(table)[-1] == "#:P1 starts C:Help"
     table.press("#")
     assert lines(table)[0] == "[P1: draw a tile]"
     undo(table)                           # undo comes back to the same question
-    assert lines(table)[-1] == "#:P1 starts"
+    assert lines(table)[-1] == "#:P1 starts C:Help"
     table.press("#")
     for target in (2,) * 4 + (3,) * 4:
         attack(table, target, hit=True)

@@ -91,8 +91,9 @@ def test_DC2_the_first_word_maker_is_a_setup_choice(table):
 def test_DC10_worked_example_panda_played_on_the_keys(table):
     table.start("decipher", players=PANDA)
     table.type("7#")                  # Mirek: 7 pieces in the chamber
-    assert shown(table) == ("[1/3 Maker: Mirek]\nTurn: Ania\nNO: 0  Bonus: ●●●\nPieces: set\n"
-                            "Guess: 2 Ania 3 Marek\nA:YES B:NO D:More")
+    # Before bonus mode its tokens are all there: the pieces share their line, under a key bar of two rows
+    assert shown(table) == ("[1/3 Maker: Mirek]\nTurn: Ania\nNO: 0  Pieces: set\n"
+                            "Guess: 2 Ania 3 Marek\nA:YES B:NO C:Help\nD:More")
     table.type("BA")                  # Ania: NO, YES
     table.type("BBA")                 # Marek: NO, NO, YES
     table.type("A")                   # Ania
@@ -186,7 +187,7 @@ def test_DC3_the_maker_corrects_the_count_after_the_first_yes_on_screen_1_only(t
     assert shown(table) == first and "51" not in first and "Pieces: ●●" in first
     table.type("*5#")
     asked = shown(table)
-    assert "Maker: confirm on 1" in asked and "#:Yes *:No" in asked and "5" not in asked
+    assert "Maker: confirm on 1" in asked and "#:Yes C:Help *:No" in asked and "5" not in asked
     assert shown(table, "team1").splitlines()[:3] == ["[Correct the count?]", "Now: 5 left to place", "Was 8."]
     assert "5" not in table.screen("team2")
     table.press("#")
@@ -237,25 +238,25 @@ def test_DC6_the_box_starts_bonus_mode_at_exactly_three_pieces_left(table):
     table.type("6#")
     table.type("A")
     table.type("BA")
-    assert "Pieces: set" in table.screen() and "A:YES B:NO D:More" in table.screen()
+    assert "Pieces: set" in table.screen() and "A:YES B:NO C:Help\nD:More" in table.screen()
     assert "4\npieces left inside" in peek(table)
     assert "warning" not in table.sounds
     table.type("A")                   # three left
     assert flashed(table) == ["Bonus mode: 3 pieces"]
     assert table.sounds[-1] == "warning"
-    assert "Bonus mode: 3 left" in table.screen() and "#:Piece D:More" in table.screen()
+    assert "Bonus mode: 3 left" in table.screen() and "#:Piece C:Help D:More" in table.screen()
     assert "3\npieces left inside" in peek(table)
     table.press("A")                  # no piece in hand yet
-    assert flashed(table) == ["A does nothing here: 1-3, # Piece, D More"]
+    assert flashed(table) == ["A does nothing here: 1-3, # Piece, C Help, D More"]
     table.press("#")
-    assert "Bonus: ●●○" in table.screen() and "A:YES B:NO D:More" in table.screen()
+    assert "Bonus: ●●○" in table.screen() and "A:YES B:NO C:Help\nD:More" in table.screen()
     assert "2\npieces left inside" in peek(table)
 
 
 def test_DC6_without_a_count_the_maker_announces_bonus_mode(table):
     table.start("decipher", players=3)
     table.press("#")
-    assert "Pieces: —" in table.screen()
+    assert "NO: 0  Pieces: —" in table.screen()
     assert "No piece count" in peek(table)
     table.type("B")                   # a NO: bonus mode waits for the turn to end
     table.press("D")
@@ -278,12 +279,13 @@ def test_DC7_bonus_tokens_cannot_go_below_zero(table):
     table.press("#")
     assert "Bonus: ○○○" in table.screen()
     table.press("#")                  # a fourth piece?
-    assert flashed(table) == ["# does nothing here: 1-3, A YES, B NO, D More"]
+    # the whole message, which the key bar's two rows leave two lines of the panel
+    assert table.box.shown["main"].flash == "# does nothing here: 1-3, A YES, B NO, C Help, D More"
     table.press("A")
     assert "Bonus: ○○○" in table.screen() and "All pieces are out." in table.screen()
-    assert "Piece" not in table.screen() and "#:Give up D:More" in table.screen()
+    assert "Piece" not in table.screen() and "#:Give up C:Help\nD:More" in table.screen()
     table.press("B")
-    assert flashed(table) == ["B does nothing here: 1-3, # Give up, D More"]
+    assert table.box.shown["main"].flash == "B does nothing here: 1-3, # Give up, C Help, D More"
     table.type("##D")
     assert "Bonus tokens 3×2 =  6" in table.screen()
 
@@ -330,7 +332,7 @@ def test_DC9_DC10_nobody_guesses_any_more_and_the_maker_takes_five(table):
     table.type("#A2B")
     table.type("D3")
     assert shown(table) == ("[End the round?]\nNobody guesses any\nmore: Player 1 takes\n"
-                            "the solution token.\n#:End *:Back")
+                            "the solution token.\n#:End C:Help *:Back")
     table.press("*")
     assert "Turn: Player 3" in table.screen()
     table.type("D3#")
@@ -391,7 +393,7 @@ def test_DC11_one_winner_and_the_scores_so_far(table):
     table.start("decipher", players=PANDA)
     table.type("#3A#")                # Marek solves Mirek's word at once
     table.type("#D4")
-    assert rows(table) == ["[Scores]", "Marek 13", "Ania 3", "Mirek 1", "*:Back"]
+    assert rows(table) == ["[Scores]", "Marek 13", "Ania 3", "Mirek 1", "C:Help *:Back"]
     table.type("*3A#")                # Marek solves Ania's word
     table.type("#2A")                 # Ania solves Marek's
     assert shown(table).splitlines()[:4] == ["[Game over]", "Winner:", "Marek", "27 points"]
@@ -423,7 +425,7 @@ def test_power_cut_after_every_step_comes_back_to_the_same_screens(table):
         before = [shown(table, name) for name in ("main", "team1", "team2")]
         table.restart()
         assert [shown(table, name) for name in ("main", "team1", "team2")] == before, keys
-    assert rows(table)[:3] == ["[3/4 Maker: Player 1]", "Turn: Player 2", "NO: 0 Bonus: ●●●"]
+    assert rows(table)[:3] == ["[3/4 Maker: Player 1]", "Turn: Player 2", "NO: 0 Pieces: —"]
     assert [r["ended"] for r in table.log()[0]["rounds"]] == ["solved", "given_up"]
     table.press("2")
     assert "Tokens: ●●○" in table.screen()

@@ -93,6 +93,15 @@ def test_the_encryptor_types_three_clues_on_the_team_page_and_may_change_them(t)
     assert state(t).clues[WHITE] == ("sombrero", "insect", "fear")
 
 
+def test_clues_typed_on_a_phone_hand_the_main_display_one_picture(t):
+    # No key committed them: the box draws the event once all the same.
+    t.start("decrypto")
+    main = t.box.devices.displays["main"]
+    pictures = main.pictures
+    assert send(t, WHITE, MEXICO)[0] == 303
+    assert main.pictures - pictures == 1
+
+
 def test_DE4_clues_typed_on_a_phone_are_undone_at_the_table_like_any_action(t):
     t.start("decrypto")
     assert send(t, WHITE, MEXICO)[0] == 303

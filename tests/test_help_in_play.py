@@ -9,6 +9,7 @@ opened at each phase as it comes up, in every language.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 import zxingcpp
@@ -18,7 +19,11 @@ from referee.box.flows import forms
 from referee.box.flows.playhelp import how_phase
 from referee.box.flows.teacher import phase
 from referee.testing import Table
-from test_teach import GAMES, Hand
+from test_page_digits import range_digits
+from test_teach import ENDS, GAMES, NAMES, Hand
+
+# A digits' line of the help: "1-4: pick a letter", "1-17: the space, then #".
+RANGE = re.compile(r"(?<![\d\-–])(\d+)[-–](\d+): ")
 
 
 def body(t: Table) -> str:
@@ -56,25 +61,63 @@ class Helped(Hand):
         if "C:" + i18n._("Help") not in t.screen():
             self.paged.add(now)
             return
-        before = page(t)
+        before, seq = page(t), t.box.session.seq
         t.press("C")
         first = body(t)
-        t.press("C")            # round from the first page to the last
+        shown = [t.screen()]
+        while len(shown) < 40 and "QR " not in shown[-1]:
+            t.press("D")
+            shown.append(t.screen())
+        said = " ".join(" ".join(screen.splitlines()[1:-1]) for screen in shown)
+        # The keys of the page it was opened on, each said (its digits by their range, as the page takes them)
+        keys = [key for key, _label in before.keys if key != "C" and not key[:1].isdigit()]
+        assert all(f"{key}: " in said or f"{key}, " in said for key in keys), (now, before.keys, said)
+        if before.digits and not any(key[:1].isdigit() for key, _label in before.keys):
+            ranges = [range_digits(int(low), int(high)) for low, high in RANGE.findall(said)]
+            assert any(digits <= set(before.digits) for digits in ranges), (now, before.digits, said)
+        t.press("D")            # round from the last page to the first
+        assert body(t) == first
+        t.press("C")            # and back to the last
         self.helped[now] = (first, read_qr(t))
         t.press("*")
-        assert page(t) == before   # the game as it was
+        # The game as it was (a countdown under the help ran on)
+        assert t.box.session.seq == seq and dataclasses.replace(page(t), big="") == dataclasses.replace(before, big="")
 
 
-@pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize("game", ["decrypto"])
-def test_help_in_play_starts_with_the_phases_teach_text_and_ends_with_its_how_to_play_qr(game, lang):
-    script, options, _rulings = GAMES[game]
+def _decipher_bonus(h: Hand) -> None:
+    """A count of pieces, bonus mode at three left, each asked for, then guesses only."""
+    h.type("6#")
+    h.type("ABAA")
+    h.type("#A#A#A")
+    h.type("2A")
+
+
+def _decrypto_tie(h: Hand) -> None:
+    """Eight quiet rounds, then the tie-break by keywords [DE-9]."""
+    ENDS["keywords"][0](h)
+    h.type(ENDS["keywords"][1])
+
+
+# Each game's taught game (in every language); then, in English, games that
+# reach the phases those do not: Decrypto's tie-break, Decipher's bonus mode
+# and guesses, a tournament's next game of Da Vinci Code.
+PLAYS = {**{(game, lang): (game, script, options) for game, (script, options, _rulings) in GAMES.items()
+            for lang in i18n.LANGS},
+         ("decrypto tie-break", "en"): ("decrypto", _decrypto_tie, {}),
+         ("decipher bonus mode", "en"): ("decipher", _decipher_bonus, {"players": NAMES}),
+         ("davinci tournament", "en"): ("davinci", GAMES["davinci"][0], {"players": NAMES[:2], "tournament": True})}
+
+
+@pytest.mark.parametrize(("play", "lang"), PLAYS)
+def test_help_in_play_starts_with_the_phases_teach_text_and_ends_with_its_how_to_play_qr(play, lang):
+    game, script, options = PLAYS[play, lang]
     said = catalogue.load(catalogue.GAMES[game].said)
     anchors = {p.id for p in guide.of(game).phases}
     with Table(seed=7, lang=lang) as t:
         t.start(game, **options)
         hand = Helped(t, said.TEACH)
         script(hand)
+        hand._look()
         met = [p for p in hand.phases if p in said.TEACH]
         # Help at the phases the game came to, where a page of the phase had C to spare
         assert hand.helped and set(hand.helped) == set(met) - (hand.paged - set(hand.helped))
@@ -83,3 +126,30 @@ def test_help_in_play_starts_with_the_phases_teach_text_and_ends_with_its_how_to
             assert first and text.startswith(first), (now, first)     # the taught page's words
             assert how_phase(game, now) in anchors
             assert url.endswith(f"/HOW/{game}/{how_phase(game, now)}".upper())
+
+
+def test_every_phase_of_the_rules_points_at_an_anchor_of_its_how_to_play_page():
+    """Each ``HOW_AT`` of a game's said module names a section of its
+    /how/<game> page, as the page is served."""
+    with Table() as t:
+        for game in GAMES:
+            status, _headers, page = t.get(f"/how/{game}")
+            anchors = set(re.findall(r'<section id="([^"]+)"', page))
+            how_at = catalogue.load(catalogue.GAMES[game].said).HOW_AT
+            assert status == 200 and how_at and set(how_at.values()) <= anchors, (game, how_at, anchors)
+
+
+def test_the_help_in_play_comes_back_after_a_power_cut_and_an_undo_under_it_closes_it():
+    with Table(seed=7) as t:
+        t.start("osmisifry", players=NAMES)
+        t.press("#")                      # a letter rolled
+        game = page(t)
+        t.type("CD")                      # the help's second page
+        helped = t.screen()
+        assert helped.startswith("[Help 2/")
+        t.restart()
+        assert t.screen() == helped       # kept with the game's page
+        t.hold("*", 1.0)                  # the game menu, over the help: take the roll back
+        t.press("#")
+        assert not t.screen().startswith("[Help") and not t.box.session.state.offers[0].letters
+        assert page(t).title == game.title and "C:" + i18n._("Help") in t.screen()

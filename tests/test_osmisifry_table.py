@@ -6,7 +6,7 @@ import pytest
 
 from games import osmisifry as osm
 from games.base import Rolled
-from referee.box.screen import COLS, H, W, key_line, qr_image
+from referee.box.screen import COLS, H, W, key_line, key_rows, qr_image
 from test_power_cut_pages import unclocked
 
 
@@ -30,9 +30,11 @@ def assert_fits(t):
     for name, screen in t.box.shown.items():
         cols = (W - qr_image(screen.qr).width - 2) // 6 if screen.qr else COLS
         top = 12 + (33 if screen.big else 0)
-        room = (H - top - (10 if screen.keys else 0)) // 10
+        bar = key_rows(screen.keys, cols)   # one row, or two where one would cut a label
+        room = (H - top - 10 * len(bar)) // 10
         assert len(screen.big) <= 7, (name, screen.big)
-        assert all(len(text) <= cols for text in (screen.title, *screen.lines, key_line(screen.keys))), (name, screen)
+        assert all(len(text) <= cols for text in (screen.title, *screen.lines, *bar)), (name, screen)
+        assert len(key_line(screen.keys)) <= 2 * cols and not any(row.endswith("…") for row in bar), (name, screen)
         assert len(screen.lines) <= room, (name, screen)
 
 
@@ -59,7 +61,7 @@ def rolled(t):
 
 def roll_rows(t):
     """Roll whatever letters the box asks for."""
-    while "Roll 2d8" in main(t):
+    while osm.step(t.box.session.state).kind == "roll_letter":
         rolled(t)
 
 
@@ -258,7 +260,7 @@ def test_OS7_a_drawing_player_picks_last_from_what_is_left(table):
     table.type("2" "1234")
     play_round(table, "1234")
     roll_rows(table)                                   # round 3: Player 3 starts
-    assert "Player 3 picks" in main(table) and "B:Draw D:End" in main(table)
+    assert "Player 3 picks" in main(table) and "B:Draw C:Help D:End" in main(table)
     table.press("B")
     assert "[Who is drawing?]" in main(table)
     assert_fits(table)
@@ -308,7 +310,7 @@ def test_OS8_the_table_may_end_creation_early_confirmed_with_hash(table):
     roll_rows(table)
     before = main(table)
     table.press("D")
-    assert "[End creation now?]" in main(table) and "#:Yes *:No" in main(table)
+    assert "[End creation now?]" in main(table) and "#:Yes C:Help *:No" in main(table)
     table.press("*")
     assert main(table) == before
     table.type("D#")

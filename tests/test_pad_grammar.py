@@ -36,14 +36,15 @@ def first(t: Table) -> list[str]:
     return t.screen().splitlines()
 
 
-def test_OC8_C_passes_nothing_and_a_pass_is_asked_first_under_more(table):
+def test_OC8_C_is_help_and_passes_nothing_and_a_pass_is_asked_first_under_more(table):
     table.start("octiles", players=2, mode="dealer")
     turn = first(table)[0]
     table.press("C")
+    assert first(table)[0].startswith("[Help 1/") and table.box.session.state.turns == ()
+    table.press("*")
     assert first(table)[0] == turn and table.box.session.state.turns == ()
-    assert "C does nothing here" in table.screen()
     table.type("D4")
-    assert first(table)[0] == "[Pass the turn?]" and "#:Yes *:No" in table.screen()
+    assert first(table)[0] == "[Pass the turn?]" and "#:Yes C:Help *:No" in table.screen()
     table.press("*")                                     # no: back on the turn, nothing passed
     assert first(table)[0] == turn and table.box.session.state.turns == ()
     table.type("D4#")
@@ -151,3 +152,27 @@ def test_DE4_the_public_screens_own_words_are_there_for_the_table_view(table):
     table.advance(31)                                    # time up: the page says so in its lines
     assert table.box.public_words() == {"title": "Round 1: White code", "said": "", "staged": False}
     assert "Time up: stop writing" in table.screen() and "»" not in table.screen()
+
+
+def test_a_key_that_commits_an_event_hands_the_main_display_one_picture(table):
+    table.start("decrypto")
+    table.type(["team1", "team1", "team2", "team2"])
+    main = table.box.devices.displays["main"]
+    for key in "213#":                                   # the guess's digits, then the guess committed
+        pictures = main.pictures
+        table.press(key)
+        assert main.pictures - pictures == 1, key
+    assert "White: 2-1-3" in table.screen()
+
+
+def test_a_countdown_that_runs_out_hands_the_main_display_one_picture(table):
+    # An event no key committed (the time up, a team page's clues) is drawn
+    # once too, with what the rules and the taught pages made of it.
+    table.start("tools")
+    table.type("A#")                                     # 30 seconds, started
+    table.advance(29.5)
+    main = table.box.devices.displays["main"]
+    pictures = main.pictures
+    table.advance(1.0)
+    assert main.pictures - pictures == 1
+    assert table.screen().startswith("[Time is up!")

@@ -42,6 +42,9 @@ KEYS = {
     "davinci": ["1", "2", "A", "B", "A", "#", "#"],
     "decipher": ["1", "2", "3", "4", "A", "B", "#", "#", "#", "#"],   # # also asks for a piece
 }
+# The evening below is played once, on one worker, for all the module's tests.
+pytestmark = pytest.mark.xdist_group("replay")
+
 OPTIONS = {"octiles": {"mode": "dealer", "players": 2}}   # the box deals; a player says when finished
 MOST_PRESSES = 4000
 CODE = re.compile(r"\b([1-4])[-\u2011]([1-4])[-\u2011]([1-4])\b")

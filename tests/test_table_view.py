@@ -124,6 +124,22 @@ def test_DE6_the_table_view_follows_a_decrypto_game_round_turn_tokens_and_the_la
                                                 "1 interception, 0 miscommunications"]
 
 
+def test_under_a_taught_page_or_the_help_the_table_view_names_the_phase_the_box_is_on(table):
+    t = table
+    t.start("davinci", teach=True, players=["Ann", "Bo"])
+    assert t.screen().startswith("[How it goes]")     # the deal's taught page, over the deal
+    deal = t.box.flow.screens()["main"].title
+    assert deal == "Take 4 tiles each" and watched(t)["lines"][0] == deal
+    t.press("#")                                       # read: the deal itself
+    t.press("#")                                       # dealt: Ann's turn, its taught page over it
+    assert t.screen().startswith("[How it goes]")
+    assert view(t)["lines"][0] == t.box.flow.screens()["main"].title == "Ann: draw a tile"
+    t.press("#")
+    t.press("C")                                       # the help in play, over the turn
+    assert t.screen().startswith("[Help 1/")
+    assert view(t)["lines"][0] == "Ann: draw a tile"
+
+
 def test_a_game_of_points_shows_each_players_total_as_the_score_log_has_it(table):
     t = table
     decipher_game(t)                                   # Cy makes the third word

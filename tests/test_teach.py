@@ -87,6 +87,48 @@ def _decrypto(h: Hand) -> None:
             h.type("#")
 
 
+def decrypto_rounds(*rounds):
+    """Decrypto by keys, round by round: for White's code, then Black's,
+    whether the other team intercepts it (from round 2) and whether its
+    own team decodes it."""
+    def play(h: Hand) -> None:
+        t = h.t
+        for plan in rounds:
+            h.type(["team1", "team1"])
+            t.advance(31)
+            h.type(["team2", "team2"])
+            for seat, (intercepted, decoded) in enumerate(plan):
+                state = t.box.session.state
+                code = "".join(map(str, state.codes[seat]))
+                wrong = "".join(str(int(d) % 4 + 1) for d in code)
+                if state.round > 1:
+                    h.type((code if intercepted else wrong) + "#")
+                h.type((code if decoded else wrong) + "#")
+                h.type("#")
+    return play
+
+
+QUIET = ((False, True), (False, True))   # a round of codes decoded, none intercepted
+# Decrypto's ends [DE-1] [DE-9]: the keys of each, the rulings said on the
+# way, the result page's title.
+ENDS = {
+    "interceptions": (decrypto_rounds(QUIET, ((True, True), (False, True)), ((True, True), (False, True))), "",
+                      ["Black has two interceptions: Black wins."], "Black wins!"),
+    "miscommunications": (decrypto_rounds(((False, False), (False, True)), ((False, False), (False, True))), "",
+                          ["White has two miscommunications: White loses."], "Black wins!"),
+    "score": (decrypto_rounds(QUIET, ((True, True), (False, True)), *[QUIET] * 6), "",
+              ["Round 8 over: the score decides, +1 per interception, -1 per miscommunication.",
+               "Interceptions less miscommunications: White 0, Black 1. Black wins."], "Black wins!"),
+    "keywords": (decrypto_rounds(*[QUIET] * 8), "3#1#",
+                 ["Round 8 over: the score decides, +1 per interception, -1 per miscommunication.",
+                  "Score White 0, Black 0: a tie still. Each team guesses the other's keywords.",
+                  "Keywords guessed: White 3, Black 1. White wins."], "White wins!"),
+    "shared": (decrypto_rounds(*[QUIET] * 8), "2#2#",
+               ["Score White 0, Black 0: a tie still. Each team guesses the other's keywords.",
+                "Keywords guessed: White 2, Black 2. Still a tie: both teams win."], "Both teams win!"),
+}
+
+
 def _osmisifry(h: Hand) -> None:
     """Two rounds of creation, ended by agreement; the booklets passed,
     decoded and scored."""
@@ -94,7 +136,7 @@ def _osmisifry(h: Hand) -> None:
     faces = iter(range(64))
     for _pick in range(2):
         h._look()
-        while "Roll 2d8" in t.screen():
+        while phase(t.box.session) == "roll_letter":
             face = next(faces)
             t.dice.next(face // 8 + 1, face % 8 + 1)   # the dice said, as the keys are
             h.press("#")
@@ -140,7 +182,7 @@ def _octiles(h: Hand) -> None:
 
 
 GAMES = {
-    "decrypto": (_decrypto, {}, {"no_intercept", "intercepted", "miscommunicated"}),
+    "decrypto": (_decrypto, {}, {"no_intercept", "intercepted", "miscommunicated", "won"}),
     "osmisifry": (_osmisifry, {"players": NAMES}, {"direction", "agent", "officer", "result"}),
     "decipher": (_decipher, {"players": NAMES}, {"no", "yes", "wrong", "right", "scored"}),
     "davinci": (_davinci, {"players": NAMES[:2]}, {"miss", "hit", "out", "won"}),
@@ -189,10 +231,45 @@ def test_DE_6_an_interception_is_said_with_its_rule_on_the_public_screen():
     assert "Black's guess is White's code: Black takes an interception token. Two win." in shown
 
 
+@pytest.mark.parametrize("end", ENDS)
+def test_DE1_DE9_a_taught_decrypto_says_why_it_ended_as_it_did(end):
+    """Won by interceptions, lost by miscommunications, the score after
+    round 8, the tie-break by keywords guessed, and a tie that stays."""
+    script, counts, said, title = ENDS[end]
+    with Table(seed=7) as t:
+        t.start("decrypto", teach=True)
+        hand = Hand(t)
+        script(hand)
+        for key in counts:                   # [DE-9] each team's count of the other's keywords guessed
+            hand.press(key)
+        hand._look()
+        result = t.screen()
+    why = [" ".join(screen.split("\n")[1:-1]) for screen in hand.shown if screen.startswith("[Why]")]
+    assert [line for line in why if line in said] == said   # each said, in this order
+    assert result.startswith(f"[{title}]")
+
+
+def test_DE_7_the_sand_timer_running_out_in_round_1_draws_its_ruling_in_its_one_frame():
+    # No key ends the 30 seconds: the frame of their end is the ruling's
+    # page, not the phase's page under it first.
+    with Table(seed=7) as t:
+        hand = Hand(t)
+        t.start("decrypto", teach=True)
+        hand._look()
+        hand.press("team1")
+        hand.press("team1")                              # White is done: Black has 30 seconds
+        t.advance(29.5)
+        main = t.box.devices.displays["main"]
+        pictures = main.pictures
+        t.advance(1.0)                                   # the time up
+        assert main.pictures - pictures == 1
+        assert t.screen().startswith("[Why]") and "nobody intercepts" in " ".join(t.screen().split())
+
+
 # The one ruling read over two screens: Decipher's round score has three
 # shares to tell (seekers, solver, maker), more than four lines hold.
 TWO_SCREENS = {("decipher", "scored")}
-SAMPLE = {"roll": "6", "points": "12", "names": "Ann, Bo, Cyril"}   # every other field: a name
+SAMPLE = {"roll": "6", "points": "12", "names": "Ann, Bo, Cyril", "rounds": "8", "w": "1", "b": "0"}   # every other field: a name
 
 
 def taught_texts(game: str):

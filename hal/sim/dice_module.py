@@ -50,7 +50,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 IDLE_S = 0.5  # how long the thread sleeps with nothing to do; actions wake it at once
-ACTION_WAIT_S = 2.0
+# How long a caller waits for the module's thread to take an action (plug,
+# unplug, stop): a ceiling, never a pace, as the thread answers at once when
+# it runs.  On two cores shared by four test workers, a chromium and a VM,
+# a plug once waited over 2 s for its turn to run.
+ACTION_WAIT_S = 10.0
 HEARD = 256  # lines the module heard, kept for inspection
 
 

@@ -165,8 +165,7 @@ def account(box) -> Account | None:
     session = box.session
     if session is None or not catalogue.logged(session.name):
         return None
-    playing = getattr(box.flow, "session", None)
-    if id(playing) != id(session):      # the menus, over a game left for a moment
+    if not box.in_game:                 # the menus, over a game left for a moment
         return None
     rules, state = session.rules, session.state
     row = box.store.game(session.id)
@@ -198,7 +197,7 @@ def table(box) -> dict:
     if session is None:
         return {"game": None, "said": "", "phase": "", "outcome": False, "staged": False, "countdown": None}
     logged = catalogue.logged(session.name)    # a game, not the table tools
-    on_game = logged and getattr(box.flow, "session", None) is session
+    on_game = logged and box.in_game
     cd = box.countdown()
     if cd is None and not logged:
         # The tools' timer page shows its countdown paused, or not yet started, too.

@@ -3,7 +3,10 @@
 A key press travels: gpiozero pin → ``hal.keys`` (debounce, hold) →
 ``Box.on_key`` (a ``KeyEvent``) → the current flow (a menu, a game's key flow) → an event →
 ``Session.apply`` (rules, then the store) → ``Box.changed`` (dice, timers,
-sounds) → ``Box.render`` → ``Display.show`` (only the changed columns).
+sounds; the screens marked to draw) → the page saved → ``Box._draw`` once
+→ ``Display.show`` (only the changed columns).  A key, a roll and an event
+from elsewhere (a countdown's end, a team page) are each one transaction
+and one frame (``Box._one_frame``).
 
 Randomness comes from ``rng`` (seeded in tests), time from ``clock``.  The
 rules count in the game's own clock (``game_time``, see ``referee.box.session``);
@@ -18,27 +21,30 @@ of the box is ``referee.box.flows.host.Host``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import os
 import random
 import sqlite3
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple, TypedDict
 
 from games import base, tools
 from hal.keys import TEAMS, KeyEvent
+from hal.timing import Timer
 from referee import account as accounts
 from referee import catalogue, i18n, name_check
 from referee.box.card import Card, unreadable_text
 from referee.box.devices import build
-from referee.box.flows import menu, public, roles
+from referee.box.flows import Flow, menu, public, roles
 from referee.box.game_clock import GameClock
 from referee.box.game_clock import Hooks as ClockHooks
 from referee.box.game_menu import GameMenu
 from referee.box.page_keeper import PageKeeper
 from referee.box.screen import SAID, Screen, layout, render, said_shown, wrap
 from referee.box.session import Session
+from referee.box.flows.playhelp import Helper
 from referee.box.flows.teacher import Teacher
 from referee.box.wifi import Network
 from referee.clock import WallLabels
@@ -46,6 +52,9 @@ from referee.config import DISPLAYS, Config
 from referee.i18n import _, ngettext
 from referee.store import scorelog
 from referee.store.events import Unsaved
+
+if TYPE_CHECKING:
+    from referee.box.flows.forms import Form
 
 log = logging.getLogger(__name__)
 FLASH_SECONDS = 2.5
@@ -56,7 +65,15 @@ class Flash(NamedTuple):
     """A message over the main screen, and the handle that takes it down
     (None: the next key does)."""
     text: str
-    handle: object | None
+    handle: Timer | None
+
+
+class Words(TypedDict):
+    """The public screen's own words, as the table view says them
+    (``Box.public_words``)."""
+    title: str     # the game's page title: its phase ("Black: finish clues!")
+    said: str      # the line of what was last done, as the panel draws it
+    staged: bool   # the page draws the account's stage as a row of its own
 
 
 class Box:
@@ -72,24 +89,25 @@ class Box:
             pass   # the card says what is wrong when the store opens
         self.card = Card(path, clock)
         self.store = self.card.open()
+        self.session: Session | None = None
+        self.flow: Flow | None = None   # what takes the keys: none until ``start``
         self.labels = WallLabels(clock, floor=self.store.latest_label())
         self.time = GameClock(clock, self.labels, ClockHooks(
             store=lambda: self.store, session=lambda: self.session,
-            warn=lambda: getattr(self.flow, "warn_seconds", 5), act=self.act, sound=self.sound, render=self.render),
+            warn=self._warn_seconds, act=self.act, sound=self.sound, render=self.render),
             on_redate=self._tell_watchers)
         self.pages = PageKeeper(self)
         self.game_menu = GameMenu(lambda: self.session, self.undo, self.leave)   # held up by holding *
         self.teacher = Teacher(self)   # a first game's taught pages, over the game's
+        self.helper = Helper(self)     # help in play, over the game's page (C where it says Help)
         i18n.use(self.store.setting("lang", config.lang))
         self.devices = build(config, clock, self.on_key)
         # comitup's state and this box's address, for every QR code (referee.box.wifi)
         self.network = Network(config.database_path, clock, self.render)
-        self.session: Session | None = None
-        self.flow = None
         self.shown: dict[str, Screen] = {}
         # Setup forms left for the main menu, by game: (the evening, the form),
         # until the game starts (``referee.box.flows.menu.keep_setup``).
-        self.setups: dict[str, tuple] = {}
+        self.setups: dict[str, tuple[float, Form]] = {}
         self._flash: Flash | None = None
         self._tasks: set[asyncio.Task] = set()
         self._rolling = False
@@ -101,7 +119,7 @@ class Box:
         self.last_key: KeyEvent | None = None   # the last of them, for the control socket's timings
         self.drawn_at = 0.0       # when the displays were last handed pictures (clock.monotonic)
         self.frames = 0           # times the displays were handed pictures (bench/: frames per key)
-        self._keying = False      # a key is being handled: what it changes is drawn once, at its end
+        self._keying = False      # a key (or a roll, an event) is being handled: drawn once, at its end
         self._dirty = False       # ... and something did
         self._tell_after = False  # ... and the watchers are told once its frame is drawn
         self.roll_count = 0       # rolls taken, likewise
@@ -163,7 +181,7 @@ class Box:
             self.changed()
             return
         session = Session(self.store, row.id, row.name, row.options)
-        if session.lost:
+        if session.lost and session.broken_at is not None:
             log.error("start: game %d: %d events from number %d cannot be replayed; set aside",
                       row.id, session.lost, session.broken_at)
             self.card.notices.append(ngettext("{n} event could not be read", "{n} events could not be read",
@@ -206,21 +224,41 @@ class Box:
 
     # --- games -------------------------------------------------------------------
 
-    def goto(self, flow) -> None:
-        """``flow`` takes the keys and the screens from now on."""
+    def goto(self, flow: Flow) -> None:
+        """``flow`` takes the keys and the screens from now on (a help up
+        over the page before goes with it)."""
         self.flow = flow
+        self.helper.close()
 
     @property
     def in_game(self) -> bool:
         """A game's own flow has the keys (not the menus the table tools'
         countdown may run on behind)."""
-        return self.session is not None and getattr(self.flow, "session", None) is self.session
+        return self._up() is not None
 
     @property
     def overlay(self) -> str | None:
         """The game menu's mode while it is up over the game: "undo" or "end"."""
         mode = self.game_menu.mode
         return None if mode is None else mode.value
+
+    def _up(self) -> Session | None:
+        """The game whose own flow has the keys, if any (``in_game``)."""
+        session = self.session
+        return session if session is not None and getattr(self.flow, "session", None) is session else None
+
+    def _playing(self) -> Session:
+        """The game being played (an event, an undo: only in a game)."""
+        if self.session is None:
+            raise RuntimeError("no game is being played")
+        return self.session
+
+    def _unended(self, game: int) -> bool:
+        """Whether the game's row says it has not ended.  A row that cannot
+        be read (a damaged card) counts as not ended: ending it once more
+        only writes its end again."""
+        row = self.store.game(game)
+        return row is None or row.ended is None
 
     def start_game(self, name: str, options: dict | None = None) -> None:
         """Begin a game (or the table tools) with its setup options; this is
@@ -268,7 +306,7 @@ class Box:
     def leave(self) -> None:
         """Back to the main menu; a game left unfinished is marked finished."""
         try:
-            if self.session is not None and self.store.game(self.session.id).ended is None:
+            if self.session is not None and self._unended(self.session.id):
                 self._end_game(self.session.id)
             self.store.set_setting("current", None)
         except Unsaved as exc:
@@ -284,15 +322,23 @@ class Box:
     def act(self, event, view: dict | None = None) -> bool:
         """Apply a player's event.  Refused: a message and a low beep.
         With it goes the page it was keyed on (``view``, or the page before
-        the key being handled, or the page now), where an undo of it lands."""
+        the key being handled, or the page now), where an undo of it lands.
+        It commits and marks the screens to draw: the key (or the roll)
+        that handed it draws them once; an event from elsewhere (the
+        countdown's end, a team page) is a frame of its own."""
+        with self._one_frame():
+            return self._commit(event, view)
+
+    def _commit(self, event, view: dict | None) -> bool:
+        session = self._playing()
         if base.is_automatic(event):
             view = None   # never taken back alone: the player's action before it is
         elif view is None:
             view = self.pages.keyed_on()
-        before = self.session.state
+        before = session.state
         try:
             self.time.check_wall()
-            self.session.apply(event, self.game_time(), self.labels.stamp(), view)
+            session.apply(event, self.game_time(), self.labels.stamp(), view)
         except base.Illegal as exc:
             self.flash(i18n.refusal(exc))
             self.sound("error")
@@ -303,27 +349,27 @@ class Box:
         self.saved()
         self.pages.committed()
         self.changed()
-        self.teacher.acted(event, before)   # once the rules' own follow-ups are in
-        self.render()
+        self.teacher.acted(session, event, before)   # once the rules' own follow-ups are in
         return True
 
     def undo(self) -> None:
         """Take back the game's last action (the game menu's #)."""
-        s = self.session
+        s = self._playing()
         self.time.check_wall()
         landing = self.pages.landing(s)
         try:
             s.undo(self.labels.stamp(), landing)
             self.time.set(s.clock)
             self.time.cancel()  # the countdown the undo lands on starts over from its time
-            if not s.rules.is_over(s.state) and self.store.game(s.id).ended is not None:
+            if not s.rules.is_over(s.state) and not self._unended(s.id):
                 self.store.reopen_game(s.id)  # the end was taken back
         except Unsaved as exc:
             self.unsaved(exc)
             return
         self.saved()
-        self.teacher.undone()
-        self.pages.undone(landing)
+        self.teacher.undone(s)
+        self.helper.close()
+        self.pages.undone(s, landing)
         self.flash(_("Undone."))
         self.changed()
 
@@ -346,14 +392,16 @@ class Box:
             self._follow_rules()
         except Unsaved as exc:
             self.unsaved(exc)   # what the rules asked for is asked again after the next key
+        if self.helper.page is not None and not self.helper.up:
+            self.helper.close()   # the game moved on under it (a countdown ran out) to a page without help
         self.render()
         if self._keying:
             self._tell_after = True   # once the key's frame is drawn: the web is sent that frame's words
         else:
             self._tell_watchers()
 
-    def _told(self, words: dict[str, str]) -> None:
-        """After a key's (or a roll's) frame: the watchers told of what it
+    def _told(self, words: Words) -> None:
+        """After a key's (a roll's, an event's) frame: the watchers told of what it
         changed, or of the page it turned, so that the table view follows
         the public screen's page (``words``: its words before)."""
         if self._tell_after or self.public_words() != words:
@@ -372,7 +420,7 @@ class Box:
             if roll is not None:
                 self.devices.dice.arm(roll.count, roll.sides)
             self.time.sync(self.countdown())
-            if s.rules.is_over(s.state) and self.store.game(s.id).ended is None:
+            if s.rules.is_over(s.state) and self._unended(s.id):
                 self._end_game(s.id)
 
     def _end_game(self, game: int) -> None:
@@ -427,21 +475,14 @@ class Box:
     def _rolled(self, request: base.Roll, result, view: dict | None = None) -> None:
         self.roll_count += 1
         rolled = base.Rolled(request.purpose, tuple(result.values), result.source)
-        said, words = self._flash, self.public_words()
-        self._keying, self._tell_after = True, False   # as a key: the roll committed, its page saved, then one frame
-        try:
+        said = self._flash
+        with self._one_frame():   # as a key: the roll committed, its page saved, then one frame
             if self.pending_roll() == request and self.act(rolled, view):
                 if said is not None and self._flash is said:
                     self._unflash()   # the roll acted: a message from before it goes
                 on_roll = getattr(self.flow, "on_roll", None)
                 if on_roll:
                     on_roll()
-        finally:
-            self._keying = False
-        self.pages.remember()
-        self._draw()
-        self._told(words)
-        self.pages.write()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -452,6 +493,10 @@ class Box:
             self.flash(_("Dice module is back"))
 
     # --- time -----------------------------------------------------------------------
+
+    def _warn_seconds(self) -> float:
+        """Seconds a countdown ticks aloud at its end: the flow's."""
+        return self.flow.warn_seconds if self.flow is not None else Flow.warn_seconds
 
     def game_time(self) -> float:
         """The game clock now: see ``referee.box.session``."""
@@ -479,13 +524,26 @@ class Box:
             self.key_cpu += time.thread_time() - started
 
     def _key(self, key: str, kind: str) -> None:
-        """One key, one transaction, one frame: the flow acts (``act``
-        commits and marks the screens to draw), the page is saved, then
-        the screens are drawn once."""
+        """One key, one transaction, one frame (``_one_frame``)."""
+        with self._one_frame():
+            self._handle(key, kind)
+
+    @contextlib.contextmanager
+    def _one_frame(self) -> Iterator[None]:
+        """One key (a roll, an event from elsewhere), one transaction, one
+        frame: what is handled inside commits its events and marks the
+        screens to draw (``render``, ``changed``); then the page of a
+        committed event is saved, the screens are drawn once (if marked or
+        changed: a key that changed nothing draws no frame), the web's
+        watchers are told, and a page merely turned is written.  Inside
+        another (``act`` within a key), the outer one draws."""
+        if self._keying:
+            yield
+            return
         words = self.public_words()
         self._keying, self._dirty, self._tell_after = True, False, False
         try:
-            self._handle(key, kind)
+            yield
         finally:
             self._keying = False
         self.pages.remember()
@@ -517,8 +575,12 @@ class Box:
             return
         elif kind == "press" and key not in TEAMS and self.teacher.screen() is not None:
             self._offered(key, self.teacher.screen(), lambda: self.teacher.key(key))
+        elif kind == "press" and key not in TEAMS and self.helper.up:
+            self._offered(key, self.helper.screen(), lambda: self.helper.key(key))
+        elif kind == "press" and key == roles.HELP and self.helper.offered():
+            self.helper.open()   # the game's page offers its help: the box's, the same in every game
         elif kind == "press" and key not in TEAMS:
-            main = self.flow.screens().get("main")
+            main = self.flow.screens().get("main") if self.flow is not None else None
             self._offered(key, main, lambda: self.pages.key(key, kind))
         else:
             self.pages.key(key, kind)
@@ -546,7 +608,7 @@ class Box:
         page = repr(self.flow.view()) if self.flow is not None else ""
         menu_up = self.game_menu.mode
         return (id(self.flow), page, menu_up, self.session.seq if self.session is not None else None, shown,
-                self.teacher.screen())
+                self.teacher.screen(), self.helper.page)
 
     def public_url(self) -> str:
         """Where phones find the score log.  Upper case, because a QR code
@@ -600,19 +662,14 @@ class Box:
 
     def _screens(self) -> dict[str, Screen]:
         """What each display is to show now."""
-        screens = self.flow.screens()
+        screens = self.flow.screens() if self.flow is not None else {}
+        session = self._up()
         if self.game_menu.mode is not None:
             screens["main"] = self.game_menu.screen()
-        elif "main" in screens and self.in_game and self.session.name != "tools":
-            # A game's page: the line of what was last done.  The table tools
-            # show what they hold (the time, the dice): no such line there,
-            # and no hint over their first page.
-            said = self.game_menu.said()
-            if said not in screens["main"].lines:   # a page that says it already
-                screens["main"] = dataclasses.replace(screens["main"], said=said)
-            if accounts.has_account(self.session.name):
-                screens["main"] = public.keep_turn(screens["main"], public.account(self.session))
-            screens["main"] = self.teacher.screen() or screens["main"]   # a taught page before the game's
+        elif "main" in screens and session is not None and session.name != "tools":
+            # A taught page before the game's, the help over it, else the game's own.
+            screens["main"] = self.teacher.screen() or self.helper.screen() or \
+                self._game_page(session, screens["main"])
         shown = {}
         for name in DISPLAYS:
             screen = screens.get(name) or Screen(_("Team 1") if name == "team1" else _("Team 2") if name == "team2" else "")
@@ -620,6 +677,17 @@ class Box:
                 screen = self._notice() or dataclasses.replace(screen, flash=self._flash.text)
             shown[name] = screen
         return shown
+
+    def _game_page(self, session: Session, main: Screen) -> Screen:
+        """A game's own page as the public screen shows it: with the line of
+        what was last done.  The table tools show what they hold (the time,
+        the dice): no such line there, and no hint over their first page."""
+        said = self.game_menu.said()
+        if said not in main.lines:   # a page that says it already
+            main = dataclasses.replace(main, said=said)
+        if accounts.has_account(session.name):
+            main = public.keep_turn(main, public.account(session))
+        return main
 
     def _notice(self) -> Screen | None:
         """A message that waits for a key (a start's notices: a damaged
@@ -635,17 +703,20 @@ class Box:
             return None
         return Screen(lines=tuple(wrap(flash.text)), keys=(("#", _("OK")),))
 
-    def public_words(self) -> dict[str, str]:
+    def public_words(self) -> Words:
         """The public screen's own words, for the table view to say what the
         box says: the game's page title (its phase: "Black: finish clues!")
-        and the line of what was last done, beneath any passing message or
-        the game menu, and whether the page draws the account's stage;
-        empty off a game."""
-        if not self.in_game or self.session.name == "tools":
+        and the line of what was last done, beneath any passing message,
+        the game menu, a taught page ("How it goes", "Why") or the help in
+        play, and whether the page draws the account's stage; empty off a
+        game."""
+        session, flow = self._up(), self.flow
+        if session is None or flow is None or session.name == "tools":
             return {"title": "", "said": "", "staged": False}
-        main = self.shown.get("main") if self.game_menu.mode is None else None
-        if main is None:   # under the game menu: the game's own page
-            main = dataclasses.replace(self.flow.screens().get("main") or Screen(), said=self.game_menu.said())
+        over = self.game_menu.mode is not None or self.teacher.screen() is not None or self.helper.up
+        main = self.shown.get("main") if not over else None
+        if main is None:   # under the game menu, a taught page or the help: the game's own page
+            main = self._game_page(session, flow.screens().get("main") or Screen())
         # The line of what was last done as the panel draws it, or a line of
         # a page that says it already (a reveal: "White: 4-1-3 right"): a
         # page that leaves it no row ("Time up: stop writing") does not say
@@ -657,7 +728,7 @@ class Box:
             said = self.game_menu.said()
         # Whether the page draws the round as a row of its own ("Round 4"
         # under Octiles' tile, whose title says only whose turn it is).
-        stage = public.account(self.session).stage if accounts.has_account(self.session.name) else ""
+        stage = public.account(session).stage if accounts.has_account(session.name) else ""
         return {"title": main.title, "said": said, "staged": bool(stage) and stage in main.lines}
 
     def holds(self) -> frozenset[str]:

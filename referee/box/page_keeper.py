@@ -15,14 +15,19 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from referee import catalogue
 from referee.box.card import Card
-from referee.box.flows import flow_for, menu
+from referee.box.flows import Flow, flow_for, menu
+from referee.box.flows.host import Host
+from referee.box.flows.playhelp import Helper
 from referee.box.game_menu import GameMenu
 from referee.i18n import _
-from referee.store.events import UNDO, Store, Unsaved
+from referee.store.events import UNDO, Unsaved
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -38,26 +43,22 @@ def _record(saved: dict) -> dict:
     return {key: value for key, value in saved.items() if key != "seq"}
 
 
-class Keeps(Protocol):
+class Keeps(Host, Protocol):
     """The few things of the box the pages are kept from: what is up and
-    where it is kept.  The flows it starts again (``flow_for``) are the
-    box's own, so it is the box that gives them."""
+    where it is kept.  The flows it starts again (``flow_for``, the setup
+    forms of ``menu``) are the box's own, so it is the box, a flow's
+    ``Host``, that gives them."""
 
-    store: Store
     card: Card
-    session: Any
-    flow: Any
+    flow: Flow | None
     game_menu: GameMenu
+    helper: Helper
 
     @property
     def in_game(self) -> bool: ...
 
     @property
     def overlay(self) -> str | None: ...
-
-    def goto(self, flow) -> None: ...
-
-    def render(self) -> None: ...
 
 
 class PageKeeper:
@@ -72,9 +73,9 @@ class PageKeeper:
     def page(self) -> dict | None:
         """The game's page now, if the game's flow is up (not the menus the
         table tools' countdown may run behind)."""
-        box = self.box
-        if box.in_game:
-            return _copy(box.flow.view())
+        flow = self.box.flow
+        if self.box.in_game and flow is not None:
+            return _copy(flow.view())
         return None
 
     def keyed_on(self) -> dict | None:
@@ -84,9 +85,12 @@ class PageKeeper:
 
     def key(self, key: str, kind: str) -> None:
         """Hand a key to the flow, the page it was pressed on noted."""
+        flow = self.box.flow
+        if flow is None:
+            return   # nothing takes keys before the box starts
         self._before = self.page()
         try:
-            self.box.flow.key(key, kind)
+            flow.key(key, kind)
         finally:
             self._before = None
 
@@ -105,14 +109,18 @@ class PageKeeper:
         follows: see ``enter``, after an undo), a setup form's (``setup``
         names its game: see ``resume_setup``), or a menu's (nothing to keep,
         but it is no longer the form)."""
-        box = self.box
+        box, flow = self.box, self.box.flow
+        if flow is None:
+            return   # nothing is up before the box starts
         game = box.session.id if box.session is not None else None
-        page = {"game": game, "view": _copy(box.flow.view())}
-        setup = getattr(box.flow, "game", "")
-        if setup and getattr(box.flow, "remembered", ()):
+        page: dict[str, object] = {"game": game, "view": _copy(flow.view())}
+        setup = getattr(flow, "game", "")
+        if setup and flow.remembered:
             page["setup"] = setup
         if box.overlay is not None:
             page["overlay"] = box.overlay
+        if box.helper.page is not None and box.in_game:
+            page["help"] = box.helper.page   # the help in play up over the game's page
         if page != self._saved:
             try:
                 box.store.set_setting("ui", {**page, "seq": box.store.last_seq(game) if game else 0})
@@ -127,9 +135,9 @@ class PageKeeper:
 
     # --- coming back ------------------------------------------------------------
 
-    def enter(self, session) -> None:
+    def enter(self, session: Session) -> None:
         """The game's flow, on the page saved for it, if any (the game
-        menu too, if it was up)."""
+        menu too, if it was up, and the help in play)."""
         box = self.box
         box.goto(flow_for(box, session))
         saved = box.store.setting("ui", {})
@@ -138,17 +146,20 @@ class PageKeeper:
         if view is not None and "setup" in saved:
             view = {}   # a setup form over the menus the tools' countdown runs behind
         overlay = saved.get("overlay") if view is not None else None
+        helped = saved.get("help") if view is not None else None
         last = box.store.last_row(session.id)
         if last is not None and last.data == UNDO and saved.get("seq", last.seq) < last.seq:
             # The power went between an undo and its page: the undo row
             # holds the page it landed on.
-            view, overlay = box.store.view(session.id, last.seq) or view, None
-        if view is not None and not self.show(view, "start: the saved page of game %d"):
+            view, overlay, helped = box.store.view(session.id, last.seq) or view, None, None
+        if view is not None and not self.show(session, view, "start: the saved page of game %d"):
             box.card.notices.append(_("Could not restore the page"))
             self._committed = True   # the page that replaces it is saved at once
             self.remember()
-        elif isinstance(overlay, str) and box.game_menu.kept(overlay) and self.page() is not None:
-            box.game_menu.restore(overlay)   # the game menu held up by holding *
+        else:
+            if isinstance(overlay, str) and box.game_menu.kept(overlay) and self.page() is not None:
+                box.game_menu.restore(overlay)   # the game menu held up by holding *
+            box.helper.restore(helped)   # the help in play, over the page it was opened on
         self._saved = _record(saved)
 
     def resume_setup(self) -> None:
@@ -159,12 +170,15 @@ class PageKeeper:
         name = saved.get("setup") if isinstance(saved, dict) else None
         # A damaged page may hold anything there, even a list (unhashable).
         if not isinstance(name, str) or name not in {g.name for g in catalogue.on_menu()} \
-                or getattr(box.flow, "session", None) is not None:
+                or box.in_game:
             return
         try:
             menu.open_game(box, name)
-            box.flow.restore(saved["view"])
-            box.flow.screens()
+            form = box.flow
+            if form is None:
+                raise RuntimeError("no setup form opened")
+            form.restore(saved["view"])
+            form.screens()
         except Exception as exc:   # noqa: BLE001  a form that cannot be shown: the main menu
             log.error("start: the saved setup page of %s cannot be shown (%r); the main menu instead", name, exc)
             box.card.notices.append(_("Could not restore the page"))
@@ -172,36 +186,38 @@ class PageKeeper:
         self._saved = _record(saved)
         box.render()
 
-    def show(self, view: dict, what: str) -> bool:
+    def show(self, session: Session, view: dict, what: str) -> bool:
         """The game's flow anew, on ``view``; on its first page if that
         cannot be shown (False)."""
         box = self.box
-        box.goto(flow_for(box, box.session))
+        flow = flow_for(box, session)
+        box.goto(flow)
         try:
-            box.flow.restore(view)
-            box.flow.screens()
+            flow.restore(view)
+            flow.screens()
         except Exception as exc:   # noqa: BLE001  a page that cannot be shown: the game's first
-            log.error(what + " cannot be shown (%r); the game's first page instead", box.session.id, exc)
-            box.goto(flow_for(box, box.session))
+            log.error(what + " cannot be shown (%r); the game's first page instead", session.id, exc)
+            box.goto(flow_for(box, session))
             return False
         return True
 
     # --- undo -------------------------------------------------------------------------
 
-    def landing(self, session) -> dict | None:
+    def landing(self, session: Session) -> dict | None:
         """The page an undo of the session's last action lands on: the page
         that action was keyed on, short of the move being keyed in
         (``Flow.undone``), so that no single key replays what was taken
         back.  None where no page was kept with the action."""
-        keyed = self.box.store.view(session.id, session.taken_back())
+        row = session.taken_back()
+        keyed = self.box.store.view(session.id, row) if row is not None else None
         return flow_for(self.box, session).undone(keyed) if keyed is not None else None
 
-    def undone(self, landing: dict | None) -> None:
+    def undone(self, session: Session, landing: dict | None) -> None:
         """After the undo row (which holds ``landing``) went to disk: the
-        page it landed on, written even if it looks like the last, since it
-        follows the undo row."""
+        page of ``session`` it landed on, written even if it looks like the
+        last, since it follows the undo row."""
         box = self.box
-        if landing is None or not self.show(landing, "undo: the page of game %d"):
-            box.goto(flow_for(box, box.session))   # no page kept with the action: the game's first
+        if landing is None or not self.show(session, landing, "undo: the page of game %d"):
+            box.goto(flow_for(box, session))   # no page kept with the action: the game's first
         self._saved = None
         self.write()

@@ -52,20 +52,26 @@ class FontMissing(RuntimeError):
     pass
 
 
-@functools.cache
-def font(kind: str) -> ImageFont.FreeTypeFont:
-    name, size, package = FONTS[kind]
+def font_file(kind: str) -> str:
+    """Where the font of ``kind`` is installed."""
+    name, _size, package = FONTS[kind]
     for folder in FONT_DIRS:
         path = os.path.join(folder, name)
         if os.path.exists(path):
-            if path.endswith(".gz"):
-                # FreeType reads a gzipped font by decompressing from the
-                # start for every glyph; unpacked in memory it is 40× faster.
-                with gzip.open(path) as f:
-                    return ImageFont.truetype(io.BytesIO(f.read()), size)
-            return ImageFont.truetype(path, size)
+            return path
     raise FontMissing(f"font {name} not found: install the Debian package {package} "
                       f"(sudo apt-get install {package})")
+
+
+@functools.cache
+def font(kind: str) -> ImageFont.FreeTypeFont:
+    path, size = font_file(kind), FONTS[kind][1]
+    if path.endswith(".gz"):
+        # FreeType reads a gzipped font by decompressing from the
+        # start for every glyph; unpacked in memory it is 40× faster.
+        with gzip.open(path) as f:
+            return ImageFont.truetype(io.BytesIO(f.read()), size)
+    return ImageFont.truetype(path, size)
 
 
 @dataclass(frozen=True)

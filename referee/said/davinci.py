@@ -130,3 +130,6 @@ GUIDE = Guide(
     example=(N_("In a game of a tournament Ann guesses 4 tiles, finishes one player's code and wins:"),
              N_("4 + 3 + 5 = 12 points.")),
 )
+
+# The How to play page's anchor (``GUIDE``'s phases) for each phase of the rules (``dv.step``).
+HOW_AT = {"deal": "deal", "attack": "turn", "again": "turn", "next_game": "deal", "over": "turn"}

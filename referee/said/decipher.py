@@ -141,3 +141,6 @@ GUIDE = Guide(
              N_("3 NO tokens; one bonus token taken; Marek guesses wrong once, Ania wrong once, then right."),
              N_("Ania 5 + 2×2 + 1 = 10; Marek 2; Mirek 3 + 2 + 3 = 8.")),
 )
+
+# The How to play page's anchor (``GUIDE``'s phases) for each phase of the rules (``game.step``).
+HOW_AT = {"place": "pieces", "request": "pieces", "guess": "guess", "scored": "round", "over": "round"}

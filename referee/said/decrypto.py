@@ -206,7 +206,26 @@ WHY = {
                                          "Two lose.")),
     "no_intercept": Ruling("DE-7", N_("Round 1: nobody intercepts: you know nothing of the other team's "
                                       "words yet.")),
+    # The round's end decides [DE-8]: two tokens of a kind, a tie, its breaks.
+    "won": Ruling("DE-1", N_("{team} has two interceptions: {team} wins.")),
+    "lost": Ruling("DE-1", N_("{team} has two miscommunications: {team} loses.")),
+    "held_out": Ruling("DE-10", N_("Round {rounds} over and the Hacker has fewer than two interceptions: the "
+                                   "Team wins.")),
+    "tie_rounds": Ruling("DE-9", N_("Round {rounds} over: the score decides, +1 per interception, -1 per "
+                                    "miscommunication.")),
+    "tie_tokens": Ruling("DE-9", N_("{team} has two of each token: a tie. The score decides.")),
+    "tie_miscommunications": Ruling("DE-9", N_("Both teams have two miscommunications: a tie. The score "
+                                               "decides.")),
+    "tie_interceptions": Ruling("DE-9", N_("Both teams have two interceptions: a tie. The score decides.")),
+    "score": Ruling("DE-9", N_("Interceptions less miscommunications: {white} {w}, {black} {b}. {team} wins.")),
+    "score_tied": Ruling("DE-9", N_("Score {white} {w}, {black} {b}: a tie still. Each team guesses the "
+                                    "other's keywords.")),
+    "keywords": Ruling("DE-9", N_("Keywords guessed: {white} {w}, {black} {b}. {team} wins.")),
+    "shared": Ruling("DE-9", N_("Keywords guessed: {white} {w}, {black} {b}. Still a tie: both teams win.")),
 }
+
+TIES = {d.Tie.ROUND_LIMIT: "tie_rounds", d.Tie.BOTH_TOKENS: "tie_tokens",
+        d.Tie.BOTH_MISCOMMUNICATIONS: "tie_miscommunications", d.Tie.BOTH_INTERCEPTIONS: "tie_interceptions"}
 
 
 def decisions(event, before: d.State, after: d.State) -> list[tuple[str, dict[str, str]]]:
@@ -220,7 +239,43 @@ def decisions(event, before: d.State, after: d.State) -> list[tuple[str, dict[st
             made.append(("miscommunicated", names))
     if after.round == 1 and d.step(after).kind == "decode" and d.step(before).kind != "decode":
         made.append(("no_intercept", {}))   # [DE-7] the box goes straight to the decode
+    return made + _ending(before, after)
+
+
+def _ending(before: d.State, after: d.State) -> list[tuple[str, dict[str, str]]]:
+    """How the round's end decided the game [DE-8]: won, lost, a tie and
+    what broke it [DE-9], the Hacker's five rounds [DE-10]."""
+    result, tie = after.result, after.tie or (after.result.tie if after.result else None)
+    tied = tie is not None and before.tie is None   # a tie at this round's end
+    if before.result is not None or result is None and not tied:
+        return []
+    names = [_(name) for name in after.names]
+    made: list[tuple[str, dict[str, str]]] = []
+    if tied and tie is not None:
+        both = next((t for t in (0, 1) if after.interceptions[t] >= 2 and after.miscommunications[t] >= 2), 0)
+        made.append((TIES[tie], {"team": names[both], "rounds": str(d.LAST_ROUND)}))
+    if result is None:      # the score tied too: the keywords are counted
+        return [*made, ("score_tied", _scores(names, after.scores))]
+    winner = names[result.winners[0]]
+    if result.reason == d.Reason.INTERCEPTIONS:
+        made.append(("won", {"team": winner}))
+    if result.reason in (d.Reason.INTERCEPTIONS, d.Reason.MISCOMMUNICATIONS) and after.variant != "hacker":
+        # A plain result: a team's second miscommunication loses, with the other's win or alone.
+        made += [("lost", {"team": names[t]}) for t in (0, 1) if after.miscommunications[t] >= 2]
+    if result.reason == d.Reason.ROUNDS:
+        made.append(("held_out", {"rounds": str(d.HACKER_LAST_ROUND)}))
+    if result.reason == d.Reason.SCORE:
+        made.append(("score", {**_scores(names, after.scores), "team": winner}))
+    if result.reason in (d.Reason.KEYWORDS, d.Reason.SHARED):
+        counts = _scores(names, [n or 0 for n in after.keywords_guessed])
+        made.append(("keywords", {**counts, "team": winner}) if result.reason == d.Reason.KEYWORDS
+                    else ("shared", counts))
     return made
+
+
+def _scores(names: list[str], points) -> dict[str, str]:
+    """The two teams and their numbers, White's first, as a ruling's fields."""
+    return {"white": names[0], "w": str(points[0]), "black": names[1], "b": str(points[1])}
 # How to play, for the phones' /how/decrypto page (``referee.guide``).
 GUIDE = Guide(
     goal=N_("Two teams, White and Black, hint at their own code with clues. Two interceptions win; two "
@@ -241,7 +296,7 @@ GUIDE = Guide(
         Phase("clues", N_("Clues"),
               N_("Each encryptor holds the team button to see the code, then writes three clues on the notesheet."),
               (N_("Team button, held: the code, on the team's screen only"),
-               N_("Team button twice: our clues are written"), N_("A: another encryptor")),
+               N_("Team button twice: our clues are written"), N_("A, before round 1: swap a keyword")),
               (Shot("clues", N_("The public screen names each team's encryptor.")),
                Shot("code", N_("White's own screen while White's button is held: the code 3-2-1."), "team1"))),
         Phase("guesses", N_("Guesses"),

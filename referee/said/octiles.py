@@ -117,3 +117,6 @@ GUIDE = Guide(
     example=(N_("West lays the first tile on space 12; its path takes a runner one circle on, and East plays "
                 "next."),),
 )
+
+# The How to play page's anchor (``GUIDE``'s phases) for each phase of the rules (``oc.step``).
+HOW_AT = {"shuffle": "turn", "play": "turn", "no_move": "turn", "stuck": "turn", "over": "turn"}

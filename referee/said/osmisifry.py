@@ -159,3 +159,7 @@ GUIDE = Guide(
              N_("Officer: 9 points."),
              N_("Agent: 18 - 5 - 5 = 8 points.")),
 )
+
+# The How to play page's anchor (``GUIDE``'s phases) for each phase of the rules (``osm.step``).
+HOW_AT = {"roll_letter": "creation", "pick": "creation", "roll_direction": "direction",
+          "start_decoding": "direction", "decoding": "decoding", "score": "scoring", "over": "scoring"}

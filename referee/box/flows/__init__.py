@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from games.base import SLACK, clock_text  # noqa: F401  (the flows take them from here)
 from referee import catalogue
+from referee.box.flows import roles
 from referee.box.screen import Screen
 from referee.i18n import _, ngettext
 
@@ -59,6 +60,28 @@ class Flow:
 
     def screens(self) -> dict[str, Screen]:
         return {}
+
+    # --- help in play (``referee.box.flows.playhelp``): the box opens it, over ``screens()``'s main
+
+    def help_keys(self, page: Screen) -> list[str]:
+        """What the keys of ``page``, the game's page the help is over, do:
+        its key bar, and its digits by ``digit_help``."""
+        return roles.key_help(page, self.digit_help(page))
+
+    def digit_help(self, page: Screen) -> str:
+        """What the digits of ``page`` do, with ``{keys}`` for their range
+        ("{keys}: pick a letter"); "" says "choose"."""
+        return ""
+
+    def help_rules(self) -> tuple[str, ...]:
+        """The game's own lines of help after the page's keys (Decrypto's
+        clue rules), translated."""
+        return ()
+
+    def help_anchor(self) -> str:
+        """The How to play page's anchor of the page on screen, where it is
+        not its phase's (``HOW_AT``): "" for the phase's."""
+        return ""
 
 
 def _kind(value) -> str:

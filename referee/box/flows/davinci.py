@@ -15,6 +15,9 @@ Turn        a digit names the player attacked, then ``A`` hit or ``B`` miss
             digit; a digit alone does too), ``#`` stops.
 Game over   ``#`` deals the next game of a tournament; after the last game,
             back to the menu.
+Help        ``C`` where the key bar has room for it (all but the first
+            deal, whose bar has Menu, and a timed turn's keys too long for
+            their line): the help in play (``playhelp``).
 
 The main screen says whose turn it is and what to press, with the turn timer
 big when one is set.  Both team screens show the table: the pool, and each
@@ -26,7 +29,7 @@ from __future__ import annotations
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n
-from referee.box.flows import Flow, answers, clock_text, public, roles
+from referee.box.flows import Flow, answers, clock_text, playhelp, public, roles
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
@@ -189,7 +192,11 @@ class Play(Flow):
         keys = [("#", _("{p} starts").format(p=self._label(self._starter())))]
         if not self.session.events:
             keys.append(("*", _("Menu")))
-        return Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(s.players)))
+        screen = Screen(title, tuple(lines), keys=tuple(keys), digits=roles.digits(len(s.players)))
+        # Help where the bar has room: not beside the first deal's Menu, where
+        # it would take the row the first page's hint needs, over the rules
+        # of the deal.
+        return playhelp.with_help(screen) if self.session.events else screen
 
     def _turn(self, step: dv.Step) -> Screen:
         s = self.state
@@ -220,6 +227,11 @@ class Play(Flow):
         return self._prompt(title.format(p=me), self._rows(), (attack,), also=also)
 
     def _prompt(self, title: str, lines: tuple[str, ...], keys: tuple, also: tuple[str, ...] = ()) -> Screen:
+        """A turn's page, with Help where it has room for it."""
+        return playhelp.with_help(self._prompted(title, lines, keys, also),
+                                  self._prompted(title, lines, playhelp.helped(keys), also))
+
+    def _prompted(self, title: str, lines: tuple[str, ...], keys: tuple, also: tuple[str, ...] = ()) -> Screen:
         # A page that names targets ("2,3:attack") takes every seat's digit:
         # the flow says why one cannot be attacked ("Not your own row.").
         digits = roles.digits(len(self.state.players)) if any(k[:1].isdigit() for k, _label in keys) else ""
@@ -231,6 +243,9 @@ class Play(Flow):
         # never takes it (``typing``).
         return Screen(title, (key_line(keys),), big=clock_text(left), typing=0, digits=digits,
                       also=(*also, *(k for k, _label in keys if not k[:1].isdigit())))
+
+    def digit_help(self, page: Screen) -> str:
+        return _("1-{n}: who starts").format(n=len(self.state.players))   # the deal's: a turn's bar names its own
 
     def _table(self) -> Screen:
         s = self.state
@@ -280,7 +295,7 @@ class Play(Flow):
         totals = list(dv.standings(s).values())
         lines = tuple(_("{p} {total:>2} pts +{n}").format(p=self._label(seat), total=totals[seat], n=points)
                       for seat, points in enumerate(done.points))
-        return Screen(title, lines, keys=(("#", _("Next game")),))
+        return Screen(title, lines, keys=(("#", _("Next game")), roles.help_key()))
 
     def _game(self) -> Screen:
         s = self.state

@@ -20,6 +20,7 @@ In a round    A seeker's seat digit opens their guess: ``A`` right,
               (maker, without a count), ``3`` nobody guesses any more,
               ``4`` the scores; ``*`` back.
 Round table   ``C``/``D`` page back and on, ``#`` next round.
+Help          ``C`` on a round's every page: the help in play (``playhelp``).
 Game over     The score log's QR code, the totals, the last round;
               ``#`` back to the main menu.
 Button 1      Held, screen 1 shows the maker how many pieces are left.
@@ -31,7 +32,7 @@ from enum import StrEnum
 from games import decipher as game
 from referee.box.flows import Flow, answers, more, public, roles
 from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_option
-from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, Screen, fit, key_rows, wrap
 from referee.i18n import N_, _, ngettext
 from referee.said.decipher import describe  # noqa: F401  (the catalogue's hook)
 
@@ -306,11 +307,11 @@ class Play(Flow):
                  ngettext("Word: {n} letter", "Word: {n} letters", s.length).format(n=s.length)]
         if self.typed:
             lines += [_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")]
-            keys = (("#", _("OK")), ("*", _("Clear")))
+            keys = (("#", _("OK")), roles.help_key(), ("*", _("Clear")))
         else:
             lines += [_("Pieces: set") if s.pieces is not None else _("Pieces in chamber?"),
                       _("Type them, or just #")]
-            keys = (("#", _("Start")),)
+            keys = (("#", _("Start")), roles.help_key())
         return Screen(self._title(), tuple(lines), keys=keys, digits=roles.DIGITS if len(self.typed) < 2 else "")
 
     def _play_screen(self) -> Screen:
@@ -327,9 +328,18 @@ class Play(Flow):
         keys = {"place": answers.keys("YES"),
                 "request": (("#", _("Piece")),),    # C is help, never a move
                 "guess": (("#", _("Give up")),)}[step.kind]
+        keys = (*keys, roles.help_key(), ("D", _("More")))
+        lines: tuple[str, ...] = (turn, counts, pieces, self._guessers(step))
+        if len(key_rows(keys)) > 1:
+            # Under a key bar of two rows the tokens and the pieces share a
+            # line: before bonus mode its tokens are all there, and in it
+            # the tokens left are the pieces left.
+            if not s.bonus:
+                counts = (_("NO: {no}  Pieces: set") if s.pieces is not None else _("NO: {no}  Pieces: —")).format(
+                    no=s.no_tokens)
+            lines = (turn, counts, self._guessers(step))
         # Every seat's digit: the maker's, or one out of tokens, is told why not.
-        return Screen(self._title(), (turn, counts, pieces, self._guessers(step)),
-                      keys=(*keys, ("D", _("More"))), digits=roles.digits(len(s.players)))
+        return Screen(self._title(), lines, keys=keys, digits=roles.digits(len(s.players)))
 
     def _guessers(self, step: game.Step) -> str:
         names = self.state.players
@@ -343,7 +353,7 @@ class Play(Flow):
         # whatever the moment; one that cannot be done now says why.
         lines = ("1 " + _("Pieces (maker)"), "2 " + _("Bonus mode (maker)"), "3 " + _("Nobody guesses"),
                  "4 " + _("Scores"))
-        return Screen(_("More"), lines, keys=(("*", _("Back")),), digits=roles.digits(len(lines)))
+        return Screen(_("More"), lines, keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(len(lines)))
 
     def _correct_screen(self) -> Screen:
         # Main never shows the count, nor how many digits it has.
@@ -351,12 +361,13 @@ class Play(Flow):
         keys: tuple[tuple[str, str], ...]
         if self.confirming:
             lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: confirm on 1")), \
-                (("#", _("Yes")), ("*", _("No")))
+                (("#", _("Yes")), roles.help_key(), ("*", _("No")))
         elif self.typed:
             lines, keys = (_("Pieces: {dots}").format(dots=DOTS), _("Maker: use screen 1")), \
-                (("#", _("OK")), ("*", _("Clear")))
+                (("#", _("OK")), roles.help_key(), ("*", _("Clear")))
         else:
-            lines, keys = tuple(wrap(_("Maker: type the pieces left to place, then #."))), (("*", _("Back")),)
+            lines, keys = tuple(wrap(_("Maker: type the pieces left to place, then #."))), \
+                (roles.help_key(), ("*", _("Back")))
         typing = not self.confirming and len(self.typed) < 2
         return Screen(_("Correct the count"), lines, keys=keys, digits=roles.DIGITS if typing else "")
 
@@ -366,20 +377,32 @@ class Play(Flow):
                  _("A guess costs 1 token"),
                  _("Is the word right?"))
         return Screen(_("{name} guesses").format(name=s.players[self.seeker]), lines,
-                      keys=(*answers.keys("right"), ("*", BACK)))
+                      keys=(*answers.keys("right"), roles.help_key(), ("*", BACK)))
 
     def _giveup_screen(self) -> Screen:
         s = self.state
         text = _("Nobody guesses any more: {name} takes the solution token.").format(name=s.players[s.maker])
-        return Screen(_("End the round?"), tuple(wrap(text)), keys=(("#", _("End")), ("*", _("Back"))))
+        return Screen(_("End the round?"), tuple(wrap(text)), keys=(("#", _("End")), roles.help_key(), ("*", _("Back"))))
 
     def _scores_screen(self) -> Screen:
-        return Screen(_("Scores"), self._totals(), keys=(("*", _("Back")),))
+        return Screen(_("Scores"), self._totals(), keys=(roles.help_key(), ("*", _("Back"))))
 
     def _totals(self) -> tuple[str, ...]:
         totals = game.standings(self.state)
         ranked = sorted(totals.items(), key=lambda item: -item[1])
         return tuple(f"{fit(name, 15):<15}{points:>6}" for name, points in ranked)
+
+    # --- help in play (``playhelp``) -------------------------------------------------
+
+    def digit_help(self, page: Screen) -> str:
+        shown = self._page()
+        if shown == Page.START:
+            return _("{keys}: pieces in the chamber, then #")   # [DC-3] typed, shown on screen 1 only
+        if shown == Page.CORRECT:
+            return _("{keys}: pieces left to place, then #")
+        if shown == Page.PLAY:
+            return _("{keys}: who guesses")
+        return ""
 
     # --- the round table and the end ------------------------------------------------
 

@@ -41,9 +41,9 @@ that starts the other team's countdown, which then takes the screen.
 Tie-break: each team in turn types how many of the other team's keywords it
 guessed right, one digit and ``#`` [DE-9].
 
-In play ``C`` shows the help (the clue rules, then the keys) and ``D`` the
-codes revealed so far; there
-``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
+In play ``C`` shows the help (``playhelp``: what the phase is for, the
+page's keys, the clue rules, the rest of the keys) and ``D`` the codes
+revealed so far; there ``C``/``D`` turn the pages and ``*`` goes back.  Game over: ``C``/``D`` turn
 the pages (result, the score log's QR code, every revealed code), ``#`` back
 to the main menu.  Undo and ending a game early are the box's own (hold
 ``*``).
@@ -57,7 +57,7 @@ from games import decrypto as d
 from games.base import Illegal
 from referee import i18n
 from referee.box.flows import public
-from referee.box.flows import Flow, clock_text, forms, playhelp, roles
+from referee.box.flows import Flow, clock_text, forms, roles
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
@@ -178,14 +178,15 @@ class Setup(forms.Form):
         self.box.start_game(d.NAME, options)
 
 
-def help_screen(box, page: int, phase: str, teach: str = "") -> Screen:
-    """What the phase ``teach`` is for, then the clue rules [DE-11] and
-    the keys (``playhelp``); last, the QR code of the phones' How to play
-    page at ``phase``."""
-    return playhelp.screen(box, d.NAME, page, phase, playhelp.pages(d.NAME, teach, None, tuple(_(line) for line in HELP)))
-
-
 # --- playing ---------------------------------------------------------------------------
+
+def guessers(now: d.Step) -> tuple[int, int]:
+    """On an interception's or a decode's step: the team guessing, and the
+    team whose code it is."""
+    if now.team is None or now.of_team is None:
+        raise ValueError(f"a {now.kind} step has no code to guess")
+    return now.team, now.of_team
+
 
 def revealed(state: d.State) -> list[tuple[int, d.Reveal]]:
     """Every code revealed so far, with its round, in the order played."""
@@ -199,9 +200,9 @@ def reveal_key(number: int, reveal: d.Reveal) -> str:
 
 
 class Page(StrEnum):
-    """The pages of a Decrypto game's screens; what the keys do depends on it."""
+    """The pages of a Decrypto game's screens; what the keys do depends on it
+    (the help in play is the box's: ``playhelp``)."""
     PLAY = "play"
-    HELP = "help"
     SCORES = "scores"
     SWAP = "swap"       # a team picks the keyword to swap
     PHONES = "phones"   # the team pages' links
@@ -216,7 +217,7 @@ class Play(Flow):
         self.session = session
         self.page = Page.PLAY
         self.sub = 0            # the page shown within help, scores or the game's end
-        self.swap_team = None   # the team choosing which keyword to swap
+        self.swap_team: int | None = None   # the team choosing which keyword to swap
         self.typed = ""         # digits typed for a guess or a keyword count
         self.seen: list[str] = []   # reveals the table has moved on from
         self.held: set[int] = set()  # seats whose team button is held down
@@ -236,8 +237,7 @@ class Play(Flow):
             self._team_key(SEATS.index(key), kind)
         elif kind == "press":
             page = self._page()
-            {Page.HELP: self._help_key, Page.SCORES: self._scores_key, Page.SWAP: self._swap_key,
-             Page.PHONES: self._phones_key}.get(page, self._play_key)(key)
+            {Page.SCORES: self._scores_key, Page.SWAP: self._swap_key, Page.PHONES: self._phones_key}.get(page, self._play_key)(key)
 
     def _team_key(self, seat: int, kind: str) -> None:
         if kind == "hold":
@@ -277,8 +277,6 @@ class Play(Flow):
         now = d.step(self.state)
         if now.kind == "over" and self._unseen() is None:
             self._over_key(key)
-        elif key == "C":
-            self._open(Page.HELP)
         elif key == "D":
             self._open(Page.SCORES)
         elif key == "B":
@@ -308,10 +306,16 @@ class Play(Flow):
             # The rules judge what was typed; a refusal shows their message.
             digits = tuple(int(c) for c in self.typed)
             self.typed = ""
+            event: d.KeywordsGuessed | d.Guess
+            if now.kind == "tiebreak" and not digits:
+                # No count typed: refused as the rules refuse a count out of range.
+                self.box.flash(_("Count 0 to 4 keywords."))
+                self.box.sound("error")
+                return
             if now.kind == "tiebreak":
-                event = d.KeywordsGuessed(now.waiting[0], digits[0] if digits else None)
+                event = d.KeywordsGuessed(now.waiting[0], digits[0])
             else:
-                event = d.Guess(now.team, digits)
+                event = d.Guess(guessers(now)[0], digits)
             if self.box.act(event) and d.is_over(self.state):
                 self.box.sound("done")
 
@@ -332,12 +336,6 @@ class Play(Flow):
         elif key in "CD":
             self.sub = (self.sub + (1 if key == "D" else -1)) % len(self._over_pages())
 
-    def _help_key(self, key: str) -> None:
-        if key in "CD":
-            self.sub += 1 if key == "D" else -1
-        elif key == "*":   # not #: these pages offer only * to leave
-            self._open(Page.PLAY)
-
     def _scores_key(self, key: str) -> None:
         count = max(1, len(revealed(self.state)))
         if key in "CD":
@@ -355,12 +353,12 @@ class Play(Flow):
                 self.swap_team = None
             else:
                 self._open(Page.PLAY)
-        elif key.isdigit() and self.swap_team is None:
-            if int(key) - 1 in self._swappers():
-                self.swap_team = int(key) - 1
         elif key.isdigit():
             team = self.swap_team
-            if self.box.act(d.SwapKeyword(team, int(key))):
+            if team is None:
+                if int(key) - 1 in self._swappers():
+                    self.swap_team = int(key) - 1
+            elif self.box.act(d.SwapKeyword(team, int(key))):
                 self._open(Page.PLAY)
                 self.box.flash(_("{team} swapped word {n}.").format(team=self.name(team), n=key))
 
@@ -407,9 +405,27 @@ class Play(Flow):
     def screens(self) -> dict[str, Screen]:
         if self._page() == Page.PHONES:
             return {"main": Screen(_("Phone pages"), (_("Each team: scan the"), _("code on your own"),
-                                                      _("screen for your notes.")), keys=(("*", _("Back")),)),
+                                                      _("screen for your notes.")),
+                                   keys=(roles.help_key(), ("*", _("Back")))),
                     "team1": self._phone_screen(0), "team2": self._phone_screen(1)}
         return {"main": self._main(), "team1": self._team_screen(0), "team2": self._team_screen(1)}
+
+    # --- help in play (``playhelp``) ------------------------------------------------
+
+    def help_rules(self) -> tuple[str, ...]:
+        """After the page's keys, the clue rules [DE-11] and the rest of the keys."""
+        return tuple(_(line) for line in HELP)
+
+    def help_anchor(self) -> str:
+        # A code revealed is How to play's "The code revealed", whatever step follows it.
+        return "reveal" if self._page() == Page.PLAY and self._unseen() is not None else ""
+
+    def digit_help(self, page: Screen) -> str:
+        if self._page() == Page.SWAP:
+            return _("{keys}: the team that swaps") if self.swap_team is None else _("{keys}: the keyword to swap")
+        if d.step(self.state).kind == "tiebreak":
+            return _("0-{n}: keywords guessed, then #").format(n=d.KEYWORDS)
+        return _("1-{n}: the code, 3 digits, then #").format(n=d.KEYWORDS)
 
     def _phone_screen(self, seat: int) -> Screen:
         # The team page's address is a secret of the team: its own screen only.
@@ -426,9 +442,6 @@ class Play(Flow):
 
     def _main(self) -> Screen:
         s, page = self.state, self._page()
-        if page == Page.HELP:
-            phase = "reveal" if self._unseen() is not None else playhelp.how_phase(d.NAME, str(d.step(s).kind))
-            return help_screen(self.box, self.sub, phase, str(d.step(s).kind))
         if page == Page.SCORES:
             return self._scores_screen()
         if page == Page.SWAP:
@@ -510,19 +523,20 @@ class Play(Flow):
 
     def _guess_screen(self, now: d.Step) -> Screen:
         s = self.state
+        guessing, of_team = guessers(now)
         if now.kind == "intercept":
-            lines = [_("{team} intercepts.").format(team=self.name(now.team))]
+            lines = [_("{team} intercepts.").format(team=self.name(guessing))]
         else:
-            lines = [_("{team} decodes.").format(team=self.name(now.team))]
+            lines = [_("{team} decodes.").format(team=self.name(guessing))]
             if s.intercept is not None:
-                rival = self.name(1 - now.team)
+                rival = self.name(1 - guessing)
                 lines.append(_("{team} said {code}").format(team=rival, code=code_text(s.intercept)))
         lines += [_("3 digits 1-4, then #"), "> " + "-".join(self.typed.ljust(3, "_"))]
         typing = len(lines) - 1
         first = not s.reveals and s.intercept is None
         if first and not all(s.clues_done[t] for t in s.coding):
             lines.append(_("Time up: stop writing"))  # [DE-4]
-        title = _("Round {n}: {team} code").format(n=s.round, team=self.name(now.of_team))
+        title = _("Round {n}: {team} code").format(n=s.round, team=self.name(of_team))
         # Every digit: the page says why one is not a code's (a 5, one typed twice).
         return Screen(title, tuple(lines), keys=(("#", _("OK")), ("*", _("Clear")), ("C", _("Help"))), typing=typing,
                       digits=roles.DIGITS)
@@ -535,8 +549,8 @@ class Play(Flow):
     def _noted_screen(self, now: d.Step) -> Screen:
         """The interception announced, before the decode: what was said
         (right or wrong only with the code [DE-6]) and who guesses next."""
-        s = self.state
-        rival, team = self.name(1 - now.team), self.name(now.team)
+        s, (guessing, _of_team) = self.state, guessers(now)
+        rival, team = self.name(1 - guessing), self.name(guessing)
         lines = (*wrap(_("{team} intercepts: {code}").format(team=rival, code=code_text(s.intercept))),
                  *wrap(_("Now {team} decodes its own code.").format(team=team)))
         title = _("Round {n}: {team} code").format(n=s.round, team=team)
@@ -565,7 +579,7 @@ class Play(Flow):
     def _scores_screen(self) -> Screen:
         done = revealed(self.state)
         if not done:
-            return Screen(_("Codes"), (_("No code revealed yet."),), keys=(("*", _("Back")),))
+            return Screen(_("Codes"), (_("No code revealed yet."),), keys=(roles.help_key(), ("*", _("Back"))))
         keys = (("C", BACK), ("D", ON), ("*", _("Back")))
         return self._reveal_screen(*done[self.sub % len(done)], keys=keys)
 
@@ -573,11 +587,11 @@ class Play(Flow):
         team = self.swap_team
         if team is None:
             lines = tuple(f"{t + 1} {self.name(t)}" for t in self._swappers())
-            return Screen(_("Who swaps a keyword?"), lines, keys=(("*", _("Back")),),
+            return Screen(_("Who swaps a keyword?"), lines, keys=(roles.help_key(), ("*", _("Back"))),
                           digits="".join(str(t + 1) for t in self._swappers()))
         text = _("Which keyword does nobody know? Press 1-4; the new word shows on your screen.")
         return Screen(_("{team} swaps a word").format(team=self.name(team)), tuple(wrap(text)),
-                      keys=(("*", _("Back")),), digits=roles.digits(4))
+                      keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(4))
 
     def _tiebreak_screen(self, now: d.Step) -> Screen:
         s = self.state
@@ -604,9 +618,10 @@ class Play(Flow):
         codes = [self._reveal_screen(*x, keys=turn) for x in revealed(self.state)]
         return [self._result_screen(turn), scan, *codes]
 
-    def _result_screen(self, keys) -> Screen:
-        s = self.state
-        r = s.result
+    def _result_screen(self, keys: tuple[tuple[str, str], ...]) -> Screen:
+        r = self.state.result
+        if r is None:
+            raise RuntimeError("a result is shown only once the game is over")
         if len(r.winners) == 2:
             title = _("Both teams win!")
         else:
@@ -641,7 +656,7 @@ class Play(Flow):
         else:
             lines = tuple(wrap(self._by_encryptor(seat, _("Your own keyword cards. Player {n} encrypts."),
                                                   _("Your own keyword cards. {name} encrypts."))))
-        keys = ()
+        keys: tuple[tuple[str, str], ...] = ()
         if hidden:
             keys += ((_("hold"), _("code")),)
         writing = now.kind == "clues" and not s.clues_done[seat]

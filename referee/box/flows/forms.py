@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Callable
 
+from hal.timing import Timer
+
 from games.base import Illegal
 from referee import glossary, guide, i18n, setup_names, team_links
 from referee.box.flows import Flow, menu, roles, team_label
@@ -91,13 +93,13 @@ def help_paged(lines) -> list[tuple[str, ...]]:
     if sentence:
         sentences.append(sentence)
     pages: list[list[str]] = [[]]
-    for sentence in sentences:
-        if sentence is None or pages[-1] and len(pages[-1]) + len(sentence) > HELP_LINES:
+    for whole in sentences:
+        if whole is None or pages[-1] and len(pages[-1]) + len(whole) > HELP_LINES:
             if pages[-1]:
                 pages.append([])
-            if sentence is None:
+            if whole is None:
                 continue
-        pages[-1].extend(sentence)
+        pages[-1].extend(whole)
         while len(pages[-1]) > HELP_LINES:
             pages.append(pages[-1][HELP_LINES:])
             del pages[-2][HELP_LINES:]
@@ -152,7 +154,7 @@ class Form(Flow):
     # What survives a power cut: the choices, the page, the help page and
     # the names taken.  The pickers of names (tonight's players, the phone's
     # QR code) come back as the form itself.
-    remembered = ("chosen", "page", "help_page", "names", "members")
+    remembered: tuple[str, ...] = ("chosen", "page", "help_page", "names", "members")
 
     def __init__(self, box, title: str, options: list[Option], start: Callable[[dict], None],
                  help_lines: tuple[str, ...] = ()) -> None:
@@ -161,17 +163,18 @@ class Form(Flow):
         self.chosen = [o.default for o in options]
         self.page = 0
         self.help_lines = help_lines
-        self.help_page = None  # the help page shown, if any
+        self.help_page: int | None = None  # the help page shown, if any
         self.game = ""         # the game's short name, set by the menu
         self.names: list[str] = []            # typed or picked, in seat order
         self.members: list[list[str]] = []    # a team game's, team by team
         self.names_token: str | None = None   # the names page's token, once shown
         self.names_csrf = ""
-        # What the phone page's fields hold, not yet saved (``setup_names.preview``):
-        # names, or a team game's teams; None once saved or never typed.
-        self.preview: list | None = None
+        # What the phone page's fields hold, not yet saved (``setup_names.preview``),
+        # row by row: a team game's teams, else one row of names; None once
+        # saved or never typed.
+        self.preview: list[list[str]] | None = None
         self.preview_drawn = float("-inf")    # when a preview was last drawn
-        self.preview_due = None               # the redraw a preview is waiting for
+        self.preview_due: Timer | None = None   # the redraw a preview is waiting for
         self.mode = Over.NONE
         self.picked: list[int] = []           # roster entries picked, in seat order
         self.roster_page = 0
@@ -196,11 +199,12 @@ class Form(Flow):
     def seat_range(self) -> tuple[int, ...]:
         """The player counts the form offers."""
         for option in self.options:
-            if option.key == "players" and all(isinstance(v, int) for v, _l in option.choices):
-                return tuple(v for v, _l in option.choices)
+            counts = tuple(v for v, _l in option.choices if isinstance(v, int))
+            if option.key == "players" and len(counts) == len(option.choices):
+                return counts
         return ()
 
-    def typed_names(self):
+    def typed_names(self) -> list[str] | list[list[str]]:
         return [list(team) for team in self.members] if self.teams else list(self.names)
 
     def set_names(self, names: list[str]) -> None:
@@ -236,7 +240,8 @@ class Form(Flow):
     @property
     def teach(self) -> bool | None:
         """The Teach option chosen, None on a form without it."""
-        return next((o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key == TEACH), None)
+        on = next((o.choices[i][0] for o, i in zip(self.options, self.chosen) if o.key == TEACH), None)
+        return on if isinstance(on, bool) else None
 
     @property
     def pages(self) -> int:
@@ -303,7 +308,7 @@ class Form(Flow):
         if kind != "press":
             return
         if self.help_page is not None:
-            self._help_key(key)
+            self._help_key(key, self.help_page)
         elif self.mode == Over.ROSTER:
             self._roster_key(key)
         elif self.mode == Over.PHONE:
@@ -337,7 +342,8 @@ class Form(Flow):
         if not isinstance(players, int):
             return
         for i, option in enumerate(self.options):
-            if option.seat and option.choices[self.chosen[i]][0] >= players:
+            seat = option.choices[self.chosen[i]][0]
+            if option.seat and isinstance(seat, int) and seat >= players:
                 self.chosen[i] = 0
 
     def _phone(self) -> None:
@@ -347,6 +353,9 @@ class Form(Flow):
         self.mode = Over.PHONE
 
     def names_url(self) -> str:
+        """The names page's address (its token is made as the page is first shown)."""
+        if self.names_token is None:
+            raise RuntimeError("the names page was never shown")
         return self.box.public_url() + "N/" + self.names_token
 
     def roster(self) -> list[str]:
@@ -415,18 +424,18 @@ class Form(Flow):
             return
         self.mode, self.preview = Over.NONE, None
 
-    def _help_key(self, key: str) -> None:
+    def _help_key(self, key: str, page: int) -> None:
         # Round and round, so that the QR code at the end is one C away.
         if key == "D":
-            self.help_page = (self.help_page + 1) % self.help_pages
+            self.help_page = (page + 1) % self.help_pages
         elif key == "C":
-            self.help_page = (self.help_page - 1) % self.help_pages
+            self.help_page = (page - 1) % self.help_pages
         elif key == "*":
             self.help_page = None
 
-    def screens(self):
+    def screens(self) -> dict[str, Screen]:
         if self.help_page is not None:
-            return {"main": self._help_screen(), **self._names_screens()}
+            return {"main": self._help_screen(self.help_page), **self._names_screens()}
         if self.mode == Over.ROSTER:
             return {"main": self._roster_screen(), **self._names_screens()}
         if self.mode == Over.PHONE:
@@ -446,10 +455,11 @@ class Form(Flow):
         return {"main": Screen(title, tuple(lines), keys=tuple(keys), digits=digits,
                                also=("A", "B")), **self._names_screens()}
 
-    def _shown_names(self) -> tuple[list, bool]:
-        """The names the screens show: a phone's unsaved preview if there is
-        one, else the saved ones; and whether they are unsaved."""
-        saved = self.typed_names()
+    def _shown_names(self) -> tuple[list[list[str]], bool]:
+        """The names the screens show, row by row (a team game's teams, else
+        one row of seats): a phone's unsaved preview if there is one, else
+        the saved ones; and whether they are unsaved."""
+        saved = [list(team) for team in self.members] if self.teams else [list(self.names)]
         if self.preview is None or self.preview == saved:
             return saved, False
         return self.preview, True
@@ -457,7 +467,7 @@ class Form(Flow):
     def _phone_screen(self) -> Screen:
         """The page's QR code, and beside it the names typed so far."""
         shown, _typing = self._shown_names()
-        given = [name for team in shown for name in team] if self.teams else shown
+        given = [name for row in shown for name in row]
         if not given:
             lines = tuple(wrap(_("Scan to type the players' names"), 10))
         elif len(given) <= LINES:
@@ -466,7 +476,7 @@ class Form(Flow):
             lines = (*given[:LINES - 1], f"+{len(given) - LINES + 1}")
         return Screen(_("Names"), lines, qr=self.names_url(), keys=(("*", _("Back")),), digits="")
 
-    def _names_screens(self) -> dict:
+    def _names_screens(self) -> dict[str, Screen]:
         """The names so far on the team screens, live as they are typed: a
         team game a team a screen, others up to four seats a screen.  Names
         a phone has not saved yet say so in the title ("White: typing…")."""
@@ -484,19 +494,24 @@ class Form(Flow):
             return {seat: Screen(titled(self.team_titles[t] if self.team_titles else team_label(seat)),
                                  tuple(fit(name) for name in shown[t][:LINES]))
                     for t, seat in enumerate(("team1", "team2")) if t < len(shown)}
-        if not shown:
+        [row] = shown
+        if not row:
             return {}
         if typing:
-            seats = [fit(f"{n} {name}") for n, name in enumerate(shown, 1)]
+            seats = [fit(f"{n} {name}") for n, name in enumerate(row, 1)]
         else:
-            count = self.values.get("players") if isinstance(self.values.get("players"), int) else len(shown)
+            players = self.values.get("players")
+            count = players if isinstance(players, int) else len(row)
             seats = [fit(f"{n} {name}") for n, name in enumerate(self.seat_names(count), 1)]
         shown_on = {"team1": Screen(titled(_("Players")), tuple(seats[:LINES]))}
         if len(seats) > LINES:
             shown_on["team2"] = Screen(titled(_("Players")), tuple(seats[LINES:]))
         return shown_on
 
-    team_titles: tuple[str, ...] = ()
+    @property
+    def team_titles(self) -> tuple[str, ...]:
+        """A team game's teams by name, first team first (none: by number)."""
+        return ()
 
     def side_lines(self, team: int) -> tuple[str, ...]:
         """What team ``team``'s screen says before anyone is named in it."""
@@ -523,11 +538,11 @@ class Form(Flow):
         keys.append(("*", _("Back")))
         return Screen(_("Tonight's players"), tuple(lines), keys=tuple(keys), digits=roles.digits(len(roster)))
 
-    def _help_screen(self) -> Screen:
+    def _help_screen(self, page: int) -> Screen:
         pages = help_paged(self.help_text())
         keys = (("C", "◄"), ("D", "►"), ("*", _("Back"))) if self.help_pages > 1 else (("*", _("Back")),)
-        if self.help_page >= len(pages):
+        if page >= len(pages):
             return how_screen(self.box, self.game, guide.SETUP, keys)
-        title = help_title(self.help_page, self.help_pages)
-        page = pages[min(self.help_page, len(pages) - 1)]
-        return Screen(title, (*page, *("",) * (HELP_LINES - len(page)), game_menu_line()), keys=keys)
+        lines = pages[min(page, len(pages) - 1)]
+        return Screen(help_title(page, self.help_pages), (*lines, *("",) * (HELP_LINES - len(lines)), game_menu_line()),
+                      keys=keys)

@@ -13,9 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from hal.timing import Clock
     from referee.clock import WallLabels
     from referee.config import Config
     from referee.box.flows import Flow
+    from referee.box.flows.forms import Form
+    from referee.box.flows.teacher import Teacher
     from referee.box.session import Session
     from referee.store.events import Store
     from referee.box.wifi import Network
@@ -27,9 +30,12 @@ class Host(Protocol):
     config: Config
     store: Store              # for settings and the evening's names, never a game's rows
     labels: WallLabels        # the wall clock's label now, to tell tonight from last week
-    clock: object             # ``monotonic`` and ``call_later``, for a flow's own short timers
+    clock: Clock              # ``monotonic`` and ``call_later``, for a flow's own short timers
     network: Network          # the Wi-Fi as comitup last said it, for the score log's codes
-    setups: dict              # setup forms left for the main menu, by game (``menu.keep_setup``)
+    # Setup forms left for the main menu, by game: (the evening, the form)
+    # (``menu.keep_setup``).
+    setups: dict[str, tuple[float, Form]]
+    teacher: Teacher          # a first game's taught pages: a setup's Teach choice goes to it
 
     def act(self, event, view: dict | None = None) -> bool:
         """Hand the rules a player's event; False (and a message) if refused."""

@@ -1,23 +1,29 @@
 """The main menu, the settings, the score-log QR code, and "coming soon"."""
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from referee import catalogue, i18n
 from referee.box import wifi
 from referee.box.flows.teacher import chosen
 from referee.box.flows import Flow, clock_text, flow_for, merging
-from referee.box.flows.numbered import Menu
+from referee.box.flows.numbered import Item, Menu
 from referee.box.screen import LINES, W, Screen, key_rows, qr_image, wrap
 from referee.store import scorelog
 from referee.i18n import _
 
+if TYPE_CHECKING:
+    from referee.box.flows.forms import Form
+    from referee.box.flows.host import Host
+
 title = catalogue.title
 
 
-def Main(box) -> Menu:
-    items = [(title(g.name), lambda name=g.name: open_game(box, name)) for g in catalogue.on_menu()]
+def Main(box: Host) -> Menu:
+    items: list[Item] = [(title(g.name), functools.partial(open_game, box, g.name)) for g in catalogue.on_menu()]
     items += [
         (_("Table tools"), lambda: _tools(box)),
         (_("Score log"), lambda: box.goto(ScoreLog(box))),
@@ -53,29 +59,35 @@ def _tools(box) -> None:
         box.start_game("tools")
 
 
-def open_game(box, name: str) -> None:
+def open_game(box: Host, name: str) -> None:
     """The game's setup form: the one left for the main menu tonight, if
     any, with the names typed and the options chosen (``kept_setup``), on
     its first page; else a new one."""
-    form = kept_setup(box, name)
-    if form is None:
-        game = catalogue.GAMES.get(name)
-        flows = catalogue.load(game.flows) if game is not None else None
-        form = flows.setup(box) if flows is not None else ComingSoon(box, title(name))
-        form.game = name
-        if hasattr(form, "offer_teach"):
-            form.offer_teach(chosen(box, name))
-    box.goto(form)
+    box.goto(kept_setup(box, name) or _new_setup(box, name))
 
 
-def keep_setup(box, form) -> None:
+def _new_setup(box: Host, name: str) -> Flow:
+    """The setup flow of ``name`` (a game's ``setup(box)``, mostly a
+    ``forms.Form``), or "coming soon" for a game without flows."""
+    game = catalogue.GAMES.get(name)
+    flows = catalogue.load(game.flows) if game is not None else None
+    if flows is None:
+        return ComingSoon(box, title(name))
+    form = flows.setup(box)
+    form.game = name
+    if hasattr(form, "offer_teach"):
+        form.offer_teach(chosen(box, name))
+    return form
+
+
+def keep_setup(box: Host, form: Form) -> None:
     """A setup form left for the main menu: kept for its game until the
     game starts, or another evening begins."""
-    if getattr(form, "remembered", ()) and getattr(form, "game", ""):
+    if form.remembered and form.game:
         box.setups[form.game] = (scorelog.evening_start(box.labels.now()), form)
 
 
-def kept_setup(box, name: str):
+def kept_setup(box: Host, name: str) -> Form | None:
     """The setup form of ``name`` kept tonight, back on its front page."""
     kept = box.setups.pop(name, None)
     if kept is None or kept[0] != scorelog.evening_start(box.labels.now()):
@@ -145,7 +157,7 @@ class ScoreLog(Flow):
         page = pages[self.page % len(pages)]
         # An arrow, as other pages turn: with "*:Menu" it fits one row beside
         # the code, which leaves four rows for a long address written whole.
-        keys = (("D", "►"),)
+        keys: tuple[tuple[str, str], ...] = (("D", "►"),)
         keys += (("*", _("Menu")),)   # * goes back to the main menu; # does nothing here
         if page == Code.LEAGUE:
             club = self.box.config.club.league_url
@@ -155,8 +167,8 @@ class ScoreLog(Flow):
         # a phone takes them: join this Wi-Fi, open the scores, and (for the
         # owner) tell the box the home Wi-Fi.
         step = pages.index(page) + 1 if self.box.network.state == "HOTSPOT" else 0
-        if page == Code.WIFI:
-            spot = self.box.network.hotspot
+        spot = self.box.network.hotspot
+        if page == Code.WIFI and spot is not None:   # offered only with the hotspot's name (``_pages``)
             code = wifi.wifi_code(spot.name, spot.password)
             title = _("{n}. Wi-Fi").format(n=step)
             return {"main": Screen(title, credentials(spot.name, spot.password, code),
@@ -251,14 +263,14 @@ def written(url: str, beside: int = 0) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def Settings(box) -> Menu:
-    def choose(code):
+def Settings(box: Host) -> Menu:
+    def choose(code: str) -> None:
         i18n.use(code)
         box.store.set_setting("lang", code)
         box.goto(Settings(box))
         box.changed()   # open phone pages turn to the new language too
 
-    items = [(name, lambda code=code: choose(code)) for code, name in i18n.NAMES.items()]
+    items: list[Item] = [(name, functools.partial(choose, code)) for code, name in i18n.NAMES.items()]
     items.append((_("Merge names"), lambda: merging.open_page(box, lambda: Settings(box))))
     return Menu(box, _("Language: {lang}").format(lang=i18n.lang), items, back=lambda: box.goto(Main(box)))
 

@@ -11,11 +11,13 @@ from referee.box.flows import Flow, roles
 from referee.box.screen import LINES, Screen
 from referee.i18n import _
 
+Item = tuple[str, Callable[[], None]]   # an item's label, and what picking it does
+
 
 class Menu(Flow):
     """``title`` is text, or a function giving it anew at every redraw."""
 
-    def __init__(self, box, title: str | Callable[[], str], items: list[tuple[str, Callable[[], None]]],
+    def __init__(self, box, title: str | Callable[[], str], items: list[Item],
                  back: Callable[[], None] | None = None) -> None:
         super().__init__(box)
         self.title, self.items, self.back, self.page = title, items, back, 0

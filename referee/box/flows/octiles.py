@@ -26,7 +26,8 @@ A turn           digits and ``#``: the space the tile went on (``*`` clears);
                  ``3`` who has finished (dealer mode: the player's digit,
                  then ``#`` to confirm) or where the box has every runner
                  (referee mode), ``4`` pass [OC-8], asked first (``#`` yes,
-                 ``*`` no); ``C`` is the setup's help only, never a move
+                 ``*`` no); ``C`` is the help in play (``playhelp``), on every
+                 page with a key bar, never a move
 Turning          referee mode, once the space is keyed: the picture fills the
                  panel's height; ``A`` turns it 45° anticlockwise, ``B``
                  clockwise, until it looks like the tile on the board; ``#``
@@ -53,6 +54,7 @@ from __future__ import annotations
 import dataclasses
 from enum import StrEnum
 from dataclasses import dataclass
+from typing import Any, Sequence
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
@@ -60,7 +62,7 @@ from referee.box.flows import Flow, public, roles
 from referee.box.flows.roles import DIGITS
 from referee.box.flows.forms import Form, Option
 from referee.box.flows.octiles_draw import space_map, tile_picture
-from referee.box.screen import COLS, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import _, ngettext
 from referee.said.octiles import SEAT_NAMES, describe  # noqa: F401  (describe: the catalogue's hook)
 
@@ -101,9 +103,9 @@ class _Setup(Form):
     digits 1-5 put a runner on or off a home, ``#`` accepts (the first homes
     are offered), ``*`` goes back a seat."""
 
-    homes: list | None = None   # per seat, the homes chosen so far, while asking
+    homes: list[list[str]] | None = None   # per seat, the homes chosen so far, while asking
     seat = 0                    # whose homes are asked
-    pending: dict = {}          # the setup values, while the homes are asked
+    pending: dict[str, Any] = {}   # the setup values, while the homes are asked
 
     def __init__(self, box, title, options, _start, help_lines) -> None:
         super().__init__(box, title, options, self.begin, help_lines)
@@ -126,7 +128,7 @@ class _Setup(Form):
     def key(self, key: str, kind: str) -> None:
         if self.homes is not None:
             if kind == "press":
-                self._homes_key(key)
+                self._homes_key(key, self.homes)
             return
         super().key(key, kind)
         self._fit()
@@ -139,11 +141,11 @@ class _Setup(Form):
             self.chosen[i] = 0
 
 
-    def _homes_key(self, key: str) -> None:
+    def _homes_key(self, key: str, homes: list[list[str]]) -> None:
         values = self.pending
         seat = self._seats[self.seat]
         circles = oc.BOARD.start_homes(seat)
-        mine = self.homes[self.seat]
+        mine = homes[self.seat]
         if key.isdigit() and 1 <= int(key) <= len(circles):
             circle = circles[int(key) - 1]
             if circle in mine:
@@ -154,10 +156,10 @@ class _Setup(Form):
             self.box.flash(ngettext("Put {n} runner on homes.", "Put {n} runners on homes.",
                                     values["runners"]).format(n=values["runners"]))
             self.box.sound("error")
-        elif key == "#" and self.seat + 1 < len(self.homes):
+        elif key == "#" and self.seat + 1 < len(homes):
             self.seat += 1
         elif key == "#":
-            homes, self.homes = self.homes, None
+            self.homes = None
             ordered = [[c for c in oc.BOARD.start_homes(s) if c in chosen] for s, chosen in zip(self._seats, homes)]
             self.box.start_game(oc.NAME, {**values, "homes": ordered})
         elif key == "*" and self.seat:
@@ -165,13 +167,14 @@ class _Setup(Form):
         elif key == "*":
             self.homes = None
 
-    def screens(self):
+    def screens(self) -> dict[str, Screen]:
         if self.homes is None:
             return super().screens()
         values = self.pending
         seat = self._seats[self.seat]
         circles = oc.BOARD.start_homes(seat)
-        cells = [f"{k}{'●' if c in self.homes[self.seat] else '○'}{oc.place(c)}" for k, c in enumerate(circles, 1)]
+        mine = self.homes[self.seat]
+        cells = [f"{k}{'●' if c in mine else '○'}{oc.place(c)}" for k, c in enumerate(circles, 1)]
         lines = (" ".join(cells[:3]), " ".join(cells[3:]),
                  ngettext("{n} runner: digits", "{n} runners: digits", values["runners"]).format(n=values["runners"]),
                  _("put one on or off"))
@@ -203,6 +206,13 @@ class Ask(StrEnum):
     PASS = "pass"           # pass the turn? [OC-8]
 
 
+def seat(step: oc.Step) -> int:
+    """Whose turn a step of play is (a play, no move, or a tile nobody can move)."""
+    if step.seat is None:
+        raise ValueError(f"a {step.kind} step is nobody's turn")
+    return step.seat
+
+
 class Play(Flow):
     remembered = ("draft", "notice", "asking", "page", "finisher")
     # An undo lands before the space is keyed: never on the turning
@@ -215,17 +225,17 @@ class Play(Flow):
         # Both belong to one moment of the game (see _moment), so that an
         # undo drops them: the Draft as a dict under "at", and the moment
         # right after the flow's last accepted event with that event's name.
-        self.draft: dict | None = None
-        self.notice: list | None = None
+        self.draft: dict[str, Any] | None = None
+        self.notice: list[int | str] | None = None
         self.asking = Ask.NONE   # a question over the turn (see Ask)
-        self.page = None     # the page of the space map shown, if any, or RUNNERS
-        self.finisher = None  # dealer mode: the seat asked about as finished
+        self.page: int | None = None       # the page of the space map shown, if any, or RUNNERS
+        self.finisher: int | None = None   # dealer mode: the seat asked about as finished
 
     @property
     def state(self) -> oc.State:
         return self.session.state
 
-    def _moment(self) -> list:
+    def _moment(self) -> list[int | str]:
         s = self.state
         return [len(s.turns), len(s.finishers)]
 
@@ -241,8 +251,9 @@ class Play(Flow):
         name = self.state.names[seat]
         return _(SEAT_NAMES[name]) if name in SEAT_NAMES else name
 
-    def _moves(self, draft: Draft) -> tuple[oc.Move, ...]:
-        return oc.moves_at(self.state, oc.space_name(draft.space), draft.rotation)
+    def _moves(self, space: int, draft: Draft) -> tuple[oc.Move, ...]:
+        """The moves the tile in hand offers on ``space`` (keyed 1-17), turned as ``draft`` has it."""
+        return oc.moves_at(self.state, oc.space_name(space), draft.rotation)
 
     # --- keys -------------------------------------------------------------------
 
@@ -251,7 +262,7 @@ class Play(Flow):
             return
         step = oc.step(self.state)
         if self.page is not None:
-            self._map_key(key)
+            self._map_key(key, self.page)
         elif step.kind == "over":
             if key in ("#", "*"):
                 self.box.leave()
@@ -284,7 +295,7 @@ class Play(Flow):
             elif key == "*":
                 self._keep(Draft())
         else:
-            moves = self._moves(draft)
+            moves = self._moves(draft.space, draft)
             if key.isdigit() and 1 <= int(key) <= len(moves):
                 self._act(oc.Play(*moves[int(key) - 1]))
             elif key == "#" and len(moves) == 1:
@@ -339,7 +350,7 @@ class Play(Flow):
             # [OC-9] a finish is asked again before the box records it
             self.asking, self.finisher = Ask.SURE, int(key) - 1
         elif self.asking == Ask.SURE and key == "#":
-            if self._act(oc.Finished(self.finisher)):
+            if self._act(oc.Finished(self._finisher())):
                 self.asking, self.finisher = Ask.NONE, None
             else:
                 self.asking = Ask.FINISHED
@@ -352,18 +363,24 @@ class Play(Flow):
         return step.kind == "play" and draft.space is None and not draft.typed and \
             not (step.must_move and self.state.mode == "referee")
 
-    def _map_key(self, key: str) -> None:
-        if self.page == RUNNERS:
+    def _map_key(self, key: str, page: int) -> None:
+        if page == RUNNERS:
             if key in ("#", "*", "D"):
                 self.page = None
         elif key == "D":
-            self.page = (self.page + 1) % MAP_PAGES
+            self.page = (page + 1) % MAP_PAGES
         elif key == "C":
-            self.page = (self.page - 1) % MAP_PAGES
+            self.page = (page - 1) % MAP_PAGES
         elif key in ("#", "*"):
             self.page = None
 
-    def _act(self, event) -> bool:
+    def _finisher(self) -> int:
+        """The seat asked about as finished (the question is up)."""
+        if self.finisher is None:
+            raise ValueError("nobody is asked about as finished")
+        return self.finisher
+
+    def _act(self, event: oc.Play | oc.Played | oc.Pass | oc.Stop | oc.Finished) -> bool:
         done = self.box.act(event)
         if done:
             self.notice = [*self._moment(), type(event).__name__]
@@ -381,11 +398,13 @@ class Play(Flow):
         if not self.notice or self.notice[:2] != self._moment() or oc.is_over(s):
             return None
         event = self.notice[2]
+        # A pass or a play is a turn: only a finish declared may come before any.
         last = s.turns[-1] if s.turns else None
-        if event == "Pass" and last.set_aside:
+        if event == "Pass" and last is not None and last.set_aside:
             return (last, None)   # [OC-8] the tile nobody could use goes under
-        exchanged = last if event in ("Play", "Played") and last.action == "exchanged" else None
-        home = s.finishers[-1] if event == "Finished" or (event == "Play" and last.finished) else None
+        played = last if event in ("Play", "Played") else None
+        exchanged = played if played is not None and played.action == "exchanged" else None
+        home = s.finishers[-1] if event == "Finished" or (event == "Play" and played and played.finished) else None
         return (exchanged, home) if exchanged or home is not None else None
 
     # --- screens ------------------------------------------------------------------
@@ -402,19 +421,19 @@ class Play(Flow):
         draft = self._draft()
         side = self._standings(draft)
         if self.page is not None:
-            main = self._map()
+            main = self._map(self.page)
         elif self.asking:
             main = self._ASKS[self.asking](self)
-        elif self._news():
-            main = self._told(*self._news())
+        elif (news := self._news()) is not None:
+            main = self._told(*news)
         else:
             main = self._STEPS[step.kind](self, step, draft)
         return {"main": main, "team1": side, "team2": side}
 
-    def _tile_screen(self, step: oc.Step, lines, keys, rotation: int = 0, title: str = "",
-                     typing: int | None = None) -> Screen:
+    def _tile_screen(self, step: oc.Step, lines: Sequence[str], keys: Sequence[tuple[str, str]],
+                     rotation: int = 0, title: str = "", typing: int | None = None) -> Screen:
         # The tiles carry no numbers: the picture shows which one it is.
-        title = title or _("{name} to play").format(name=self._name(step.seat))
+        title = title or _("{name} to play").format(name=self._name(seat(step)))
         return Screen(title, tuple(fit(line, BESIDE) for line in lines if line), keys=tuple(keys),
                       picture=tile_picture(step.tile, rotation), typing=typing)
 
@@ -422,9 +441,9 @@ class Play(Flow):
         if draft.space is None:
             return self._key_space(step, draft)
         if not draft.placed:
-            return self._turning(step, draft)
-        moves = self._moves(draft)
-        return self._choose(step, draft, moves) if moves else self._why(draft)
+            return self._turning(step, draft.space, draft)
+        moves = self._moves(draft.space, draft)
+        return self._choose(step, draft, moves) if moves else self._why(draft.space, draft)
 
     def _key_space(self, step: oc.Step, draft: Draft) -> Screen:
         s = self.state
@@ -432,37 +451,45 @@ class Play(Flow):
         # [OC-8] everyone passed: who can move must.  In dealer mode only the
         # players know whether they can, so the pass stays on offer.
         forced = step.must_move and s.mode == "referee"
-        if forced:
-            lines += [_("All passed:"), _("you must move")]
-        elif step.must_move:
-            lines += [_("All passed:"), _("move if able")]
-        else:
-            # [OC-3] on a full board the tile comes off the board, not the deck
-            lines += [_("Deck: {n}").format(n=len(s.deck)) if step.tile_from == "deck" else _("From board"),
-                      _("Round {n}").format(n=s.round)]
         if draft.typed:
-            keys = [("#", _("OK")), ("*", _("Clear"))]
+            keys = [("#", _("OK")), roles.help_key(), ("*", _("Clear"))]
         else:
-            keys = [("#", _("OK")), ("D", _("More"))]   # the pass is under More: it asks first
+            keys = [("#", _("OK")), roles.help_key(), ("D", _("More"))]   # the pass is under More: it asks first
+        also: tuple[str, ...] = ()
         if s.mode == "referee":
             # The tile turns from the start, before its space is keyed, as
-            # on the turning page: A anticlockwise, B clockwise.
-            keys[1:1] = [("A", "◄"), ("B", "►")]
+            # on the turning page (A anticlockwise, B clockwise), said on a
+            # line as there: the deck's count gives it its row, and is said
+            # on the team screens (``_standings``).
+            lines.append(_("A◄ ►B turn"))
+            also = ("A", "B")
+        if forced:
+            lines += [_("You must move")]   # [OC-8] everyone passed: who can move must
+        elif step.must_move:
+            # In dealer mode only the players know whether they can, so the pass stays on offer.
+            lines += [_("All passed:"), _("move if able")]
+        elif step.tile_from != "deck":
+            # [OC-3] on a full board the tile comes off the board, not the deck
+            lines += [_("From board"), _("Round {n}").format(n=s.round)][:LINES - len(lines)]
+        else:
+            deck = [_("Deck: {n}").format(n=len(s.deck or ()))] if s.mode == "dealer" else []
+            lines += [*deck, _("Round {n}").format(n=s.round)]
         screen = self._tile_screen(step, lines, keys, rotation=draft.rotation, typing=0)
-        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,))
+        return dataclasses.replace(screen, digits=DIGITS if len(draft.typed) < len(str(SPACES)) else "", keep=(1,),
+                                   also=also)
 
-    def _turning(self, step: oc.Step, draft: Draft) -> Screen:
+    def _turning(self, step: oc.Step, number: int, draft: Draft) -> Screen:
         """The tile picture at the panel's full height, so that crossing
-        paths stay apart; the words in the ten columns beside it."""
-        space = oc.space_name(draft.space)
-        lying = oc.exchange(self.state, space)
-        moves = self._moves(draft)
+        paths stay apart; the words in the ten columns beside it (the tile
+        on space ``number``)."""
+        lying = oc.exchange(self.state, oc.space_name(number))
+        moves = self._moves(number, draft)
         if len(moves) == 1:
             # the only move this placement allows: what # does
             then = f"#:{oc.move_name(moves[0].from_circle, moves[0].to_circle)}"
         else:
             then = _("#: moves") if moves else _("#: no move")
-        lines = [self._name(step.seat), _("Space {n}").format(n=draft.space), _("A◄ ►B turn"), then,
+        lines = [self._name(seat(step)), _("Space {n}").format(n=number), _("A◄ ►B turn"), then,
                  "*:" + _("Back"),
                  _("Swaps tile") if lying else   # [OC-2] a tile lies there
                  _("Top: North")]                   # the board's edge the picture has up
@@ -470,43 +497,46 @@ class Play(Flow):
                       picture=tile_picture(step.tile, draft.rotation, FULL_CENTRE, FULL_APOTHEM),
                       digits="", also=("A", "B", "#", "*"))
 
-    def _choose(self, step: oc.Step, draft: Draft, moves) -> Screen:
+    def _choose(self, step: oc.Step, draft: Draft, moves: tuple[oc.Move, ...]) -> Screen:
         cells = [f"{i} {oc.move_name(m.from_circle, m.to_circle)}" for i, m in enumerate(moves, 1)]
-        title = _("{name}: which move?").format(name=self._name(step.seat))
+        title = _("{name}: which move?").format(name=self._name(seat(step)))
         if len(moves) == 1:
             # The only move, beside the tile as it will lie: # makes it.
-            screen = self._tile_screen(step, cells, (("#", _("OK")), ("*", _("Back"))), rotation=draft.rotation,
-                                       title=title)
+            screen = self._tile_screen(step, cells, (("#", _("OK")), roles.help_key(), ("*", _("Back"))),
+                                       rotation=draft.rotation, title=title)
             return dataclasses.replace(screen, digits=roles.digits(1))
         lines = tuple("  ".join(cells[i:i + 2]) for i in range(0, len(cells), 2))
-        return Screen(title, lines, keys=(("*", _("Back")),), digits=roles.digits(len(moves)))
+        return Screen(title, lines, keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(len(moves)))
 
-    def _why(self, draft: Draft) -> Screen:
-        why = oc.no_move(self.state, oc.space_name(draft.space), draft.rotation)
+    def _why(self, number: int, draft: Draft) -> Screen:
+        """Why the tile on space ``number``, turned as ``draft`` has it, moves nobody."""
+        why = oc.no_move(self.state, oc.space_name(number), draft.rotation)
+        if why is None:
+            raise ValueError(f"the tile on space {number} moves a runner")
         reason = _(why.reason)
-        if why.to_circle:
+        if why.from_circle and why.to_circle:
             reason = f"{oc.move_name(why.from_circle, why.to_circle)}: {reason}"
         elif why.from_circle:
             reason = _("From {circle}:").format(circle=oc.place(why.from_circle)) + " " + reason
-        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(("*", _("Back")),), digits="")
+        return Screen(_("No move there"), tuple(wrap(reason))[:4], keys=(roles.help_key(), ("*", _("Back"))), digits="")
 
     def _no_move(self, step: oc.Step, draft: Draft) -> Screen:
         lines = (_("No move with"), _("this tile."), _("#: pass it on"))
-        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+        return self._tile_screen(step, lines, (("#", _("Pass")), roles.help_key(), ("D", _("More"))))
 
     def _stuck(self, step: oc.Step, draft: Draft) -> Screen:
         lines = (_("Nobody can"), _("move with it."), _("#: pass on"))
-        return self._tile_screen(step, lines, (("#", _("Pass")), ("D", _("More"))))
+        return self._tile_screen(step, lines, (("#", _("Pass")), roles.help_key(), ("D", _("More"))))
 
     def _told(self, exchanged: oc.Turn | None, home: int | None) -> Screen:
         s = self.state
-        lines = []
+        lines: list[str] = []
         if exchanged and exchanged.set_aside:
             # [OC-8] [ruling] a tile nobody could use for a whole round
-            lines = (_("Nobody could move"), _("Put it at the bottom"), _("of the deck."),
+            under = (_("Nobody could move"), _("Put it at the bottom"), _("of the deck."),
                      _("{name} draws.").format(name=self._name(s.turn)))
-            return Screen(_("Tile under the deck"), lines, keys=(("#", _("OK")), ("D", _("More"))))
-        if exchanged:
+            return Screen(_("Tile under the deck"), under, keys=(("#", _("OK")), roles.help_key(), ("D", _("More"))))
+        if exchanged and exchanged.space is not None:   # an exchange names its space
             number = oc.space_number(exchanged.space)
             # The tiles carry no numbers: it is the tile that lay on the space.
             title = _("Tile off space {n}").format(n=number)
@@ -523,7 +553,7 @@ class Play(Flow):
             lines.append(_("The others play on."))
             if not exchanged:
                 title = lines.pop(0)
-        return Screen(title, tuple(lines), keys=(("#", _("OK")), ("D", _("More"))), digits="")
+        return Screen(title, tuple(lines), keys=(("#", _("OK")), roles.help_key(), ("D", _("More"))), digits="")
 
     def _ask_more(self) -> Screen:
         lines = [_("1 Map of the spaces"), _("2 End the game")]
@@ -533,28 +563,28 @@ class Play(Flow):
             lines.append(_("3 Where runners are"))
         if self._may_pass():
             lines.append(_("4 Pass the turn"))
-        return Screen(_("More"), tuple(lines), keys=(("*", _("Back")),), digits=roles.digits(len(lines)))
+        return Screen(_("More"), tuple(lines), keys=(roles.help_key(), ("*", _("Back"))), digits=roles.digits(len(lines)))
 
     def _ask_pass(self) -> Screen:
         return Screen(_("Pass the turn?"), (_("The tile goes on to"), _("the next player.")),
-                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+                      keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _ask_end(self) -> Screen:
         s = self.state
         lines = (_("Places so far stay."),) if s.finishers else (_("Nobody wins."),)
-        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+        return Screen(_("End the game now?"), lines, keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _ask_finished(self) -> Screen:
         s = self.state
         cells = [fit(f"{seat + 1} {self._name(seat)}", 10).ljust(10) for seat in s.active]
         lines = tuple(" ".join(cells[i:i + 2]).rstrip() for i in range(0, len(cells), 2))
-        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(("*", _("Back")),),
+        return Screen(_("Who has finished?"), (*lines, _("All runners home.")), keys=(roles.help_key(), ("*", _("Back"))),
                       digits=roles.digits(len(s.names)))   # a seat home already is refused with why
 
     def _ask_sure(self) -> Screen:
         lines = (_("All runners in their"), _("goal homes?"))
-        return Screen(_("{name} finished?").format(name=self._name(self.finisher)), lines,
-                      keys=(("#", _("Yes")), ("*", _("No"))), digits="")
+        return Screen(_("{name} finished?").format(name=self._name(self._finisher())), lines,
+                      keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))), digits="")
 
     def _runners(self) -> Screen:
         """Where the box has every runner: to check against the table."""
@@ -567,20 +597,20 @@ class Play(Flow):
             # not fit, the names stand side by side.
             joined = " ".join(mine) if len(" ".join(mine)) <= COLS - 7 else "".join(mine)
             lines.append(f"{fit(self._name(seat), 6):<6} {joined}")
-        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")),), digits="")
+        return Screen(_("Runners on circles"), tuple(lines), keys=(("#", _("OK")), roles.help_key()), digits="")
 
-    def _map(self) -> Screen:
-        if self.page == RUNNERS:
+    def _map(self, page: int) -> Screen:
+        if page == RUNNERS:
             return self._runners()
-        title = _("Spaces {k}/{n} D:more").format(k=self.page + 1, n=MAP_PAGES)
+        title = _("Spaces {k}/{n} D:more").format(k=page + 1, n=MAP_PAGES)
         # A space has one name on the box, its map and the phones: its
         # number, as it is keyed; circles (where runners stand) have letters.
-        if self.page == 0:
+        if page == 0:
             lines = space_map(oc.space_number)
-        elif self.page == MAP_PAGES - 1:
+        elif page == MAP_PAGES - 1:
             # Beside the QR code ten columns are left.
             lines = tuple(wrap(_("Scan: the board to print."), 10))[:4]
-            return Screen(_("Print") + f" {self.page + 1}/{MAP_PAGES}", lines, digits="", also=("C", "D", "#", "*"),
+            return Screen(_("Print") + f" {page + 1}/{MAP_PAGES}", lines, digits="", also=("C", "D", "#", "*"),
                           qr=self.box.public_url() + OVERLAY)
         else:
             homes = [(_(SEAT_NAMES[seat.title()]), oc.BOARD.start_homes(seat)) for seat in oc.SEATS]
@@ -590,13 +620,32 @@ class Play(Flow):
             lines = (*(f"{name:<{wide}}{oc.place(circles[0])}…{oc.place(circles[-1])}" for name, circles in homes),
                      _("{circle} = circle {arrow} of {n}").format(circle=example, arrow=example[-1],
                                                                   n=example[:-1]))
-            title = _("Start homes") + f" {self.page + 1}/{MAP_PAGES}"
+            title = _("Start homes") + f" {page + 1}/{MAP_PAGES}"
         # No row is left for a key bar: the title names the keys.
         return Screen(title, lines, digits="", also=("C", "D", "#", "*"))
+
+    # --- help in play (``playhelp``) --------------------------------------------------
+
+    def help_keys(self, page: Screen) -> list[str]:
+        # The tile's turns, A and B, which the space's page names on a line.
+        turns = [_("A, B: turn the tile")] if {"A", "B"} <= set(page.also) and page.keys else []
+        return [*super().help_keys(page), *turns]
+
+    def digit_help(self, page: Screen) -> str:
+        if self.page == RUNNERS or self.asking == Ask.MORE:
+            return ""
+        if self.asking == Ask.FINISHED:
+            return _("{keys}: who has finished")
+        step, draft = oc.step(self.state), self._draft()
+        if step.kind == "play" and draft.space is None:
+            return _("1-{n}: the space, then #").format(n=SPACES)
+        return _("{keys}: which move")
 
     def _standings(self, draft: Draft) -> Screen:
         s = self.state
         lines = [self._standing(seat) for seat in range(len(s.names))]
+        if s.mode == "referee" and oc.step(s).tile_from == "deck" and len(lines) < LINES:
+            lines.append(_("Deck: {n}").format(n=len(s.deck or ())))   # the public screen's space page has no row for it
         title = _("{name} to play").format(name=self._name(s.turn))
         return Screen(title, tuple(fit(line, BESIDE) for line in lines),
                       picture=tile_picture(s.hand, draft.rotation))

@@ -24,6 +24,9 @@ Scoring              digits and ``#``: pictures drawn, words found and named,
 Game over            ``D``/``C`` turn the pages (the winners and the QR code of
                      the score log, then the table), ``#`` back to the main menu
                      (said on every page of the result)
+Help                 ``C`` on every other page but "Secret destroyed?" (its
+                     answers and Back fill the key bar): the help in play
+                     (``playhelp``)
 
 Undo and ending a game early are the box's own (hold ``*``).
 
@@ -41,7 +44,7 @@ from referee.box.flows.roles import DIGITS
 from referee.box.flows.answers import answer as answered
 from referee.box.flows.answers import keys as answer_keys
 from referee.box.flows.forms import Form, Option, named_seats, seat_option
-from referee.box.screen import COLS, LINES, Screen, fit, wrap
+from referee.box.screen import COLS, LINES, Screen, fit, key_rows, wrap
 from referee import i18n
 from referee.sections.osmisifry import read_letter_table
 from referee.i18n import _
@@ -243,7 +246,7 @@ class Play(Flow):
     def _creation_keys(self) -> tuple[tuple[str, str], ...]:
         # Nobody can be drawing in round 1 [OS-7], so the key is not offered.
         draw = (("B", _("Draw")),) if self.state.round > 1 else ()
-        return (*draw, ("D", _("End")))
+        return (*draw, roles.help_key(), ("D", _("End")))
 
     def _creation_also(self) -> tuple[str, ...]:
         # B in round 1 is heard, to say why nobody can be drawing (25.5).
@@ -268,11 +271,14 @@ class Play(Flow):
             lines.append(fit(_("Now: {letters}").format(letters=_row(s.offer, s.offer_size, " "))))
         elif last:
             lines.append(_("Last roll {dice} = {letter}").format(dice="+".join(map(str, last[0])), letter=last[1]))
-        lines.append(_("Roll 2d8: # or ROLL"))
+        keys = (("#", _("Roll")), *self._creation_keys())
+        if len(key_rows(keys)) == 1:
+            # A key bar of two rows (from round 2, B too) says "#:Roll" for it.
+            lines.append(_("Roll 2d8: # or ROLL"))
         lines.extend(self._drawing_line())
         # The letters' digits are heard while rows are rolled, for the rules
         # to say why nobody picks yet [OS-4].
-        main = Screen(self._round_title(), tuple(lines), keys=(("#", _("Roll")), *self._creation_keys()),
+        main = Screen(self._round_title(), tuple(lines), keys=keys,
                       digits=roles.digits(s.offer_size), also=self._creation_also())
         return main, self._side_creation(_("Rolling row {row}").format(row=step.row))
 
@@ -288,14 +294,17 @@ class Play(Flow):
                  fit(picks),
                  fit(_("Next: {letters}").format(letters=" ".join(following))) if following else _("Last round!"),
                  *self._drawing_line())
-        main = Screen(self._round_title(), lines, keys=self._creation_keys(),
+        keys = self._creation_keys()
+        if len(key_rows(keys)) > 1 and len(lines) == LINES:
+            lines = (*lines[:2], *lines[3:])   # under a key bar of two rows who picks last stays, the next row goes
+        main = Screen(self._round_title(), lines, keys=keys,
                       digits=roles.digits(s.offer_size), also=self._creation_also())
         return main, self._side_creation(fit(_("{name} picks").format(name=name)))
 
     def _roll_direction(self, step: osm.Step) -> tuple[Screen, Screen]:
         lines = (_("Roll one d8:"), _("1-4: to the left"), _("5-8: to the right"))
         title = _("Pass the booklets")
-        return Screen(title, lines, keys=(("#", _("Roll")),)), Screen(title, lines)
+        return Screen(title, lines, keys=(("#", _("Roll")), roles.help_key())), Screen(title, lines)
 
     def _direction_title(self) -> str:
         s = self.state
@@ -312,7 +321,7 @@ class Play(Flow):
     def _start_decoding(self, step: osm.Step) -> tuple[Screen, Screen]:
         title = self._direction_title()
         lines = (_("Booklet → officer:"), *self._pairs())
-        main = Screen(title, (*lines, _("Hand over, then #")), keys=(("#", _("Start 5:00")),))
+        main = Screen(title, (*lines, _("Hand over, then #")), keys=(("#", _("Start 5:00")), roles.help_key()))
         return main, Screen(title, lines)
 
     def _clock(self) -> str:
@@ -325,7 +334,7 @@ class Play(Flow):
 
     def _decoding(self, step: osm.Step) -> tuple[Screen, Screen]:
         big = self._clock()
-        return (Screen(_("Decoding"), big=big, keys=(("#", _("All done")),)),
+        return (Screen(_("Decoding"), big=big, keys=(("#", _("All done")), roles.help_key())),
                 Screen(_("Decoding"), big=big))
 
     def _score(self, step: osm.Step) -> tuple[Screen, Screen]:
@@ -340,8 +349,10 @@ class Play(Flow):
                  for i, label in enumerate(labels)]
         lines.append(_("Secret destroyed?") + (" _" if asked == COUNTS else ""))
         if asked < COUNTS:
-            keys = [("#", _("OK"))]
+            keys = [("#", _("OK")), roles.help_key()]
         else:
+            # The last question's answers and Back fill the key bar: the
+            # scoring's help is on the counts' pages, one * back.
             keys = list(answer_keys("yes"))
         if typed or answers:
             keys.append(("*", _("Clear") if typed else _("Back")))
@@ -383,16 +394,33 @@ class Play(Flow):
     def _ask_drawing(self) -> Screen:
         entries = [fit(f"{seat} {name}", 10).ljust(10) for seat, name in enumerate(self.state.players, 1)]
         lines = tuple(" ".join(entries[i:i + 2]).rstrip() for i in range(0, len(entries), 2))
-        return Screen(_("Who is drawing?"), (*lines, _("They pick last.")), keys=(("*", _("Back")),),
+        return Screen(_("Who is drawing?"), (*lines, _("They pick last.")), keys=(roles.help_key(), ("*", _("Back"))),
                       digits=roles.digits(len(self.state.players)))
 
     def _ask_end(self) -> Screen:
         # [OS-8] the rules end creation after round 31; earlier only if all agree [ruling].
         lines = wrap(_("Every grid done? By house ruling the table may end early."))
-        return Screen(_("End creation now?"), tuple(lines), keys=(("#", _("Yes")), ("*", _("No"))))
+        return Screen(_("End creation now?"), tuple(lines), keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))))
 
     def _ask_stop(self) -> Screen:
-        return Screen(_("All officers done?"), big=self._clock(), keys=(("#", _("Yes")), ("*", _("No"))))
+        return Screen(_("All officers done?"), big=self._clock(),
+                      keys=(("#", _("Yes")), roles.help_key(), ("*", _("No"))))
+
+    # --- help in play (``playhelp``) --------------------------------------------------
+
+    def help_keys(self, page: Screen) -> list[str]:
+        # The creation's B and D in How to play's words, which the key bar has no room for.
+        said = {f"B: {_('Draw')}": _("B: a player is drawing and picks last"), f"D: {_('End')}": _("D: end creation early")}
+        return [said.get(line, line) for line in super().help_keys(page)]
+
+    def digit_help(self, page: Screen) -> str:
+        step = osm.step(self.state)
+        if self._mode(step) == Ask.DRAWING:
+            return _("{keys}: who is drawing")
+        if step.kind == "score":
+            return _("{keys}: the count, then #")
+        # [OS-3] the letters of the row, one more than the players: as the setup's help says them
+        return _("1-{last}: pick a letter").format(last=self.state.offer_size)
 
     # What main shows for each step the rules name, and for a question over it.
     _STEPS = {"roll_letter": _roll_letter, "pick": _pick, "roll_direction": _roll_direction,

@@ -1,23 +1,39 @@
-"""Help in play: ``C`` over a game's page opens its help, which first says
-what the phase on screen is for, in the words its taught page uses (the
-``TEACH`` text of the game's ``said`` module: one source for both), then
-what the keys of the page it was opened from do, then the game's words
-(``referee.glossary``), last the QR code of the phones' How to play page at
-that phase.  ``C``/``D`` turn the pages round and round, ``*`` goes back
-to the game, which stayed as it was: the help changes nothing.
+"""Help in play, the same for every game: ``C`` over a game's page whose
+key bar offers it ("C:Help") opens the help of the phase on screen, over
+the page, which stays as it was: the help changes nothing of the game.
 
-Decrypto's play pages draw their help with ``screen`` (its clue rules
-follow the phase); ``HOW_AT`` of each game's ``said`` module names the
-How to play page's anchor of each phase.
+The help says first what the phase is for, in the words its taught page
+uses (the ``TEACH`` text of the game's ``said`` module: one source for
+both); then what the keys of the page it was opened from do (the flow's
+``help_keys``: its key bar, and what its digits choose, their range as the
+page takes them, so from the state: "1-4: pick a letter" at three
+players); then the game's own lines, if any (``help_rules``: Decrypto's
+clue rules); then the game's words (``referee.glossary``); last the QR code
+of the phones' How to play page at that phase (``HOW_AT`` of the ``said``
+module names its anchor, ``/how/<game>#<anchor>``).  ``C``/``D`` turn the
+pages round and round, ``*`` goes back to the game.
+
+The help is the box's, as the taught pages are (``Helper``): no game's
+flow handles ``C`` for it, each only offers it on its key bar
+(``roles.help_key``) where ``C`` turns no page of its own.  Its page is
+kept with the game's page (``referee.box.page_keeper``), so a power cut
+comes back to it; an undo, or leaving the game, closes it.
 """
 from __future__ import annotations
 
+import dataclasses
+
+from typing import TYPE_CHECKING, Protocol
 
 from referee import catalogue
-from referee.box.flows import forms, roles
+from referee.box.flows import Flow, forms, roles
 from referee.box.flows import teacher
-from referee.box.screen import Screen
+from referee.box.flows.host import Host
+from referee.box.screen import Screen, layout, wrap
 from referee.i18n import _
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 BACK, ON = "◄", "►"
 
@@ -28,32 +44,53 @@ def how_phase(game: str, phase: str) -> str:
     return (catalogue.hook(game, "said", "HOW_AT") or {}).get(phase, phase)
 
 
-def key_lines(page: Screen) -> list[str]:
-    """What the keys of ``page`` do, one a line, as its key bar says them."""
-    return [f"{key}: {label}" for key, label in page.keys if key != roles.HELP]
+def offers_help(page: Screen | None) -> bool:
+    """Whether ``page`` offers the help: ``C`` on its key bar, as Help."""
+    return page is not None and any(key == roles.HELP and label == _("Help") for key, label in page.keys)
 
 
-def pages(game: str, phase: str, page: Screen | None, rules: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    """The help's pages: what ``phase`` is for, its taught page's lines
-    (``teacher.paged``); then the game's own ``rules``, the keys of ``page`` and the
-    game's words, each part from a page of its own, under each the line of
-    the controls no key bar shows."""
+def helped(keys: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """``keys`` with the help's ``C`` in its place on the bar: before ``D`` and ``*``."""
+    at = next((i for i, (key, _label) in enumerate(keys) if key in (roles.MORE, roles.BACK)), len(keys))
+    return (*keys[:at], roles.help_key(), *keys[at:])
+
+
+def costs(plain: Screen, helped: Screen) -> bool:
+    """Whether ``helped`` (``plain`` with Help on its bar) costs the page a
+    line of its own, or cuts one, or a key's label: where the page has no
+    room for the help."""
+    before, after = layout(plain), layout(helped)
+    cut = [text for text in (*after.lines, *after.keys) if text.endswith("…")]
+    return len(after.lines) < len(before.lines) or \
+        len(cut) > len([text for text in (*before.lines, *before.keys) if text.endswith("…")])
+
+
+def with_help(plain: Screen, helped_page: Screen | None = None) -> Screen:
+    """``plain`` with Help on its key bar (or ``helped_page``, the page as
+    drawn with it), where that costs the page nothing it shows."""
+    page = helped_page or dataclasses.replace(plain, keys=helped(plain.keys))
+    return plain if costs(plain, page) else page
+
+
+def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The help's pages: what ``phase`` is for, in its taught page's lines
+    (``teacher.paged``), and on from there the page's ``keys``; then the
+    game's own ``rules`` and the game's words, each from a page of its
+    own; under each page the line of the controls no key bar shows."""
     said = catalogue.load(catalogue.GAMES[game].said)
     teach = getattr(said, "TEACH", {}).get(phase)
-    first = [line for page in teacher.paged(_(teach)) for line in page] if teach else []
-    text: list[str] = []
-    for part in (list(rules), key_lines(page) if page is not None else []):
-        if part:
-            text += [*([""] if text else []), *part]
-    # The phase's words as they wrap on its taught page, cut to the help's
-    # three lines; the rest paged on whole sentences.
-    shown = [tuple(first[i:i + forms.HELP_LINES]) for i in range(0, len(first), forms.HELP_LINES)]
-    shown += [lines for lines in forms.help_paged(forms.with_glossary(text, game)) if lines]
+    # The phase's words as they wrap on its taught page (four lines, where
+    # a help page has three: the keys follow their last line).
+    text = [line for page in teacher.paged(_(teach)) for line in page] if teach else []
+    text += [part for line in keys for part in wrap(line)]
+    if rules:
+        text += [*([""] if text else []), *rules]
+    shown = [lines for lines in forms.help_paged(forms.with_glossary(text, game)) if lines]
     return [(*lines, *("",) * (forms.HELP_LINES - len(lines)), forms.game_menu_line()) for lines in shown] \
         or [(forms.game_menu_line(),)]
 
 
-def screen(box, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
+def screen(box: Host, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
     """Help page ``page`` (taken round) of the pages ``shown``; after
     their last, the QR code of the How to play page at ``anchor``."""
     page %= len(shown) + 1
@@ -61,3 +98,88 @@ def screen(box, game: str, page: int, anchor: str, shown: list[tuple[str, ...]])
     if page == len(shown):
         return forms.how_screen(box, game, anchor, keys)
     return Screen(forms.help_title(page, len(shown) + 1), shown[page], keys=keys)
+
+
+class Reader(Host, Protocol):
+    """What the help in play asks of its box: what a flow may, the flow up
+    and whether it is the game's own (the help is over a game's page, not
+    over the menus)."""
+
+    flow: Flow | None
+
+    @property
+    def in_game(self) -> bool: ...
+
+
+class Helper:
+    """The help in play of the game a box plays (``box``: its session and
+    its game's flow), up over the game's page while ``page`` is a number."""
+
+    def __init__(self, box: Reader) -> None:
+        self.box = box
+        self.page: int | None = None   # the help's page up, counted round; None: no help up
+
+    def _playing(self) -> tuple[Session, Flow] | None:
+        """The game and its flow, where the game's own page is up and the
+        game has words to help with (the table tools have none)."""
+        box = self.box
+        session, flow = box.session, box.flow
+        if session is None or flow is None or not box.in_game:
+            return None
+        game = catalogue.GAMES.get(session.name)
+        return (session, flow) if game is not None and game.said is not None else None
+
+    def _under(self) -> Screen | None:
+        """The game's own page, which the help is over."""
+        playing = self._playing()
+        return playing[1].screens().get("main") if playing is not None else None
+
+    def offered(self) -> bool:
+        """Whether the game's page on screen offers its help."""
+        return offers_help(self._under())
+
+    @property
+    def up(self) -> bool:
+        """Whether the help is up: opened, over a page that offers it still
+        (a countdown run out under it may have moved the game on to one
+        that does not)."""
+        return self.page is not None and self.offered()
+
+    def open(self) -> None:
+        self.page = 0
+
+    def close(self) -> None:
+        self.page = None
+
+    def restore(self, page: object) -> None:
+        """The help as it was kept with the game's page (``page``: its
+        number, None for none)."""
+        self.page = page if isinstance(page, int) and not isinstance(page, bool) and page >= 0 else None
+        if not self.up:
+            self.page = None
+
+    def key(self, key: str) -> None:
+        """``C``/``D`` turn the pages round, ``*`` closes the help."""
+        if key == roles.BACK:
+            self.close()
+        elif key in (roles.HELP, roles.MORE) and self.page is not None:
+            self.page = (self.page + (1 if key == roles.MORE else -1)) % (len(self._pages()[2]) + 1)
+
+    def _pages(self) -> tuple[str, str, list[tuple[str, ...]]]:
+        """The game, the How to play page's anchor and the help's pages,
+        for the phase on screen and the page the help is over."""
+        playing = self._playing()
+        if playing is None:
+            return "", "", []
+        session, flow = playing
+        game, phase = session.name, teacher.phase(session)
+        under = flow.screens().get("main") or Screen()
+        anchor = flow.help_anchor() or how_phase(game, phase)
+        return game, anchor, pages(game, phase, flow.help_keys(under), flow.help_rules())
+
+    def screen(self) -> Screen | None:
+        """The help's page, while it is up."""
+        if self.page is None or not self.up:
+            return None
+        game, anchor, shown = self._pages()
+        return screen(self.box, game, self.page, anchor, shown)

@@ -55,12 +55,25 @@ def more(label: str | None = None) -> tuple[str, str]:
     return MORE, label if label is not None else _("More")
 
 
-def _digit_text(taken: str) -> str:
+def digit_text(taken: str) -> str:
+    """Digits a page takes, as a range where they run on: "1-4", "2,3", "0-9"."""
     if taken == DIGITS[1:] or taken == DIGITS:
         return f"{taken[0]}-{taken[-1]}"
     if len(taken) > 2 and all(int(b) - int(a) == 1 for a, b in zip(taken, taken[1:])):
         return f"{taken[0]}-{taken[-1]}"
     return ",".join(taken)
+
+
+def key_help(screen, digits: str = "") -> list[str]:
+    """What the keys of ``screen`` do, one a line, for help in play: its
+    digits first, where its key bar does not name them ("1-4: pick a
+    letter", from ``digits``, a text with ``{keys}`` for their range, else
+    "1-4: choose"), then its key bar as it says them ("#: Roll"), the
+    help's own ``C`` left out."""
+    lines = []
+    if screen.digits and not any(key[:1].isdigit() for key, _label in screen.keys):
+        lines.append((digits or _("{keys}: choose")).format(keys=digit_text(screen.digits)))
+    return lines + [f"{key}: {label}" for key, label in screen.keys if key != HELP]
 
 
 def refused(screen, key: str) -> str:
@@ -69,7 +82,7 @@ def refused(screen, key: str) -> str:
     the keys its lines name, they say themselves."""
     taken = [f"{k} {label}" for k, label in screen.keys]
     if screen.digits and not any(k[:1].isdigit() for k, _label in screen.keys):   # "2,3:attack" says them
-        taken.insert(0, _digit_text(screen.digits))
+        taken.insert(0, digit_text(screen.digits))
     if not taken:
         return _("{key} does nothing here.").format(key=key)
     return _("{key} does nothing here: {keys}").format(key=key, keys=", ".join(taken))

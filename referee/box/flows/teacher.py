@@ -18,15 +18,31 @@ comes back with its step.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import msgspec
 
 from referee import catalogue
 from referee.box.flows import roles
+from referee.box.flows.host import Host
 from referee.box.screen import LINES, Screen, wrap
 from referee.i18n import _
 from referee.store.events import Unsaved
+
+if TYPE_CHECKING:
+    from referee.box.card import Card
+    from referee.box.session import Session
+
+
+class Classroom(Host, Protocol):
+    """What the taught pages ask of their box: what a flow may, whether the
+    game's own flow is up (a taught page is over it, not over the menus),
+    and the card that may refuse their record."""
+
+    card: Card
+
+    @property
+    def in_game(self) -> bool: ...
 
 
 class Owed(msgspec.Struct, array_like=True):
@@ -54,7 +70,7 @@ class Lesson(msgspec.Struct):
     page: int = 0                 # the page of the text up
 
 
-def chosen(box, name: str) -> bool:
+def chosen(box: Host, name: str) -> bool:
     """Whether the setup of ``name`` offers Teach on: the table's last
     choice for that game, else on until the box has finished one (where
     the configuration's ``teach`` is on)."""
@@ -67,7 +83,7 @@ def setting(name: str) -> str:
     return f"teach:{name}"
 
 
-def phase(session) -> str:
+def phase(session: Session) -> str:
     """The phase the game is in, as its rules' ``step`` names it."""
     step = getattr(session.rules, "step", None)
     return str(step(session.state).kind) if step is not None else ""
@@ -83,7 +99,7 @@ def paged(text: str) -> list[tuple[str, ...]]:
 class Teacher:
     """The taught pages of the game a box plays (``box``: its store and session)."""
 
-    def __init__(self, box) -> None:
+    def __init__(self, box: Classroom) -> None:
         self.box = box
         self.lesson = Lesson()
         self._next: bool | None = None   # the Teach choice of the setup being started
@@ -101,7 +117,7 @@ class Teacher:
         """The next game started is taught if ``on``."""
         self._next = on
 
-    def begin(self, session) -> None:
+    def begin(self, session: Session) -> None:
         """A new game: taught if its setup chose so (a game started
         otherwise, as the table tools are, is not)."""
         on, self._next = bool(self._next), None
@@ -109,7 +125,7 @@ class Teacher:
         if on:
             self._save(session)
 
-    def enter(self, session) -> None:
+    def enter(self, session: Session) -> None:
         """The game's teaching as it was kept (after a power cut)."""
         kept = self.box.store.setting(self._key(session))
         try:
@@ -117,9 +133,8 @@ class Teacher:
         except msgspec.ValidationError:
             self.lesson = Lesson()   # a damaged record: the game plays on untaught
 
-    def acted(self, event, before) -> None:
-        """After ``event`` was applied: the rulings it made, to be read."""
-        session = self.box.session
+    def acted(self, session: Session, event: object, before: object) -> None:
+        """After ``event`` was applied to ``session``: the rulings it made, to be read."""
         decide = catalogue.hook(session.name, "said", "decisions")
         if not self.lesson.on or decide is None:
             return
@@ -128,10 +143,10 @@ class Teacher:
             self.lesson.owed.extend(made)
             self._save(session)
 
-    def undone(self) -> None:
-        """After an undo: what was taught after the step it lands on is
-        taught again when the step comes back."""
-        session, lesson = self.box.session, self.lesson
+    def undone(self, session: Session) -> None:
+        """After an undo in ``session``: what was taught after the step it
+        lands on is taught again when the step comes back."""
+        lesson = self.lesson
         if not lesson.on:
             return
         depth = session.depth
@@ -144,14 +159,14 @@ class Teacher:
 
     def owed(self) -> Page | None:
         """The taught page owed now, if any."""
-        box = self.box
-        if not self.lesson.on or not box.in_game:
+        box, session = self.box, self.box.session
+        if not self.lesson.on or session is None or not box.in_game:
             return None
-        said = catalogue.load(catalogue.GAMES[box.session.name].said)
+        said = catalogue.load(catalogue.GAMES[session.name].said)
         if self.lesson.owed:
             owed = self.lesson.owed[0]
             return Page(owed.key, "", _("Why"), _(said.WHY[owed.key].text).format(**owed.fields))
-        now = phase(box.session)
+        now = phase(session)
         text = getattr(said, "TEACH", {}).get(now)
         if text is None or now in self.lesson.taught:
             return None
@@ -176,7 +191,7 @@ class Teacher:
         """``#`` turns the page, and on the last goes on to the game's;
         ``C`` turns back."""
         owed, session, lesson = self.owed(), self.box.session, self.lesson
-        if owed is None:
+        if owed is None or session is None:   # a page is owed only in a game
             return
         pages = len(paged(owed.text))
         if key == roles.HELP:
@@ -193,10 +208,10 @@ class Teacher:
 
     # --- the record -----------------------------------------------------------------
 
-    def _key(self, session) -> str:
+    def _key(self, session: Session) -> str:
         return f"taught:{session.id}"
 
-    def _save(self, session) -> None:
+    def _save(self, session: Session) -> None:
         try:
             self.box.store.set_setting(self._key(session), msgspec.to_builtins(self.lesson))
         except Unsaved as exc:
