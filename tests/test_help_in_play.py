@@ -1,7 +1,8 @@
-"""Help in play: from a game's page ``C`` opens a help whose first page says
-what the phase on screen is for, in its taught page's words, and whose
-last is a QR code to that phase on the phones' How to play page; ``*``
-goes back to the game as it was.
+"""Help in play: from a game's page ``C`` opens a help whose first pages say
+what the phase on screen is for, in its taught page's words, and what the
+page's keys do, alone; then the glossary's words that the page shows, and
+only those; its last is a QR code to that phase on the phones' How to play
+page; ``*`` goes back to the game as it was.
 
 Each game is played by the keys of its taught game (``test_teach``), Help
 opened at each phase as it comes up, in every language.
@@ -14,23 +15,42 @@ import re
 import pytest
 import zxingcpp
 
-from referee import catalogue, guide, i18n
+from referee import catalogue, glossary, guide, i18n
 from referee.box.flows import forms
 from referee.box.flows.playhelp import how_phase
 from referee.box.flows.teacher import phase
 from referee.testing import Table
+from test_glossary import shown_words
 from test_page_digits import range_digits
 from test_teach import ENDS, GAMES, NAMES, Hand
 
-# A digits' line of the help: "1-4: pick a letter", "1-17: the space, then #".
+# The help's pages at most, in any phase of any game in any language: the
+# phase and its keys take at most PHASE_PAGES; each word of the glossary the
+# page beneath shows takes at most a page; the QR code, one.
+PHASE_PAGES = 2
+MOST_PAGES = 9
+
+# A digits' line of the help: "1-4: pick a letter", "1-17: a space, then #".
 RANGE = re.compile(r"(?<![\d\-–])(\d+)[-–](\d+): ")
 
 
 def body(t: Table) -> str:
     """A help page's own words, as the public screen shows them: without
-    its title, its key bar and the line of the controls no bar shows."""
-    lines = t.screen().splitlines()[1:-1]
-    return " ".join(" ".join(line for line in lines if line != forms.game_menu_line()).split())
+    its title and its key bar."""
+    return words(t.screen())
+
+
+def words(screen: str) -> str:
+    return " ".join(" ".join(screen.splitlines()[1:-1]).split())
+
+
+def terms_on(game: str, screen: str) -> set[str]:
+    """The headwords of the glossary's terms that a page shows, as the walk
+    of every page reads its words (``test_glossary``), a passing message
+    apart (the key that opens the help takes it down)."""
+    seen = shown_words(["\n".join(line for line in screen.splitlines() if not line.startswith("! "))])
+    return {i18n._(term.words).split("|")[0] for term in glossary.terms(game)
+            if seen & {form.strip().lower() for form in i18n._(term.words).split("|") if " " not in form.strip()}}
 
 
 def page(t: Table):
@@ -49,7 +69,7 @@ class Helped(Hand):
     def __init__(self, t: Table, teach: dict) -> None:
         super().__init__(t)
         self.teach = teach
-        self.helped: dict[str, tuple[str, str]] = {}   # phase -> first help page's lines, its QR
+        self.helped: dict[str, tuple[list[str], str]] = {}   # phase -> its help pages' words, its QR
         self.paged: set[str] = set()   # phases met only on pages with no C to spare (their own, or no room)
 
     def _look(self) -> None:
@@ -61,24 +81,32 @@ class Helped(Hand):
         if "C:" + i18n._("Help") not in t.screen():
             self.paged.add(now)
             return
-        before, seq = page(t), t.box.session.seq
+        before, under, seq = page(t), t.screen(), t.box.session.seq
         t.press("C")
         first = body(t)
         shown = [t.screen()]
         while len(shown) < 40 and "QR " not in shown[-1]:
             t.press("D")
             shown.append(t.screen())
-        said = " ".join(" ".join(screen.splitlines()[1:-1]) for screen in shown)
+        said = " ".join(words(screen) for screen in shown)
         # The keys of the page it was opened on, each said (its digits by their range, as the page takes them)
         keys = [key for key, _label in before.keys if key != "C" and not key[:1].isdigit()]
         assert all(f"{key}: " in said or f"{key}, " in said for key in keys), (now, before.keys, said)
         if before.digits and not any(key[:1].isdigit() for key, _label in before.keys):
             ranges = [range_digits(int(low), int(high)) for low, high in RANGE.findall(said)]
             assert any(digits <= set(before.digits) for digits in ranges), (now, before.digits, said)
+        # Honest page numbers: "Help 1/N" and N pages round, the QR code's the last
+        heads = [screen.splitlines()[0] for screen in shown[:-1]]
+        assert heads == [f"[{forms.help_title(i, len(shown))}]" for i in range(len(shown) - 1)], heads
+        # The glossary's words listed: exactly the terms the page beneath shows
+        game = t.box.session.name
+        listed = {word for word, means in glossary.defined(game)
+                  if " ".join(f"{word[:1].upper()}{word[1:]}: {means}".split()) in said}
+        assert listed == terms_on(game, under), (now, under, said)
         t.press("D")            # round from the last page to the first
         assert body(t) == first
         t.press("C")            # and back to the last
-        self.helped[now] = (first, read_qr(t))
+        self.helped[now] = ([words(screen) for screen in shown[:-1]], read_qr(t))
         t.press("*")
         # The game as it was (a countdown under the help ran on)
         assert t.box.session.seq == seq and dataclasses.replace(page(t), big="") == dataclasses.replace(before, big="")
@@ -109,7 +137,7 @@ PLAYS = {**{(game, lang): (game, script, options) for game, (script, options, _r
 
 
 @pytest.mark.parametrize(("play", "lang"), PLAYS)
-def test_help_in_play_starts_with_the_phases_teach_text_and_ends_with_its_how_to_play_qr(play, lang):
+def test_help_in_play_says_the_phase_and_its_keys_then_the_pages_words_and_ends_with_its_qr(play, lang):
     game, script, options = PLAYS[play, lang]
     said = catalogue.load(catalogue.GAMES[game].said)
     anchors = {p.id for p in guide.of(game).phases}
@@ -121,9 +149,15 @@ def test_help_in_play_starts_with_the_phases_teach_text_and_ends_with_its_how_to
         met = [p for p in hand.phases if p in said.TEACH]
         # Help at the phases the game came to, where a page of the phase had C to spare
         assert hand.helped and set(hand.helped) == set(met) - (hand.paged - set(hand.helped))
-        for now, (first, url) in hand.helped.items():
+        menu = forms.game_menu_line()
+        for now, (shown, url) in hand.helped.items():
+            # First what the phase is for, in its taught page's words, then
+            # the page's keys, the last the line of the controls no bar shows:
+            # on the first pages, alone.
             text = " ".join(i18n._(said.TEACH[now]).split())
-            assert first and text.startswith(first), (now, first)     # the taught page's words
+            alone = next(i for i, words in enumerate(shown) if words.endswith(menu)) + 1
+            assert " ".join(shown[:alone]).startswith(text + " "), (now, shown)
+            assert alone <= PHASE_PAGES and len(shown) + 1 <= MOST_PAGES, (now, shown)
             assert how_phase(game, now) in anchors
             assert url.endswith(f"/HOW/{game}/{how_phase(game, now)}".upper())
 

@@ -689,6 +689,14 @@ class Box:
             main = public.keep_turn(main, public.account(session))
         return main
 
+    def own_page(self) -> Screen | None:
+        """The game's own page as the public screen shows it, without a
+        passing message: the page under a taught page, the help in play or
+        the game menu too; None off a game."""
+        session, flow = self._up(), self.flow
+        main = flow.screens().get("main") if session is not None and flow is not None else None
+        return self._game_page(session, main) if session is not None and main is not None else None
+
     def _notice(self) -> Screen | None:
         """A message that waits for a key (a start's notices: a damaged
         record, a config mistake) and is cut short beside the page under it

@@ -413,8 +413,11 @@ class Play(Flow):
     # --- help in play (``playhelp``) ------------------------------------------------
 
     def help_rules(self) -> tuple[str, ...]:
-        """After the page's keys, the clue rules [DE-11] and the rest of the keys."""
-        return tuple(_(line) for line in HELP)
+        """After the page's keys, while the encryptors write: the clue
+        rules [DE-11].  The rest of the setup's help, the box's keys at
+        large, is said by the page's keys and the words it shows."""
+        clues = d.step(self.session.state).kind == "clues" and self._page() == Page.PLAY
+        return tuple(_(line) for line in d.CLUE_RULES) if clues else ()
 
     def help_anchor(self) -> str:
         # A code revealed is How to play's "The code revealed", whatever step follows it.

@@ -75,8 +75,8 @@ def runs_on(line: str, following: str) -> bool:
     return end in ",:;" or following[:1].islower() or following[:1] == "("
 
 
-def help_paged(lines) -> list[tuple[str, ...]]:
-    """Help lines as pages of ``HELP_LINES``, each ending on a whole
+def help_paged(lines, per: int = HELP_LINES) -> list[tuple[str, ...]]:
+    """Help lines as pages of ``per`` lines, each ending on a whole
     sentence: a sentence that would run over a page starts the next one
     (one longer than a page runs over it).  An empty line ends a page."""
     sentences: list[list[str] | None] = []
@@ -94,15 +94,15 @@ def help_paged(lines) -> list[tuple[str, ...]]:
         sentences.append(sentence)
     pages: list[list[str]] = [[]]
     for whole in sentences:
-        if whole is None or pages[-1] and len(pages[-1]) + len(whole) > HELP_LINES:
+        if whole is None or pages[-1] and len(pages[-1]) + len(whole) > per:
             if pages[-1]:
                 pages.append([])
             if whole is None:
                 continue
         pages[-1].extend(whole)
-        while len(pages[-1]) > HELP_LINES:
-            pages.append(pages[-1][HELP_LINES:])
-            del pages[-2][HELP_LINES:]
+        while len(pages[-1]) > per:
+            pages.append(pages[-1][per:])
+            del pages[-2][per:]
     return [tuple(page) for page in pages if page] or [()]
 
 

@@ -638,7 +638,7 @@ class Play(Flow):
             return _("{keys}: who has finished")
         step, draft = oc.step(self.state), self._draft()
         if step.kind == "play" and draft.space is None:
-            return _("1-{n}: the space, then #").format(n=SPACES)
+            return _("1-{n}: a space, then #").format(n=SPACES)
         return _("{keys}: which move")
 
     def _standings(self, draft: Draft) -> Screen:

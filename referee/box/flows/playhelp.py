@@ -2,16 +2,21 @@
 key bar offers it ("C:Help") opens the help of the phase on screen, over
 the page, which stays as it was: the help changes nothing of the game.
 
-The help says first what the phase is for, in the words its taught page
+The help is short, and says first what matters now, alone on its first
+pages (one or two): what the phase is for, in the words its taught page
 uses (the ``TEACH`` text of the game's ``said`` module: one source for
-both); then what the keys of the page it was opened from do (the flow's
+both), then what the keys of the page it was opened from do (the flow's
 ``help_keys``: its key bar, and what its digits choose, their range as the
 page takes them, so from the state: "1-4: pick a letter" at three
-players); then the game's own lines, if any (``help_rules``: Decrypto's
-clue rules); then the game's words (``referee.glossary``); last the QR code
-of the phones' How to play page at that phase (``HOW_AT`` of the ``said``
+players), the line of the controls no key bar shows last.  Then the game's
+own lines, if the page has any (``help_rules``: Decrypto's clue rules while
+the clues are written); then the words of the game's glossary that the
+page beneath shows, as it is drawn, and only those (``glossary.shown``: the
+whole glossary is the setup's help's and the phones'); last the QR code of
+the phones' How to play page at that phase (``HOW_AT`` of the ``said``
 module names its anchor, ``/how/<game>#<anchor>``).  ``C``/``D`` turn the
-pages round and round, ``*`` goes back to the game.
+pages round and round, ``*`` goes back to the game; "Help 1/N" counts
+them all, the QR code's the last.
 
 The help is the box's, as the taught pages are (``Helper``): no game's
 flow handles ``C`` for it, each only offers it on its key bar
@@ -25,17 +30,18 @@ import dataclasses
 
 from typing import TYPE_CHECKING, Protocol
 
-from referee import catalogue
+from referee import catalogue, glossary
 from referee.box.flows import Flow, forms, roles
 from referee.box.flows import teacher
 from referee.box.flows.host import Host
-from referee.box.screen import Screen, layout, wrap
+from referee.box.screen import COLS, LINES, Screen, layout, wrap
 from referee.i18n import _
 
 if TYPE_CHECKING:
     from referee.box.session import Session
 
 BACK, ON = "◄", "►"
+SIDE = "  "   # between two keys' lines written side by side
 
 
 def how_phase(game: str, phase: str) -> str:
@@ -72,22 +78,63 @@ def with_help(plain: Screen, helped_page: Screen | None = None) -> Screen:
     return plain if costs(plain, page) else page
 
 
-def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    """The help's pages: what ``phase`` is for, in its taught page's lines
-    (``teacher.paged``), and on from there the page's ``keys``; then the
-    game's own ``rules`` and the game's words, each from a page of its
-    own; under each page the line of the controls no key bar shows."""
+def drawn(page: Screen) -> list[str]:
+    """The words ``page`` shows as the panel draws it, row for row, without
+    a passing message: its title, its big line, its lines, the line of what
+    was last done and its key bar."""
+    at = layout(dataclasses.replace(page, flash=""))
+    return [at.title, page.big, *at.lines, *at.said.split("\n"), *at.keys]
+
+
+def key_lines(keys: list[str]) -> list[list[str]]:
+    """The keys' lines as the help writes them, the line of the controls
+    no key bar shows last: each key's words whole (one too long for a line
+    wraps), short ones side by side where they fit one line together
+    ("A: YES  B: NO")."""
+    out: list[list[str]] = []
+    for line in [*keys, forms.game_menu_line()]:
+        parts = wrap(line)
+        last = out[-1] if out else []
+        if len(parts) == 1 and len(last) == 1 and len(last[0]) + len(SIDE) + len(parts[0]) <= COLS:
+            last[0] += SIDE + parts[0]
+        else:
+            out.append(parts)
+    return out
+
+
+def paged(sections: list[list[list[str]]]) -> list[tuple[str, ...]]:
+    """Sections of whole items (a sentence, a key, a word defined: its
+    lines) as the help's pages of four lines: each section from a page of
+    its own, each item whole on a page (one longer than a page runs on
+    over the next)."""
+    pages: list[list[str]] = []
+    for section in sections:
+        page: list[str] = []
+        for item in section:
+            if page and len(page) + len(item) > LINES:
+                pages.append(page)
+                page = []
+            page = [*page, *item]
+            while len(page) > LINES:
+                pages.append(page[:LINES])
+                page = page[LINES:]
+        if page:
+            pages.append(page)
+    return [tuple(page) for page in pages]
+
+
+def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = (),
+          shows: list[str] | tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The help's pages: what ``phase`` is for, in its taught page's words,
+    and on from there the page's ``keys``, alone on the first pages; then
+    the game's own ``rules``, from a page of their own; then the words of
+    the game's glossary that ``shows`` (the page's drawn rows) shows
+    (``glossary.shown``), each whole on a page, as many as fit one."""
     said = catalogue.load(catalogue.GAMES[game].said)
     teach = getattr(said, "TEACH", {}).get(phase)
-    # The phase's words as they wrap on its taught page (four lines, where
-    # a help page has three: the keys follow their last line).
-    text = [line for page in teacher.paged(_(teach)) for line in page] if teach else []
-    text += [part for line in keys for part in wrap(line)]
-    if rules:
-        text += [*([""] if text else []), *rules]
-    shown = [lines for lines in forms.help_paged(forms.with_glossary(text, game)) if lines]
-    return [(*lines, *("",) * (forms.HELP_LINES - len(lines)), forms.game_menu_line()) for lines in shown] \
-        or [(forms.game_menu_line(),)]
+    phase_items = ([wrap(_(teach))] if teach else []) + key_lines(keys)
+    words = [wrap(line) for line in glossary.lines(game, glossary.shown(game, shows))]
+    return paged([phase_items, [wrap(rule) for rule in rules], words])
 
 
 def screen(box: Host, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
@@ -110,6 +157,8 @@ class Reader(Host, Protocol):
     @property
     def in_game(self) -> bool: ...
 
+    def own_page(self) -> Screen | None: ...
+
 
 class Helper:
     """The help in play of the game a box plays (``box``: its session and
@@ -130,9 +179,9 @@ class Helper:
         return (session, flow) if game is not None and game.said is not None else None
 
     def _under(self) -> Screen | None:
-        """The game's own page, which the help is over."""
-        playing = self._playing()
-        return playing[1].screens().get("main") if playing is not None else None
+        """The game's own page, which the help is over, as the public
+        screen shows it."""
+        return self.box.own_page() if self._playing() is not None else None
 
     def offered(self) -> bool:
         """Whether the game's page on screen offers its help."""
@@ -173,9 +222,9 @@ class Helper:
             return "", "", []
         session, flow = playing
         game, phase = session.name, teacher.phase(session)
-        under = flow.screens().get("main") or Screen()
+        under = self._under() or Screen()
         anchor = flow.help_anchor() or how_phase(game, phase)
-        return game, anchor, pages(game, phase, flow.help_keys(under), flow.help_rules())
+        return game, anchor, pages(game, phase, flow.help_keys(under), flow.help_rules(), drawn(under))
 
     def screen(self) -> Screen | None:
         """The help's page, while it is up."""

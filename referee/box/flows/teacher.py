@@ -91,7 +91,7 @@ def phase(session: Session) -> str:
 
 def paged(text: str) -> list[tuple[str, ...]]:
     """A taught page's text as the panel's pages; in play, Help's first
-    pages are these too (``playhelp``)."""
+    page starts with the same lines (``playhelp``)."""
     lines = wrap(text)
     return [tuple(lines[i:i + LINES]) for i in range(0, len(lines), LINES)] or [()]
 
