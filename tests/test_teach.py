@@ -249,6 +249,30 @@ def test_DE1_DE9_a_taught_decrypto_says_why_it_ended_as_it_did(end):
     assert result.startswith(f"[{title}]")
 
 
+def test_DE10_the_hackers_interceptions_are_said_as_the_hackers_not_as_a_teams():
+    """The Hacker's interceptions [DE-10], its guess right or the Team's own
+    decode wrong, are said naming the Hacker and the Team as one player
+    against a team."""
+    from test_decrypto_rules import Game, quiet_rounds
+    said = catalogue.load(catalogue.GAMES["decrypto"].said)
+    g = Game(variant="hacker")
+
+    def rulings(play) -> list[str]:
+        made, state, done = [], g.state, len(g.events)
+        play()
+        for event, at in g.events[done:]:
+            before, state = state, decrypto.apply(state, event, at)
+            made += [_(said.WHY[key].text).format(**fields) for key, fields in said.decisions(event, before, state)]
+        return made
+
+    assert rulings(lambda: g.play_round({1: "123"}, decode={1: "132"}))[-1:] == [
+        "The Team misread its own code: an interception token for the Hacker."]
+    quiet_rounds(g, 1)
+    assert rulings(lambda: g.play_round({1: "341"}, intercept={1: "341"})) == [
+        "The Hacker guessed the Team's code: an interception token. Two win.",
+        "Hacker has two interceptions: Hacker wins."]
+
+
 def test_DE_7_the_sand_timer_running_out_in_round_1_draws_its_ruling_in_its_one_frame():
     # No key ends the 30 seconds: the frame of their end is the ruling's
     # page, not the phase's page under it first.
@@ -266,10 +290,15 @@ def test_DE_7_the_sand_timer_running_out_in_round_1_draws_its_ruling_in_its_one_
         assert t.screen().startswith("[Why]") and "nobody intercepts" in " ".join(t.screen().split())
 
 
-# The one ruling read over two screens: Decipher's round score has three
-# shares to tell (seekers, solver, maker), more than four lines hold.
-TWO_SCREENS = {("decipher", "scored")}
 SAMPLE = {"roll": "6", "points": "12", "names": "Ann, Bo, Cyril", "rounds": "8", "w": "1", "b": "0"}   # every other field: a name
+# The sides a ruling names as the box fills its fields: Decrypto's teams
+# either way round, and the Hacker where that variant makes the ruling
+# [DE-10]; every other field, a player's name.
+TEAMS = [{"team": a, "other": b, "white": "White", "black": "Black"} for a, b in
+         (decrypto.TEAMS, decrypto.TEAMS[::-1])]
+HACKER = [{"team": "Hacker"}]
+SIDES = {"decrypto": {key: TEAMS + (HACKER if key == "won" else [])
+                      for key in catalogue.load(catalogue.GAMES["decrypto"].said).WHY}}
 
 
 def taught_texts(game: str):
@@ -281,21 +310,23 @@ def taught_texts(game: str):
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
 def test_each_taught_page_and_ruling_fits_one_screen(lang):
-    """Four lines of 21 columns under the title, with each name a five-letter one
+    """Four lines of 21 columns under the title, with each player's name a
+    five-letter one, each side named as the box names it, in the language,
     and a tie of three named."""
     longer = []
     with i18n.speaking(lang):
         for game in GAMES:
             for key, text in taught_texts(game):
                 said = _(text)
-                fields = {name: SAMPLE.get(name, "Cyril")
-                          for _lit, name, _spec, _conv in string.Formatter().parse(said) if name}
-                if len(wrap(said.format(**fields))) > LINES and (game, key) not in TWO_SCREENS:
-                    longer.append((game, key, said))
+                for sides in SIDES.get(game, {}).get(key, [{}]):
+                    fields = {name: _(sides[name]) if name in sides else SAMPLE.get(name, "Cyril")
+                              for _lit, name, _spec, _conv in string.Formatter().parse(said) if name}
+                    if len(wrap(said.format(**fields))) > LINES:
+                        longer.append((game, key, said.format(**fields)))
     assert longer == []
 
 
-@pytest.mark.parametrize("game", sorted(set(GAMES) - {game for game, _key in TWO_SCREENS}))
+@pytest.mark.parametrize("game", GAMES)
 def test_a_taught_game_with_its_players_names_turns_no_page(game):
     hand, _events, _log = played(game, teach=True)
     assert hand.shown and not [screen for screen in hand.shown if " 1/2]" in screen.split("\n")[0]]

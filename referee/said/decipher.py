@@ -81,8 +81,10 @@ WHY = {
     "wrong": Ruling("DC-8", N_("A wrong guess costs {seeker} a guess token; play goes on.")),
     "out": Ruling("DC-8", N_("{seeker} has failed 3 times and is out for this round.")),
     "right": Ruling("DC-8", N_("{seeker} guessed the word: the round ends.")),
-    "scored": Ruling("DC-10", N_("Seekers: 1 per guess token kept; the solver 5 and 2 per bonus token left. "
-                                 "Maker: 1 per NO, 2 per bonus, 1 per guess token received.")),
+    # Who holds which token (the maker's NOs, bonuses taken and guesses spent; the
+    # solver's solution and bonuses left) the round table's pages show, next.
+    "scored": Ruling("DC-10", N_("Points per token held: NO 1, bonus 2, guess 1, solution 5. Next: who has "
+                                 "which.")),
 }
 
 

@@ -202,6 +202,10 @@ TEACH = {
 WHY = {
     "intercepted": Ruling("DE-6", N_("{team}'s guess is {other}'s code: {team} takes an interception token. "
                                      "Two win.")),
+    # The Hacker's variant [DE-10]: one player against a team, named as sides, not as
+    # teams; the Team's own misread is an interception of the Hacker's too.
+    "hacked": Ruling("DE-10", N_("The Hacker guessed the Team's code: an interception token. Two win.")),
+    "hacker_given": Ruling("DE-10", N_("The Team misread its own code: an interception token for the Hacker.")),
     "miscommunicated": Ruling("DE-6", N_("{team} misread its own code: {team} takes a miscommunication token. "
                                          "Two lose.")),
     "no_intercept": Ruling("DE-7", N_("Round 1: nobody intercepts: you know nothing of the other team's "
@@ -234,7 +238,11 @@ def decisions(event, before: d.State, after: d.State) -> list[tuple[str, dict[st
     for team in (0, 1):
         names = {"team": _(after.names[team]), "other": _(after.names[1 - team])}
         if after.interceptions[team] > before.interceptions[team]:
-            made.append(("intercepted", names))
+            if after.variant != "hacker":
+                made.append(("intercepted", names))
+            else:
+                guessed = before.intercept is not None and before.intercept == before.codes[1 - team]
+                made.append(("hacked" if guessed else "hacker_given", {}))
         if after.miscommunications[team] > before.miscommunications[team]:
             made.append(("miscommunicated", names))
     if after.round == 1 and d.step(after).kind == "decode" and d.step(before).kind != "decode":
