@@ -5,15 +5,17 @@ chance; taught, so its taught pages and rulings are met too), with the help
 opened in play where the game has one.
 
 ``pages(game, lang)`` gives the text of every screen shown on the way, the
-public one and the team screens; the words checks read them.
+public one and the team screens; the words checks read them.  On the way
+it reads each passing message off the public panel's pixels (``Seen.cut``).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from games import octiles as oc
 from referee import i18n
-from referee.box.screen import Screen
+from referee.box.screen import H, W, Screen, layout, wrap
 from referee.testing import Table
 from test_wording import act_at_random
 
@@ -27,11 +29,45 @@ START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players":
 
 class Seen(list):
     """The text of every screen met, in order; ``shown``, each main page
-    met as the box drew it (its keys and digits), once."""
+    met as the box drew it (its keys and digits), once; ``cut``, each
+    passing message the public panel drew cut short, with the page."""
 
     def __init__(self) -> None:
         super().__init__()
         self.shown: dict[str, Screen] = {}
+        self.cut: dict[str, str] = {}
+
+
+def message_rows(t: Table) -> int:
+    """The rows of the public panel's passing message, read off its pixels:
+    each a band lit to the panel's right edge, under the title's."""
+    image = t.image("main").convert("1")
+    lit = [bool(image.getpixel((W - 1, y))) for y in range(H)]
+    bands, run = [], 0
+    for on in [*lit, False]:
+        if on:
+            run += 1
+        elif run:
+            bands.append(run)
+            run = 0
+    screen = t.box.shown["main"]
+    if screen.title and screen.invert_title and bands:
+        bands.pop(0)
+    return sum(band // 10 for band in bands)
+
+
+def _whole(t: Table, seen: Seen) -> None:
+    """A passing message on the public panel is drawn whole: as many lit
+    rows as it has lines, none ending cut short."""
+    screen = t.box.shown.get("main")
+    if screen is None or not screen.flash:
+        return
+    at = layout(screen)
+    rows = layout(dataclasses.replace(screen, flash=""))   # the rows the page leaves
+    whole = wrap(screen.flash, at.cols)
+    drawn = len(at.message) if screen.picture else message_rows(t)   # a drawing may reach the edge
+    if drawn != len(whole) or list(at.message) != whole:
+        seen.cut.setdefault(screen.flash, f"{t.screen()}\n(beside {len(rows.lines)} lines)")
 
 
 def _seen(t: Table, seen: list[str]) -> None:
@@ -41,6 +77,7 @@ def _seen(t: Table, seen: list[str]) -> None:
             seen.append(text)
     if isinstance(seen, Seen) and "main" in t.box.shown:
         seen.shown.setdefault(t.screen("main"), t.box.shown["main"])
+        _whole(t, seen)
 
 
 def _read(t: Table, seen: list[str]) -> None:

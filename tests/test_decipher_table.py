@@ -1,7 +1,11 @@
 """Decipher played at the virtual table: key presses in, screens and the score
 log out.  Rules [DC-1] to [DC-11]; screen 1 is the word maker's."""
+import pytest
 import zxingcpp
 
+from every_page import message_rows
+from referee import i18n
+from referee.box.screen import layout, wrap
 from referee.testing import Table
 
 PANDA = ["Mirek", "Ania", "Marek"]
@@ -454,3 +458,22 @@ def test_undo_takes_back_the_last_action(table):
     assert "[2/3 Maker: Player 2]" in table.screen()
     undo(table)
     assert "[1/3 Player 2 solved" in table.screen()
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+def test_a_refusal_on_the_turn_page_is_drawn_whole_beside_its_key_bar_of_two_rows(lang):
+    """The turn page's bar takes two rows (A, B, Help, More); a refusal
+    there, which says every key the page takes, is read whole on the
+    panel: the bar's second row is the message's while it shows."""
+    with Table(seed=7, lang=lang) as t:
+        t.start("decipher", players=PANDA)
+        t.press("#")                                   # the round starts: the turn page
+        bar = layout(t.box.shown["main"]).keys
+        t.press("#")                                   # a key the page does not take
+        page = t.box.shown["main"]
+        said = wrap(page.flash)
+        assert len(bar) == 2 and len(said) == 3
+        assert message_rows(t) == len(said) and list(layout(page).message) == said
+        assert layout(page).keys == bar[:1] and i18n._("Turn: {name}").format(name="Ania") in t.screen()
+        t.advance(5)                                   # gone: the bar whole again
+        assert layout(t.box.shown["main"]).keys == bar

@@ -65,12 +65,13 @@ def test_every_help_page_says_how_to_undo_and_reach_the_menu(lang, game):
         assert len(pages) >= 2
         for page in pages:
             assert hint() in page.splitlines(), page
-        if game == "decrypto":                    # in play, C is the phase's words, then the same help
+        if game == "decrypto":                    # in play, C is the phase's words and its keys, then the clue rules
             t.press("#")
             played = help_pages(t)
-            assert all(hint() in page.splitlines() for page in played)
-            bodies = [p.splitlines()[1:-1] for p in played]
-            assert pages[0].splitlines()[1:-1] in bodies[1:]   # the clue rules after the phase's words
+            keys = next(i for i, page in enumerate(played) if hint() in page.splitlines())
+            assert keys <= 1 and not [page for page in played[keys + 1:] if hint() in page]   # once, with the keys
+            rules = [line for page in played[keys + 1:] for line in page.splitlines()[1:-1]]
+            assert [line for line in pages[0].splitlines()[1:-2]] == rules[:3]   # the clue rules after them
 
 
 KEYS_IN_HELP = {   # keys each game's help must explain, as its screens use them

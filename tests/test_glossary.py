@@ -67,7 +67,7 @@ def shown_words(texts: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
-def test_every_word_a_game_shows_is_everyday_or_its_glossarys(game, lang):
+def test_every_word_a_game_shows_is_everyday_or_its_glossarys_and_every_message_is_drawn_whole(game, lang):
     seen = pages(game, lang)
     try:
         i18n.use(lang)
@@ -75,6 +75,9 @@ def test_every_word_a_game_shows_is_everyday_or_its_glossarys(game, lang):
     finally:
         i18n.use("en")
     assert sorted(unknown) == []
+    # Each passing message met (a refusal: "# does nothing here: …") on the
+    # panel's pixels, whole: beside a key bar of two rows, a QR code, a tile
+    assert seen.cut == {}, "\n\n".join(f"{k}\n{v}" for k, v in seen.cut.items())
 
 
 @pytest.mark.parametrize("lang", LANGS)

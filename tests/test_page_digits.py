@@ -92,6 +92,7 @@ def test_every_page_takes_every_digit_it_names(game, lang):
         i18n.use("en")
     assert len(seen.shown) > 10
     assert {text: missing for text, missing in wrong.items() if missing} == {}
+    assert seen.cut == {}   # and each refusal of a digit or key read whole, on the panel's pixels
 
 
 # A key on a help page: "1-4: pick a letter", "Turn: space 1-17, #".

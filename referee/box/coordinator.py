@@ -707,7 +707,7 @@ class Box:
             return None
         page = self.flow.screens().get("main") or Screen()
         beside = layout(dataclasses.replace(page, flash=flash.text))
-        if len(beside.message) >= len(wrap(flash.text, beside.cols)) and not beside.message[-1].endswith("…"):
+        if not beside.covered:   # read whole beside the page
             return None
         return Screen(lines=tuple(wrap(flash.text)), keys=(("#", _("OK")),))
 

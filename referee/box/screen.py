@@ -8,9 +8,13 @@ simulator.
 
 A passing message (``flash``) is drawn on lit lines under the title, in as
 many lines as it needs.  It takes rows the screen leaves free first, then
-the screen's own lines from the top; the title, the key bar, the line being
-typed or the keys' hints written as a line (``typing``, ``keep``) and the
-big line (shrunk) always stay, so that a page still says what it is and what to key.
+the screen's own lines from the top, then the second row of a key bar of
+two; the title, the key bar's first row, the line being typed or the keys'
+hints written as a line (``typing``, ``keep``) and the big line (shrunk)
+stay, so that a page still says what it is and what to key.  A message
+that still has too few rows there (beside a QR code or a drawing, on a
+page of four lines kept) is read whole over the page while it shows
+(``covered``): the title, the message, the key bar's first row.
 
 The keys a page takes are declared on its screen, by role (see
 ``referee.box.flows.roles``): the key bar (``keys``), the digits it takes
@@ -118,14 +122,14 @@ class Screen:
         out = [f"[{at.title}]" if at.title else ""]
         if at.message:
             out.append("! " + " ".join(at.message))
-        if self.big:
+        if self.big and not at.covered:
             out.append(self.big)
         out.extend(at.lines)
         if at.said:
             out.extend(at.said.split("\n"))
-        if self.picture:
+        if self.picture and not at.covered:
             out.append(f"[{self.picture[0]}]")
-        if self.qr:
+        if self.qr and not at.covered:
             out.append(f"QR {self.qr}")
         out.extend(at.keys)
         return "\n".join(out)
@@ -170,6 +174,7 @@ class Layout:
     lines: tuple[str, ...]     # the screen's own lines, as many as fit
     keys: tuple[str, ...]      # the key bar's rows
     said: str = ""             # the line of what was last done, if it has rows: one or two, "\n" between
+    covered: bool = False      # a passing message over the whole page: no big line, QR code or drawing
 
 
 def layout(screen: Screen) -> Layout:
@@ -200,6 +205,15 @@ def layout(screen: Screen) -> Layout:
         y += int(font(big_font).size) + 1   # Pillow types a font's size as a float; ours are whole pixels
     room = (H - y - 10 * len(keys)) // 10
     message, lines = body(screen, cols, room)
+    if len(keys) > 1 and cut_short(screen, cols, message):
+        # A message cut short says nothing: while it shows, a key bar of
+        # two rows gives it its second row (a refusal says every key the
+        # page takes; the bar is whole again when it goes).
+        keys = keys[:1]
+        room += 1
+        message, lines = body(screen, cols, room)
+    if cut_short(screen, cols, message):
+        return covered(screen)
     said = ""
     if screen.said and not screen.picture and not screen.qr:
         # Whole or not at all: on one row, or two where the page leaves
@@ -237,7 +251,7 @@ def render(screen: Screen) -> Image.Image:
     small = font("text")
     at = layout(screen)
     left, y = at.left, 0
-    if screen.qr:
+    if screen.qr and not at.covered:
         qr = qr_image(screen.qr)
         # Lit from edge to edge behind the code, so that a tight quiet
         # zone still has light around it.
@@ -248,9 +262,9 @@ def render(screen: Screen) -> Image.Image:
             draw.rectangle((left, 0, W - 1, 10), fill=1)
         draw.text((left + 1, 1), at.title, font=small, fill=0 if screen.invert_title else 1)
         y = 12
-    for stroke in screen.picture[1:]:
+    for stroke in screen.picture[1:] if not at.covered else ():
         draw.line(stroke, fill=1)
-    if screen.big:
+    if screen.big and not at.covered:
         big = font(at.big_font)
         width = big.getlength(screen.big)
         draw.text((left + (W - left - width) // 2, y), screen.big, font=big, fill=1)
@@ -272,6 +286,31 @@ def render(screen: Screen) -> Image.Image:
         for i, row in enumerate(at.keys):
             draw.text((left, top + 1 + 10 * i), row, font=small, fill=1)
     return image
+
+
+def covered(screen: Screen) -> Layout:
+    """A passing message too long to be read beside its page, over the whole
+    of it while it shows: the title, the message on the panel's full width,
+    the line being typed if a row is left, the key bar's first row (its
+    second, and the bar itself, where the message needs them)."""
+    message = wrap(screen.flash)
+    keys = key_rows(screen.keys)[:1]
+    top = 12 if screen.title else 0
+    if len(message) > (H - top - 10 * len(keys)) // 10:
+        keys = []
+    room = (H - top - 10 * len(keys)) // 10
+    if len(message) > room:
+        message = message[:room]
+        message[-1] = fit(message[-1] + " …")
+    typed = screen.lines[screen.typing] if screen.typing is not None and screen.typing < len(screen.lines) else None
+    lines = (fit(typed),) if typed is not None and len(message) < room else ()
+    return Layout(0, COLS, fit(screen.title) if screen.title else "", "", tuple(message), lines, tuple(keys),
+                  covered=True)
+
+
+def cut_short(screen: Screen, cols: int, message: list[str]) -> bool:
+    """Whether ``message``, the rows a page gives its passing message, cut it short."""
+    return bool(screen.flash) and message != wrap(screen.flash, cols)
 
 
 def body(screen: Screen, cols: int, room: int) -> tuple[list[str], list[str]]:
