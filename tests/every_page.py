@@ -31,11 +31,13 @@ START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players":
 
 class Seen(list):
     """The text of every screen met, in order; ``shown``, each main page
-    met as the box drew it (its keys and digits), once."""
+    met as the box drew it (its keys and digits), once; ``panels``, each
+    page of every panel, by the panel's name and its text, once."""
 
     def __init__(self) -> None:
         super().__init__()
         self.shown: dict[str, Screen] = {}
+        self.panels: dict[tuple[str, str], Screen] = {}
 
 
 def _seen(t: Table, seen: list[str]) -> None:
@@ -43,6 +45,8 @@ def _seen(t: Table, seen: list[str]) -> None:
         text = t.screen(name)
         if not seen or text not in seen[-6:]:
             seen.append(text)
+        if isinstance(seen, Seen) and name in t.box.shown:
+            seen.panels.setdefault((name, text), t.box.shown[name])
     if isinstance(seen, Seen) and "main" in t.box.shown:
         seen.shown.setdefault(t.screen("main"), t.box.shown["main"])
 
