@@ -3,7 +3,10 @@
 A message flashed over the public screen (a refusal, "Undone.") takes the
 rows the page leaves free, then the title's row, and only then the page's
 own lines; never the key bar, the line being typed or the keys' hints
-written as a line.  The next key takes it down, so that it never stays over
+written as a line, unless it would be cut short there: then the second row
+of a key bar of two, then the page beneath, the title and the key bar's
+first row kept (and the typed line, where a row is left): a message is read
+whole.  The next key takes it down, so that it never stays over
 the page that key brings (the game menu's "Take back:").  Decrypto refuses
 a digit no code has as it is pressed.  Through random walks of every game
 in the four languages, as ``referee.box.screen.render`` lays the panel out.
@@ -16,7 +19,7 @@ import random
 import pytest
 
 from referee import i18n
-from referee.box.screen import layout
+from referee.box.screen import H, key_rows, layout, wrap
 from referee.testing import Table
 from test_wording import ALL, walk
 
@@ -31,12 +34,21 @@ def hidden(t: Table, found: dict, game: str) -> None:
         return
     at, bare = layout(main), layout(dataclasses.replace(main, flash=""))
     where = f"{game}: {main.flash}"
-    if at.keys != bare.keys:
+    whole = list(at.message) == wrap(main.flash, at.cols)
+    room = (H - (12 if at.title else 0) - 10 * len(at.keys)) // 10
+    # The bar's second row for a message read whole; over the page, the bar
+    # on the panel's full width (a QR code's narrow one, whole on one row).
+    full = tuple(key_rows(main.keys))
+    if at.keys != bare.keys and not (whole and at.keys == bare.keys[:1]) and \
+            not (at.covered and at.keys == full[:len(at.keys)]):
         found.setdefault(where, f"the key bar {bare.keys} under\n{main.text}")
-    if main.typing is not None and main.typing < len(main.lines) and bare.lines[main.typing] not in at.lines:
+    if main.typing is not None and main.typing < len(main.lines) and bare.lines[main.typing] not in at.lines \
+            and not (at.covered and len(at.message) == room):
         found.setdefault(where, f"the line {bare.lines[main.typing]!r} under\n{main.text}")
     if bare.title and not at.title:
         found.setdefault(where, f"the title {bare.title!r} under\n{main.text}")
+    if not whole:
+        found.setdefault(where, f"cut short over\n{main.text}")
 
 
 @pytest.mark.soak
