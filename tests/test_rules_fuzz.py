@@ -34,6 +34,7 @@ import copy
 import dataclasses
 import functools
 import json
+import pickle
 import random
 import types
 import typing
@@ -454,11 +455,14 @@ class Evening:
         OVER[self.game.module.NAME] += self.game.module.is_over(self.state)
 
     def play(self, event) -> bool:
-        before = copy.deepcopy(self.state)
+        # The state's bytes, to see a refusal left it as it was: pickling a
+        # Decrypto state takes 17 µs where a deep copy took 144 µs, and any
+        # change changes the bytes.
+        before = pickle.dumps(self.state)
         try:
             after = self.rules.apply(self.state, event, self.now)
         except base.Illegal as exc:
-            assert self.state == before, f"{event} was refused but changed the state"
+            assert pickle.dumps(self.state) == before, f"{event} was refused but changed the state"
             said = str(exc)
             assert said[:1].isupper() and said[-1] in ".!?", f"not a sentence: {said!r}"
             return False
