@@ -50,6 +50,10 @@ from typing import Any, Callable
 
 from referee.i18n import N_, _
 
+if typing.TYPE_CHECKING:   # the types the hooks speak of, for the checker alone
+    from games.base import Summary, View
+    from referee.account import Facts
+
 
 @dataclass(frozen=True)
 class Game:
@@ -92,6 +96,21 @@ class Said(typing.Protocol):
         ...
 
 
+# A game's own kind of view (``games.base.View``) that its hooks read: each
+# hook takes the kind its game's rules give.
+Seen = typing.TypeVar("Seen", bound="View", contravariant=True)
+
+
+@typing.runtime_checkable
+class Words(Said, typing.Protocol[Seen]):
+    """A game's words (``Game.said``), as a game of the score log has them."""
+
+    def account(self, view: Seen, summary: Summary) -> Facts:
+        """Where the game stands, from its public ``view`` and its score
+        log's ``summary`` (``referee.account``)."""
+        ...
+
+
 @typing.runtime_checkable
 class Flows(Said, typing.Protocol):
     """A game's key flows (``Game.flows``); a game of the menu also has
@@ -102,13 +121,13 @@ class Flows(Said, typing.Protocol):
 
 
 @typing.runtime_checkable
-class Web(typing.Protocol):
+class Web(typing.Protocol[Seen]):
     """A game's web extras (``Game.web``), as a game of the score log has
     them; the optional ones are found with ``hook``: ``details``, ``now``,
     ``team_form``, ``chart``, ``routes``, ``replay_hidden``, ``tokens`` and
     ``token_sheet`` (above)."""
 
-    def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:
+    def replay_step(self, view: Seen) -> tuple[int, str, list[Any]]:
         """A step of the replay from the public view: the round's number,
         its label and the lines to show."""
         ...
@@ -186,3 +205,18 @@ def hook(name: str, part: str, attr: str):
             raise
         return None
     return getattr(loaded, attr, None)
+
+
+if typing.TYPE_CHECKING:
+    # The checker holds each built-in game's modules to the protocols (a
+    # module keeps a protocol by its names, as a class does): its rules to
+    # ``games.base.Rules``, its words and its web extras to ``Words`` and
+    # ``Web`` of its own kind of public view.  Nothing here runs.
+    import games.davinci
+    import referee.said.davinci
+    import referee.web.davinci
+    from games.base import Rules
+
+    _RULES: tuple[Rules, ...] = (games.davinci,)
+    _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
+        referee.said.davinci, referee.web.davinci)

@@ -27,6 +27,7 @@ import json
 import random
 import re
 
+import msgspec
 import pytest
 
 from games import base
@@ -125,12 +126,12 @@ def leaks(name: str, rules, state, page: str) -> list[str]:
         on_page = {tuple(int(d) for d in m) for m in CODE.findall(shown)}
         found += [f"code {code}" for code in state.codes if code and tuple(code) in on_page - said]
     # Any seat's private facts the public view does not hold (words, names of cards).
-    public = rules.public(state)
+    public = msgspec.to_builtins(rules.public(state))
     open_words = {s.casefold() for s in _strings(list(public.values()))}
     seats = catalogue.get(name).teams or len(getattr(state, "players", ()) or getattr(state, "names", ()))
     for seat in range(seats):
         try:
-            private = rules.private(state, seat)
+            private = msgspec.to_builtins(rules.private(state, seat))
         except base.Illegal:
             continue
         for key in set(private) - set(public):

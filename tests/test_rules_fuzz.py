@@ -401,9 +401,8 @@ GAMES = {
 def contract(game: Fuzz, s) -> None:
     """What every game module promises about any state (games/base.py)."""
     rules = game.module
-    json.dumps(rules.public(s))
-    for seat in game.seats(s):
-        json.dumps(rules.private(s, seat))
+    for view in (rules.public(s), *(rules.private(s, seat) for seat in game.seats(s))):
+        msgspec.json.encode(view)
     summary = rules.summary(s)
     # The score log reads back as its own kind of summary, exactly as written.
     assert isinstance(summary, base.Summary)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from games.base import Round
+from games.base import Round, View
 from referee import account, catalogue, i18n
 from referee.i18n import N_, _
 from referee.store.scorelog import Entry
@@ -228,7 +228,7 @@ def _plain(i: int, r: Round) -> tuple[str, str]:
 
 # --- where a game in progress stands (public views) ----------------------------------------
 
-def now(name: str, view: dict) -> str:
+def now(name: str, view: View) -> str:
     """One line from a game's public view; "" when there is nothing to say."""
     try:
         said = catalogue.hook(name, "web", "now")

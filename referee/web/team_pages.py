@@ -38,7 +38,7 @@ def open_page(reader, token: str) -> tuple[TeamPage, Replay] | None:
 
 
 def view(session: Replay, team: int) -> dict:
-    shown = session.rules.private(session.state, team)
+    shown: dict = session.rules.private(session.state, team)  # type: ignore[assignment]
     hidden = catalogue.get(session.name).withheld
     return {key: value for key, value in shown.items() if key not in hidden}
 
