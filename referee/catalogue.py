@@ -2,12 +2,13 @@
 
 An entry says what the rest of the house needs to know of a game: its
 rules module, its key flows, its web extras, whether it is played in teams
-or seats, what a phone may send, what a team's page never shows, how it is
-known to BoardGameGeek.  Both processes read it: the box to start games and
-their flows, the web to lay out pages and files.  So it imports nothing but
-the standard library and ``referee.i18n``'s marker, and names each module by
-its dotted name, loaded only by whoever uses it (``load``): the web never
-loads a key flow, and with it the panels' drawing code.
+or seats, what a phone may send, how it is known to BoardGameGeek.  Both
+processes read it: the box to start games and their flows, the web to lay
+out pages and files.  So it imports nothing but the standard library and
+``referee.i18n``'s marker (the checker alone reads the types its
+protocols name), and names each module by its dotted name, loaded only by
+whoever uses it (``load``): the web never loads a key flow, and with it
+the panels' drawing code.
 
 Per-game code lives in the game's own modules, found by convention:
 
@@ -65,7 +66,6 @@ class Game:
     seats: tuple[int, int] = (2, 4)   # players, fewest and most
     teams: int = 0                 # played in teams: how many (each has a page); 0: in seats
     phone_events: frozenset[str] = frozenset()   # event types a team page may send
-    withheld: frozenset[str] = frozenset()       # private view keys no page shows
     bgg_id: int | None = None      # BoardGameGeek's number (BG Stats matches by it)
     rule_names: tuple[str, ...] = ()   # seat or team names the rules give, in English
     boards: dict[str, str] = field(default_factory=dict)   # variant -> board, for BG Stats
@@ -145,9 +145,7 @@ def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
 
 _builtin("tools", N_("Table tools"), web=False, seats=(1, 1), on_menu=False, logged=False)
 _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
-         # [DE-3] The code is for the encryptor alone, on the team's screen
-         # only while the team button is held; a page on phones never shows it.
-         phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
+         phone_events=frozenset({"Clues"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
          boards={"hacker": "Hacker variant"}, deals_words=True, points=False, members="members")
 _builtin("osmisifry", "Osmišifry", seats=(2, 6), rows=N_("Booklet"), section="referee.sections.osmisifry")
@@ -213,10 +211,15 @@ if typing.TYPE_CHECKING:
     # ``games.base.Rules``, its words and its web extras to ``Words`` and
     # ``Web`` of its own kind of public view.  Nothing here runs.
     import games.davinci
+    import games.decrypto
     import referee.said.davinci
+    import referee.said.decrypto
     import referee.web.davinci
+    import referee.web.decrypto
     from games.base import Rules
 
-    _RULES: tuple[Rules, ...] = (games.davinci,)
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decrypto)
     _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
         referee.said.davinci, referee.web.davinci)
+    _DECRYPTO: tuple[Words[games.decrypto.Public], Web[games.decrypto.Public]] = (
+        referee.said.decrypto, referee.web.decrypto)

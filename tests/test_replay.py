@@ -30,7 +30,7 @@ import re
 import msgspec
 import pytest
 
-from games import base
+from games import base, decrypto
 from referee import catalogue, i18n
 from referee.testing import Table
 
@@ -204,8 +204,8 @@ def test_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     # The planted fault: Decrypto's public view says each team's code as
     # revealed as soon as it is drawn.
     def leak(state, view):
-        drawn = [{"team": team, "code": list(code)} for team, code in enumerate(state.codes) if code]
-        return {**view, "reveals": drawn}
+        drawn = [decrypto.Reveal(team, code, None, code, False, False) for team, code in enumerate(state.codes) if code]
+        return msgspec.structs.replace(view, reveals=drawn)
 
     found, _seen = planted(evening, monkeypatch, "decrypto", leak, "pl")
     assert sum(bool(f) for f in found) > len(found) // 2
