@@ -45,7 +45,7 @@ def account(v: dict, summary: Summary) -> Facts:
     else:
         turn = ""
     sides = [Side(name_of(game.NAME, p["name"]), "" if p["maker"] else f"{_('Guess tokens')} {p['guess_tokens']}",
-                  v["totals"][p["name"]]) for p in v["players"]]
+                  points=v["totals"][p["name"]]) for p in v["players"]]
     return Facts(_("Round {round}/{rounds}").format(round=v["round"], rounds=v["rounds"]), turn, sides)
 
 
