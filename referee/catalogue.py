@@ -211,15 +211,20 @@ if typing.TYPE_CHECKING:
     # ``games.base.Rules``, its words and its web extras to ``Words`` and
     # ``Web`` of its own kind of public view.  Nothing here runs.
     import games.davinci
+    import games.decipher
     import games.decrypto
     import referee.said.davinci
+    import referee.said.decipher
     import referee.said.decrypto
     import referee.web.davinci
+    import referee.web.decipher
     import referee.web.decrypto
     from games.base import Rules
 
-    _RULES: tuple[Rules, ...] = (games.davinci, games.decrypto)
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto)
     _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
         referee.said.davinci, referee.web.davinci)
+    _DECIPHER: tuple[Words[games.decipher.Public], Web[games.decipher.Public]] = (
+        referee.said.decipher, referee.web.decipher)
     _DECRYPTO: tuple[Words[games.decrypto.Public], Web[games.decrypto.Public]] = (
         referee.said.decrypto, referee.web.decrypto)

@@ -215,7 +215,7 @@ def test_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch)
     # The planted fault: Decipher's public view tells the maker's piece
     # count beside the maker's name.
     def leak(state, view):
-        return view if state.pieces is None else {**view, "maker": f"{view['maker']} ({state.pieces} pieces)"}
+        return view if state.pieces is None else msgspec.structs.replace(view, maker=f"{view.maker} ({state.pieces} pieces)")
 
     found, seen = planted(evening, monkeypatch, "decipher", leak, "cs")
     assert any(f == [f"pieces {state.pieces}"] for f, state in zip(found, seen)), found
