@@ -213,18 +213,23 @@ if typing.TYPE_CHECKING:
     import games.davinci
     import games.decipher
     import games.decrypto
+    import games.octiles
     import referee.said.davinci
     import referee.said.decipher
     import referee.said.decrypto
+    import referee.said.octiles
     import referee.web.davinci
     import referee.web.decipher
     import referee.web.decrypto
+    import referee.web.octiles
     from games.base import Rules
 
-    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto)
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles)
     _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
         referee.said.davinci, referee.web.davinci)
     _DECIPHER: tuple[Words[games.decipher.Public], Web[games.decipher.Public]] = (
         referee.said.decipher, referee.web.decipher)
     _DECRYPTO: tuple[Words[games.decrypto.Public], Web[games.decrypto.Public]] = (
         referee.said.decrypto, referee.web.decrypto)
+    _OCTILES: tuple[Words[games.octiles.Public], Web[games.octiles.Public]] = (
+        referee.said.octiles, referee.web.octiles)
