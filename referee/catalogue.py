@@ -214,17 +214,20 @@ if typing.TYPE_CHECKING:
     import games.decipher
     import games.decrypto
     import games.octiles
+    import games.osmisifry
     import referee.said.davinci
     import referee.said.decipher
     import referee.said.decrypto
     import referee.said.octiles
+    import referee.said.osmisifry
     import referee.web.davinci
     import referee.web.decipher
     import referee.web.decrypto
     import referee.web.octiles
+    import referee.web.osmisifry
     from games.base import Rules
 
-    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles)
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles, games.osmisifry)
     _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
         referee.said.davinci, referee.web.davinci)
     _DECIPHER: tuple[Words[games.decipher.Public], Web[games.decipher.Public]] = (
@@ -233,3 +236,5 @@ if typing.TYPE_CHECKING:
         referee.said.decrypto, referee.web.decrypto)
     _OCTILES: tuple[Words[games.octiles.Public], Web[games.octiles.Public]] = (
         referee.said.octiles, referee.web.octiles)
+    _OSMISIFRY: tuple[Words[games.osmisifry.Public], Web[games.osmisifry.Public]] = (
+        referee.said.osmisifry, referee.web.osmisifry)
