@@ -215,6 +215,7 @@ if typing.TYPE_CHECKING:
     import games.decrypto
     import games.octiles
     import games.osmisifry
+    import games.tools
     import referee.said.davinci
     import referee.said.decipher
     import referee.said.decrypto
@@ -227,7 +228,7 @@ if typing.TYPE_CHECKING:
     import referee.web.osmisifry
     from games.base import Rules
 
-    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles, games.osmisifry)
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles, games.osmisifry, games.tools)
     _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
         referee.said.davinci, referee.web.davinci)
     _DECIPHER: tuple[Words[games.decipher.Public], Web[games.decipher.Public]] = (

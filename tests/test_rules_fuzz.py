@@ -401,8 +401,10 @@ GAMES = {
 def contract(game: Fuzz, s) -> None:
     """What every game module promises about any state (games/base.py)."""
     rules = game.module
+    # Each view is the game's own kind of it, data that reads back as itself.
     for view in (rules.public(s), *(rules.private(s, seat) for seat in game.seats(s))):
-        msgspec.json.encode(view)
+        assert isinstance(view, base.View)
+        assert msgspec.json.decode(msgspec.json.encode(view), type=type(view)) == view
     summary = rules.summary(s)
     # The score log reads back as its own kind of summary, exactly as written.
     assert isinstance(summary, base.Summary)

@@ -229,12 +229,11 @@ def _plain(i: int, r: Round) -> tuple[str, str]:
 # --- where a game in progress stands (public views) ----------------------------------------
 
 def now(name: str, view: View) -> str:
-    """One line from a game's public view; "" when there is nothing to say."""
-    try:
-        said = catalogue.hook(name, "web", "now")
-        return " · ".join(said(view)) if said is not None else ""
-    except (KeyError, IndexError, TypeError):
-        return ""  # a rules module changed its view: the page still shows the scores
+    """One line from a game's public view (its web module's ``now``, which
+    reads the fields of the game's own kind of view); "" when there is
+    nothing to say."""
+    said = catalogue.hook(name, "web", "now")
+    return " · ".join(said(view)) if said is not None else ""
 
 
 def of(n, last) -> str:
