@@ -28,6 +28,7 @@ Button 1      Held, screen 1 shows the maker how many pieces are left.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -37,6 +38,9 @@ from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_
 from referee.box.screen import COLS, LINES, Screen, fit, key_rows, wrap
 from referee.i18n import N_, _, ngettext
 from referee.said.decipher import describe  # noqa: F401  (the catalogue's hook)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].
@@ -118,7 +122,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         self.page = Page.START
         self.typed = ""       # the maker's piece count, being typed
         self.seeker = 0

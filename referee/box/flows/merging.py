@@ -15,7 +15,7 @@ class Merging(Flow):
     def __init__(self, box, back) -> None:
         super().__init__(box)
         self.back = back
-        self.merging = new_token()   # referee.merging checks it
+        self.merging: str = new_token()   # referee.merging checks it
         self.merging_csrf = secrets.token_urlsafe(16)
 
     def key(self, key, kind):
