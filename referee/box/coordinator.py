@@ -656,7 +656,7 @@ class Box:
                 if display is not None:
                     display.show(render(screen))
             self.frames += 1
-        self.devices.keys.holds = self.holds()
+        self.devices.keys.page_holds(self.holds())
         self.drawn_at = self.clock.monotonic()
 
     def _screens(self) -> dict[str, Screen]:
