@@ -5,10 +5,14 @@ chance; taught, so its taught pages and rulings are met too), with the help
 opened in play where the game has one.
 
 ``pages(game, lang)`` gives the text of every screen shown on the way, the
-public one and the team screens; the words checks read them.
+public one and the team screens; the words checks read them.  A walk takes
+a second or two, and several checks read the same one: each is walked once
+per worker (``@cache``), and the checks that read them share a worker
+(``xdist_group("every page")``), so each is walked once a run.
 """
 from __future__ import annotations
 
+import functools
 import random
 
 from games import octiles as oc
@@ -27,11 +31,13 @@ START = {"decrypto": {}, "osmisifry": {"players": NAMES}, "octiles": {"players":
 
 class Seen(list):
     """The text of every screen met, in order; ``shown``, each main page
-    met as the box drew it (its keys and digits), once."""
+    met as the box drew it (its keys and digits), once; ``panels``, each
+    page of every panel, by the panel's name and its text, once."""
 
     def __init__(self) -> None:
         super().__init__()
         self.shown: dict[str, Screen] = {}
+        self.panels: dict[tuple[str, str], Screen] = {}
 
 
 def _seen(t: Table, seen: list[str]) -> None:
@@ -39,6 +45,8 @@ def _seen(t: Table, seen: list[str]) -> None:
         text = t.screen(name)
         if not seen or text not in seen[-6:]:
             seen.append(text)
+        if isinstance(seen, Seen) and name in t.box.shown:
+            seen.panels.setdefault((name, text), t.box.shown[name])
     if isinstance(seen, Seen) and "main" in t.box.shown:
         seen.shown.setdefault(t.screen("main"), t.box.shown["main"])
 
@@ -176,8 +184,10 @@ SCRIPTS = {"osmisifry": _osmisifry, "decrypto": _decrypto, "decipher": _decipher
            "octiles": _octiles, "davinci": _davinci}
 
 
+@functools.cache
 def pages(game: str, lang: str, presses: int = 150) -> Seen:
-    """Every screen's text met in a game's setup and play, in ``lang``."""
+    """Every screen's text met in a game's setup and play, in ``lang``
+    (shared by the checks that read it: not to be changed)."""
     seen = Seen()
     try:
         with Table(seed=43, lang=lang) as t:

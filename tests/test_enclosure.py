@@ -14,6 +14,7 @@ options makes a box that passes the same checks.
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 import locale
 import re
@@ -22,15 +23,32 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from build123d import Box, Cylinder, Pos
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hardware.enclosure import (checks, coupons, dice_box, model, parts, referee_box,  # noqa: E402
-                                render)
-from hardware.enclosure.__main__ import export, file_name, write_3mf  # noqa: E402
-from hardware.enclosure.mesh import thinnest_wall  # noqa: E402
+from hardware.enclosure import parts  # noqa: E402
+
+
+class Later:
+    """A module imported at the first use of one of its names.  Every worker
+    collects this file, and the CAD kernel takes three seconds of CPU to
+    load: only the worker that runs these tests should pay them."""
+
+    def __init__(self, name: str) -> None:
+        self._module = name
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):   # collection asks every global for such names
+            raise AttributeError(name)
+        return getattr(importlib.import_module(self._module), name)
+
+
+cad = Later("build123d")
+checks, coupons, dice_box, mesh, model, referee_box, render, main = (
+    Later(f"hardware.enclosure.{name}")
+    for name in ("checks", "coupons", "dice_box", "mesh", "model", "referee_box", "render", "__main__"))
+
 
 # The boxes take seconds to build: one worker builds them once for every
 # test here (make test distributes by --dist loadgroup).
@@ -74,23 +92,21 @@ def test_the_boxes_build_with_their_printed_and_bought_parts(referee, dice):
 
 def every_option():
     """Every box the options make (``python -m hardware.enclosure --pi --public
-    --team --button``), but the defaults, which the module's fixture builds.
-    make test builds one, which with the defaults takes every value of every
-    option but the Pi 5 (whose printed parts are the Pi 4's; only its ports
-    are elsewhere): the smaller board, the panels the other way round and
-    snap-in buttons.  make soak builds them all."""
-    default = referee_box.Params()
+    --team --button``).  make test builds one besides the defaults, which the
+    module's fixture builds: with them it takes every value of every option
+    but the Pi 5 (whose printed parts are the Pi 4's; only its ports are
+    elsewhere): the smaller board, the panels the other way round and
+    snap-in buttons.  make soak builds them all, the defaults again among
+    them (read here, the defaults would load the CAD kernel at collection)."""
     quick = {("zero2w", "0.96", "1.3", "snap")}
     for values in itertools.product(sorted(parts.PIS), sorted(parts.OLEDS), sorted(parts.OLEDS),
                                     sorted(parts.BUTTONS)):
-        if values == (default.pi, default.public, default.team, default.button):
-            continue
         yield pytest.param(*values, id="-".join(values),
                            marks=() if values in quick else pytest.mark.slow_case)
 
 
 @pytest.mark.parametrize("pi, public, team, button", list(every_option()))
-def test_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, button):
+def test_every_pi_and_panel_option_builds_fits_and_prints(pi, public, team, button):
     """The defaults are a Pi 4 (a Pi 5 has its footprint and holes), a 1.3"
     public screen, 0.96" team screens and screw-in buttons; every other box
     fits, prints and shows its screens as the default one does."""
@@ -98,7 +114,7 @@ def test_the_other_pi_and_panel_options_build_fit_and_print(pi, public, team, bu
     assert any(b.name.startswith("Raspberry Pi") and ("Zero" in b.name) == (pi == "zero2w")
                for b in box.bought)
     for part in box.printed:
-        thinnest, where = thinnest_wall(part.solid)   # a snap-in button's ring is 1.6 to within 1e-3
+        thinnest, where = mesh.thinnest_wall(part.solid)   # a snap-in button's ring is 1.6 to within 1e-3
         assert thinnest >= model.MIN_WALL - 1e-3, f"{part.name}: {thinnest:.2f} mm at {where}"
         solid = part.bed_solid()
         assert checks.overhangs(solid) == [], part.name
@@ -128,9 +144,9 @@ def test_a_snap_in_button_sits_in_a_30_mm_hole_in_a_wall_thinned_to_its_panel():
     lid = box.part("dice lid").solid
     x, y = dice_box.Params().button_x, dice_box.Params().button_y
     top = dice_box.Params().height + dice_box.Params().lid
-    probe = Pos(x + b.hole / 2 + 2.0, y, top - 3.0) * Box(1, 1, 6)   # just outside the hole
+    probe = cad.Pos(x + b.hole / 2 + 2.0, y, top - 3.0) * cad.Box(1, 1, 6)   # just outside the hole
     assert (lid & probe).volume == pytest.approx(b.panel, abs=0.01)   # 1 x 1 x 1.6 of lid
-    assert thinnest_wall(lid)[0] >= model.MIN_WALL - 1e-3
+    assert mesh.thinnest_wall(lid)[0] >= model.MIN_WALL - 1e-3
 
 
 # --- fits and collisions ---------------------------------------------------------------
@@ -151,7 +167,7 @@ def test_no_two_parts_of_the_closed_box_collide(box):
 def test_the_collision_check_sees_a_part_put_where_another_is(referee):
     pi = next(b for b in referee.bought if b.name.startswith("Raspberry Pi"))
     moved = model.Box("moved", referee.printed, referee.bought + [
-        model.Bought("a second Pi, 5 mm higher", Pos(0, 0, 5) * pi.solid, (0, 0, 0))], [])
+        model.Bought("a second Pi, 5 mm higher", cad.Pos(0, 0, 5) * pi.solid, (0, 0, 0))], [])
     assert any("a second Pi" in a + b for a, b, _ in checks.collisions(moved))
 
 
@@ -159,16 +175,16 @@ def test_the_collision_check_sees_a_part_put_where_another_is(referee):
 
 def test_walls_are_at_least_1_6_mm_and_lettering_one_nozzle_line(box):
     for part in box.printed:
-        thinnest, where = thinnest_wall(part.plain or part.solid)
+        thinnest, where = mesh.thinnest_wall(part.plain or part.solid)
         assert thinnest >= model.MIN_WALL, f"{part.name}: {thinnest:.2f} mm at {where}"
         if part.plain is not None:
-            detail, where = thinnest_wall(part.solid)
+            detail, where = mesh.thinnest_wall(part.solid)
             assert detail >= model.MIN_DETAIL, f"{part.name}'s lettering: {detail:.2f} mm at {where}"
 
 
 def test_the_wall_check_measures_a_thin_plate():
-    plate = Box(30, 30, 1.2)
-    assert thinnest_wall(plate)[0] == pytest.approx(1.2, abs=0.01)
+    plate = cad.Box(30, 30, 1.2)
+    assert mesh.thinnest_wall(plate)[0] == pytest.approx(1.2, abs=0.01)
 
 
 def test_no_overhang_beyond_45_degrees_as_each_part_lies_on_the_bed(box):
@@ -177,9 +193,9 @@ def test_no_overhang_beyond_45_degrees_as_each_part_lies_on_the_bed(box):
 
 
 def test_the_overhang_check_sees_a_shelf_in_the_air():
-    shelf = Box(20, 20, 2) + Pos(15, 0, 10) * Box(20, 20, 2)
-    shelf += Pos(0, 0, 5) * Box(4, 4, 10)
-    flat = Pos(0, 0, 1) * shelf
+    shelf = cad.Box(20, 20, 2) + cad.Pos(15, 0, 10) * cad.Box(20, 20, 2)
+    shelf += cad.Pos(0, 0, 5) * cad.Box(4, 4, 10)
+    flat = cad.Pos(0, 0, 1) * shelf
     assert checks.overhangs(flat)
 
 
@@ -297,7 +313,7 @@ def test_the_microsd_card_comes_out_through_the_end_wall_with_the_box_closed(ref
 def test_the_sd_check_sees_a_wall_without_its_slot(referee):
     base = referee.part("base")
     card = next(b for b in referee.bought if b.name == "microSD card").solid.bounding_box()
-    plug = Pos(base.solid.bounding_box().min.X + 1.2, card.center().Y, card.center().Z) * Box(2.4, 20, 8)
+    plug = cad.Pos(base.solid.bounding_box().min.X + 1.2, card.center().Y, card.center().Z) * cad.Box(2.4, 20, 8)
     closed = model.Box("closed", [model.Printed("base", base.solid + plug, base.on_bed, base.colour)],
                        referee.bought, [], paths=referee.paths)
     assert checks.in_the_way(closed, "microSD card") == ["base"]
@@ -328,7 +344,7 @@ def test_the_cooler_and_the_air_over_its_fan_have_room_in_the_closed_box(referee
     assert cooler.solid.bounding_box().max.Z - (board.min.Z + 1.4) >= parts.COOLER[2] - 1e-6
     assert air.max.Z - air.min.Z >= parts.COOLER_AIR - 1e-6
     others = [p for p in referee.printed]
-    taller = model.Box("taller", others, [model.Bought("cooler 45 mm higher", Pos(0, 0, 45) * cooler.solid,
+    taller = model.Box("taller", others, [model.Bought("cooler 45 mm higher", cad.Pos(0, 0, 45) * cooler.solid,
                                                        (0, 0, 0))], [])
     assert checks.collisions(taller)
 
@@ -355,13 +371,13 @@ def test_each_box_stands_on_four_rubber_feet_in_recesses_the_slicer_bridges(box)
 
 
 def test_the_overhang_check_takes_a_feet_recess_as_a_bridge_but_no_wider_roof_or_a_shelf():
-    plate = Pos(0, 0, 1.5) * Box(40, 40, 3)
-    recess = plate - Cylinder(5.3, 1.2)                  # 10.6 across, 0.6 deep
+    plate = cad.Pos(0, 0, 1.5) * cad.Box(40, 40, 3)
+    recess = plate - cad.Cylinder(5.3, 1.2)                  # 10.6 across, 0.6 deep
     assert checks.overhangs(recess) == [] and checks.bridges(recess) == [(10.6, 0.6)]
-    wide = plate - Cylinder(10.0, 1.2)                   # 20 across
+    wide = plate - cad.Cylinder(10.0, 1.2)                   # 20 across
     assert checks.overhangs(wide) and checks.bridges(wide) == []
     # a small shelf on a post: its rim goes up from the underside, no wall to bridge from
-    shelf = Pos(0, 0, 1) * (Box(20, 20, 2) + Pos(12, 0, 10) * Box(8, 8, 2) + Pos(0, 0, 5) * Box(4, 4, 10))
+    shelf = cad.Pos(0, 0, 1) * (cad.Box(20, 20, 2) + cad.Pos(12, 0, 10) * cad.Box(8, 8, 2) + cad.Pos(0, 0, 5) * cad.Box(4, 4, 10))
     assert checks.overhangs(shelf) and checks.bridges(shelf) == []
 
 
@@ -401,9 +417,9 @@ def test_the_seat_check_sees_a_narrow_window_over_the_public_screen(referee, tri
     s = public_screen(referee)
     corners = np.array([(c.X, c.Y, c.Z) for c in s.corners])
     lo, hi = corners.min(axis=0) - 0.5, corners.max(axis=0) + 0.5
-    middle = Pos((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] + 1.5)
+    middle = cad.Pos((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2] + 1.5)
     w, h = hi[0] - lo[0], hi[1] - lo[1]
-    frame = middle * Box(w + 20, h + 20, 3) - middle * Box(w, h, 4)
+    frame = middle * cad.Box(w + 20, h + 20, 3) - middle * cad.Box(w, h, 4)
     framed = model.Box("framed", [model.Printed("frame", frame, model.Location(), (0, 0, 0))], [], [])
     assert checks.seen(framed, s, checks.seats(-1), 0.0).min() < 0.8
 
@@ -422,9 +438,9 @@ def holes_at(plate, o: parts.Oled, diameter: float = 2.4) -> bool:
     hx, hy = o.holes
     for sx in (-1, 1):
         for sy in (-1, 1):
-            inside = Pos(sx * hx / 2, sy * hy / 2, 0) * Cylinder(diameter / 2 - 0.02, 20)
-            ring = Pos(sx * hx / 2, sy * hy / 2, 0) * (Cylinder(diameter / 2 + 0.1, 20)
-                                                     - Cylinder(diameter / 2, 20))
+            inside = cad.Pos(sx * hx / 2, sy * hy / 2, 0) * cad.Cylinder(diameter / 2 - 0.02, 20)
+            ring = cad.Pos(sx * hx / 2, sy * hy / 2, 0) * (cad.Cylinder(diameter / 2 + 0.1, 20)
+                                                     - cad.Cylinder(diameter / 2, 20))
             if (plate & inside).volume > 1e-3:
                 return False
             if (plate & ring).volume < 0.99 * ring.volume * coupons.WALL / 20:
@@ -439,7 +455,7 @@ def test_each_modules_coupon_has_its_holes_and_shows_its_pixels_at_every_offset(
         assert holes_at(coupon.solid, o)
         ax, ay = o.active
         for offset in np.linspace(*o.offset_range, 5):
-            pixels = Pos(0, offset, 0) * Box(ax, ay, 20)
+            pixels = cad.Pos(0, offset, 0) * cad.Box(ax, ay, 20)
             assert (coupon.solid & pixels).volume < 1e-3, (o.name, offset)
 
 
@@ -458,21 +474,21 @@ def test_the_coupons_are_a_few_grams_and_print_flat_without_supports():
         assert estimate(solid).grams < 10, part.name
         assert checks.overhangs(solid) == [], part.name
         assert checks.fits_bed(solid)[0]
-        assert thinnest_wall(part.plain or part.solid)[0] >= model.MIN_WALL - 1e-3, part.name
-        assert thinnest_wall(part.solid)[0] >= model.MIN_DETAIL, part.name
+        assert mesh.thinnest_wall(part.plain or part.solid)[0] >= model.MIN_WALL - 1e-3, part.name
+        assert mesh.thinnest_wall(part.solid)[0] >= model.MIN_DETAIL, part.name
     snap = box.part("coupon snap button").solid
     b = parts.BUTTONS["snap"]
-    probe = Pos(b.hole / 2 + 2.0, 0, 0) * Box(1, 1, 10)
+    probe = cad.Pos(b.hole / 2 + 2.0, 0, 0) * cad.Box(1, 1, 10)
     assert (snap & probe).volume == pytest.approx(b.panel, abs=0.01)
 
 
 # --- the files -------------------------------------------------------------------------
 
 def test_each_printed_part_is_written_as_stl_and_step_lying_as_it_prints(dice, tmp_path):
-    said = export(dice, "dice", tmp_path)
+    said = main.export(dice, "dice", tmp_path)
     assert len(said) == len(dice.printed)
     for part in dice.printed:
-        name = file_name("dice", part)
+        name = main.file_name("dice", part)
         stl = (tmp_path / f"{name}.stl").read_bytes()
         triangles = int.from_bytes(stl[80:84], "little")
         assert triangles > 100 and len(stl) == 84 + 50 * triangles
@@ -507,18 +523,18 @@ def bed_face(path):
 
 def test_the_filament_estimate_is_the_skin_and_a_fifth_of_the_inside():
     from hardware.enclosure.estimate import SKIN, estimate
-    cube = estimate(Box(40, 40, 40))
+    cube = estimate(cad.Box(40, 40, 40))
     skin = 6 * 40 * 40 * SKIN
     assert cube.volume == pytest.approx(64.0)
     assert cube.material * 1000 == pytest.approx(skin + 0.2 * (64000 - skin))
-    plate = estimate(Box(40, 40, 1.2))        # all skin: printed solid
+    plate = estimate(cad.Box(40, 40, 1.2))        # all skin: printed solid
     assert plate.material == pytest.approx(plate.volume)
     assert plate.grams == pytest.approx(40 * 40 * 1.2 / 1000 * 1.24)
 
 
 def test_a_picture_shows_the_part_lit_on_white(tmp_path):
     from PIL import Image
-    render.render([(Box(40, 20, 10), (200, 40, 40))], tmp_path / "box.png", size=(160, 120))
+    render.render([(cad.Box(40, 20, 10), (200, 40, 40))], tmp_path / "box.png", size=(160, 120))
     image = Image.open(tmp_path / "box.png").convert("RGB")
     assert image.size == (160, 120)
     assert image.getpixel((2, 2)) == (255, 255, 255)
@@ -537,7 +553,7 @@ def test_build_md_shows_the_pictures_and_lists_every_printed_part(referee, dice)
         assert (ROOT / "hardware" / picture).is_file(), picture
     for prefix, box in (("referee", referee), ("dice", dice)):
         for part in box.printed:
-            assert f"`{file_name(prefix, part)}.stl`" in build
+            assert f"`{main.file_name(prefix, part)}.stl`" in build
     steps = re.findall(r"^## (\d+)\. (.+)$", build, flags=re.M)
     assert [int(n) for n, _ in steps] == list(range(1, len(steps) + 1))
     last = build[build.index(f"## {steps[-1][0]}. "):]
@@ -598,6 +614,6 @@ def test_writing_a_3mf_leaves_the_process_reading_text_as_before(tmp_path):
     """lib3mf sets the process's locale to C; left so, every text file read
     after it (the catalogues, the sources) was read as ASCII."""
     before = locale.setlocale(locale.LC_ALL)
-    write_3mf(Box(10, 10, 10), "cube", tmp_path / "cube.3mf")
+    main.write_3mf(cad.Box(10, 10, 10), "cube", tmp_path / "cube.3mf")
     assert locale.setlocale(locale.LC_ALL) == before
     assert (tmp_path / "cube.3mf").read_bytes()[:2] == b"PK"      # a 3MF is a zip

@@ -67,6 +67,7 @@ def shown_words(texts: list[str]) -> set[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.xdist_group("every page")   # one walk of each game read by both (every_page)
 def test_every_word_a_game_shows_is_everyday_or_its_glossarys(game, lang):
     seen = pages(game, lang)
     try:

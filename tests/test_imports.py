@@ -29,13 +29,18 @@ modules, wherever it stands, must name a module and names that exist.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "hal", "referee")
+# The checks share the modules' trees (``parsed``): one worker runs them all.
+pytestmark = pytest.mark.xdist_group("imports")
 
 
 def modules() -> dict[str, Path]:
@@ -47,6 +52,13 @@ def modules() -> dict[str, Path]:
                 parts.pop()
             found[".".join(parts)] = path
     return found
+
+
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, read once for all the checks here (none
+    changes it)."""
+    return ast.parse(path.read_text(), str(path))
 
 
 def _loaded_at_import(tree: ast.Module):
@@ -81,7 +93,7 @@ def import_graph(every: bool = False) -> dict[str, set[str]]:
     for name, path in known.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         targets: set[str] = set()
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         for node in _anywhere(tree) if every else _loaded_at_import(tree):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
@@ -273,7 +285,7 @@ def libraries() -> set[str]:
     ``firmware``): aiohttp, Jinja2, Pillow and the rest."""
     found = set()
     for path in modules().values():
-        for node in _loaded_at_import(ast.parse(path.read_text(), str(path))):
+        for node in _loaded_at_import(parsed(path)):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif node.level == 0 and node.module:
@@ -308,7 +320,7 @@ def test_every_import_of_the_project_names_a_module_and_a_name_that_exist():
     missing = []
     for folder in (*PACKAGES, "tests", "bench", "scripts"):
         for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in _anywhere(ast.parse(path.read_text(), str(path))):
+            for node in _anywhere(parsed(path)):
                 if isinstance(node, ast.Import):
                     wanted = [(alias.name, None) for alias in node.names]
                 elif node.level == 0 and node.module:

@@ -82,8 +82,9 @@ def test_a_page_names_the_digits_it_takes_as_the_parser_reads_them():
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
+@pytest.mark.xdist_group("every page")   # one walk of each game read by both (every_page)
 def test_every_page_takes_every_digit_it_names(game, lang):
-    seen = pages(game, lang, presses=60)
+    seen = pages(game, lang)
     try:
         i18n.use(lang)
         wrong = {text: "".join(sorted(named_digits(screen.lines, screen.typing is not None) - set(screen.digits)))

@@ -6,7 +6,6 @@ says what an empty seat means as the box rules it, and links tonight's
 players to the games they played."""
 from __future__ import annotations
 
-import os
 
 import pytest
 import zxingcpp
@@ -17,16 +16,13 @@ from test_web_browser import axe, at_the_table, browser, path_of, serious_findin
 
 pytestmark = pytest.mark.browser
 WIDTHS = (320, 360)
-# Where before/after pictures for a review go, when asked for (not kept in the project).
-SHOTS = os.environ.get("PHONE_SHOTS", "")
 
 # The ten longest words of the English list: White and Black get eight of them.
 LONG = sorted(decrypto.words("en"), key=lambda word: (-len(word), word))[:10]
 
 
 def shot(phone, page, name: str) -> None:
-    if SHOTS:
-        phone.call(page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True))
+    phone.shot(page, name)
 
 
 def overflow(phone, page) -> int:

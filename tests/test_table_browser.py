@@ -4,8 +4,8 @@
 for the module: it follows a key, keeps the box's countdown across a pause
 and an undo (the page's own clock held by Playwright, so its countdown
 moves only when told), comes back after the web restarts, and is axe-clean
-in light and dark, in the four languages.  Screenshots go to
-``test-artifacts/``."""
+in light and dark, in the four languages.  Screenshots go where
+``PHONE_SHOTS`` names, when it is set."""
 from __future__ import annotations
 
 import json
@@ -16,7 +16,7 @@ import pytest
 from games import davinci
 from processes import until
 from test_web import act
-from test_web_browser import ARTIFACTS, at_the_table, axe, browser, serious_findings  # noqa: F401
+from test_web_browser import at_the_table, axe, browser, serious_findings  # noqa: F401
 from test_web_split import Table
 
 pytestmark = pytest.mark.browser
@@ -120,8 +120,7 @@ def seconds(text: str) -> int:
 
 
 def shot(browser, page, name: str) -> None:  # noqa: F811
-    ARTIFACTS.mkdir(exist_ok=True)
-    browser.call(page.screenshot(path=str(ARTIFACTS / f"table-{name}.png")))
+    browser.shot(page, f"table-{name}", full_page=False)
 
 
 def test_the_view_follows_a_key_and_comes_back_after_the_web_restarts(box, browser):  # noqa: F811

@@ -1,13 +1,16 @@
 """The score log in a real browser at phone size: Debian's chromium, driven
 by Playwright from a thread of its own while the test runs the virtual
 table's loop, so the web app answers while the browser waits and nothing
-waits on a clock.  Screenshots go to ``test-artifacts/``.
+waits on a clock.  Screenshots of the pages, for a person to look over, go
+where ``PHONE_SHOTS`` names when it is set (a picture costs the browser more
+than the checks on its page, so a run takes none unless asked).
 """
 from __future__ import annotations
 
 import asyncio
 import csv
 import dataclasses
+import os
 import io
 import json
 import pathlib
@@ -38,7 +41,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 740}
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
+SHOTS = os.environ.get("PHONE_SHOTS", "")   # where pictures go, when asked for
 AXE = ROOT / "build/npm/node_modules/axe-core/axe.min.js"   # the Makefile's $(AXE)
 
 
@@ -96,9 +99,9 @@ class Browser:
             return page
         return self.call(go())
 
-    def shot(self, page, name: str) -> None:
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.call(page.screenshot(path=str(ARTIFACTS / f"web-{name}.png"), full_page=True))
+    def shot(self, page, name: str, full_page: bool = True) -> None:
+        if SHOTS:
+            self.call(page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=full_page))
 
     def text(self, page) -> str:
         return self.call(page.inner_text("main"))
