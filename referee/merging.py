@@ -109,15 +109,15 @@ def _key(name: str) -> str | None:
 
 def page_for(box: Box, token: str) -> Merging | None:
     """The flow showing the page ``token``'s QR code, while it is up."""
-    from referee.box.flows.merging import Merging   # the box's, which has it loaded (the web never asks)
-    flow, mine = box.flow, open_token(box)
-    if not isinstance(flow, Merging) or mine is None or not hmac.compare_digest(mine.encode(), token.upper().encode()):
+    page = box.flow.merge_page() if box.flow is not None else None
+    if page is None or not hmac.compare_digest(page.merging.encode(), token.upper().encode()):
         return None
-    return flow
+    return page
 
 
 def open_token(box: Box) -> str | None:
-    return box.flow.merging if box.flow is not None else None
+    page = box.flow.merge_page() if box.flow is not None else None
+    return page.merging if page is not None else None
 
 
 def view(box, token: str) -> dict | None:

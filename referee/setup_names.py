@@ -101,11 +101,11 @@ def last_teams(store, now: float) -> list[list[str]]:
 def form_for(box: Box, token: str) -> Form | None:
     """The setup form the page ``token`` belongs to, while it is on screen
     or kept for the main menu (``referee.box.flows.menu.keep_setup``)."""
-    from referee.box.flows.forms import Form   # the box's, which has it loaded (the web never asks)
     token = token.upper()
-    for form in (box.flow, *(form for _evening, form in box.setups.values())):
-        mine = form.names_token if isinstance(form, Form) else None
-        if isinstance(form, Form) and mine is not None and hmac.compare_digest(mine.encode(), token.encode()):
+    for flow in (box.flow, *(form for _evening, form in box.setups.values())):
+        form = flow.setup_form() if flow is not None else None
+        mine = form.names_token if form is not None else None
+        if form is not None and mine is not None and hmac.compare_digest(mine.encode(), token.encode()):
             return form
     return None
 
@@ -115,7 +115,8 @@ def open_token(box: Box) -> str | None:
     else that of the form last left for the main menu, if it has shown one
     (its names wait there until the game starts)."""
     flow = box.flow
-    mine = flow.names_token if flow is not None else None
+    form = flow.setup_form() if flow is not None else None
+    mine = form.names_token if form is not None else None
     if mine is None and not (flow is not None and flow.remembered):
         kept = [form.names_token for _evening, form in box.setups.values() if form.names_token]
         mine = kept[-1] if kept else None

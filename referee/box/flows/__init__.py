@@ -18,7 +18,9 @@ from referee.box.screen import Screen
 from referee.i18n import _, ngettext
 
 if TYPE_CHECKING:
+    from referee.box.flows.forms import Form
     from referee.box.flows.host import Host
+    from referee.box.flows.merging import Merging
     from referee.box.session import Session
 
 
@@ -30,8 +32,6 @@ class Flow:
     keyed: tuple[str, ...] = ()           # those of them that hold a move being keyed in (see undone)
     session: Session | None = None        # the game a game's flow (``Play``) plays; None elsewhere
     game = ""                             # the game a setup form sets up ("" elsewhere)
-    names_token: str | None = None        # a setup form's names page, once shown (``referee.setup_names``)
-    merging: str | None = None            # the Merge names page's token while its QR code is up (``referee.merging``)
 
     def __init__(self, box: Host) -> None:
         self.box = box
@@ -73,6 +73,16 @@ class Flow:
 
     def on_roll(self) -> None:
         """A roll asked for on this page came in and was played."""
+
+    def setup_form(self) -> Form | None:
+        """The setup form this flow is (whose names page ``referee.setup_names``
+        serves), None for any other flow."""
+        return None
+
+    def merge_page(self) -> Merging | None:
+        """The Merge names page this flow is (``referee.merging``), None for
+        any other flow."""
+        return None
 
     def screens(self) -> dict[str, Screen]:
         return {}
