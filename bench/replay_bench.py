@@ -45,8 +45,8 @@ def long_game(store, at: float, seed: int) -> int:
         if now.kind == "roll_letter":
             session.apply(base.Rolled("letter", (rng.randint(1, 8), rng.randint(1, 8))), at)
         else:
-            row = osm.public(session.state)["rows"][session.state.round - 1]
-            free = [i for i, taker in enumerate(row["taken"]) if taker is None]
+            row = osm.public(session.state).rows[session.state.round - 1]
+            free = [i for i, taker in enumerate(row.taken) if taker is None]
             session.apply(osm.PickLetter(now.player, rng.choice(free)), at)
     store.end_game(session.id, at + 60)
     return session.id

@@ -48,11 +48,15 @@ class Rules(typing.Protocol):
         """The countdown running now; the service answers its end with
         ``TimerExpired(name)``."""
 
-    def public(self, state: Any) -> dict[str, Any]:
-        """What anyone may see: the public screen, the web."""
+    def public(self, state: Any) -> View:
+        """What anyone may see: the public screen, the web; the game's own
+        kind of ``View``."""
 
-    def private(self, state: Any, seat: int) -> dict[str, Any]:
-        """What one team or player may see, secrets included."""
+    def private(self, state: Any, seat: int) -> View:
+        """What one team or player may see, their secrets included: the
+        game's own kind of ``View``, usually its public one with the seat's
+        fields added.  A page shows all of it (a secret for one player
+        alone at a team's table stays out of it)."""
 
     def summary(self, state: Any) -> Summary:
         """The score log entry (only what was revealed): a ``Summary``, or
@@ -60,6 +64,24 @@ class Rules(typing.Protocol):
 
     def is_over(self, state: Any) -> bool:
         """Whether the game has ended."""
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """A game's view of its state, public or one seat's: the rules make it
+    (``Rules.public``, ``Rules.private``), the screens, pages and words of
+    the game read its fields.  A game's own kinds of it, in its module,
+    name those fields; they are data (numbers, strings, lists, dicts and
+    views), so ``msgspec.to_builtins`` makes JSON of any of them."""
+
+
+V = typing.TypeVar("V", bound=View)
+
+
+def widened(view: View, kind: type[V], **fields: Any) -> V:
+    """``view`` as the larger kind of view ``kind`` (its subclass: a
+    private view that adds a seat's fields to the public one), with
+    ``fields`` for what it adds."""
+    return kind(**msgspec.structs.asdict(view), **fields)
 
 
 class Round(msgspec.Struct, kw_only=True, omit_defaults=True):

@@ -119,7 +119,7 @@ class NextGame:
     starts: int | None = None
 
 
-EVENTS = (Dealt, Attack, Stop, NextGame)
+EVENTS: tuple[type, ...] = (Dealt, Attack, Stop, NextGame)
 
 
 # --- state --------------------------------------------------------------------
@@ -383,40 +383,86 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict[str, Any]:
+class Row(msgspec.Struct, frozen=True):
+    """A player's row as the table sees it: tiles hidden and face up."""
+    name: str
+    hidden: int
+    revealed: int
+    out: bool                  # no hidden tile left
+    hits: int                  # hits in this game
+
+
+class Timer(msgspec.Struct, frozen=True):
+    seconds: float
+    left: float
+    deadline: float | None
+
+
+class Ended(msgspec.Struct, frozen=True):
+    """How the previous turn ended (``TurnEnd``), by the player's name."""
+    player: str
+    hits: int
+    how: str
+    drew: bool
+
+
+class Public(base.View, frozen=True, kw_only=True):
+    """Everything on the table: the tiles are counted, never named."""
+    game: int
+    games: int                 # 1, or a tournament's games [DV-11]
+    rules: str                 # "basic" or "extended"
+    tiles_each: int
+    order_rule: str
+    joker_rule: str | None
+    step: Step
+    pool: int
+    players: list[Row]
+    turn: str
+    turns: int
+    drawn: bool
+    hits: int
+    timer: Timer | None
+    last: Ended | None
+    eliminated: list[Out]
+    winner: str | None
+    standings: dict[str, int]
+
+
+class Private(Public, frozen=True, kw_only=True):
+    """A player's view: the public one (the rows themselves stay on the
+    table: the box holds no secrets)."""
+    seat: int
+
+
+def public(state: State) -> Public:
     names = state.players
-    s = step(state)
     countdown = timer(state)
-    return {
-        "game": state.game,
-        "games": GAMES if state.tournament else 1,
-        "rules": "extended" if state.jokers else "basic",
-        "tiles_each": state.tiles_each,
-        "order_rule": ORDER_RULE,
-        "joker_rule": JOKER_RULE if state.jokers else None,
-        "step": {"kind": s.kind, "seat": s.seat, "targets": list(s.targets)},
-        "pool": state.pool,
-        "players": [{"name": name, "hidden": state.hidden[seat], "revealed": state.revealed[seat],
-                     "out": not state.hidden[seat], "hits": state.tally[seat]}
-                    for seat, name in enumerate(names)],
-        "turn": names[state.turn],
-        "turns": state.turns,
-        "drawn": state.drawn,
-        "hits": state.hits,
-        "timer": None if countdown is None else {
-            "seconds": countdown.seconds, "left": countdown.left, "deadline": countdown.deadline()},
-        "last": None if state.last is None else {
-            "player": names[state.last.seat], "hits": state.last.hits, "how": state.last.how,
-            "drew": state.last.drew},
-        "eliminated": [msgspec.to_builtins(_out(state, e)) for e in state.out],
-        "winner": None if state.winner is None else names[state.winner],
-        "standings": standings(state),
-    }
+    return Public(
+        game=state.game,
+        games=GAMES if state.tournament else 1,
+        rules="extended" if state.jokers else "basic",
+        tiles_each=state.tiles_each,
+        order_rule=ORDER_RULE,
+        joker_rule=JOKER_RULE if state.jokers else None,
+        step=step(state),
+        pool=state.pool,
+        players=[Row(name, state.hidden[seat], state.revealed[seat], not state.hidden[seat], state.tally[seat])
+                 for seat, name in enumerate(names)],
+        turn=names[state.turn],
+        turns=state.turns,
+        drawn=state.drawn,
+        hits=state.hits,
+        timer=None if countdown is None else Timer(countdown.seconds, countdown.left, countdown.deadline()),
+        last=None if state.last is None else Ended(names[state.last.seat], state.last.hits, state.last.how,
+                                                   state.last.drew),
+        eliminated=[_out(state, e) for e in state.out],
+        winner=None if state.winner is None else names[state.winner],
+        standings=standings(state),
+    )
 
 
-def private(state: State, seat: int) -> dict[str, Any]:
-    # The rows themselves stay on the table: the box holds no secrets.
-    return {**public(state), "seat": seat}
+def private(state: State, seat: int) -> Private:
+    return base.widened(public(state), Private, seat=seat)
 
 
 class Out(msgspec.Struct):

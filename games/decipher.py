@@ -116,7 +116,7 @@ class NextRound:
     """The next maker's round."""
 
 
-EVENTS = (Pieces, BonusMode, No, Yes, PieceRequested, Guess, GiveUp, NextRound)
+EVENTS: tuple[type, ...] = (Pieces, BonusMode, No, Yes, PieceRequested, Guess, GiveUp, NextRound)
 
 
 # --- state --------------------------------------------------------------------
@@ -409,36 +409,66 @@ def standings(state: State) -> dict[str, int]:
     return totals
 
 
-def public(state: State) -> dict[str, Any]:
-    # Everything here lies open on the table; the piece count never appears.
+class Player(msgspec.Struct, frozen=True):
+    """A player as the table sees them this round."""
+    name: str
+    maker: bool
+    guess_tokens: int          # held (the maker holds none)
+    guesses: int               # made this round
+    out: bool                  # a seeker with no guess token left
+
+
+class Public(base.View, frozen=True, kw_only=True):
+    """Everything that lies open on the table; the piece count never
+    appears [DC-3]."""
+    round: int
+    rounds: int
+    length: int
+    maker: str
+    seeker: str | None         # whose turn, while a round is played
+    step: Step
+    bonus_mode: bool
+    bonus_tokens: int
+    no_tokens: int
+    placed: int
+    received: int              # guess tokens the maker received
+    players: list[Player]
+    table: RoundTable | None   # the last round's, as its end showed it
+    totals: dict[str, int]
+
+
+class Private(Public, frozen=True, kw_only=True):
+    """A player's view: the public one, and for the maker while a round is
+    played the pieces left in the secret chamber, once entered."""
+    seat: int
+    pieces: int | None = None
+
+
+def public(state: State) -> Public:
     names = state.players
-    s = step(state)
-    return {
-        "round": state.round,
-        "rounds": state.total_rounds,
-        "length": state.length,
-        "maker": names[state.maker],
-        "seeker": names[state.seeker] if state.phase == "play" else None,
-        "step": {"kind": s.kind, "maker": s.maker, "seeker": s.seeker, "guessers": list(s.guessers),
-                 "pieces": s.pieces, "bonus_call": s.bonus_call},
-        "bonus_mode": state.bonus,
-        "bonus_tokens": state.bonus_left,
-        "no_tokens": state.no_tokens,
-        "placed": state.placed,
-        "received": sum(state.guesses),
-        "players": [{"name": name, "maker": seat == state.maker, "guess_tokens": state.held(seat),
-                     "guesses": state.guesses[seat], "out": seat != state.maker and not state.held(seat)}
-                    for seat, name in enumerate(names)],
-        "table": msgspec.to_builtins(_table(state, state.rounds[-1])) if state.rounds else None,
-        "totals": standings(state),
-    }
+    return Public(
+        round=state.round,
+        rounds=state.total_rounds,
+        length=state.length,
+        maker=names[state.maker],
+        seeker=names[state.seeker] if state.phase == "play" else None,
+        step=step(state),
+        bonus_mode=state.bonus,
+        bonus_tokens=state.bonus_left,
+        no_tokens=state.no_tokens,
+        placed=state.placed,
+        received=sum(state.guesses),
+        players=[Player(name, seat == state.maker, state.held(seat), state.guesses[seat],
+                        seat != state.maker and not state.held(seat))
+                 for seat, name in enumerate(names)],
+        table=_table(state, state.rounds[-1]) if state.rounds else None,
+        totals=standings(state),
+    )
 
 
-def private(state: State, seat: int) -> dict[str, Any]:
-    view = {**public(state), "seat": seat}
-    if seat == state.maker and state.phase == "play" and state.pieces is not None:
-        view["pieces"] = state.pieces
-    return view
+def private(state: State, seat: int) -> Private:
+    secret = seat == state.maker and state.phase == "play"
+    return base.widened(public(state), Private, seat=seat, pieces=state.pieces if secret else None)
 
 
 class Items(msgspec.Struct):

@@ -117,8 +117,8 @@ For the screens
 ``CLUE_RULES``             the help screen's lines [DE-11]
 
 Per-team pairs are indexed by seat.  ``public`` carries the same facts as
-JSON; ``private(state, team)`` adds the team's keywords, current code and
-typed clues.
+data (``Public``); ``private(state, team)`` adds the team's keywords and
+typed clues (``Private``); the code under way stays with the encryptor.
 """
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ class KeywordsGuessed:
     count: int
 
 
-EVENTS = (CluesDone, Clues, SwapKeyword, Guess, KeywordsGuessed)
+EVENTS: tuple[type, ...] = (CluesDone, Clues, SwapKeyword, Guess, KeywordsGuessed)
 
 
 # --- state ----------------------------------------------------------------------------
@@ -824,53 +824,105 @@ def _pair(of: Callable[[int], T]) -> tuple[T, T]:
 
 # --- views ----------------------------------------------------------------------------------
 
-def public(state: State) -> dict[str, Any]:
+class Played(msgspec.Struct, frozen=True):
+    """A finished round as the table saw it: its encryptors, the codes
+    revealed and the clues typed (none where they were not)."""
+    round: int
+    encryptors: list[int | None]
+    reveals: list[Reveal]
+    clues: list[list[str]]
+
+
+class NoteRow(msgspec.Struct, frozen=True):
+    """A row of a paper notesheet (``notesheet``): a clue under the keyword
+    position of its digit, None where the code had no such digit."""
+    round: int
+    clues: list[str | None]
+
+
+class Public(base.View, frozen=True, kw_only=True):
     """What everyone may see: no keyword, no code before it is revealed, no
-    clue before it is read aloud."""
-    now = step(state)
+    clue before it is read aloud.  Per-team lists are indexed by seat."""
+    variant: str
+    teams: list[str]
+    sizes: list[int]
+    deal: str                          # the keywords: "box" (dealt by the box) or "cards"
+    lang: str
+    timer: bool                        # the sand timer is used [DE-4]
+    round: int
+    last_round: int
+    encryptors: list[int | None]
+    encryptor_names: list[str | None]
+    step: Step
+    clues_done: list[bool]
+    clues_deadline: float | None
+    typed: list[bool]                  # a team's clues are typed (what they say is theirs until read)
+    clues: list[list[str] | None]      # read aloud this round
+    swapped: list[bool]
+    interceptions: list[int]
+    miscommunications: list[int]
+    scores: list[int]
+    intercept: list[int] | None
+    reveals: list[Reveal]
+    last: Reveal | None
+    history: list[Played]
+    notes: list[list[NoteRow]]
+    tie: Tie | None
+    keywords_guessed: list[int | None]
+    result: Result | None
+
+
+class Private(Public, frozen=True, kw_only=True):
+    """What one team may see, on its screen and its page: its keywords and
+    the clues its encryptor typed.  The code being played is not here: it is
+    for the encryptor alone [DE-3], on the team's screen only while the team
+    button is held (``State.codes``)."""
+    team: int
+    keywords: list[str]
+    encryptor: int | None
+    own_clues: list[str]
+    clues_open: bool
+
+
+def public(state: State) -> Public:
     cd = state.countdown
-    return {
-        "variant": state.variant,
-        "teams": list(state.names),
-        "sizes": list(state.sizes),
-        "keywords": state.deal,
-        "lang": state.lang,
-        "timer": state.sand_timer,
-        "round": state.round,
-        "last_round": HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
-        "encryptors": list(state.encryptors),
-        "encryptor_names": list(state.encryptor_names),
-        "step": {"kind": now.kind, "team": now.team, "of_team": now.of_team, "waiting": list(now.waiting)},
-        "clues_done": list(state.clues_done),
-        "clues_deadline": cd.deadline() if cd is not None else None,
-        "typed": [bool(c) for c in state.clues],
-        "clues": [list(c) if clues_read(state, t) else None for t, c in enumerate(state.clues)],
-        "swapped": list(state.swapped),
-        "interceptions": list(state.interceptions),
-        "miscommunications": list(state.miscommunications),
-        "scores": list(state.scores),
-        "intercept": _list(state.intercept),
-        "reveals": [_reveal_view(r) for r in state.reveals],
-        "last": _reveal_view(state.last) if state.last is not None else None,
-        "history": [{"round": r.number, "encryptors": list(r.encryptors),
-                     "reveals": [_reveal_view(x) for x in r.reveals],
-                     "clues": [list(c) for c in r.clues]} for r in state.rounds],
-        "notes": [_notes_view(state, t) for t in (0, 1)],
-        "tie": state.tie if state.result is None else state.result.tie,
-        "keywords_guessed": list(state.keywords_guessed),
-        "result": None if state.result is None else {
-            "winners": list(state.result.winners), "reason": state.result.reason, "tie": state.result.tie},
-    }
+    return Public(
+        variant=state.variant,
+        teams=list(state.names),
+        sizes=list(state.sizes),
+        deal=state.deal,
+        lang=state.lang,
+        timer=state.sand_timer,
+        round=state.round,
+        last_round=HACKER_LAST_ROUND if state.variant == "hacker" else LAST_ROUND,
+        encryptors=list(state.encryptors),
+        encryptor_names=list(state.encryptor_names),
+        step=step(state),
+        clues_done=list(state.clues_done),
+        clues_deadline=cd.deadline() if cd is not None else None,
+        typed=[bool(c) for c in state.clues],
+        clues=[list(c) if clues_read(state, t) else None for t, c in enumerate(state.clues)],
+        swapped=list(state.swapped),
+        interceptions=list(state.interceptions),
+        miscommunications=list(state.miscommunications),
+        scores=list(state.scores),
+        intercept=_list(state.intercept),
+        reveals=list(state.reveals),
+        last=state.last,
+        history=[Played(r.number, list(r.encryptors), list(r.reveals), [list(c) for c in r.clues])
+                 for r in state.rounds],
+        notes=[[NoteRow(n, list(row)) for n, row in notesheet(state, t)] for t in (0, 1)],
+        tie=state.tie if state.result is None else state.result.tie,
+        keywords_guessed=list(state.keywords_guessed),
+        result=state.result,
+    )
 
 
-def private(state: State, seat: int) -> dict[str, Any]:
-    """What one team may see: its keywords, its current code and the clues it
-    typed.  The code is for the encryptor alone [DE-3]; the screen shows it
-    only on demand."""
+def private(state: State, seat: int) -> Private:
     _team(state, seat)
-    return {**public(state), "team": seat, "keywords": list(state.keywords[seat]),
-            "code": _list(state.codes[seat]), "encryptor": state.encryptors[seat],
-            "own_clues": list(state.clues[seat]), "clues_open": can_type_clues(state, seat)}
+    return base.widened(public(state), Private, team=seat, keywords=list(state.keywords[seat]),
+                        encryptor=state.encryptors[seat], own_clues=list(state.clues[seat]),
+                        clues_open=can_type_clues(state, seat))
 
 
 def notesheet(state: State, team: int) -> tuple[tuple[int, tuple[str | None, ...]], ...]:
@@ -977,11 +1029,6 @@ def summary(state: State) -> Summary:
         keywords_guessed=({name: n for name, n in zip(names, state.keywords_guessed) if n is not None}
                           if result is not None and result.reason in (Reason.KEYWORDS, Reason.SHARED) else {}),
     )
-
-
-def _reveal_view(r: Reveal) -> dict[str, Any]:
-    return {"team": r.team, "code": list(r.code), "intercept": _list(r.intercept), "decode": list(r.decode),
-            "intercepted": r.intercepted, "miscommunicated": r.miscommunicated}
 
 
 def _notes_view(state: State, team: int) -> list[dict[str, Any]]:

@@ -135,7 +135,7 @@ class Stop:
     """The table stops the game."""
 
 
-EVENTS = (Play, Played, Pass, Finished, Stop)
+EVENTS: tuple[type, ...] = (Play, Played, Pass, Finished, Stop)
 
 
 @dataclass(frozen=True)
@@ -535,49 +535,89 @@ def exchange(state: State, space: str) -> Exchange | None:
     return Exchange(lying[0], "next" if state.board.is_full() else "deck")
 
 
-def public(state: State) -> dict[str, Any]:
-    """Everything on the table; only the order of the deck stays hidden."""
+class Laid(msgspec.Struct, frozen=True):
+    """A tile on the board: its space's number, the tile and its turn (None
+    in dealer mode, where the box does not follow the runners)."""
+    number: int
+    tile: str
+    rotation: int | None
+
+
+class Public(base.View, frozen=True, kw_only=True):
+    """Everything on the table; only the order of the deck stays hidden.
+    Places are named as the table reads them (``place``)."""
+    mode: str                          # "referee" or "dealer"
+    players: list[str]
+    seats: list[str]
+    runners: int                       # each player's
+    turn: int | None                   # the seat to play; None once over
+    player: str | None
+    number: int                        # the turn's, from 1
+    round: int
+    tile: str | None                   # in the hand of the player to play
+    paths: list[list[int]]             # the hand's paths, unturned
+    tile_from: str                     # "deck" or "board"
+    deck: int | None                   # tiles left in it (None: the table deals)
+    tiles: dict[str, Laid]             # by place
+    passes: int
+    all_passed: bool                   # [OC-8] who can move must
+    finished: list[str]                # in the order they came home
+    winner: str | None
+    over: bool
+    last: TurnLog | None
+    pieces: dict[str, str] | None = None   # referee mode: each runner's circle, by its seat
+    home: dict[str, int] | None = None     # referee mode: each player's runners home
+
+
+class Private(Public, frozen=True, kw_only=True):
+    """Octiles has no secrets at the table: the public view, plus the
+    seat's homes and, on its turn in referee mode, its legal moves (a
+    space's number, the turn, from and to)."""
+    seat: int
+    name: str
+    start_homes: list[str]
+    goal_homes: list[str]
+    moves: list[tuple[int, int, str, str]] | None = None
+
+
+def public(state: State) -> Public:
     over = is_over(state)
     board = state.board
-    view = {
-        "mode": state.mode,
-        "players": list(state.names),
-        "seats": list(state.seats),
-        "runners": board.runners_per_player,
-        "turn": None if over else state.turn,
-        "player": None if over else state.names[state.turn],
-        "number": len(state.turns) + 1,
-        "round": state.round,
-        "tile": state.hand,
-        "paths": [list(p) for p in tile_paths(state.hand)] if state.hand else [],
-        "tile_from": state.hand_from,
-        "deck": None if state.deck is None else len(state.deck),
-        "tiles": {place(space): {"number": space_number(space), "tile": tile, "rotation": rotation}
-                  for space, (tile, rotation) in board.placed().items()},
-        "passes": state.passes,
-        "all_passed": not over and _must_move(state),  # [OC-8] who can move must
-        "finished": [state.names[s] for s in state.finishers],
-        "winner": state.names[state.finishers[0]] if state.finishers else None,
-        "over": over,
-        "last": msgspec.to_builtins(_turn_view(state, state.turns[-1])) if state.turns else None,
-    }
-    if state.mode == "referee":
-        view["pieces"] = {place(circle): seat for circle, seat in board.pieces().items()}
-        view["home"] = {name: board.home(seat) for name, seat in zip(state.names, state.seats)}
-    return view
+    referee = state.mode == "referee"
+    return Public(
+        mode=state.mode,
+        players=list(state.names),
+        seats=list(state.seats),
+        runners=board.runners_per_player,
+        turn=None if over else state.turn,
+        player=None if over else state.names[state.turn],
+        number=len(state.turns) + 1,
+        round=state.round,
+        tile=state.hand,
+        paths=[list(p) for p in tile_paths(state.hand)] if state.hand else [],
+        tile_from=state.hand_from,
+        deck=None if state.deck is None else len(state.deck),
+        tiles={place(space): Laid(space_number(space), tile, rotation)
+               for space, (tile, rotation) in board.placed().items()},
+        passes=state.passes,
+        all_passed=not over and _must_move(state),
+        finished=[state.names[s] for s in state.finishers],
+        winner=state.names[state.finishers[0]] if state.finishers else None,
+        over=over,
+        last=_turn_view(state, state.turns[-1]) if state.turns else None,
+        pieces={place(circle): seat for circle, seat in board.pieces().items()} if referee else None,
+        home={name: board.home(seat) for name, seat in zip(state.names, state.seats)} if referee else None,
+    )
 
 
-def private(state: State, seat: int) -> dict[str, Any]:
-    """Octiles has no secrets at the table: the public view, plus the seat's
-    homes and, on its turn in referee mode, its legal moves."""
-    view = public(state)
-    me = state.seats[seat]
-    view.update(seat=seat, name=state.names[seat], start_homes=list(map(place, BOARD.start_homes(me))),
-                goal_homes=list(map(place, BOARD.goal_homes(me))))
-    if state.mode == "referee" and state.hand and seat == state.turn and not is_over(state):
-        view["moves"] = [[space_number(m.space), m.rotation, place(m.from_circle), place(m.to_circle)]
-                         for m in legal_moves(state.board, state.hand)]
-    return view
+def private(state: State, seat: int) -> Private:
+    me, hand = state.seats[seat], state.hand
+    moving = state.mode == "referee" and hand is not None and seat == state.turn and not is_over(state)
+    return base.widened(public(state), Private, seat=seat, name=state.names[seat],
+                        start_homes=list(map(place, BOARD.start_homes(me))),
+                        goal_homes=list(map(place, BOARD.goal_homes(me))),
+                        moves=[(space_number(m.space), m.rotation, place(m.from_circle), place(m.to_circle))
+                               for m in legal_moves(state.board, hand)] if moving and hand else None)
 
 
 class TurnLog(base.Round, kw_only=True):

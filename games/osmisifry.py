@@ -78,6 +78,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import msgspec
+
 from games import base
 from games.base import (Countdown, Illegal, Roll, Rolled, TimerExpired, is_whole, next_seat,
                         player_names, winners)
@@ -201,7 +203,7 @@ class Score:
         return self.found  # [OS-12]
 
 
-EVENTS = (PickLetter, Drawing, EndCreation, StartDecoding, EndDecoding, Score)
+EVENTS: tuple[type, ...] = (PickLetter, Drawing, EndCreation, StartDecoding, EndDecoding, Score)
 
 
 # --- state ------------------------------------------------------------------------
@@ -520,55 +522,129 @@ def is_over(state: State) -> bool:
     return state.phase == "over"
 
 
-def _row_view(number: int, offer: Offer) -> dict[str, Any]:
-    return {"row": number, "rolls": [list(r) for r in offer.rolls], "letters": list(offer.letters),
-            "taken": [offer.taken_by(i) for i in range(len(offer.letters))]}
+class Row(msgspec.Struct, frozen=True):
+    """A row of the letter supply sheet: its rolls, their letters and who
+    took each (a seat; None: still free)."""
+    row: int
+    rolls: list[list[int]]
+    letters: list[str]
+    taken: list[int | None]
 
 
-def _score_view(state: State, score: Score) -> dict[str, Any]:
+class Rolling(msgspec.Struct, frozen=True):
+    """The letter whose roll the table waits for: its row and place."""
+    row: int
+    index: int
+
+
+class LetterTable(msgspec.Struct, frozen=True):
+    name: str
+    rows: list[str]
+
+
+class Direction(msgspec.Struct, frozen=True):
+    """Where the secrets pass [OS-9]: the d8 and its side."""
+    roll: int | None
+    to: str = msgspec.field(name="pass")   # "left" or "right"
+
+
+class Timer(msgspec.Struct, frozen=True):
+    seconds: float
+    left: float
+    started_at: float | None
+    running: bool
+
+
+class Scored(msgspec.Struct, frozen=True):
+    """A booklet scored, by seat: its agent's and its officer's."""
+    agent: int
+    officer: int
+    drawn: int
+    found: int
+    unused: int
+    destroyed: bool
+    agent_points: int
+    officer_points: int
+
+
+class Public(base.View, frozen=True, kw_only=True):
+    """Everything at the table; the box knows no secret word."""
+    game: str
+    phase: str                         # creation, direction, decoding, scoring, over
+    players: list[str]
+    round: int
+    rounds: int
+    offer_size: int
+    starter: int
+    order: list[int]                   # this round's pick order, by seat
+    turn: int | None                   # the seat to pick
+    drawing: list[int]
+    roll: Rolling | None
+    rows: list[Row]                    # the rows rolled so far
+    table: LetterTable
+    direction: Direction | None
+    officers: list[int] | None         # each agent's officer, by seat, once the direction is known
+    timer: Timer | None
+    scores: list[Scored | None]        # by agent's seat
+    totals: dict[str, int]
+    winners: list[str]
+
+
+class Private(Public, frozen=True, kw_only=True):
+    """A player's view: the public one plus their own seat's pairing
+    (Osmišifry has no secret the box knows)."""
+    seat: int
+    name: str
+    my_turn: bool
+    my_officer: int | None
+    decodes: int | None                # whose booklet the seat decodes
+
+
+def _row_view(number: int, offer: Offer) -> Row:
+    return Row(number, [list(r) for r in offer.rolls], list(offer.letters),
+               [offer.taken_by(i) for i in range(len(offer.letters))])
+
+
+def _score_view(state: State, score: Score) -> Scored:
     officer = _paired(state)[score.agent]
-    return {"agent": score.agent, "officer": officer, "drawn": score.drawn, "found": score.found,
-            "unused": score.unused, "destroyed": score.destroyed,
-            "agent_points": score.agent_points, "officer_points": score.officer_points}
+    return Scored(score.agent, officer, score.drawn, score.found, score.unused, score.destroyed,
+                  score.agent_points, score.officer_points)
 
 
-def public(state: State) -> dict[str, Any]:
+def public(state: State) -> Public:
     cd = state.countdown
     pending = _pending_roll(state)
     left = passes_left(state)
-    return {
-        "game": NAME,
-        "phase": state.phase,
-        "players": list(state.players),
-        "round": state.round,
-        "rounds": ROUNDS,
-        "offer_size": state.offer_size,
-        "starter": starter(state),
-        "order": list(pick_order(state)),
-        "turn": to_pick(state),
-        "drawing": list(state.drawing),
-        "roll": None if pending is None else {"row": pending[0], "index": pending[1]},
-        "rows": [_row_view(k, o) for k, o in enumerate(state.offers, 1) if o.rolls],
-        "table": {"name": state.table.name, "rows": list(state.table.rows)},
-        "direction": None if left is None else {"roll": state.direction, "pass": "left" if left else "right"},
-        "officers": None if left is None else list(_paired(state)),
-        "timer": None if cd is None else {"seconds": cd.seconds, "left": cd.left,
-                                          "started_at": cd.started_at, "running": cd.running},
-        "scores": [None if s is None else _score_view(state, s) for s in state.scores],
-        "totals": totals(state),
-        "winners": best_agents(state),
-    }
+    return Public(
+        game=NAME,
+        phase=state.phase,
+        players=list(state.players),
+        round=state.round,
+        rounds=ROUNDS,
+        offer_size=state.offer_size,
+        starter=starter(state),
+        order=list(pick_order(state)),
+        turn=to_pick(state),
+        drawing=list(state.drawing),
+        roll=None if pending is None else Rolling(*pending),
+        rows=[_row_view(k, o) for k, o in enumerate(state.offers, 1) if o.rolls],
+        table=LetterTable(state.table.name, list(state.table.rows)),
+        direction=None if left is None else Direction(state.direction, "left" if left else "right"),
+        officers=None if left is None else list(_paired(state)),
+        timer=None if cd is None else Timer(cd.seconds, cd.left, cd.started_at, cd.running),
+        scores=[None if s is None else _score_view(state, s) for s in state.scores],
+        totals=totals(state),
+        winners=best_agents(state),
+    )
 
 
-def private(state: State, seat: int) -> dict[str, Any]:
-    """Osmišifry has no secret the box knows: a player's view is the public
-    one plus their own seat's pairing."""
+def private(state: State, seat: int) -> Private:
     _seat(state, seat)
     paired = officers(state)
-    return {**public(state), "seat": seat, "name": state.players[seat],
-            "my_turn": to_pick(state) == seat,
-            "my_officer": None if paired is None else paired[seat],
-            "decodes": None if paired is None else paired.index(seat)}
+    return base.widened(public(state), Private, seat=seat, name=state.players[seat],
+                        my_turn=to_pick(state) == seat,
+                        my_officer=None if paired is None else paired[seat],
+                        decodes=None if paired is None else paired.index(seat))
 
 
 class Booklet(base.Round, kw_only=True):

@@ -10,7 +10,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from games.base import Countdown, Summary, Illegal, Roll, Rolled, TimerExpired
+import msgspec
+
+from games.base import Countdown, Summary, Illegal, Roll, Rolled, TimerExpired, View
 
 NAME = "tools"
 PRESETS = (30, 60, 300)
@@ -49,7 +51,7 @@ class Close:
     """Leave the table tools."""
 
 
-EVENTS = (SetTimer, StartTimer, PauseTimer, ResetTimer, SetDice, Close)
+EVENTS: tuple[type, ...] = (SetTimer, StartTimer, PauseTimer, ResetTimer, SetDice, Close)
 
 
 @dataclass(frozen=True)
@@ -108,16 +110,27 @@ def timer(state: State) -> Countdown | None:
     return state.countdown if state.countdown.running else None
 
 
-def public(state: State) -> dict[str, Any]:
-    return {
-        "timer": {"seconds": state.countdown.seconds, "left": state.countdown.left,
-                  "running": state.countdown.running, "expired": state.expired},
-        "dice": f"{state.count}d{state.sides}",
-        "rolls": [list(r.values) for r in state.rolls],
-    }
+class Timer(msgspec.Struct, frozen=True):
+    seconds: float
+    left: float
+    running: bool
+    expired: bool
 
 
-def private(state: State, seat: object) -> dict[str, Any]:
+class Public(View, frozen=True, kw_only=True):
+    """The tools as the table sees them: the timer, the dice and the last rolls."""
+    timer: Timer
+    dice: str                  # "2d6"
+    rolls: list[list[int]]     # the latest first
+
+
+def public(state: State) -> Public:
+    cd = state.countdown
+    return Public(timer=Timer(cd.seconds, cd.left, cd.running, state.expired),
+                  dice=f"{state.count}d{state.sides}", rolls=[list(r.values) for r in state.rolls])
+
+
+def private(state: State, seat: object) -> Public:
     return public(state)
 
 

@@ -40,15 +40,16 @@ timed.  Its kinds:
 - ``"hold"``:    still down after ``HOLD`` seconds
 - ``"release"``: released after a hold
 
-That is for the keys in ``holds``, those a hold means something for on the
-page shown (the box says which: ``*`` in a game, the team buttons); they
-report on release, since only then is a press known not to be a hold.
+That is for the keys a hold means something for on the page shown (the box
+says which with each page it draws, ``Keys.page_holds``: ``*`` in a game,
+the team buttons); they report on release, since only then is a press
+known not to be a hold.
 Every other key reports its ``"press"`` as soon as it is debounced, on the
 way down, and nothing when let go: the screen answers the finger, not the
 end of the press.  (Unless three keys or more are down together: a palm,
-whose keys wait like those in ``holds`` and, held, say nothing a page
+whose keys wait like those that hold and, held, say nothing a page
 takes.)  Events go in the order the keys went down, so a key
-pressed after a key of ``holds`` that has not yet said whether it was a
+pressed after a key that holds and has not yet said whether it was a
 press or a hold waits for it: never longer than ``HOLD``.
 """
 from __future__ import annotations
@@ -117,7 +118,7 @@ class _Key:
         known = self._since + DEBOUNCE
         if self.down:
             self.pressed = self._since
-            holds = self._keys.holds
+            holds = self._keys._holds
             self.early = holds is not None and self.name not in holds and not self._keys.crowded()
             self.told = self.early
             if self.early:
@@ -157,8 +158,9 @@ class Keys:
         self.on_key = on_key
         # The keys a hold means something for on the page shown, which
         # report on release; None: every key (a keypad no page has spoken
-        # to yet).  Read on the scan thread when a key goes down.
-        self.holds: frozenset[str] | None = None
+        # to yet).  Set with each page drawn (``page_holds``), read on the
+        # scan thread when a key goes down: a finger answers the page it sees.
+        self._holds: frozenset[str] | None = None
         self.emitted = 0          # events found, on the scan thread…
         self.delivered = 0        # …and handed to on_key, on the loop's
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -196,6 +198,12 @@ class Keys:
         if self._queue:
             self._post()
 
+    def page_holds(self, keys: frozenset[str]) -> None:
+        """The page just drawn gives a hold a meaning on ``keys``: from now
+        on they report when let go (or held), every other key as soon as it
+        is down.  A key already down keeps the way it went down with."""
+        self._holds = keys
+
     def held(self) -> set[str]:
         """The keys down now, as debounced."""
         return {k.name for k in self._all if k.down}
@@ -203,7 +211,7 @@ class Keys:
     def crowded(self) -> bool:
         """Three keys or more down at once: a palm or a sleeve on the pad,
         which a matrix without diodes cannot even read right.  Such keys
-        wait to be let go as the keys in ``holds`` do, and held they are
+        wait to be let go as the keys that hold do, and held they are
         holds, which mean nothing on a page that asks for presses."""
         return sum(k._raw for k in self._all) >= 3
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import msgspec
 
-from games.base import Summary
+from games.base import Summary, View
 from referee import catalogue, setup_names
 from referee.i18n import _
 
@@ -96,7 +96,7 @@ def result(winners: list[str], over: bool, stopped: bool) -> str:
     return _("{winners} and {final} share the win").format(winners=", ".join(winners[:-1]), final=winners[-1])
 
 
-def of(game: str, view: dict, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
+def of(game: str, view: View, summary: Summary, ended: bool = False, phase: str = "", said: str = "",
        outcome: bool = False, after_action: bool = False, staged: bool = False) -> Account:
     """The account of game ``game`` from its rules' public ``view`` and
     ``summary``; ``ended``: the box closed the game (a game ended from the

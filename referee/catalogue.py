@@ -2,12 +2,13 @@
 
 An entry says what the rest of the house needs to know of a game: its
 rules module, its key flows, its web extras, whether it is played in teams
-or seats, what a phone may send, what a team's page never shows, how it is
-known to BoardGameGeek.  Both processes read it: the box to start games and
-their flows, the web to lay out pages and files.  So it imports nothing but
-the standard library and ``referee.i18n``'s marker, and names each module by
-its dotted name, loaded only by whoever uses it (``load``): the web never
-loads a key flow, and with it the panels' drawing code.
+or seats, what a phone may send, how it is known to BoardGameGeek.  Both
+processes read it: the box to start games and their flows, the web to lay
+out pages and files.  So it imports nothing but the standard library and
+``referee.i18n``'s marker (the checker alone reads the types its
+protocols name), and names each module by its dotted name, loaded only by
+whoever uses it (``load``): the web never loads a key flow, and with it
+the panels' drawing code.
 
 Per-game code lives in the game's own modules, found by convention:
 
@@ -50,6 +51,10 @@ from typing import Any, Callable
 
 from referee.i18n import N_, _
 
+if typing.TYPE_CHECKING:   # the types the hooks speak of, for the checker alone
+    from games.base import Summary, View
+    from referee.account import Facts
+
 
 @dataclass(frozen=True)
 class Game:
@@ -61,7 +66,6 @@ class Game:
     seats: tuple[int, int] = (2, 4)   # players, fewest and most
     teams: int = 0                 # played in teams: how many (each has a page); 0: in seats
     phone_events: frozenset[str] = frozenset()   # event types a team page may send
-    withheld: frozenset[str] = frozenset()       # private view keys no page shows
     bgg_id: int | None = None      # BoardGameGeek's number (BG Stats matches by it)
     rule_names: tuple[str, ...] = ()   # seat or team names the rules give, in English
     boards: dict[str, str] = field(default_factory=dict)   # variant -> board, for BG Stats
@@ -92,6 +96,21 @@ class Said(typing.Protocol):
         ...
 
 
+# A game's own kind of view (``games.base.View``) that its hooks read: each
+# hook takes the kind its game's rules give.
+Seen = typing.TypeVar("Seen", bound="View", contravariant=True)
+
+
+@typing.runtime_checkable
+class Words(Said, typing.Protocol[Seen]):
+    """A game's words (``Game.said``), as a game of the score log has them."""
+
+    def account(self, view: Seen, summary: Summary) -> Facts:
+        """Where the game stands, from its public ``view`` and its score
+        log's ``summary`` (``referee.account``)."""
+        ...
+
+
 @typing.runtime_checkable
 class Flows(Said, typing.Protocol):
     """A game's key flows (``Game.flows``); a game of the menu also has
@@ -102,13 +121,13 @@ class Flows(Said, typing.Protocol):
 
 
 @typing.runtime_checkable
-class Web(typing.Protocol):
+class Web(typing.Protocol[Seen]):
     """A game's web extras (``Game.web``), as a game of the score log has
     them; the optional ones are found with ``hook``: ``details``, ``now``,
     ``team_form``, ``chart``, ``routes``, ``replay_hidden``, ``tokens`` and
     ``token_sheet`` (above)."""
 
-    def replay_step(self, view: dict[str, Any]) -> tuple[int, str, list[Any]]:
+    def replay_step(self, view: Seen) -> tuple[int, str, list[Any]]:
         """A step of the replay from the public view: the round's number,
         its label and the lines to show."""
         ...
@@ -126,9 +145,7 @@ def _builtin(name: str, title: str, web: bool = True, **kw) -> Game:
 
 _builtin("tools", N_("Table tools"), web=False, seats=(1, 1), on_menu=False, logged=False)
 _builtin("decrypto", "Decrypto", seats=(3, 8), teams=2,
-         # [DE-3] The code is for the encryptor alone, on the team's screen
-         # only while the team button is held; a page on phones never shows it.
-         phone_events=frozenset({"Clues"}), withheld=frozenset({"code"}), bgg_id=225694,
+         phone_events=frozenset({"Clues"}), bgg_id=225694,
          rule_names=(N_("White"), N_("Black"), N_("Hacker"), N_("Team")),
          boards={"hacker": "Hacker variant"}, deals_words=True, points=False, members="members")
 _builtin("osmisifry", "Osmišifry", seats=(2, 6), rows=N_("Booklet"), section="referee.sections.osmisifry")
@@ -186,3 +203,39 @@ def hook(name: str, part: str, attr: str):
             raise
         return None
     return getattr(loaded, attr, None)
+
+
+if typing.TYPE_CHECKING:
+    # The checker holds each built-in game's modules to the protocols (a
+    # module keeps a protocol by its names, as a class does): its rules to
+    # ``games.base.Rules``, its words and its web extras to ``Words`` and
+    # ``Web`` of its own kind of public view.  Nothing here runs.
+    import games.davinci
+    import games.decipher
+    import games.decrypto
+    import games.octiles
+    import games.osmisifry
+    import games.tools
+    import referee.said.davinci
+    import referee.said.decipher
+    import referee.said.decrypto
+    import referee.said.octiles
+    import referee.said.osmisifry
+    import referee.web.davinci
+    import referee.web.decipher
+    import referee.web.decrypto
+    import referee.web.octiles
+    import referee.web.osmisifry
+    from games.base import Rules
+
+    _RULES: tuple[Rules, ...] = (games.davinci, games.decipher, games.decrypto, games.octiles, games.osmisifry, games.tools)
+    _DAVINCI: tuple[Words[games.davinci.Public], Web[games.davinci.Public]] = (
+        referee.said.davinci, referee.web.davinci)
+    _DECIPHER: tuple[Words[games.decipher.Public], Web[games.decipher.Public]] = (
+        referee.said.decipher, referee.web.decipher)
+    _DECRYPTO: tuple[Words[games.decrypto.Public], Web[games.decrypto.Public]] = (
+        referee.said.decrypto, referee.web.decrypto)
+    _OCTILES: tuple[Words[games.octiles.Public], Web[games.octiles.Public]] = (
+        referee.said.octiles, referee.web.octiles)
+    _OSMISIFRY: tuple[Words[games.osmisifry.Public], Web[games.osmisifry.Public]] = (
+        referee.said.osmisifry, referee.web.osmisifry)

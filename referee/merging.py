@@ -27,11 +27,17 @@ other's, cannot join two people.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import hmac
 import unicodedata
 
 from games.base import Illegal, clean_name
 from referee.store.events import Merge
+
+if TYPE_CHECKING:
+    from referee.box.coordinator import Box
+    from referee.box.flows.merging import Merging
 
 LONGEST_KEY = 200
 
@@ -101,16 +107,17 @@ def _key(name: str) -> str | None:
 
 # --- the page, while its QR code is up -----------------------------------------------------
 
-def page_for(box, token: str):
+def page_for(box: Box, token: str) -> Merging | None:
     """The flow showing the page ``token``'s QR code, while it is up."""
-    mine = getattr(box.flow, "merging", None)
-    if mine is None or not hmac.compare_digest(mine.encode(), token.upper().encode()):
+    page = box.flow.merge_page() if box.flow is not None else None
+    if page is None or not hmac.compare_digest(page.merging.encode(), token.upper().encode()):
         return None
-    return box.flow
+    return page
 
 
-def open_token(box) -> str | None:
-    return getattr(box.flow, "merging", None)
+def open_token(box: Box) -> str | None:
+    page = box.flow.merge_page() if box.flow is not None else None
+    return page.merging if page is not None else None
 
 
 def view(box, token: str) -> dict | None:

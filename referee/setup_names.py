@@ -21,6 +21,8 @@ answered to the phone, never flashed or beeped at the table.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import hmac
 import re
 
@@ -28,6 +30,10 @@ from games.base import Illegal
 from referee import catalogue, i18n, name_check
 from referee.store import scorelog
 from referee.store.scorelog import Entry
+
+if TYPE_CHECKING:
+    from referee.box.coordinator import Box
+    from referee.box.flows.forms import Form
 
 # Names the rules give, which nobody typed: not offered as tonight's players.
 RULE_NAMES = frozenset(name for game in catalogue.GAMES.values() for name in game.rule_names)
@@ -92,23 +98,26 @@ def last_teams(store, now: float) -> list[list[str]]:
     return []
 
 
-def form_for(box, token: str):
+def form_for(box: Box, token: str) -> Form | None:
     """The setup form the page ``token`` belongs to, while it is on screen
     or kept for the main menu (``referee.box.flows.menu.keep_setup``)."""
     token = token.upper()
-    for form in (box.flow, *(form for _evening, form in box.setups.values())):
-        mine = getattr(form, "names_token", None)
-        if mine is not None and hmac.compare_digest(mine.encode(), token.encode()):
+    for flow in (box.flow, *(form for _evening, form in box.setups.values())):
+        form = flow.setup_form() if flow is not None else None
+        mine = form.names_token if form is not None else None
+        if form is not None and mine is not None and hmac.compare_digest(mine.encode(), token.encode()):
             return form
     return None
 
 
-def open_token(box) -> str | None:
+def open_token(box: Box) -> str | None:
     """The token of the names page open now: the setup form's on screen,
     else that of the form last left for the main menu, if it has shown one
     (its names wait there until the game starts)."""
-    mine = getattr(box.flow, "names_token", None)
-    if mine is None and not getattr(box.flow, "remembered", ()):
+    flow = box.flow
+    form = flow.setup_form() if flow is not None else None
+    mine = form.names_token if form is not None else None
+    if mine is None and not (flow is not None and flow.remembered):
         kept = [form.names_token for _evening, form in box.setups.values() if form.names_token]
         mine = kept[-1] if kept else None
     return mine

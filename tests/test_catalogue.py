@@ -18,6 +18,7 @@ import json
 import re
 import typing
 
+import msgspec
 import pytest
 
 from extra_tally import GAME as TALLY
@@ -54,6 +55,21 @@ def test_every_entry_keeps_the_rules_protocol(game):
         taken = len(inspect.signature(wanted).parameters) - 1   # less self
         assert len(needed) <= taken <= len(given), f"{game.name}.{name}{inspect.signature(getattr(rules, name))}"
     assert set(typing.get_type_hints(base.Rules)) == {"NAME", "EVENTS"}
+
+
+# A start each game's rules take (the games of seats, two players).
+STARTS = {"decrypto": {}, "tools": {}}
+
+
+@pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)
+def test_every_entry_s_views_are_its_own_kind_of_view_and_plain_data(game):
+    rules = catalogue.load(game.rules)
+    state = rules.setup(STARTS.get(game.name, {"players": 2}))
+    public, private = rules.public(state), rules.private(state, 0)
+    assert isinstance(public, base.View) and isinstance(private, base.View)
+    assert isinstance(private, type(public))      # what a seat sees adds to what anyone sees
+    for view in (public, private):
+        assert msgspec.json.decode(msgspec.json.encode(view), type=type(view)) == view
 
 
 @pytest.mark.parametrize("game", entries(), ids=lambda g: g.name)

@@ -27,7 +27,7 @@ def hits(target, times):
 
 
 def counts(state):
-    return [(p["hidden"], p["revealed"]) for p in dv.public(state)["players"]]
+    return [(p.hidden, p.revealed) for p in dv.public(state).players]
 
 
 # --- [DV-1] deal, [DV-10] pool ------------------------------------------------
@@ -36,8 +36,8 @@ def counts(state):
 def test_DV1_deal_sizes(players, each):
     state = dv.setup({"players": players})
     assert dv.deal_size(players) == each
-    assert dv.public(state)["tiles_each"] == each
-    assert [p["hidden"] for p in dv.public(state)["players"]] == [each] * players
+    assert dv.public(state).tiles_each == each
+    assert [p.hidden for p in dv.public(state).players] == [each] * players
 
 
 @pytest.mark.parametrize(("players", "rules", "pool"), [
@@ -46,17 +46,17 @@ def test_DV1_deal_sizes(players, each):
 ])
 def test_DV1_DV10_pool_after_the_deal_with_and_without_jokers(players, rules, pool):
     state = dv.setup({"players": players, "rules": rules})
-    assert dv.public(state)["pool"] == pool
+    assert dv.public(state).pool == pool
     assert dv.step(state) == dv.Step("deal", 0)
     # The first turn draws one more.
-    assert dv.public(dv.apply(state, Dealt(), 0))["pool"] == pool - 1
+    assert dv.public(dv.apply(state, Dealt(), 0)).pool == pool - 1
 
 
 def test_DV2_DV10_the_ordering_reminders_are_shown_at_the_deal():
     basic = dv.public(dv.setup({"players": 2}))
-    assert "black stands left of white" in basic["order_rule"]
-    assert basic["joker_rule"] is None
-    assert "joker" in dv.public(dv.setup({"players": 2, "rules": "extended"}))["joker_rule"]
+    assert "black stands left of white" in basic.order_rule
+    assert basic.joker_rule is None
+    assert "joker" in dv.public(dv.setup({"players": 2, "rules": "extended"})).joker_rule
 
 
 # --- [DV-3] start, [DV-4] a turn ----------------------------------------------
@@ -83,8 +83,8 @@ def test_DV4_a_turn_draws_a_tile_and_starts_the_turn_timer():
     assert dv.timer(state) is None  # not while the tiles are dealt
     state = dv.apply(state, Dealt(), 500.0)
     assert dv.timer(state) == Countdown.start("turn", 60, 500.0)
-    assert state.drawn and dv.public(state)["pool"] == 15
-    assert dv.public(state)["turns"] == 1
+    assert state.drawn and dv.public(state).pool == 15
+    assert dv.public(state).turns == 1
 
 
 def test_DV4_the_timer_runs_for_the_whole_turn_and_restarts_for_the_next():
@@ -110,19 +110,19 @@ def test_DV5_hit_attack_again_then_stop_keeps_the_drawn_tile_hidden():
     assert dv.step(state) == dv.Step("again", 0, (1, 2))
     state = play(state, Attack(2, HIT))
     assert counts(state) == [(4, 0), (3, 1), (3, 1)]
-    assert dv.public(state)["hits"] == 2
+    assert dv.public(state).hits == 2
     state = play(state, Stop())
     assert counts(state) == [(5, 0), (3, 1), (3, 1)]
     assert dv.step(state) == dv.Step("attack", 1, (0, 2))
     assert state.last == dv.TurnEnd(0, 2, "stop", True)
-    assert dv.public(state)["pool"] == 10  # Ann's tile and now Ben's
+    assert dv.public(state).pool == 10  # Ann's tile and now Ben's
 
 
 def test_DV6_miss_turns_the_drawn_tile_up_and_ends_the_turn():
     state = play(start(), Attack(1, MISS))
     assert counts(state) == [(4, 1), (4, 0), (4, 0)]
     assert dv.step(state) == dv.Step("attack", 1, (0, 2))
-    assert dv.public(state)["last"] == {"player": "Ann", "hits": 0, "how": "miss", "drew": True}
+    assert dv.public(state).last == dv.Ended("Ann", hits=0, how="miss", drew=True)
 
 
 def test_DV6_a_miss_after_hits_still_ends_the_turn():
@@ -136,7 +136,7 @@ def test_DV9_running_out_of_time_is_a_miss():
     state = dv.apply(state, Attack(1, HIT), 20.0)
     state = dv.apply(state, TimerExpired("turn"), 60.0)
     assert counts(state) == [(4, 1), (3, 1), (4, 0)]
-    assert dv.public(state)["last"]["how"] == "time"
+    assert dv.public(state).last.how == "time"
     assert dv.step(state) == dv.Step("attack", 1, (0, 2))
     assert dv.timer(state) == Countdown.start("turn", 60, 60.0)
 
@@ -155,7 +155,7 @@ def test_DV7_with_an_empty_pool_nothing_is_drawn_and_a_miss_turns_up_an_own_tile
     state = empty_pool_game()
     state = play(state, Attack(1 - state.turn, MISS))  # spends the last drawn tile
     seat = state.turn
-    assert not state.drawn and dv.public(state)["pool"] == 0
+    assert not state.drawn and dv.public(state).pool == 0
     before = counts(state)[seat]
     state = play(state, Attack(1 - seat, MISS))
     assert counts(state)[seat] == (before[0] - 1, before[1] + 1)
@@ -178,10 +178,10 @@ def test_DV7_DV8_an_empty_pool_miss_can_put_the_attacker_out():
     state = play(state, *hits(0, 3), Stop())             # Ben: Ann has 1 hidden
     while state.drawn:                                   # both miss until the pool is dry
         state = play(state, Attack(1 - state.turn, MISS))
-    assert state.turn == 0 and dv.public(state)["pool"] == 0
+    assert state.turn == 0 and dv.public(state).pool == 0
     state = play(state, Attack(1, MISS))
-    assert dv.public(state)["eliminated"] == [{"player": "Ann", "by": None}]
-    assert dv.public(state)["winner"] == "Ben"
+    assert dv.public(state).eliminated == [dv.Out("Ann", by=None)]
+    assert dv.public(state).winner == "Ben"
     assert dv.is_over(state)
 
 
@@ -189,8 +189,8 @@ def test_DV7_DV8_an_empty_pool_miss_can_put_the_attacker_out():
 
 def test_DV8_an_exposed_player_is_out_and_skipped():
     state = play(start(), *hits(1, 4))
-    assert dv.public(state)["players"][1]["out"]
-    assert dv.public(state)["eliminated"] == [{"player": "Ben", "by": "Ann"}]
+    assert dv.public(state).players[1].out
+    assert dv.public(state).eliminated == [dv.Out("Ben", by="Ann")]
     assert dv.step(state) == dv.Step("again", 0, (2,))
     state = play(state, Stop())
     assert dv.step(state) == dv.Step("attack", 2, (0,))
@@ -304,12 +304,12 @@ def test_DV11_tournament_points_over_three_games_with_a_shared_win():
 def test_DV11_standings_after_each_game_and_a_fresh_deal():
     state = play(dv.setup({"players": ["Ann", "Ben", "Cid"], "tournament": True}), *TOURNAMENT[:12])
     assert dv.step(state) == dv.Step("next_game")
-    assert dv.public(state)["standings"] == {"Ann": 13, "Ben": 7, "Cid": 0}
+    assert dv.public(state).standings == {"Ann": 13, "Ben": 7, "Cid": 0}
     log = msgspec.to_builtins(dv.summary(state))
     assert log["status"] == "playing" and log["winners"] == []
     state = play(state, NextGame())
-    assert dv.public(state)["game"] == 2
-    assert counts(state) == [(4, 0)] * 3 and dv.public(state)["pool"] == 12
+    assert dv.public(state).game == 2
+    assert counts(state) == [(4, 0)] * 3 and dv.public(state).pool == 12
     assert dv.step(state) == dv.Step("deal", B)
 
 
@@ -360,6 +360,6 @@ def test_DV_replaying_the_stored_events_gives_an_equal_state(options, events):
 def test_DV_public_view_is_plain_json():
     state = play(dv.setup({"players": 3, "turn_timer": 60}), Dealt(), Attack(1, HIT))
     view = dv.public(state)
-    assert json.loads(json.dumps(view)) == view
-    assert view["timer"] == {"seconds": 60, "left": 60, "deadline": 160.0}
+    assert msgspec.json.decode(msgspec.json.encode(view), type=dv.Public) == view
+    assert view.timer == dv.Timer(seconds=60, left=60, deadline=160.0)
     assert dv.requests(state) == ()

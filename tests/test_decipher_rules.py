@@ -73,48 +73,48 @@ def test_DC4_the_first_seeker_sits_left_of_the_maker_then_clockwise():
 
 def test_DC5_no_adds_a_no_token_and_the_same_seeker_tries_again():
     state = play(game(), No(), No())
-    assert dc.public(state)["no_tokens"] == 2
+    assert dc.public(state).no_tokens == 2
     assert dc.step(state).seeker == ANIA
     state = play(state, Yes())
     assert dc.step(state).seeker == MAREK
-    assert dc.public(state)["placed"] == 1
+    assert dc.public(state).placed == 1
 
 
 def test_DC5_the_maker_scores_every_NO_past_the_20_tokens_in_the_box():
     # [ruling] the box does not stop at 20: the table uses anything as the 21st
     state = play(game(), Pieces(5), *[No()] * 21, Yes(), GiveUp())
-    table = dc.public(state)["table"]
-    assert table["items"]["Mirek"]["no"] == 21
+    table = dc.public(state).table
+    assert table.items["Mirek"].no == 21
 
 
 def test_DC6_bonus_mode_starts_by_itself_at_exactly_three_pieces_left():
     state = play(game(), Pieces(6), Yes(), Yes())
-    assert not dc.public(state)["bonus_mode"]  # four left
+    assert not dc.public(state).bonus_mode  # four left
     assert dc.step(state).kind == "place"
     state = play(state, No(), Yes())
-    assert dc.public(state)["bonus_mode"]  # three left
+    assert dc.public(state).bonus_mode  # three left
     assert dc.step(state) == dc.Step("request", MIREK, MAREK, (ANIA, MAREK))
 
 
 def test_DC6_a_three_piece_word_is_in_bonus_mode_from_the_start():
     state = play(game(length=3), Pieces(3))
-    assert dc.public(state)["bonus_mode"]
+    assert dc.public(state).bonus_mode
     assert dc.step(state).kind == "request"
 
 
 def test_DC6_without_a_count_the_maker_announces_bonus_mode_between_turns():
     state = play(game(), Yes())
     assert dc.step(state).bonus_call
-    assert not dc.public(play(state, Yes()))["bonus_mode"]  # the box cannot know
+    assert not dc.public(play(state, Yes())).bonus_mode  # the box cannot know
     state = play(state, BonusMode())
-    assert dc.public(state)["bonus_mode"]
+    assert dc.public(state).bonus_mode
     assert dc.step(state).kind == "request"
 
 
 def test_DC7_each_bonus_piece_hands_a_bonus_token_to_the_maker():
     state = play(game(length=4), Pieces(4), Yes())
     state = play(state, PieceRequested())
-    assert dc.public(state)["bonus_tokens"] == 2
+    assert dc.public(state).bonus_tokens == 2
     assert dc.step(state) == dc.Step("place", MIREK, MAREK, (ANIA, MAREK))
     state = play(state, No(), Yes())
     assert dc.step(state) == dc.Step("request", MIREK, ANIA, (ANIA, MAREK))
@@ -122,12 +122,12 @@ def test_DC7_each_bonus_piece_hands_a_bonus_token_to_the_maker():
 
 def test_DC7_bonus_tokens_cannot_go_below_zero():
     state = play(game(), BonusMode(), *(PieceRequested(), Yes()) * 3)
-    assert dc.public(state)["bonus_tokens"] == 0
+    assert dc.public(state).bonus_tokens == 0
     assert dc.step(state).kind == "guess"
     for event in (PieceRequested(), Yes(), No()):
         with pytest.raises(Illegal):
             dc.apply(state, event, 0)
-    assert dc.public(play(state, GiveUp()))["table"]["items"]["Mirek"]["bonus"] == 3
+    assert dc.public(play(state, GiveUp())).table.items["Mirek"].bonus == 3
 
 
 # --- [DC-8] guessing ----------------------------------------------------------
@@ -140,7 +140,7 @@ def test_DC8_a_seeker_is_out_after_the_third_wrong_guess_and_skipped():
     state = play(four(), No(), *wrong(ANIA, 2))
     assert dc.step(state).seeker == ANIA  # still in, still on turn
     state = play(state, Guess(ANIA, WRONG))
-    assert dc.public(state)["players"][ANIA]["out"]
+    assert dc.public(state).players[ANIA].out
     assert dc.step(state).seeker == MAREK  # takes over Ania's piece
     assert dc.step(state).guessers == (MAREK, 3)
     state = play(state, Yes(), Yes())
@@ -175,15 +175,15 @@ def test_DC9_the_round_ends_when_all_guess_tokens_are_spent():
 
 def test_DC10_the_maker_takes_the_solution_token_when_nobody_solves():
     state = play(game(), Pieces(5), No(), Yes(), Yes(), Guess(ANIA, WRONG), GiveUp())
-    table = dc.public(state)["table"]
-    assert table["ended"] == "given_up"
-    assert table["items"]["Mirek"] == {"no": 1, "bonus": 0, "guess": 1, "solution": 1}
-    assert table["scores"] == {"Mirek": 7, "Ania": 2, "Marek": 3}
+    table = dc.public(state).table
+    assert table.ended == "given_up"
+    assert table.items["Mirek"] == dc.Items(no=1, bonus=0, guess=1, solution=1)
+    assert table.scores == {"Mirek": 7, "Ania": 2, "Marek": 3}
 
 
 def test_DC10_a_solver_before_bonus_mode_gets_all_three_bonus_tokens():
     state = play(game(), Yes(), Guess(MAREK, RIGHT))
-    assert dc.public(state)["table"]["scores"] == {"Mirek": 1, "Ania": 3, "Marek": 13}
+    assert dc.public(state).table.scores == {"Mirek": 1, "Ania": 3, "Marek": 13}
 
 
 def test_DC9_nothing_is_played_on_after_the_round_ends():
@@ -199,7 +199,7 @@ def test_DC2_every_player_makes_one_word_rotating_left():
     state = game(first_maker=2)
     makers = []
     while not dc.is_over(state):
-        makers.append(dc.public(state)["maker"])
+        makers.append(dc.public(state).maker)
         state = play(state, GiveUp())
         if not dc.is_over(state):
             state = play(state, NextRound())
@@ -208,12 +208,12 @@ def test_DC2_every_player_makes_one_word_rotating_left():
 
 def test_DC2_two_players_make_two_words_each():
     state = game(players=("Ania", "Marek"))
-    assert dc.public(state)["rounds"] == 4
+    assert dc.public(state).rounds == 4
     makers = []
     for _ in range(3):
-        makers.append(dc.public(state)["maker"])
+        makers.append(dc.public(state).maker)
         state = play(state, GiveUp(), NextRound())
-    makers.append(dc.public(state)["maker"])
+    makers.append(dc.public(state).maker)
     state = play(state, GiveUp())
     assert makers == ["Ania", "Marek", "Ania", "Marek"]
     assert dc.is_over(state) and dc.step(state).kind == "over"
@@ -228,10 +228,10 @@ def test_DC2_a_new_round_starts_fresh():
         play(game(), NextRound())
     state = play(state, NextRound())
     view = dc.public(state)
-    assert view["maker"] == "Ania" and view["seeker"] == "Marek"
-    assert (view["no_tokens"], view["bonus_tokens"], view["placed"], view["received"]) == (0, 3, 0, 0)
-    assert [p["guess_tokens"] for p in view["players"]] == [3, 0, 3]
-    assert "pieces" not in dc.private(state, ANIA)
+    assert view.maker == "Ania" and view.seeker == "Marek"
+    assert (view.no_tokens, view.bonus_tokens, view.placed, view.received) == (0, 3, 0, 0)
+    assert [p.guess_tokens for p in view.players] == [3, 0, 3]
+    assert dc.private(state, ANIA).pieces is None
 
 
 def test_DC11_totals_and_a_shared_win():
@@ -267,8 +267,8 @@ def test_DC3_the_piece_count_is_shown_to_the_maker_only():
     assert dc.public(seen[0]) == dc.public(seen[1])
     assert dc.summary(seen[0]) == dc.summary(seen[1])
     assert dc.private(seen[0], ANIA) == dc.private(seen[1], ANIA)
-    assert dc.private(seen[0], MIREK)["pieces"] == 7
-    assert dc.private(seen[1], MIREK)["pieces"] == 12
+    assert dc.private(seen[0], MIREK).pieces == 7
+    assert dc.private(seen[1], MIREK).pieces == 12
     over = [play(state, GiveUp()) for state in seen]
     assert dc.summary(over[0]) == dc.summary(over[1])
     assert dc.public(over[0]) == dc.public(over[1])
@@ -276,11 +276,11 @@ def test_DC3_the_piece_count_is_shown_to_the_maker_only():
 
 def test_DC3_the_count_may_be_corrected_until_bonus_mode():
     state = play(game(), Pieces(9), No(), Pieces(8), Yes())
-    assert dc.private(state, MIREK)["pieces"] == 7
+    assert dc.private(state, MIREK).pieces == 7
     assert dc.step(state).correct and not dc.step(state).pieces
     # After the first YES the count is of the pieces still to place.
     state = play(state, Pieces(5))
-    assert dc.private(state, MIREK)["pieces"] == 5 and not state.bonus
+    assert dc.private(state, MIREK).pieces == 5 and not state.bonus
     state = play(state, Yes(), Pieces(3))       # corrected down to three: bonus mode
     assert state.bonus and not state.holding and not dc.step(state).correct
     with pytest.raises(Illegal, match="already started"):
@@ -340,11 +340,13 @@ def test_DC_replaying_the_stored_events_gives_an_equal_state():
     first = play(game(), *events)
     again = play(game(), *(decode(d, dc.EVENTS) for d in stored))
     assert first == again
-    assert dc.public(again)["round"] == 3
+    assert dc.public(again).round == 3
 
 
 def test_DC_views_are_plain_json_and_need_nothing_from_the_service():
     state = play(game(), Pieces(7), *PANDA_PIECES)
-    for view in (dc.public(state), dc.private(state, MIREK), msgspec.to_builtins(dc.summary(state))):
-        assert json.loads(json.dumps(view)) == view
+    for view in (dc.public(state), dc.private(state, MIREK)):
+        assert msgspec.json.decode(msgspec.json.encode(view), type=type(view)) == view
+    log = msgspec.to_builtins(dc.summary(state))
+    assert json.loads(json.dumps(log)) == log
     assert dc.requests(state) == () and dc.timer(state) is None

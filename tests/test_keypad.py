@@ -217,7 +217,7 @@ def test_any_two_keys_held_together_read_as_those_two(table):
     pins = t.box.devices.pins
     heard = []
     t.box.devices.keys.on_key = lambda event: heard.append((event.key, event.kind))   # the box hears none
-    t.box.devices.keys.holds = frozenset(KEYS)      # each says "hold" and "release"
+    t.box.devices.keys.page_holds(frozenset(KEYS))   # each says "hold" and "release"
     for a, b in itertools.combinations(KEYS, 2):
         heard.clear()
         pins.set(a, True)

@@ -357,26 +357,26 @@ def test_OC1_setup_asks_for_the_shuffled_deck_and_the_first_player_draws():
     step = octiles.step(state)
     assert (step.kind, step.seat, step.tile) == ("play", 1, "T09")
     view = octiles.public(state)
-    assert view["players"] == ["West", "North", "East"] and view["player"] == "North"
-    assert view["deck"] == 17 and set(view["pieces"].values()) == {"west", "north", "east"}
+    assert view.players == ["West", "North", "East"] and view.player == "North"
+    assert view.deck == 17 and set(view.pieces.values()) == {"west", "north", "east"}
     north = octiles.private(state, 1)
     # The views name places as the table reads them: a space's number, a circle's arrow name.
-    assert north["moves"] == [[octiles.space_number(m.space), m.rotation, octiles.place(m.from_circle),
-                               octiles.place(m.to_circle)] for m in octiles.legal_moves(state.board, "T09")] != []
-    assert north["moves"][0] == [1, 1, "1←", "1↘"]
-    assert north["start_homes"] == ["1←", "1↖", "1↑", "2↑", "2↗"] and "moves" not in octiles.private(state, 0)
+    assert north.moves == [(octiles.space_number(m.space), m.rotation, octiles.place(m.from_circle),
+                            octiles.place(m.to_circle)) for m in octiles.legal_moves(state.board, "T09")] != []
+    assert north.moves[0] == (1, 1, "1←", "1↘")
+    assert north.start_homes == ["1←", "1↖", "1↑", "2↑", "2↗"] and octiles.private(state, 0).moves is None
 
 
 def test_OC1_three_runners_start_on_the_first_homes_of_each_seat():
     view = octiles.public(started({"players": 2, "runners": 3}))
-    assert view["pieces"] == {"12↓": "west", "12↙": "west", "12←": "west",
+    assert view.pieces == {"12↓": "west", "12↙": "west", "12←": "west",
                               "6↑": "east", "6↗": "east", "6→": "east"}
 
 
 def test_OC1_runners_stand_on_the_homes_each_player_chose():
     state = started({"players": 3, "runners": 4, "homes": [["A2", "A3", "A4", "A5"], ["A6", "B6", "D6", "E6"],
                                                            ["F6", "F5", "F3", "F2"]]})
-    assert octiles.public(state)["pieces"] == {
+    assert octiles.public(state).pieces == {
         "12↙": "west", "12←": "west", "7←": "west", "7↖": "west", "1←": "north", "1↖": "north", "2↑": "north",
         "2↗": "north", "6↑": "east", "6↗": "east", "11→": "east", "11↘": "east"}
 
@@ -415,8 +415,8 @@ def test_OC2_exchanged_tile_goes_to_the_bottom_of_the_deck():
     assert [m for m in octiles.legal_moves(state.board, "T03") if m.space == "a2"] == [("a2", 0, "A3", "B2")]
     state = octiles.apply(state, Play("a2", 0, "A3", "B2"), 0)
     assert state.deck[-1] == "T01" and octiles.step(state).tile == "T04"
-    assert octiles.public(state)["tiles"]["12"] == {"number": 12, "tile": "T03", "rotation": 0}
-    assert octiles.public(state)["last"]["action"] == "exchanged"
+    assert octiles.public(state).tiles["12"] == octiles.Laid(number=12, tile="T03", rotation=0)
+    assert octiles.public(state).last.action == "exchanged"
 
 
 def test_OC3_on_a_full_board_the_removed_tile_is_the_next_players_tile():
@@ -470,7 +470,7 @@ def test_OC8_a_pass_leaves_the_tile_on_top_for_the_next_player():
 
 def test_OC8_once_everyone_passed_a_player_who_can_move_must():
     state = octiles.apply(octiles.apply(started(), Pass(), 0), Pass(), 0)
-    assert octiles.step(state).must_move and octiles.public(state)["all_passed"]
+    assert octiles.step(state).must_move and octiles.public(state).all_passed
     with pytest.raises(Illegal, match="you must"):
         octiles.apply(state, Pass(), 0)
     state = octiles.apply(state, Play("a2", 0, "A2", "B3"), 0)
@@ -495,7 +495,7 @@ def test_OC8_a_tile_nobody_can_use_goes_under_the_deck_and_the_game_goes_on():
     assert state.deck[-1] == "T01" and len(state.deck) == 17 and not step.must_move
     log = msgspec.to_builtins(octiles.summary(state))
     assert [r["set_aside"] for r in log["rounds"]] == [False, False, False, True]
-    assert log["passes"] == 4 and octiles.public(state)["last"]["set_aside"]
+    assert log["passes"] == 4 and octiles.public(state).last.set_aside
 
 
 def test_OC8_with_no_other_tile_to_draw_the_table_may_stop():
@@ -529,7 +529,7 @@ def test_OC9_the_table_plays_on_and_the_finishing_order_is_kept():
                "C6": "north"}
     pos = octiles.position(players=3, runners_per_player=3, runners=runners)
     state = octiles.apply(at(pos, "T04"), Play("e4", 0, "E4", "F4"), 0)
-    assert not octiles.is_over(state) and octiles.public(state)["winner"] == "West"
+    assert not octiles.is_over(state) and octiles.public(state).winner == "West"
     assert octiles.step(state).seat == 1
     state = octiles.apply(octiles.apply(state, Pass(), 0), Pass(), 0)
     assert octiles.step(state).seat == 1  # West, finished, is skipped
@@ -547,10 +547,10 @@ def test_OC9_dealer_mode_deals_and_players_declare_who_finished():
     state = octiles.apply(state, Played("c3"), 0)
     state = octiles.apply(state, Played("c3"), 0)  # North exchanges T05
     assert state.deck[-1] == "T05" and octiles.step(state).tile == "T07"
-    assert octiles.public(state)["tiles"]["9"] == {"number": 9, "tile": "T06", "rotation": None}
+    assert octiles.public(state).tiles["9"] == octiles.Laid(number=9, tile="T06", rotation=None)
     state = octiles.apply(state, Pass(), 0)
     state = octiles.apply(state, Finished(1), 0)
-    assert not octiles.is_over(state) and octiles.public(state)["winner"] == "North"
+    assert not octiles.is_over(state) and octiles.public(state).winner == "North"
     state = octiles.apply(state, Finished(0), 0)
     log = msgspec.to_builtins(octiles.summary(state))
     assert octiles.is_over(state) and log["finishing_order"] == ["North", "West"]
@@ -560,7 +560,7 @@ def test_OC9_dealer_mode_deals_and_players_declare_who_finished():
 
 def test_public_view_hides_the_order_of_the_deck():
     state = started(order=deck_with("T05", "T11"))
-    text = json.dumps(octiles.public(state))
+    text = msgspec.json.encode(octiles.public(state)).decode()
     assert "T05" in text and "T11" not in text
     assert "T11" not in json.dumps(msgspec.to_builtins(octiles.summary(state)))
 
@@ -650,7 +650,7 @@ def test_OC_random_play_keeps_every_invariant_and_replays_equal():
             events.append(event)
             home = check_invariants(state, home)
         finished += bool(state.finishers)
-        json.dumps([octiles.public(state), octiles.private(state, 0), msgspec.to_builtins(octiles.summary(state))])
+        json.dumps(msgspec.to_builtins([octiles.public(state), octiles.private(state, 0), octiles.summary(state)]))
         replayed = octiles.setup(options)
         for event in events:
             replayed = octiles.apply(replayed, decode(json.loads(json.dumps(encode(event))), octiles.EVENTS), 0)

@@ -368,6 +368,20 @@ def test_DC11_decipher_says_whose_turn_and_its_winners(w):
     assert end["winners"] == ["Ann", "Bo", "Cy"] and end["result"] == "Ann, Bo and Cy share the win"
 
 
+def test_DC10_decipher_s_account_gives_each_player_s_points_as_points(w):
+    """Each player's points so far, where the account keeps points (the
+    replay's rows say them), and no tokens counted where it keeps those."""
+    t = w.t
+    t.start("decipher", players=["Ann", "Bo", "Cy"])
+    t.type("#D3#")                     # nobody guesses: the maker takes five
+    t.press("#")
+    totals = t.box.session.rules.summary(t.box.session.state).totals
+    assert max(totals.values()) > 0
+    sides = channel_end.account(t.box).sides
+    assert {s.name: s.points for s in sides} == totals
+    assert all(s.counts == [] for s in sides)
+
+
 def test_OC9_octiles_counts_rounds_and_names_its_winner(w):
     t = w.t
     oc.start(t, *(tile for tile, _s, _p in oc.WINNING), players=2, runners=3)

@@ -21,7 +21,7 @@ def play(state, *events, at=0.0):
 
 def cell_of(state, letter):
     """The roll that gives ``letter`` in this game's table."""
-    for r, row in enumerate(osm.public(state)["table"]["rows"], 1):
+    for r, row in enumerate(osm.public(state).table.rows, 1):
         if letter in row:
             return r, row.index(letter) + 1
     raise AssertionError(f"{letter} is not in the table")
@@ -44,18 +44,18 @@ def roll_all(state, log=None):
 
 
 def letter_at(state, index):
-    return osm.public(state)["rows"][state.round - 1]["letters"][index]
+    return osm.public(state).rows[state.round - 1].letters[index]
 
 
 def free(state):
-    row = osm.public(state)["rows"][state.round - 1]
-    return [i for i, taker in enumerate(row["taken"]) if taker is None]
+    row = osm.public(state).rows[state.round - 1]
+    return [i for i, taker in enumerate(row.taken) if taker is None]
 
 
 def pick(state, letter):
     """Whoever's turn it is takes ``letter`` from this round's row."""
-    row = osm.public(state)["rows"][state.round - 1]
-    index = next(i for i in free(state) if row["letters"][i] == letter)
+    row = osm.public(state).rows[state.round - 1]
+    index = next(i for i in free(state) if row.letters[i] == letter)
     return osm.apply(state, osm.PickLetter(osm.step(state).player, index), 0)
 
 
@@ -89,14 +89,14 @@ def decoded(players, direction=1):
 def test_OS1_rulebook_setup_rolls_read_T_E_N_H_in_the_czech_table():
     state = osm.setup({"players": 3})
     state = play(state, *(Rolled("letter", roll) for roll in [(4, 3), (5, 6), (7, 6), (8, 8)]))
-    assert osm.public(state)["rows"][0]["letters"] == ["T", "E", "N", "H"]
+    assert osm.public(state).rows[0].letters == ["T", "E", "N", "H"]
 
 
 def test_OS1_czech_is_the_default_table_and_others_can_be_chosen():
     assert osm.setup({}).table == osm.builtin_table("cs")
     for code in ("en", "pl"):
         state = play(osm.setup({"table": code}), Rolled("letter", (2, 3)))
-        assert osm.public(state)["rows"][0]["letters"] == [osm.builtin_table(code).rows[1][2]]
+        assert osm.public(state).rows[0].letters == [osm.builtin_table(code).rows[1][2]]
     assert osm.builtin_table("cs") != osm.builtin_table("en") != osm.builtin_table("pl")
 
 
@@ -174,7 +174,7 @@ def test_OS1_a_loaded_table_is_used_for_the_rolls():
     for given in (text, tomllib.loads(text)):
         state = osm.setup({"players": 2, "table": given})
         state = play(state, Rolled("letter", (2, 6)), Rolled("letter", (8, 8)))
-        assert osm.public(state)["rows"][0]["letters"] == ["H", "Y"]
+        assert osm.public(state).rows[0].letters == ["H", "Y"]
 
 
 def test_OS1_unknown_table_is_refused():
@@ -201,9 +201,9 @@ def test_OS3_each_offer_row_has_one_letter_more_than_players(players):
     state = osm.setup({"players": players})
     assert osm.requests(state) == (Roll("letter", 2, 8, f"Row 1: letter 1 of {players + 1}"),)
     state = finish_round(state)
-    rows = osm.public(state)["rows"]
-    assert [len(row["letters"]) for row in rows[:2]] == [players + 1] * 2
-    assert [len(row["rolls"]) for row in rows[:2]] == [players + 1] * 2
+    rows = osm.public(state).rows
+    assert [len(row.letters) for row in rows[:2]] == [players + 1] * 2
+    assert [len(row.rolls) for row in rows[:2]] == [players + 1] * 2
 
 
 def test_OS4_the_next_row_is_rolled_before_anyone_picks():
@@ -218,7 +218,7 @@ def test_OS4_the_next_row_is_rolled_before_anyone_picks():
     assert steps == [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
     assert osm.step(state) == osm.Step("pick", player=0, row=1)
     state = play(state, osm.PickLetter(0, 0), osm.PickLetter(1, 1))
-    assert osm.public(state)["round"] == 2
+    assert osm.public(state).round == 2
     assert osm.step(state) == osm.Step("roll_letter", row=3, index=0)
 
 
@@ -231,17 +231,17 @@ def test_OS4_OS7_rulebook_round_7_and_8_example():
         state = finish_round(state)
     state = roll_letters(state, "MKOA")        # row 7, rolled at the start of round 6
     state = finish_round(state)
-    assert osm.public(state)["round"] == 7
+    assert osm.public(state).round == 7
     assert osm.step(state) == osm.Step("roll_letter", row=8, index=0)
     state = roll_letters(state, "ADZK")
-    rows = osm.public(state)["rows"]
-    assert rows[6]["letters"] == list("MKOA") and rows[7]["letters"] == list("ADZK")
+    rows = osm.public(state).rows
+    assert rows[6].letters == list("MKOA") and rows[7].letters == list("ADZK")
 
     assert osm.step(state) == osm.Step("pick", player=0, row=7)   # Tonda's turn
     state = pick(state, "O")
     state = roll_all(finish_round(state))      # Eva and Jan pick; round 8 rolls row 9
     state = play(state, osm.Drawing(0))        # Tonda draws POT
-    assert osm.public(state)["order"] == [1, 2, 0]
+    assert osm.public(state).order == [1, 2, 0]
     state = pick(pick(state, "A"), "K")
     assert osm.step(state) == osm.Step("pick", player=0, row=8)
     assert sorted(letter_at(state, i) for i in free(state)) == ["D", "Z"]
@@ -257,13 +257,13 @@ def test_OS5_players_pick_in_turn_one_letter_each_and_one_is_left_over():
         turns.append(osm.step(state).player)
         state = play(state, osm.PickLetter(turns[-1], index))
     assert turns == [0, 1, 2, 3]
-    row = osm.public(state)["rows"][0]
-    assert row["taken"] == [1, 3, None, 0, 2]
-    letters = row["letters"]
+    row = osm.public(state).rows[0]
+    assert row.taken == [1, 3, None, 0, 2]
+    letters = row.letters
     assert len(set(letters)) == 5
     assert [(pick["player"], pick["letter"]) for pick in osm.summary(state).rows[0]["picks"]] == [
         ("Player 1", letters[3]), ("Player 2", letters[0]), ("Player 3", letters[4]), ("Player 4", letters[1])]
-    assert osm.public(state)["round"] == 2
+    assert osm.public(state).round == 2
 
 
 def test_OS5_taken_letter_wrong_player_and_missing_letter_are_refused():
@@ -287,7 +287,7 @@ def test_OS6_the_starting_player_moves_clockwise_every_round():
     for _ in range(7):
         state = roll_all(state)
         starters.append(osm.step(state).player)
-        assert osm.public(state)["starter"] == starters[-1]
+        assert osm.public(state).starter == starters[-1]
         state = finish_round(state)
     assert starters == [0, 1, 2, 0, 1, 2, 0]
 
@@ -310,9 +310,9 @@ def test_OS6_the_table_chooses_who_starts_round_1():
 def test_OS7_a_drawing_player_picks_last():
     state = roll_all(finish_round(finish_round(osm.setup({"players": 4}))))   # round 3: seat 2 starts
     state = play(state, osm.Drawing(2))
-    assert osm.public(state)["order"] == [3, 0, 1, 2]
+    assert osm.public(state).order == [3, 0, 1, 2]
     turns = []
-    while osm.public(state)["round"] == 3:
+    while osm.public(state).round == 3:
         turns.append(osm.step(state).player)
         state = play(state, osm.PickLetter(turns[-1], free(state)[0]))
     assert turns == [3, 0, 1, 2]
@@ -321,15 +321,15 @@ def test_OS7_a_drawing_player_picks_last():
 def test_OS7_drawing_lasts_one_round():
     state = roll_all(finish_round(finish_round(osm.setup({"players": 4}))))   # round 3: seat 2 starts
     state = play(state, osm.Drawing(0))
-    assert osm.public(state)["order"] == [2, 3, 1, 0]
+    assert osm.public(state).order == [2, 3, 1, 0]
     state = roll_all(finish_round(state))
-    assert osm.public(state)["drawing"] == [] and osm.public(state)["order"] == [3, 0, 1, 2]
+    assert osm.public(state).drawing == [] and osm.public(state).order == [3, 0, 1, 2]
 
 
 def test_OS7_several_drawing_players_keep_clockwise_order_after_the_rest():
     state = roll_all(finish_round(osm.setup({"players": 5})))   # round 2: seat 1 starts
     state = play(state, osm.Drawing(0), osm.Drawing(2))
-    assert osm.public(state)["order"] == [1, 3, 4, 2, 0]
+    assert osm.public(state).order == [1, 3, 4, 2, 0]
 
 
 def test_OS7_drawing_is_refused_in_round_1_after_picking_or_twice():
@@ -350,7 +350,7 @@ def test_OS8_creation_ends_after_31_rounds_without_a_row_32():
     state = osm.setup({"players": 2})
     for _ in range(30):
         state = finish_round(state)
-    assert osm.public(state)["round"] == 31
+    assert osm.public(state).round == 31
     assert osm.step(state).kind == "pick"                 # row 31 was rolled in round 30
     state = finish_round(state)
     assert osm.step(state) == osm.Step("roll_direction")
@@ -376,7 +376,7 @@ def test_OS8_the_table_may_end_creation_early():
                                         (5, "right"), (6, "right"), (7, "right"), (8, "right")])
 def test_OS9_one_to_four_passes_left_five_to_eight_right(roll, side):
     state = play(osm.setup({"players": 3}), osm.EndCreation(), Rolled("direction", (roll,)))
-    assert osm.public(state)["direction"] == {"roll": roll, "pass": side}
+    assert osm.public(state).direction == osm.Direction(roll, to=side)
     assert osm.step(state) == osm.Step("start_decoding")
 
 
@@ -389,10 +389,10 @@ def test_OS9_one_to_four_passes_left_five_to_eight_right(roll, side):
 ])
 def test_OS9_the_receiving_neighbour_is_the_agents_officer(players, roll, officers):
     state = play(osm.setup({"players": players}), osm.EndCreation(), Rolled("direction", (roll,)))
-    assert osm.public(state)["officers"] == officers
+    assert osm.public(state).officers == officers
     for agent, officer in enumerate(officers):
-        assert osm.private(state, agent)["my_officer"] == officer
-        assert osm.private(state, officer)["decodes"] == agent
+        assert osm.private(state, agent).my_officer == officer
+        assert osm.private(state, officer).decodes == agent
 
 
 def test_OS9_direction_is_one_d8():
@@ -422,7 +422,7 @@ def test_OS10_decoding_may_end_early():
     state = play(osm.setup({"players": 2}), osm.EndCreation(), Rolled("direction", (7,)))
     state = play(state, osm.StartDecoding(), at=50.0)
     state = play(state, osm.EndDecoding(), at=170.0)
-    assert osm.timer(state) is None and osm.public(state)["timer"]["left"] == 180.0
+    assert osm.timer(state) is None and osm.public(state).timer.left == 180.0
     assert osm.step(state).kind == "score"
     with pytest.raises(Illegal):
         osm.apply(state, TimerExpired("decoding"), 350.0)
@@ -490,7 +490,7 @@ def test_OS13_equal_totals_share_the_win():
     state = decoded(["Ada", "Bob"])
     state = play(state, osm.Score(0, 3, 3, 0, False), osm.Score(1, 3, 3, 0, False))
     assert osm.summary(state).winners == ["Ada", "Bob"]
-    assert osm.public(state)["winners"] == ["Ada", "Bob"]
+    assert osm.public(state).winners == ["Ada", "Bob"]
 
 
 # --- replay and views ------------------------------------------------------------------------------
@@ -514,9 +514,11 @@ def test_replaying_the_events_gives_an_equal_state():
 def test_views_are_plain_json_and_the_service_answers_what_is_asked():
     state = play(osm.setup({"players": 2}), Rolled("letter", (1, 1)))
     assert osm.requests(state) == (Roll("letter", 2, 8, "Row 1: letter 2 of 3"),)
-    for view in (osm.public(state), osm.private(state, 1), msgspec.to_builtins(osm.summary(state))):
-        assert json.loads(json.dumps(view)) == view
-    assert osm.public(state)["roll"] == {"row": 1, "index": 1}
+    for view in (osm.public(state), osm.private(state, 1)):
+        assert msgspec.json.decode(msgspec.json.encode(view), type=type(view)) == view
+    log = msgspec.to_builtins(osm.summary(state))
+    assert json.loads(json.dumps(log)) == log
+    assert osm.public(state).roll == osm.Rolling(row=1, index=1)
     assert osm.summary(state).status == "playing"
     with pytest.raises(Illegal):
         osm.private(state, 2)

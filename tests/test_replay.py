@@ -27,9 +27,10 @@ import json
 import random
 import re
 
+import msgspec
 import pytest
 
-from games import base
+from games import base, decrypto
 from referee import catalogue, i18n
 from referee.testing import Table
 
@@ -125,12 +126,12 @@ def leaks(name: str, rules, state, page: str) -> list[str]:
         on_page = {tuple(int(d) for d in m) for m in CODE.findall(shown)}
         found += [f"code {code}" for code in state.codes if code and tuple(code) in on_page - said]
     # Any seat's private facts the public view does not hold (words, names of cards).
-    public = rules.public(state)
+    public = msgspec.to_builtins(rules.public(state))
     open_words = {s.casefold() for s in _strings(list(public.values()))}
     seats = catalogue.get(name).teams or len(getattr(state, "players", ()) or getattr(state, "names", ()))
     for seat in range(seats):
         try:
-            private = rules.private(state, seat)
+            private = msgspec.to_builtins(rules.private(state, seat))
         except base.Illegal:
             continue
         for key in set(private) - set(public):
@@ -203,8 +204,8 @@ def test_the_secrecy_check_finds_a_planted_leak(evening, monkeypatch):
     # The planted fault: Decrypto's public view says each team's code as
     # revealed as soon as it is drawn.
     def leak(state, view):
-        drawn = [{"team": team, "code": list(code)} for team, code in enumerate(state.codes) if code]
-        return {**view, "reveals": drawn}
+        drawn = [decrypto.Reveal(team, code, None, code, False, False) for team, code in enumerate(state.codes) if code]
+        return msgspec.structs.replace(view, reveals=drawn)
 
     found, _seen = planted(evening, monkeypatch, "decrypto", leak, "pl")
     assert sum(bool(f) for f in found) > len(found) // 2
@@ -214,7 +215,7 @@ def test_DC3_the_secrecy_check_finds_a_planted_piece_count(evening, monkeypatch)
     # The planted fault: Decipher's public view tells the maker's piece
     # count beside the maker's name.
     def leak(state, view):
-        return view if state.pieces is None else {**view, "maker": f"{view['maker']} ({state.pieces} pieces)"}
+        return view if state.pieces is None else msgspec.structs.replace(view, maker=f"{view.maker} ({state.pieces} pieces)")
 
     found, seen = planted(evening, monkeypatch, "decipher", leak, "cs")
     assert any(f == [f"pieces {state.pieces}"] for f, state in zip(found, seen)), found

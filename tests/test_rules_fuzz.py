@@ -217,7 +217,7 @@ def decrypto_check(s: decrypto.State) -> None:
         assert len(set(words)) == len(words) == decrypto.KEYWORDS * len(s.coding)
         assert set(words) <= set(s.dealt)
     # [DE-3] nothing public names a keyword
-    shown = json.dumps(decrypto.public(s), ensure_ascii=False)
+    shown = msgspec.json.encode(decrypto.public(s)).decode()
     assert not [w for w in words if json.dumps(w, ensure_ascii=False) in shown]
 
 
@@ -402,9 +402,10 @@ GAMES = {
 def contract(game: Fuzz, s) -> None:
     """What every game module promises about any state (games/base.py)."""
     rules = game.module
-    json.dumps(rules.public(s))
-    for seat in game.seats(s):
-        json.dumps(rules.private(s, seat))
+    # Each view is the game's own kind of it, data that reads back as itself.
+    for view in (rules.public(s), *(rules.private(s, seat) for seat in game.seats(s))):
+        assert isinstance(view, base.View)
+        assert msgspec.json.decode(msgspec.json.encode(view), type=type(view)) == view
     summary = rules.summary(s)
     # The score log reads back as its own kind of summary, exactly as written.
     assert isinstance(summary, base.Summary)

@@ -222,7 +222,7 @@ def test_between_games_the_table_view_shows_tonights_standings(table):
 def test_DE3_the_table_view_never_shows_a_keyword_or_a_code_before_its_reveal(table):
     """Each step of a Decrypto game of three rounds (interceptions missed,
     a miscommunication): the view and its page hold no keyword and no code
-    that the table has not seen revealed (the catalogue's ``withheld``)."""
+    that the table has not seen revealed."""
     t = table
     t.start("decrypto")
     watched(t)

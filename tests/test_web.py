@@ -950,7 +950,7 @@ def test_nothing_secret_in_anything_public_decipher(t):
     secrets.patterns.add(pieces_near(17))
     assert_nothing_secret(t, secrets)
     act(t, decipher.Yes())
-    assert t.box.session.rules.private(state(t), 0)["pieces"] == 16
+    assert t.box.session.rules.private(state(t), 0).pieces == 16
     secrets.patterns.add(pieces_near(16))
     assert_nothing_secret(t, secrets)
     act(t, decipher.Guess(1, True), decipher.NextRound(), decipher.Pieces(23))

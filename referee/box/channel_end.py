@@ -9,6 +9,8 @@ request waits on the players.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games import base
 from referee import account as accounts, catalogue, i18n, merging, setup_names
 from referee.account import Account
@@ -18,6 +20,9 @@ from referee.channel import (IDLE_SECONDS, LONGEST_LINE, MOST_CONNECTIONS, PER_P
 from referee.box.linesock import Connection, LineServer
 from referee.clock import phone_step, synchronised
 from referee.store.events import Unsaved
+
+if TYPE_CHECKING:
+    from referee.box.coordinator import Box
 
 
 class BoxChannel:
@@ -180,10 +185,10 @@ def staged(box) -> bool:
     return bool(box.public_words()["staged"])
 
 
-def outcome(box) -> bool:
+def outcome(box: Box) -> bool:
     """Whether the game's page shows the last guess's outcome until ``#``
     (its flow's ``outcome``; the game menu leaves the page under it)."""
-    return bool(getattr(box.flow, "outcome", False))
+    return box.flow is not None and box.flow.outcome
 
 
 def table(box) -> dict:

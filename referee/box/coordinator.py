@@ -245,7 +245,7 @@ class Box:
     def _up(self) -> Session | None:
         """The game whose own flow has the keys, if any (``in_game``)."""
         session = self.session
-        return session if session is not None and getattr(self.flow, "session", None) is session else None
+        return session if session is not None and self.flow is not None and self.flow.session is session else None
 
     def _playing(self) -> Session:
         """The game being played (an event, an undo: only in a game)."""
@@ -480,9 +480,8 @@ class Box:
             if self.pending_roll() == request and self.act(rolled, view):
                 if said is not None and self._flash is said:
                     self._unflash()   # the roll acted: a message from before it goes
-                on_roll = getattr(self.flow, "on_roll", None)
-                if on_roll:
-                    on_roll()
+                if self.flow is not None:
+                    self.flow.on_roll()
 
     def on_dice_status(self, status: str) -> None:
         if status == "offline":
@@ -657,7 +656,7 @@ class Box:
                 if display is not None:
                     display.show(render(screen))
             self.frames += 1
-        self.devices.keys.holds = self.holds()
+        self.devices.keys.page_holds(self.holds())
         self.drawn_at = self.clock.monotonic()
 
     def _screens(self) -> dict[str, Screen]:

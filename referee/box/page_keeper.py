@@ -114,7 +114,7 @@ class PageKeeper:
             return   # nothing is up before the box starts
         game = box.session.id if box.session is not None else None
         page: dict[str, object] = {"game": game, "view": _copy(flow.view())}
-        setup = getattr(flow, "game", "")
+        setup = flow.game
         if setup and flow.remembered:
             page["setup"] = setup
         if box.overlay is not None:

@@ -165,7 +165,8 @@ class SimControl:
         box, session = self.box, self.box.session
         if not box.in_game:
             # At the menus (the table tools' countdown may run on behind them).
-            setup = getattr(box.flow, "game", None) if getattr(box.flow, "remembered", ()) else None
+            flow = box.flow
+            setup = flow.game if flow is not None and flow.remembered else None
             return {"game": None, "name": None, "state": None, "view": None, "overlay": None, "setup": setup}
         return {"game": session.id, "name": session.name, "state": base.as_data(session.state),
                 "view": box.flow.view(), "overlay": box.overlay, "setup": None}

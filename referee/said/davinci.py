@@ -37,14 +37,14 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: Summary) -> Facts:
+def account(v: dv.Public, summary: Summary) -> Facts:
     """The game of a tournament, whose turn it is, each player's tiles
     hidden and face up, and the tournament's points."""
-    games = v["games"]
-    stage = _("Game {n} of {last}").format(n=v["game"], last=games) if games > 1 else ""
-    turn = "" if v["step"]["kind"] in ("over", "next_game") else _("{player} to play").format(player=name_of(dv.NAME, v["turn"]))
-    sides = [Side(name_of(dv.NAME, p["name"]), _("hidden {h}, up {r}").format(h=p["hidden"], r=p["revealed"]),
-                  points=v["standings"][p["name"]] if games > 1 else None) for p in v["players"]]
+    games = v.games
+    stage = _("Game {n} of {last}").format(n=v.game, last=games) if games > 1 else ""
+    turn = "" if v.step.kind in ("over", "next_game") else _("{player} to play").format(player=name_of(dv.NAME, v.turn))
+    sides = [Side(name_of(dv.NAME, p.name), _("hidden {h}, up {r}").format(h=p.hidden, r=p.revealed),
+                  points=v.standings[p.name] if games > 1 else None) for p in v.players]
     return Facts(stage, turn, sides)
 
 

@@ -35,18 +35,18 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: Summary) -> Facts:
+def account(v: game.Public, summary: Summary) -> Facts:
     """The round, whose turn it is to seek, and each player's points."""
-    kind = v["step"]["kind"]
+    kind = v.step.kind
     if kind == "guess":
         turn = _("All pieces are out.")
-    elif v["seeker"] is not None:
-        turn = _("Turn: {name}").format(name=name_of(game.NAME, v["seeker"]))
+    elif v.seeker is not None:
+        turn = _("Turn: {name}").format(name=name_of(game.NAME, v.seeker))
     else:
         turn = ""
-    sides = [Side(name_of(game.NAME, p["name"]), "" if p["maker"] else f"{_('Guess tokens')} {p['guess_tokens']}",
-                  v["totals"][p["name"]]) for p in v["players"]]
-    return Facts(_("Round {round}/{rounds}").format(round=v["round"], rounds=v["rounds"]), turn, sides)
+    sides = [Side(name_of(game.NAME, p.name), "" if p.maker else f"{_('Guess tokens')} {p.guess_tokens}",
+                  points=v.totals[p.name]) for p in v.players]
+    return Facts(_("Round {round}/{rounds}").format(round=v.round, rounds=v.rounds), turn, sides)
 
 
 # The words of Decipher's screens, defined (``referee.glossary``).

@@ -93,11 +93,11 @@ def team_side(name: str, interceptions: int, miscommunications: int) -> Side:
                 counts=[Count(Token.INTERCEPTIONS, interceptions), Count(Token.MISCOMMUNICATIONS, miscommunications)])
 
 
-def doing(v: dict) -> str:
+def doing(v: d.Public) -> str:
     """What the round waits for: "White decodes"."""
-    step = v["step"]
-    team = _team(v["teams"][step["team"]]) if step["team"] is not None else ""
-    said = DOING.get(step["kind"])
+    step = v.step
+    team = _team(v.teams[step.team]) if step.team is not None else ""
+    said = DOING.get(step.kind)
     return _(said).format(team=team) if said else ""
 
 
@@ -147,32 +147,32 @@ def reason(summary: base.Summary) -> str:
     return " ".join(parts)
 
 
-def account(v: dict, summary: base.Summary) -> Facts:
+def account(v: d.Public, summary: base.Summary) -> Facts:
     """The round, what it waits for, each side's tokens: two teams' tokens,
     or the Hacker's interceptions against its goal [DE-10] (the Team holds
     none)."""
-    teams = v["teams"]
-    if v["variant"] == "hacker":
-        hacker = v["interceptions"][d.HACKER]
+    teams = v.teams
+    if v.variant == "hacker":
+        hacker = v.interceptions[d.HACKER]
         sides = [Side(_team(teams[d.HACKER]), _("Hacker tokens: {n} of 2").format(n=hacker),
                       counts=[Count(Token.INTERCEPTIONS, hacker)]),
                  Side(_team(teams[d.HACKER_TEAM]))]
     else:
-        sides = [team_side(_team(team), i, m) for team, i, m in zip(teams, v["interceptions"], v["miscommunications"])]
-    over, ended = v["result"] is not None, between(v)
+        sides = [team_side(_team(team), i, m) for team, i, m in zip(teams, v.interceptions, v.miscommunications)]
+    over, ended = v.result is not None, between(v)
     # A round decoded to its end is still that round's while its outcome
     # is on show (the box's reveal, until #); the box's next page is the next round's.
-    decoded = _("Round {n} of {last}").format(n=v["history"][-1]["round"], last=v["last_round"]) \
-        if ended and v["history"] else ""
-    return Facts(_("Round {n} of {last}").format(n=v["round"], last=v["last_round"]),
+    decoded = _("Round {n} of {last}").format(n=v.history[-1].round, last=v.last_round) \
+        if ended and v.history else ""
+    return Facts(_("Round {n} of {last}").format(n=v.round, last=v.last_round),
                  "" if over or ended else doing(v), sides, reason(summary), decoded)
 
 
-def between(v: dict) -> bool:
+def between(v: d.Public) -> bool:
     """A round decoded to its end and the next one not begun: the box shows
     the last reveal until ``#``, and nobody's turn is next yet."""
-    return (v["last"] is not None and not v["reveals"] and not any(v["clues_done"]) and not any(v["typed"])
-            and v["clues_deadline"] is None and v["step"]["kind"] in ("clues", "deal"))
+    return (v.last is not None and not v.reveals and not any(v.clues_done) and not any(v.typed)
+            and v.clues_deadline is None and v.step.kind in ("clues", "deal"))
 
 
 # The words of Decrypto's screens, defined (``referee.glossary``).

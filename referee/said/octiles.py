@@ -38,13 +38,13 @@ def describe(event, before) -> str:
     return ""
 
 
-def account(v: dict, summary: Summary) -> Facts:
+def account(v: oc.Public, summary: Summary) -> Facts:
     """The round, who plays, and in referee mode each player's runners home."""
-    home = v.get("home", {})
+    home = v.home or {}
     sides = [Side(name_of(oc.NAME, name),
-                  _("runners home: {n}").format(n=home[name]) if name in home else "") for name in v["players"]]
-    turn = "" if v["over"] else _("{name} to play").format(name=name_of(oc.NAME, v["player"]))
-    return Facts(_("Round {n}").format(n=v["round"]), turn, sides)
+                  _("runners home: {n}").format(n=home[name]) if name in home else "") for name in v.players]
+    turn = "" if v.over or v.player is None else _("{name} to play").format(name=name_of(oc.NAME, v.player))
+    return Facts(_("Round {n}").format(n=v.round), turn, sides)
 
 
 # The words of Octiles' screens, defined (``referee.glossary``).

@@ -44,20 +44,20 @@ def describe_roll(event, before) -> str:
 PHASES = {"direction": N_("Pass the booklets"), "decoding": N_("Decoding"), "scoring": N_("Scoring")}
 
 
-def stage(v: dict) -> str:
-    phase = v["phase"]
+def stage(v: osm.Public) -> str:
+    phase = v.phase
     if phase == "creation":
-        return _("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])
+        return _("Creation, round {n} of {last}").format(n=v.round, last=v.rounds)
     return _(PHASES[phase]) if phase in PHASES else ""
 
 
-def account(v: dict, summary: Summary) -> Facts:
+def account(v: osm.Public, summary: Summary) -> Facts:
     """The round or phase, whose pick it is, and the points once booklets are scored."""
-    names = v["players"]
-    turn = _("It is {player}'s turn to pick.").format(player=name_of(osm.NAME, names[v["turn"]])) \
-        if v["phase"] == "creation" and v["turn"] is not None else ""
-    scored = any(s is not None for s in v["scores"])
-    sides = [Side(name_of(osm.NAME, name), points=v["totals"][name] if scored else None) for name in names]
+    names = v.players
+    turn = _("It is {player}'s turn to pick.").format(player=name_of(osm.NAME, names[v.turn])) \
+        if v.phase == "creation" and v.turn is not None else ""
+    scored = any(s is not None for s in v.scores)
+    sides = [Side(name_of(osm.NAME, name), points=v.totals[name] if scored else None) for name in names]
     return Facts(stage(v), turn, sides)
 
 

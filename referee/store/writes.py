@@ -1,8 +1,10 @@
 """How the store writes, and what can go wrong with the card, sorted once.
 
 Every write is one transaction that takes the write lock as it begins
-(``Connected._transaction``): a transaction that read first and wrote later
-could find another connection's write between the two.  A write the card
+(``transaction``; ``Connected._transaction`` on the store's own
+connection; the web's players.db writes through it too): a transaction
+that read first and wrote later could find another connection's write
+between the two.  A write the card
 refuses (full, read-only, an I/O error) raises ``Unsaved`` and changes
 nothing, so the box can refuse the key; a damaged file raises ``Damaged``
 when it is opened (see ``referee.store.salvage``).
@@ -71,19 +73,26 @@ def undecodable(exc: sqlite3.Error) -> bool:
     return isinstance(exc, sqlite3.OperationalError) and str(exc).startswith("Could not decode to UTF-8")
 
 
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write on ``db`` (a connection in autocommit, ``isolation_level``
+    None), whole or not at all: the write lock taken as it begins,
+    committed (and synced) on leaving, rolled back if anything in it
+    raises.  The store's and the web's own files write through it alike."""
+    with db:
+        db.execute(BEGIN)
+        yield db
+
+
 class Connected:
     """What each part of the store writes through: its connection, and one
     transaction helper."""
 
     _db: sqlite3.Connection
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write, whole or not at all: committed (and synced) on
-        leaving, rolled back if anything in it raises."""
-        with self._db:
-            self._db.execute(BEGIN)
-            yield self._db
+    def _transaction(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
+        """One write on the store's connection (``transaction``)."""
+        return transaction(self._db)
 
 
 P = ParamSpec("P")

@@ -6,7 +6,8 @@ aiohttp and Jinja2 (autoescaped) in a process of its own, ``referee web``
 ``referee.store.scorelog`` (``referee.web.reader``) and asking the box through
 ``referee.channel``; within ``referee.web.guard``'s limits.  Public pages use only what each game's
 ``summary()`` and ``public()`` give; a team's page only its
-``private(state, team)``, less what the team screen shows only on demand.
+``private(state, team)``, which leaves out what the team's screen shows
+one player only on demand.
 Pages speak the box's language and follow it when it changes; the JSON API,
 the files and the BG Stats link stay English.
 

@@ -317,10 +317,9 @@ class Site:
     def _team_page(self, request, page, session, refused: str = "", status: int = 200,
                    typed: dict | None = None) -> web.Response:
         view = team_pages.view(session, page.team)
-        if "teams" in view:
-            view["teams"] = [sheets.side(session.name, name) for name in view["teams"]]
-        names = view.get("teams") or [_("Team {n}").format(n=n + 1) for n in range(catalogue.get(session.name).teams)]
-        text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view,
+        names = team_pages.sides(session) or [_("Team {n}").format(n=n + 1)
+                                              for n in range(catalogue.get(session.name).teams)]
+        text = self.render([f"team-{session.name}.html", "team.html"], live=True, view=view, sides=names,
                            team=page.team, team_name=names[page.team], title=sheets.title(session.name),
                            csrf=page.csrf, action=request.path, refused=refused, typed=typed)
         response = web.Response(text=text, status=status, content_type="text/html",

@@ -125,10 +125,10 @@ def tokens(entry: Entry) -> dict[str, str]:
     return {name: said.tokens_text(i, m) for name, (i, m) in held.items()}
 
 
-def now(v: dict) -> list[str]:
+def now(v: d.Public) -> list[str]:
     """The round, and what it waits for (``referee.said.decrypto``, the account's words)."""
     doing = said.doing(v)
-    return [sheets.of(v["round"], v["last_round"])] + ([doing] if doing else [])
+    return [sheets.of(v.round, v.last_round)] + ([doing] if doing else [])
 
 
 def chart(entry: Entry, teams: list[str]) -> tuple[Markup, list[dict]]:
@@ -161,29 +161,29 @@ def reason(entry: Entry) -> str:
 
 # --- the replay (referee.web.replay) -------------------------------------------------------
 
-def _code_row(number: int, reveal: dict, teams: list[str], clues) -> tuple[str, str]:
+def _code_row(number: int, reveal: d.Reveal, teams: list[str], clues: Sequence[Sequence[str] | None]) -> tuple[str, str]:
     """A revealed code, with the clues that were read aloud for it."""
-    team = sheets.side("decrypto", teams[reveal["team"]])
-    said = _("Round {n}: {team} {code}").format(n=number, team=team, code=sheets.code(reveal["code"]))
-    heard = clues[reveal["team"]] if clues else None
+    team = sheets.side("decrypto", teams[reveal.team])
+    said = _("Round {n}: {team} {code}").format(n=number, team=team, code=sheets.code(reveal.code))
+    heard = clues[reveal.team] if clues else None
     return "", f"{said} ({', '.join(heard)})" if heard else said
 
 
-def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+def replay_step(v: d.Public) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay from the public view alone: no keyword, and no
     code before its reveal [DE-6], which the view holds back itself.  The
     turn, the tokens and the result are the step's account's
     (``referee.web.replay.account_rows``); here the clues and codes."""
-    teams = v["teams"]
+    teams = v.teams
     rows = [("", _("{team} clues: {clues}").format(team=sheets.side("decrypto", teams[t]), clues=", ".join(clues)))
-             for t, clues in enumerate(v["clues"]) if clues]
-    for r in v["history"]:
-        rows += [_code_row(r["round"], x, teams, r["clues"]) for x in r["reveals"]]
-    rows += [_code_row(v["round"], x, teams, v["clues"]) for x in v["reveals"]]
+             for t, clues in enumerate(v.clues) if clues]
+    for r in v.history:
+        rows += [_code_row(r.round, x, teams, r.clues) for x in r.reveals]
+    rows += [_code_row(v.round, x, teams, v.clues) for x in v.reveals]
     # A round decoded to its end is its own until the next begins (the box
     # shows its last reveal), as the account has it.
-    number = v["history"][-1]["round"] if said.between(v) and v["history"] else v["round"]
-    return number, sheets.of(number, v["last_round"]), rows
+    number = v.history[-1].round if said.between(v) and v.history else v.round
+    return number, sheets.of(number, v.last_round), rows
 
 
 def replay_hidden(state: d.State, side: int | None) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ the game in progress stands.  Every place is said by its one name
 circle as a space and an arrow ("8↘"), as the overlay prints it."""
 from __future__ import annotations
 
+from games import octiles as oc
 from games.octiles import TurnLog, move_name, place
 from referee.i18n import _
 from referee.web import sheets
@@ -42,24 +43,24 @@ def details(i: int, r: TurnLog) -> tuple[str, str]:
     return _("Turn {n}").format(n=r.turn), f"{player}: {', '.join(parts)}"
 
 
-def now(v: dict) -> list[str]:
-    if v["over"]:
+def now(v: oc.Public) -> list[str]:
+    if v.over or v.player is None:
         return []
-    return [_("Turn {n}").format(n=v["number"]), _("{player} to move").format(player=sheets.side("octiles", v["player"]))]
+    return [_("Turn {n}").format(n=v.number), _("{player} to move").format(player=sheets.side("octiles", v.player))]
 
 
-def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+def replay_step(v: oc.Public) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay: its round, the spaces with a tile, where each
     player's runners stand (referee mode: to set the board up as it was),
     and the order in which players brought every runner home (the first
     wins [OC-9]); who moves and the runners home are the step's account's."""
-    spaces = sorted(t["number"] for t in v["tiles"].values())
+    spaces = sorted(t.number for t in v.tiles.values())
     rows = [(_("Tiles on spaces"), ", ".join(map(str, spaces)))] if spaces else []
-    for name, seat in zip(v["players"], v["seats"]):
-        circles = [circle for circle, who in v.get("pieces", {}).items() if who == seat]
+    for name, seat in zip(v.players, v.seats):
+        circles = [circle for circle, who in (v.pieces or {}).items() if who == seat]
         if circles:
             rows.append((_("{player}: runners on").format(player=sheets.side("octiles", name)), " ".join(circles)))
-    if v["finished"]:
+    if v.finished:
         rows.append((_("Finishing order"), ", ".join(f"{rank} {sheets.side('octiles', n)}"
-                                                     for rank, n in enumerate(v["finished"], 1))))
-    return v["round"], _("Round {n}").format(n=v["round"]), rows
+                                                     for rank, n in enumerate(v.finished, 1))))
+    return v.round, _("Round {n}").format(n=v.round), rows

@@ -2,6 +2,7 @@
 where the game in progress stands."""
 from __future__ import annotations
 
+from games import osmisifry as osm
 from games.osmisifry import Booklet
 from referee.i18n import N_, _
 from referee.web import sheets
@@ -24,26 +25,26 @@ _OSMISIFRY_PHASES = {"direction": N_("Rolling the direction"), "decoding": N_("O
                      "scoring": N_("Scoring the booklets")}
 
 
-def now(v: dict) -> list[str]:
-    phase = v["phase"]
+def now(v: osm.Public) -> list[str]:
+    phase = v.phase
     if phase == "creation":
-        return [_("Creation, round {n} of {last}").format(n=v["round"], last=v["rounds"])]
+        return [_("Creation, round {n} of {last}").format(n=v.round, last=v.rounds)]
     return [_(_OSMISIFRY_PHASES[phase])] if phase in _OSMISIFRY_PHASES else []
 
 
 _AFTER = ("direction", "decoding", "scoring", "over")
 
 
-def replay_step(v: dict) -> tuple[int, str, list[tuple[str, str]]]:
+def replay_step(v: osm.Public) -> tuple[int, str, list[tuple[str, str]]]:
     """A step of the replay: the letters rolled each round and who took
     them, whose pick it is, the booklets scored and the totals."""
-    names = [sheets.side("osmisifry", name) for name in v["players"]]
+    names = [sheets.side("osmisifry", name) for name in v.players]
     phase = now(v)
     rows = [("", line) for line in phase[1:]]
-    for row in v["rows"]:
+    for row in v.rows:
         letters = [letter if taker is None else f"{letter} ({names[taker]})"
-                   for letter, taker in zip(row["letters"], row["taken"])]
-        rows.append((_("Round {n}").format(n=row["row"]), ", ".join(letters)))
+                   for letter, taker in zip(row.letters, row.taken)]
+        rows.append((_("Round {n}").format(n=row.row), ", ".join(letters)))
     # After the creation rounds each phase is a round of its own on the list.
-    number = v["round"] if v["phase"] == "creation" else v["rounds"] + _AFTER.index(v["phase"]) + 1
+    number = v.round if v.phase == "creation" else v.rounds + _AFTER.index(v.phase) + 1
     return number, phase[0] if phase else _("Totals"), rows

@@ -43,6 +43,7 @@ from referee.setup_names import is_default
 from referee.store import scorelog, snapshot
 from referee.store.events import Store
 from referee.store.scorelog import Entry
+from referee.store.writes import transaction
 
 log = logging.getLogger(__name__)
 
@@ -405,8 +406,7 @@ class Ledger(Rater):
         if made_by is None or made_by[0] != _made_by():
             # Results are the rules' summaries: other rules, other results
             # (and another form of the file: its tables are made anew).
-            with self._conn:
-                self._conn.execute("BEGIN IMMEDIATE")
+            with transaction(self._conn):
                 self._conn.execute("DROP TABLE results")
                 self._conn.execute("DROP TABLE ratings")
                 for table in TABLES:
@@ -503,8 +503,7 @@ class Ledger(Rater):
         log.info("players: %s is written again", FILE, extra=SAID)
 
     def _save_all(self) -> None:
-        with self._conn:
-            self._conn.execute("BEGIN IMMEDIATE")
+        with transaction(self._conn):
             self._conn.execute("DELETE FROM results")
             self._conn.execute("DELETE FROM ratings")
             self._conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?)",
@@ -589,8 +588,7 @@ class Ledger(Rater):
     def _write(self, gone: list[int], made: list[Result], rated: list | None) -> None:
         """players.db brought level with the ledger: the results that went
         and came, and the ratings they made (``rated``), or all of them."""
-        with self._conn:
-            self._conn.execute("BEGIN IMMEDIATE")
+        with transaction(self._conn):
             self._conn.executemany("DELETE FROM results WHERE game = ?", [(game,) for game in gone])
             self._conn.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?)",
                                  [_checked(r.game, r.ended, r.to_json()) for r in made])

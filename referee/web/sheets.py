@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from babel.dates import format_date
 
-from games.base import Round
+from games.base import Round, View
 from referee import account, catalogue, i18n
 from referee.i18n import N_, _
 from referee.store.scorelog import Entry
@@ -228,13 +228,12 @@ def _plain(i: int, r: Round) -> tuple[str, str]:
 
 # --- where a game in progress stands (public views) ----------------------------------------
 
-def now(name: str, view: dict) -> str:
-    """One line from a game's public view; "" when there is nothing to say."""
-    try:
-        said = catalogue.hook(name, "web", "now")
-        return " · ".join(said(view)) if said is not None else ""
-    except (KeyError, IndexError, TypeError):
-        return ""  # a rules module changed its view: the page still shows the scores
+def now(name: str, view: View) -> str:
+    """One line from a game's public view (its web module's ``now``, which
+    reads the fields of the game's own kind of view); "" when there is
+    nothing to say."""
+    said = catalogue.hook(name, "web", "now")
+    return " · ".join(said(view)) if said is not None else ""
 
 
 def of(n, last) -> str:

@@ -6,8 +6,8 @@ The address is a capability, ``/T/<token>``, made by the box
 import it).  It opens the team's page only while its game is the one on the
 box; before and after, it is a plain 404 like an address that never existed.
 
-The page shows the game's ``private(state, team)`` less what the team's
-screen shows only on demand.  A game adds its part of the page as the
+The page shows the game's ``private(state, team)``, which leaves out what
+a team's screen shows one player alone (Decrypto's code, for the encryptor).  A game adds its part of the page as the
 template ``team-<game>.html`` and, for forms, ``team_form(state, team,
 form)`` in its web module (``referee.catalogue``): it gets the game's state,
 the team and the form (a dict of short strings) and returns the event to
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import hmac
 
-from referee import catalogue
+from games.base import View
+from referee import account, catalogue
 from referee.store.events import TeamPage
 from referee.store.replay import Replay
 
@@ -37,10 +38,15 @@ def open_page(reader, token: str) -> tuple[TeamPage, Replay] | None:
     return page, session
 
 
-def view(session: Replay, team: int) -> dict:
-    shown = session.rules.private(session.state, team)
-    hidden = catalogue.get(session.name).withheld
-    return {key: value for key, value in shown.items() if key not in hidden}
+def view(session: Replay, team: int) -> View:
+    """What the team's page shows: all of the game's private view for the
+    team, which holds only what the whole team may see."""
+    return session.rules.private(session.state, team)
+
+
+def sides(session: Replay) -> list[str]:
+    """The teams' names as the pages show them, in seat order."""
+    return [account.name_of(session.name, name) for name in session.rules.summary(session.state).players]
 
 
 def form_fields(form) -> dict[str, str] | None:

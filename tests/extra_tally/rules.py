@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from games.base import Countdown, Illegal, Round, Summary, clean_name, player_names, winners
+from games.base import Countdown, Illegal, Round, Summary, View, clean_name, player_names, winners
 
 NAME = "tally"
 GOAL = 3
@@ -20,7 +20,7 @@ class Point:
     seat: int
 
 
-EVENTS = (Point,)
+EVENTS: tuple[type, ...] = (Point,)
 
 
 @dataclass(frozen=True)
@@ -70,14 +70,20 @@ def timer(state: State) -> Countdown | None:
     return None
 
 
-def public(state: State) -> dict:
-    view = {"players": list(state.names), "points": list(points(state)), "over": is_over(state)}
-    if state.members:
-        view["members"] = [list(team) for team in state.members]
-    return view
+class Public(View, frozen=True, kw_only=True):
+    """Each seat's points; in the team variant the people of each team."""
+    players: list[str]
+    points: list[int]
+    over: bool
+    members: list[list[str]] = []
 
 
-def private(state: State, seat: int) -> dict:
+def public(state: State) -> Public:
+    return Public(players=list(state.names), points=list(points(state)), over=is_over(state),
+                  members=[list(team) for team in state.members])
+
+
+def private(state: State, seat: int) -> Public:
     return public(state)
 
 

@@ -18,13 +18,20 @@ from referee.box.screen import Screen
 from referee.i18n import _, ngettext
 
 if TYPE_CHECKING:
+    from referee.box.flows.forms import Form
     from referee.box.flows.host import Host
+    from referee.box.flows.merging import Merging
+    from referee.box.session import Session
 
 
 class Flow:
+    """What the box asks of every flow; a flow has the parts it needs of
+    what is below and leaves the rest as it is here."""
     warn_seconds = 5     # the countdown ticks aloud for its last seconds
     remembered: tuple[str, ...] = ()      # attributes that survive a power cut (which page is up)
     keyed: tuple[str, ...] = ()           # those of them that hold a move being keyed in (see undone)
+    session: Session | None = None        # the game a game's flow (``Play``) plays; None elsewhere
+    game = ""                             # the game a setup form sets up ("" elsewhere)
 
     def __init__(self, box: Host) -> None:
         self.box = box
@@ -57,6 +64,25 @@ class Flow:
 
     def key(self, key: str, kind: str) -> None:
         pass
+
+    @property
+    def outcome(self) -> bool:
+        """Whether the game's page shows the last guess's outcome until
+        ``#``, with nobody's turn on it yet (``referee.account``)."""
+        return False
+
+    def on_roll(self) -> None:
+        """A roll asked for on this page came in and was played."""
+
+    def setup_form(self) -> Form | None:
+        """The setup form this flow is (whose names page ``referee.setup_names``
+        serves), None for any other flow."""
+        return None
+
+    def merge_page(self) -> Merging | None:
+        """The Merge names page this flow is (``referee.merging``), None for
+        any other flow."""
+        return None
 
     def screens(self) -> dict[str, Screen]:
         return {}

@@ -26,6 +26,8 @@ the box is never told which tile a hit turned, so it draws no row of tiles).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games import davinci as dv
 from games.base import Illegal, winners
 from referee import i18n
@@ -34,6 +36,9 @@ from referee.box.flows.forms import Form, Option, named_seats, seat_option
 from referee.box.screen import COLS, LINES, Screen, fit, key_line
 from referee.i18n import _, ngettext
 from referee.said.davinci import describe, seat_label  # noqa: F401  (describe: the catalogue's hook)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 TIMERS = (0, 30, 60, 90, 120)  # [DV-9] seconds per turn; 0 is off
 
@@ -58,7 +63,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         # Both belong to one moment of one turn (see _moment): a target named
         # and waiting for hit or miss, [*moment, attacker, target]; and
         # "again" pressed, waiting for the target, [*moment].

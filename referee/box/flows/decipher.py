@@ -28,6 +28,9 @@ Button 1      Held, screen 1 shows the maker how many pieces are left.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+import msgspec
 
 from games import decipher as game
 from referee.box.flows import Flow, answers, more, public, roles
@@ -35,6 +38,9 @@ from referee.box.flows.forms import HELP_LINES, Form, Option, named_seats, seat_
 from referee.box.screen import COLS, LINES, Screen, fit, key_rows, wrap
 from referee.i18n import N_, _, ngettext
 from referee.said.decipher import describe  # noqa: F401  (the catalogue's hook)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 # Main shows the same two dots however many digits the maker types, so that
 # not even the count's length is public [DC-3].
@@ -116,7 +122,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         self.page = Page.START
         self.typed = ""       # the maker's piece count, being typed
         self.seeker = 0
@@ -422,32 +428,33 @@ class Play(Flow):
         tokens per player; then the totals.  At the end [DC-11] the winners
         and the score log's QR code come first."""
         s = self.state
-        table = game.public(s)["table"]
+        table = game.public(s).table
+        assert table is not None, "a round is scored"
         pages = [self._round_sheet(table), *(self._items_sheet(table, name) for name in s.players)]
         totals = Screen(_("Totals"), self._totals())
         if game.is_over(s):
             return [self._final_sheet(), totals, *pages]
         return [*pages, totals]
 
-    def _round_sheet(self, table: dict) -> Screen:
-        if table["solver"] is not None:
-            result = _("{name} solved it").format(name=table["solver"])
-        elif table["ended"] == "tokens":
+    def _round_sheet(self, table: game.RoundTable) -> Screen:
+        if table.solver is not None:
+            result = _("{name} solved it").format(name=table.solver)
+        elif table.ended == "tokens":
             result = _("All tokens spent")
         else:
             result = _("Nobody solved it")
-        lines = tuple(f"{fit(name, 15):<15}{points:>+6}" for name, points in table["scores"].items())
-        return Screen(f"{table['round']}/{self.state.total_rounds} {result}", lines)
+        lines = tuple(f"{fit(name, 15):<15}{points:>+6}" for name, points in table.scores.items())
+        return Screen(f"{table.round}/{self.state.total_rounds} {result}", lines)
 
-    def _items_sheet(self, table: dict, name: str) -> Screen:
-        held = table["items"][name]
+    def _items_sheet(self, table: game.RoundTable, name: str) -> Screen:
+        held = msgspec.structs.asdict(table.items[name])   # ITEMS name its fields
 
         def row(item: str, label: str) -> str:
             count, value = held[item], game.POINTS[item]
             return f"{fit(_(label), 12):<12}{count:>2}×{value} ={count * value:>3}"
 
         lines = tuple(row(item, label) for item, label in ITEMS)
-        points = table["scores"][name]
+        points = table.scores[name]
         return Screen(ngettext("{name}: {points} point", "{name}: {points} points", points).format(
             name=name, points=points), lines)
 
@@ -481,7 +488,7 @@ class Play(Flow):
             # At half height, so that the words under the count are drawn too.
             return Screen(title, (_("pieces in the chamber"),), big=self.typed, mid=True,
                           keys=(("#", _("OK")), ("*", _("Clear"))))
-        pieces = game.private(s, s.maker).get("pieces")
+        pieces = game.private(s, s.maker).pieces
         if page == Page.CORRECT and self.confirming:
             was = _("Was {n}.").format(n=pieces) if pieces is not None else _("No count so far.")
             left = int(self.typed or 0)

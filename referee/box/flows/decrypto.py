@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from games import decrypto as d
 from games.base import Illegal
@@ -62,6 +63,9 @@ from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import N_, _, ngettext
 from referee.team_links import team_url
 from referee.said.decrypto import code_text, describe, said_line, tokens_short  # noqa: F401  (describe: the catalogue's hook)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 SEATS = ("team1", "team2")
 # The rules name the sides in English; these mark the names for translation.
@@ -214,7 +218,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         self.page = Page.PLAY
         self.sub = 0            # the page shown within help, scores or the game's end
         self.swap_team: int | None = None   # the team choosing which keyword to swap

@@ -304,6 +304,9 @@ class Form(Flow):
         """The help's pages: its text's, then the How to play page's QR code."""
         return len(help_paged(self.help_text())) + (1 if guide.of(self.game) else 0)
 
+    def setup_form(self) -> Form:
+        return self
+
     def key(self, key: str, kind: str) -> None:
         if kind != "press":
             return

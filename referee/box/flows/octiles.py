@@ -54,7 +54,7 @@ from __future__ import annotations
 import dataclasses
 from enum import StrEnum
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from games import octiles as oc
 from games.octiles_board import SEATS_IN_PLAY
@@ -65,6 +65,9 @@ from referee.box.flows.octiles_draw import space_map, tile_picture
 from referee.box.screen import COLS, LINES, Screen, fit, wrap
 from referee.i18n import _, ngettext
 from referee.said.octiles import SEAT_NAMES, describe  # noqa: F401  (describe: the catalogue's hook)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 BESIDE = 13      # text columns left of the tile picture
 TURNING = 10     # text columns left of the full-height picture
@@ -221,7 +224,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         # Both belong to one moment of the game (see _moment), so that an
         # undo drops them: the Draft as a dict under "at", and the moment
         # right after the flow's last accepted event with that event's name.

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from games import osmisifry as osm
 from referee.box.flows import Flow, clock_text, more, public, roles
@@ -49,6 +50,9 @@ from referee import i18n
 from referee.sections.osmisifry import read_letter_table
 from referee.i18n import _
 from referee.said.osmisifry import describe, describe_roll  # noqa: F401  (the catalogue's hooks)
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 CREATION = ("roll_letter", "pick")
 COUNTS = 3              # questions answered with a number, before the yes/no
@@ -123,7 +127,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         self.mode = Ask.NONE   # a question over the step (see Ask)
         self.agent: int | None = None   # whose booklet ``answers`` and ``typed`` belong to
         self.answers: list[int] = []    # the counts given so far, in question order

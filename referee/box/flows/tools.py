@@ -15,12 +15,16 @@ A roll on the dice module's own button shows on the dice page wherever you are.
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from games import tools
 from referee.box.flows import Flow, clock_text, menu
 from referee.box.flows.roles import DIGITS
 from referee.box.screen import Screen, wrap
 from referee.i18n import _
+
+if TYPE_CHECKING:
+    from referee.box.session import Session
 
 SIDES = (4, 6, 8, 10, 12, 20)
 
@@ -37,7 +41,7 @@ class Play(Flow):
 
     def __init__(self, box, session) -> None:
         super().__init__(box)
-        self.session = session
+        self.session: Session = session
         self.page = Page.TIMER
         self.typed = ""
         # The question up, one kind of value so that a power cut keeps it:
