@@ -12,7 +12,8 @@ import zxingcpp
 
 from games import decrypto
 from referee import team_links
-from test_web_browser import axe, at_the_table, browser, path_of, serious_findings  # noqa: F401
+from test_web_browser import (NOTHING_SERIOUS, axe, at_the_table, browser, path_of,  # noqa: F401
+                              serious_findings, serious_light_and_dark)
 
 pytestmark = pytest.mark.browser
 WIDTHS = (320, 360)
@@ -37,12 +38,11 @@ def long_keywords(table) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table, axe, width, dark):  # noqa: F811
+def test_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table, axe, width):  # noqa: F811
     t, phone = table, at_the_table
     long_keywords(t)
     for team in (0, 1):
-        page = phone.open(path_of(team_links.team_url(t.box, team)), dark=dark, width=width)
+        page = phone.open(path_of(team_links.team_url(t.box, team)), width=width)
         lines = phone.call(page.evaluate("""() => [...document.querySelectorAll('.keywords .word')].map(w => {
             const box = w.closest('li').getBoundingClientRect(), word = w.getBoundingClientRect();
             return [w.textContent, w.getClientRects().length, word.right <= box.right - 4, word.left >= box.left];
@@ -50,15 +50,15 @@ def test_a_keyword_never_breaks_inside_on_the_team_page(table, at_the_table, axe
         assert [word for word, *_ in lines] == list(t.box.session.state.keywords[team])
         assert [(word, 1, True, True) for word, *_ in lines] == [tuple(line) for line in lines]
         assert overflow(phone, page) <= width
-        assert serious_findings(phone, page, axe) == []
-        shot(phone, page, f"team{team + 1}-{width}-{'dark' if dark else 'light'}")
+        assert serious_light_and_dark(phone, page, axe) == NOTHING_SERIOUS
+        shot(phone, page, f"team{team + 1}-{width}")
 
 
-def names_page(t, phone, width: int, dark: bool = False):
+def names_page(t, phone, width: int):
     t.press("4")                                      # Da Vinci Code's setup form
     t.press("B")
     [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
-    return path_of(qr.text), phone.open(path_of(qr.text), dark=dark, width=width)
+    return path_of(qr.text), phone.open(path_of(qr.text), width=width)
 
 
 def fields_refused(phone, page) -> dict[str, str]:
@@ -71,11 +71,10 @@ def fields_refused(phone, page) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_the_names_page_marks_and_names_each_refused_field_then_says_it_saved(table, at_the_table, axe,  # noqa: F811
-                                                                                  width, dark):
+                                                                                  width):
     t, phone = table, at_the_table
-    path, page = names_page(t, phone, width, dark)
+    path, page = names_page(t, phone, width)
     text = phone.text(page)
     assert "Empty seats keep their default names" not in text
     assert "at most 12 characters each" in text and "leave every seat empty" in text
@@ -98,16 +97,16 @@ def test_the_names_page_marks_and_names_each_refused_field_then_says_it_saved(ta
     assert phone.call(page.input_value("#n1")) == twenty_one           # kept whole, not cut to 12
     assert "[Players]" not in t.screen("team1")
     assert overflow(phone, page) <= width
-    assert serious_findings(phone, page, axe) == []
-    shot(phone, page, f"names-refused-{width}-{'dark' if dark else 'light'}")
+    assert serious_light_and_dark(phone, page, axe) == NOTHING_SERIOUS
+    shot(phone, page, f"names-refused-{width}")
 
     phone.call(save({"n1": "Alexandrina", "n3": "Cy"}))
     assert phone.call(page.inner_text('[role="status"]')) == ("Names saved: the game starts with them. "
                                                              "Change them here until it starts.")
     assert fields_refused(phone, page) == {}
     assert t.screen("team1").splitlines() == ["[Players]", "1 Alexandrina", "2 Bob", "3 Cy"]
-    assert serious_findings(phone, page, axe) == []
-    shot(phone, page, f"names-saved-{width}-{'dark' if dark else 'light'}")
+    assert serious_light_and_dark(phone, page, axe) == NOTHING_SERIOUS
+    shot(phone, page, f"names-saved-{width}")
 
 
 def test_one_name_is_refused_as_the_page_says_it_would_be(table, at_the_table):  # noqa: F811

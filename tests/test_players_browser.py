@@ -13,22 +13,23 @@ import pytest
 import zxingcpp
 
 from test_merges import marek_wins_against
-from test_web_browser import PHONE, at_the_table, axe, browser, path_of, serious_findings  # noqa: F401
+from test_web_browser import (NOTHING_SERIOUS, PHONE, at_the_table, axe, browser, path_of,  # noqa: F401
+                              serious_findings, serious_light_and_dark)
 
 pytestmark = pytest.mark.browser
 WIDTHS = (320, PHONE["width"])
 
 
-def on_both_phones(browser, axe, path: str, dark: bool, widths=WIDTHS):  # noqa: F811
+def on_both_phones(browser, axe, path: str, widths=WIDTHS):  # noqa: F811
     """``path`` on a 320 px phone, then the same page widened to 360 px:
-    at each no wider than the screen and axe-clean (one page, not two:
-    the browser is shared by the module)."""
-    page = browser.open(path, dark=dark, width=widths[0])
+    at each no wider than the screen and axe-clean, light and dark (one
+    page, not four: the browser is shared by the module)."""
+    page = browser.open(path, width=widths[0])
     for width in widths:
         if width != widths[0]:
             browser.call(page.set_viewport_size({**PHONE, "width": width}))
         assert browser.call(page.evaluate("document.documentElement.scrollWidth")) <= width, (path, width)
-        assert serious_findings(browser, page, axe) == [], (path, width, dark)
+        assert serious_light_and_dark(browser, page, axe) == NOTHING_SERIOUS, (path, width)
     return page
 
 
@@ -39,12 +40,11 @@ def test_names_merged_on_a_phone_from_the_settings_qr_code(table, at_the_table, 
     t.type("8" "5")                                   # Settings, Merge names
     [qr] = zxingcpp.read_barcodes(t.image("main").convert("L"))
     path = path_of(qr.text)
-    for dark in (False, True):
-        page = phone.open(path, dark=dark)
-        assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
-        assert serious_findings(phone, page, axe) == []
-        assert "<b>Bob</b>" in phone.call(page.inner_text("#from"))   # as text, not markup
-        phone.shot(page, "merge-dark" if dark else "merge")
+    page = phone.open(path)
+    assert phone.call(page.evaluate("document.documentElement.scrollWidth")) <= PHONE["width"]
+    assert serious_light_and_dark(phone, page, axe) == NOTHING_SERIOUS
+    assert "<b>Bob</b>" in phone.call(page.inner_text("#from"))   # as text, not markup
+    phone.shot(page, "merge")
 
     async def merge():
         await page.select_option("#from", "ania k.")
@@ -130,18 +130,17 @@ def test_the_leagues_player_pages_on_a_phone(tmp_path, browser, axe):  # noqa: F
                     entry=entry))) == "taken"
     month = f"{dt.date.fromtimestamp(now - 6 * 3600):%Y-%m}"
     with leagues_pages(browser, league, clock=lambda: now):     # the tables' evening: nobody has been away
-        for dark in (False, True):
-            for path in ("/p/ladder/davinci", f"/p/ladder/davinci/{month}", "/p/", "/p/@ann"):
-                # All players at 320 px: the box's sweep in four languages (test_phone_widths.py)
-                page = on_both_phones(browser, axe, path, dark, WIDTHS[1:] if path == "/p/" else WIDTHS)
-                if path.startswith("/p/ladder/"):
-                    assert "<b>Bob</b>" in browser.text(page) and "3 more games" in browser.text(page)
-            assert "<b>Bob</b>" in browser.text(page)        # as text, never markup
-            assert "north" in browser.text(page) and "south" in browser.text(page)
-            # The league keeps no game's page: a rival's games link to their evening's.
-            evening = f"/e/{dt.date.fromtimestamp(now - 6 * 3600)}"
-            assert browser.call(page.get_attribute("dl.rivals dd a[href^='/e/']", "href")) == evening
-            browser.shot(page, "league-player-dark" if dark else "league-player")
+        for path in ("/p/ladder/davinci", f"/p/ladder/davinci/{month}", "/p/", "/p/@ann"):
+            # All players at 320 px: the box's sweep in four languages (test_phone_widths.py)
+            page = on_both_phones(browser, axe, path, WIDTHS[1:] if path == "/p/" else WIDTHS)
+            if path.startswith("/p/ladder/"):
+                assert "<b>Bob</b>" in browser.text(page) and "3 more games" in browser.text(page)
+        assert "<b>Bob</b>" in browser.text(page)        # as text, never markup
+        assert "north" in browser.text(page) and "south" in browser.text(page)
+        # The league keeps no game's page: a rival's games link to their evening's.
+        evening = f"/e/{dt.date.fromtimestamp(now - 6 * 3600)}"
+        assert browser.call(page.get_attribute("dl.rivals dd a[href^='/e/']", "href")) == evening
+        browser.shot(page, "league-player")
 
 
 def test_links_to_players_named_dots_and_an_old_address_in_capitals(table, at_the_table, axe):  # noqa: F811
@@ -233,17 +232,16 @@ def test_a_ladder_and_a_players_rivals_on_a_phone_light_and_dark(browser, axe): 
                 marek_wins_against(t, ["Ania", "Alexandrina", "<b>Bob</b>"])
             marek_wins_against(t, ["Ania", "Bartholomew", "Maximiliane"])
             month = f"{history.evening_of(t.clock.wall()):%Y-%m}"
-            for dark in (False, True):
-                # "All players": the league's test
-                for path in ("/p/ladder/decipher", f"/p/ladder/decipher/{month}", "/p/@ania"):
-                    page = on_both_phones(browser, axe, path, dark)
-                    if path.startswith("/p/ladder/"):
-                        assert "<b>Bob</b>" in browser.call(page.inner_text("table.provisional"))   # sigma over 8
-                        assert "1 more game" in browser.call(page.inner_text("table.provisional"))
-                    if path == "/p/ladder/decipher":
-                        browser.shot(page, "ladder-dark" if dark else "ladder")
-                    if path == "/p/@ania":
-                        assert "Most losses to\n<b>Bob</b>, 2 games" in browser.text(page)
+            # "All players": the league's test
+            for path in ("/p/ladder/decipher", f"/p/ladder/decipher/{month}", "/p/@ania"):
+                page = on_both_phones(browser, axe, path)
+                if path.startswith("/p/ladder/"):
+                    assert "<b>Bob</b>" in browser.call(page.inner_text("table.provisional"))   # sigma over 8
+                    assert "1 more game" in browser.call(page.inner_text("table.provisional"))
+                if path == "/p/ladder/decipher":
+                    browser.shot(page, "ladder")
+                if path == "/p/@ania":
+                    assert "Most losses to\n<b>Bob</b>, 2 games" in browser.text(page)
             assert browser.errors == []
         finally:
             browser.end_test()

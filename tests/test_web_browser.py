@@ -324,6 +324,23 @@ def serious_findings(phone, page, axe_js: pathlib.Path) -> list[str]:
     return [f"{v['id']}: {v['help']} ({len(v['nodes'])})" for v in found if v["impact"] in ("serious", "critical")]
 
 
+def serious_light_and_dark(phone, page, axe_js: pathlib.Path) -> dict[str, list[str]]:
+    """``serious_findings`` on ``page`` in the light colour scheme, then in
+    the dark, the one page switched between them: the dark scheme changes
+    the pages' colours alone, never their layout, so what a check measures
+    of the layout holds in both and is measured once."""
+    found, backgrounds = {}, set()
+    for scheme in ("light", "dark"):
+        phone.call(page.emulate_media(color_scheme=scheme))
+        backgrounds.add(phone.call(page.evaluate("getComputedStyle(document.body).backgroundColor")))
+        found[scheme] = serious_findings(phone, page, axe_js)
+    assert len(backgrounds) == 2, "the page did not change its colours with the scheme"
+    return found
+
+
+NOTHING_SERIOUS = {"light": [], "dark": []}
+
+
 def test_the_table_names_its_seats_on_a_phone_from_the_setups_qr_code(table, at_the_table, axe):
     t, phone = table, at_the_table
     t.start("osmisifry", players=["Žofie", "Bob"])    # an earlier game tonight: the page offers its names
