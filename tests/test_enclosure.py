@@ -15,7 +15,6 @@ options makes a box that passes the same checks.
 from __future__ import annotations
 
 import importlib
-import inspect
 import itertools
 import locale
 import re
@@ -51,6 +50,9 @@ checks, coupons, dice_box, mesh, model, referee_box, render, main = (
     for name in ("checks", "coupons", "dice_box", "mesh", "model", "referee_box", "render", "__main__"))
 
 
+# The boxes take seconds to build: one worker builds them once for every
+# test here (make test distributes by --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("enclosure")
 
 
 @pytest.fixture(scope="module")
@@ -615,13 +617,3 @@ def test_writing_a_3mf_leaves_the_process_reading_text_as_before(tmp_path):
     main.write_3mf(cad.Box(10, 10, 10), "cube", tmp_path / "cube.3mf")
     assert locale.setlocale(locale.LC_ALL) == before
     assert (tmp_path / "cube.3mf").read_bytes()[:2] == b"PK"      # a 3MF is a zip
-
-
-# The boxes take seconds to build: the tests that share them run on one
-# worker, which builds them once (make test distributes by --dist
-# loadgroup); the others, which build a part of their own or none, go to
-# whichever worker is free, and the one that builds the boxes ends sooner.
-BUILT = {"referee", "dice", "box", "triangles", "sight"}
-for _name, _test in list(globals().items()):
-    if _name.startswith("test_") and BUILT & set(inspect.signature(_test).parameters):
-        pytest.mark.xdist_group("enclosure")(_test)
