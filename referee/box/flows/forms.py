@@ -79,31 +79,43 @@ def help_paged(lines, per: int = HELP_LINES) -> list[tuple[str, ...]]:
     """Help lines as pages of ``per`` lines, each ending on a whole
     sentence: a sentence that would run over a page starts the next one
     (one longer than a page runs over it).  An empty line ends a page."""
-    sentences: list[list[str] | None] = []
+    sections: list[list[list[str]]] = [[]]
     sentence: list[str] = []
     for i, line in enumerate(lines):
         if not line:
-            sentences += [sentence, None] if sentence else [None]
+            if sentence:
+                sections[-1].append(sentence)
+            sections.append([])
             sentence = []
             continue
         sentence.append(line)
         if not runs_on(line, lines[i + 1] if i + 1 < len(lines) else ""):
-            sentences.append(sentence)
+            sections[-1].append(sentence)
             sentence = []
     if sentence:
-        sentences.append(sentence)
-    pages: list[list[str]] = [[]]
-    for whole in sentences:
-        if whole is None or pages[-1] and len(pages[-1]) + len(whole) > per:
-            if pages[-1]:
-                pages.append([])
-            if whole is None:
-                continue
-        pages[-1].extend(whole)
-        while len(pages[-1]) > per:
-            pages.append(pages[-1][per:])
-            del pages[-2][per:]
-    return [tuple(page) for page in pages if page] or [()]
+        sections[-1].append(sentence)
+    return whole_pages(sections, per) or [()]
+
+
+def whole_pages(sections: list[list[list[str]]], per: int) -> list[tuple[str, ...]]:
+    """Sections of whole items (a sentence, a key, a word defined: its
+    lines) as pages of ``per`` lines: each section from a page of its own,
+    each item whole on a page (one longer than a page runs on over the
+    next)."""
+    pages: list[list[str]] = []
+    for section in sections:
+        page: list[str] = []
+        for item in section:
+            if page and len(page) + len(item) > per:
+                pages.append(page)
+                page = []
+            page = [*page, *item]
+            while len(page) > per:
+                pages.append(page[:per])
+                page = page[per:]
+        if page:
+            pages.append(page)
+    return [tuple(page) for page in pages]
 
 
 def with_glossary(lines, game: str) -> list[str]:

@@ -102,27 +102,6 @@ def key_lines(keys: list[str]) -> list[list[str]]:
     return out
 
 
-def paged(sections: list[list[list[str]]]) -> list[tuple[str, ...]]:
-    """Sections of whole items (a sentence, a key, a word defined: its
-    lines) as the help's pages of four lines: each section from a page of
-    its own, each item whole on a page (one longer than a page runs on
-    over the next)."""
-    pages: list[list[str]] = []
-    for section in sections:
-        page: list[str] = []
-        for item in section:
-            if page and len(page) + len(item) > LINES:
-                pages.append(page)
-                page = []
-            page = [*page, *item]
-            while len(page) > LINES:
-                pages.append(page[:LINES])
-                page = page[LINES:]
-        if page:
-            pages.append(page)
-    return [tuple(page) for page in pages]
-
-
 def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = (),
           shows: list[str] | tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """The help's pages: what ``phase`` is for, in its taught page's words,
@@ -134,7 +113,7 @@ def pages(game: str, phase: str, keys: list[str], rules: tuple[str, ...] = (),
     teach = getattr(said, "TEACH", {}).get(phase)
     phase_items = ([wrap(_(teach))] if teach else []) + key_lines(keys)
     words = [wrap(line) for line in glossary.lines(game, glossary.shown(game, shows))]
-    return paged([phase_items, [wrap(rule) for rule in rules], words])
+    return forms.whole_pages([phase_items, [wrap(rule) for rule in rules], words], LINES)
 
 
 def screen(box: Host, game: str, page: int, anchor: str, shown: list[tuple[str, ...]]) -> Screen:
